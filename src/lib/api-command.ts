@@ -1,0 +1,66 @@
+/**
+ * The base of every command that talks to the API: credential flags, timeout, the environment
+ * badge, and a lazily created client (undici is loaded only when a request is made).
+ */
+import { type Command, Flags } from '@oclif/core'
+import type { ApiClient } from './api/types.js'
+import { BaseCommand } from './base-command.js'
+import { type Credentials, resolveCredentials } from './config/resolve.js'
+import { redact } from './config/mask.js'
+import { parseDuration } from './domain/time.js'
+import { UsageError } from './errors.js'
+import { painter } from './output/color.js'
+
+export const apiFlags = {
+  'api-key': Flags.string({ description: 'API key (svc_live_… or svc_test_…). Visible to other processes: prefer SVC_API_KEY or a profile.', helpGroup: 'GLOBAL' }),
+  'base-url': Flags.string({ description: 'Base URL of the service (or SVC_BASE_URL).', helpGroup: 'GLOBAL' }),
+  profile: Flags.string({ char: 'p', description: 'Profile to use (or SVC_PROFILE; default: the default profile).', helpGroup: 'GLOBAL' }),
+  timeout: Flags.string({ description: 'Timeout per request, e.g. 30s, 2m.', default: '30s', helpGroup: 'GLOBAL' }),
+}
+
+export abstract class ApiCommand<T extends typeof Command> extends BaseCommand<T> {
+  static override baseFlags = { ...BaseCommand.baseFlags, ...apiFlags }
+
+  private creds?: Credentials
+  private apiClient?: ApiClient
+
+  protected async credentials(): Promise<Credentials> {
+    if (!this.creds) {
+      const flags = this.flags as unknown as Record<string, string | undefined>
+      if (flags['api-key']) {
+        this.warnUser('--api-key is visible to other processes on this machine. Prefer SVC_API_KEY, or store it with `svc login --with-key-stdin`.')
+      }
+      this.creds = await resolveCredentials({ 'api-key': flags['api-key'], 'base-url': flags['base-url'], profile: flags.profile }, this.io.env)
+    }
+    return this.creds
+  }
+
+  protected timeoutMs(): number {
+    const raw = (this.flags as unknown as { timeout?: string }).timeout ?? '30s'
+    const ms = /^\d+$/.test(raw) ? Number(raw) * 1000 : parseDuration(raw)
+    if (ms === undefined || ms <= 0) throw new UsageError(`--timeout must be a duration such as 30s or 2m, not "${raw}".`, { field: 'timeout' })
+    return ms
+  }
+
+  protected async client(): Promise<ApiClient> {
+    if (!this.apiClient) {
+      const creds = await this.credentials()
+      const { createClient } = await import('./api/client.js')
+      const debug = this.io.env.SVC_DEBUG === '1' ? (line: string) => this.io.err(`${redact(line, [creds.apiKey])}\n`) : undefined
+      this.apiClient = createClient({ apiKey: creds.apiKey, baseUrl: creds.baseUrl, timeoutMs: this.timeoutMs(), debug, userAgent: `svc/${this.config.version}` })
+    }
+    return this.apiClient
+  }
+
+  /** `TEST` / `LIVE` badge for human output (stderr on the way, never in machine output). */
+  protected async badge(): Promise<string> {
+    const { environment } = await this.credentials()
+    const paint = painter(this.io.colorErr)
+    return environment === 'test' ? paint(['bold', 'inverse', 'yellow'], ' TEST ') : paint(['bold', 'inverse', 'red'], ' LIVE ')
+  }
+
+  protected override async finally(err: Error | undefined): Promise<void> {
+    await this.apiClient?.close().catch(() => {})
+    await super.finally(err)
+  }
+}

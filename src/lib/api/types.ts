@@ -1,0 +1,46 @@
+/** The client seam: commands depend on this interface, `createClient` in client.ts implements it. */
+import type { Account, AdvanceRequest, Charge, ChargeCreateRequest, ChargeList, ChargeListQuery, WebhookTestResponse } from '../contract/schemas.js'
+
+export interface ClientOptions {
+  apiKey: string
+  baseUrl: string
+  /** Per-request timeout, default 30 s. */
+  timeoutMs?: number
+  /** At most this many retries (CLI.md: 3). */
+  maxRetries?: number
+  /** Log one line per request/response to this sink (SVC_DEBUG=1), key masked. */
+  debug?: (line: string) => void
+  /** Injected for tests: sleeping between retries. */
+  sleep?: (ms: number) => Promise<void>
+  /** Injected for tests: jitter source in [0, 1). */
+  random?: () => number
+  userAgent?: string
+}
+
+export interface CreateChargeResult {
+  charge: Charge
+  /** false when the API answered 200: an existing charge was returned (idempotent replay). */
+  created: boolean
+  idempotencyKey: string
+}
+
+export interface RawResponse {
+  status: number
+  headers: Record<string, string | string[] | undefined>
+  body: string
+}
+
+export interface ApiClient {
+  createCharge(body: ChargeCreateRequest, opts?: { idempotencyKey?: string }): Promise<CreateChargeResult>
+  listCharges(query?: ChargeListQuery): Promise<ChargeList>
+  /** Follows hasMore/startingAfter to the end, one page in memory at a time. */
+  paginateCharges(query?: ChargeListQuery): AsyncGenerator<Charge>
+  getCharge(id: string): Promise<Charge>
+  cancelCharge(id: string): Promise<Charge>
+  getAccount(): Promise<Account>
+  testWebhook(): Promise<WebhookTestResponse>
+  advanceCharge(id: string, status: AdvanceRequest['status']): Promise<Charge>
+  /** Raw authenticated request for `svc api` (no schema validation, same retries). */
+  raw(method: string, path: string, opts?: { body?: string; headers?: Record<string, string> }): Promise<RawResponse>
+  close(): Promise<void>
+}

@@ -1,0 +1,119 @@
+/**
+ * The base of every command: parses the shared flags, sets up IO, and holds the one `catch`
+ * that maps typed errors to stderr output and the exit codes of CLI.md.
+ */
+import { Command, Errors, Flags, type Interfaces } from '@oclif/core'
+import { EXIT, type ExitCode } from './contract/errors.js'
+import { CliError } from './errors.js'
+import { painter } from './output/color.js'
+import { createIO, getIO, type IO, setIO } from './output/io.js'
+
+export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>
+export type BaseArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
+
+export abstract class BaseCommand<T extends typeof Command> extends Command {
+  static override baseFlags = {
+    json: Flags.boolean({ description: 'Print the result as JSON: exactly the API object (errors too, on stderr).', helpGroup: 'OUTPUT' }),
+    'no-color': Flags.boolean({ description: 'Turn off colours (also NO_COLOR=1).', helpGroup: 'OUTPUT' }),
+  }
+
+  protected flags!: BaseFlags<T>
+  protected args!: BaseArgs<T>
+  protected io!: IO
+
+  public override async init(): Promise<void> {
+    await super.init()
+    this.io = getIO()
+    const { args, flags } = await this.parse({
+      flags: this.ctor.flags,
+      baseFlags: (super.ctor as typeof BaseCommand).baseFlags,
+      args: this.ctor.args,
+      strict: this.ctor.strict,
+    })
+    this.flags = flags as BaseFlags<T>
+    this.args = args as BaseArgs<T>
+    if (this.flags['no-color']) {
+      this.io = createIO({ ...this.io, noColor: true })
+      setIO(this.io)
+    }
+  }
+
+  /** Prints one JSON value on stdout. */
+  protected printJson(value: unknown): void {
+    this.io.out(`${JSON.stringify(value, null, this.io.isStdoutTTY ? 2 : undefined)}\n`)
+  }
+
+  /** A note for humans on stderr (never on stdout, so pipes stay clean). */
+  protected note(text: string): void {
+    this.io.err(`${text}\n`)
+  }
+
+  protected warnUser(text: string): void {
+    const paint = painter(this.io.colorErr)
+    this.io.err(`${paint('yellow', 'Warning:')} ${text}\n`)
+  }
+
+  /** Ends the command with this exit code, after it printed its own output. */
+  protected exitWith(code: ExitCode): never {
+    throw new Errors.ExitError(code)
+  }
+
+  protected override async catch(err: Error & { oclif?: { exit?: number }; exitCode?: number }): Promise<never> {
+    if (err instanceof Errors.ExitError) throw err
+    const io = this.io ?? getIO()
+    const json = Boolean(this.flags?.json) || process.argv.includes('--json')
+    const { code, exitCode } = renderError(err, io, json)
+    if (io.env.SVC_DEBUG === '1' && exitCode === EXIT.unexpected && err.stack && !(err instanceof CliError)) {
+      io.err(`${err.stack}\n`)
+    }
+    void code
+    throw new Errors.ExitError(exitCode)
+  }
+}
+
+/** Writes an error to stderr in the CLI.md shape and returns its exit code. */
+export function renderError(err: Error & { oclif?: { exit?: number } }, io: IO, json: boolean): { code: string; exitCode: ExitCode } {
+  const paint = painter(io.colorErr)
+  let exitCode: ExitCode
+  let code: string
+  let hint: string | undefined
+  let details: Array<{ field: string; message: string }> | undefined
+  let requestId: string | undefined
+  let message = err.message
+  if (err instanceof CliError) {
+    exitCode = err.exitCode
+    code = err.code
+    hint = err.hint
+    details = err.details
+    requestId = (err as { requestId?: string }).requestId
+    if (err.code === 'silent_exit') return { code, exitCode }
+  } else if (err.oclif?.exit !== undefined) {
+    // oclif's own parse errors: unknown flag, missing argument, bad option value.
+    exitCode = (err.oclif.exit === 2 ? EXIT.usage : (err.oclif.exit as ExitCode)) ?? EXIT.usage
+    code = 'invalid_request'
+    message = message
+      .split('\n')
+      .map((l) => l.trim())
+      .filter((l) => l && !/^See more help/.test(l) && !/^The following errors? occurred/.test(l))
+      .join('; ')
+      .replace(/^Error: /, '')
+    hint = 'See --help for the flags and examples.'
+  } else {
+    exitCode = EXIT.unexpected
+    code = 'internal_error'
+    hint = io.env.SVC_DEBUG === '1' ? undefined : 'This is a bug in svc. Run again with SVC_DEBUG=1 for details and report it.'
+  }
+  if (json) {
+    const error: Record<string, unknown> = { code, message }
+    if (details?.length) error.details = details
+    if (requestId) error.requestId = requestId
+    io.err(`${JSON.stringify({ error })}\n`)
+    return { code, exitCode }
+  }
+  let line = `${paint(['bold', 'red'], 'Error')} [${code}]: ${message}`
+  if (requestId) line += ` ${paint('dim', `(requestId ${requestId})`)}`
+  io.err(`${line}\n`)
+  for (const d of details ?? []) io.err(`  ${paint('bold', d.field)}: ${d.message}\n`)
+  if (hint) io.err(`${paint('dim', `Hint: ${hint}`)}\n`)
+  return { code, exitCode }
+}

@@ -1,0 +1,25 @@
+/** Secrets are never printed in full: `svc_test_…a1b2`, `whsec_…9f3c`. */
+export function maskSecret(secret: string | undefined): string {
+  if (!secret) return ''
+  const prefix = /^(svc_(?:live|test)_|whsec_)/.exec(secret)?.[1] ?? ''
+  const rest = secret.slice(prefix.length)
+  if (rest.length <= 8) return `${prefix}…`
+  return `${prefix}…${rest.slice(-4)}`
+}
+
+/** Replaces every occurrence of the given secrets in a text by their masked form (for debug logs). */
+export function redact(text: string, secrets: Array<string | undefined>): string {
+  let out = text
+  for (const s of secrets) if (s && s.length >= 8) out = out.split(s).join(maskSecret(s))
+  // Any bearer token or key-shaped string that slipped through.
+  return out.replace(/\b(svc_(?:live|test)_)[A-Za-z0-9]{9,}/g, (m, p: string) => maskSecret(m) || p)
+}
+
+export type Environment = 'live' | 'test'
+
+/** The key's prefix picks the environment (CLI.md); undefined for a key with neither prefix. */
+export function environmentOfKey(key: string): Environment | undefined {
+  if (key.startsWith('svc_live_')) return 'live'
+  if (key.startsWith('svc_test_')) return 'test'
+  return undefined
+}

@@ -1,0 +1,103 @@
+/**
+ * Typed errors. Lib code throws these; the one `catch` in BaseCommand maps them to output and
+ * exit code (CLI.md). No lib code calls process.exit.
+ */
+import { EXIT, type ExitCode, exitCodeForApiError } from './contract/errors.js'
+import type { ErrorDetail } from './contract/schemas.js'
+
+export class CliError extends Error {
+  readonly exitCode: ExitCode
+  readonly hint?: string
+  /** Machine code for `--json` output of errors that did not come from the API. */
+  readonly code: string
+  readonly details?: ErrorDetail[]
+  constructor(message: string, opts: { exitCode?: ExitCode; hint?: string; code?: string; details?: ErrorDetail[]; cause?: unknown } = {}) {
+    super(message, opts.cause === undefined ? undefined : { cause: opts.cause })
+    this.name = new.target.name
+    this.exitCode = opts.exitCode ?? EXIT.unexpected
+    this.hint = opts.hint
+    this.code = opts.code ?? 'cli_error'
+    this.details = opts.details
+  }
+}
+
+/** Bad flag, missing argument, local validation failure: exit 2, nothing was sent. */
+export class UsageError extends CliError {
+  constructor(message: string, opts: { hint?: string; details?: ErrorDetail[]; field?: string } = {}) {
+    const details = opts.details ?? (opts.field ? [{ field: opts.field, message }] : undefined)
+    super(message, { exitCode: EXIT.usage, hint: opts.hint, code: 'invalid_request', details })
+  }
+}
+
+/** No usable credentials, or a key with neither `svc_live_` nor `svc_test_`: exit 3. */
+export class AuthError extends CliError {
+  constructor(message: string, hint?: string) {
+    super(message, { exitCode: EXIT.auth, hint, code: 'invalid_api_key' })
+  }
+}
+
+/** The API answered with an error body (spec 2.9). */
+export class ApiError extends CliError {
+  readonly status: number
+  readonly apiCode: string
+  readonly requestId?: string
+  readonly retryAfterMs?: number
+  constructor(init: { status: number; code: string; message: string; details?: ErrorDetail[]; requestId?: string; retryAfterMs?: number; hint?: string }) {
+    super(init.message, {
+      exitCode: exitCodeForApiError(init.status, init.code),
+      hint: init.hint,
+      code: init.code,
+      details: init.details,
+    })
+    this.status = init.status
+    this.apiCode = init.code
+    this.requestId = init.requestId
+    this.retryAfterMs = init.retryAfterMs
+  }
+
+  toBody(): { error: Record<string, unknown> } {
+    return {
+      error: {
+        code: this.apiCode,
+        message: this.message,
+        ...(this.details ? { details: this.details } : {}),
+        ...(this.requestId ? { requestId: this.requestId } : {}),
+      },
+    }
+  }
+}
+
+/** Connection refused/reset, DNS, timeout — after retries: exit 7. */
+export class NetworkError extends CliError {
+  constructor(message: string, opts: { cause?: unknown; hint?: string } = {}) {
+    super(message, { exitCode: EXIT.network, code: 'network_error', ...opts })
+  }
+}
+
+/** The server answered something that is not the API's shape: exit 1, never a stack trace. */
+export class ResponseError extends CliError {
+  readonly status?: number
+  constructor(message: string, status?: number, details?: ErrorDetail[]) {
+    super(message, {
+      exitCode: EXIT.unexpected,
+      code: 'invalid_response',
+      details,
+      hint: 'The server did not answer as the API specifies. Check --base-url, or retry with SVC_DEBUG=1 and quote the output to support.',
+    })
+    this.status = status
+  }
+}
+
+/** `--wait` ended in another state or timed out: exit 8. */
+export class WaitError extends CliError {
+  constructor(message: string, hint?: string) {
+    super(message, { exitCode: EXIT.waitFailed, code: 'wait_failed', hint })
+  }
+}
+
+/** Lets a command end with a given exit code after it printed its own output (e.g. worst-of). */
+export class SilentExit extends CliError {
+  constructor(exitCode: ExitCode) {
+    super('', { exitCode, code: 'silent_exit' })
+  }
+}

@@ -1,0 +1,45 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import WebhooksVerify from '../../../src/commands/webhooks/verify.js'
+import { signatureHeader } from '../../../src/lib/webhooks/signature.js'
+import { runCommand } from '../../helpers/run-command.js'
+
+const secret = 'whsec_test_0123456789abcdef'
+const body = '{"id":"evt_1","type":"charge.settled"}'
+const now = Math.floor(Date.now() / 1000)
+
+describe('svc webhooks verify', () => {
+  it('accepts a valid delivery read from stdin and exits 0', async () => {
+    const r = await runCommand(WebhooksVerify, ['--secret', secret, '--timestamp', String(now), '--signature', signatureHeader(secret, now, body)], { stdin: body })
+    expect(r.exitCode).toBe(0)
+    expect(r.stdout).toBe('valid (secret #1)\n')
+  })
+
+  it('rejects a tampered body with exit 1 and the reason', async () => {
+    const file = join(process.env.SVC_CONFIG_DIR!, 'body.json')
+    writeFileSync(file, body.replace('settled', 'refunded'))
+    const r = await runCommand(WebhooksVerify, ['--secret', secret, '--timestamp', String(now), '--signature', signatureHeader(secret, now, body), '--body-file', file, '--json'])
+    expect(r.exitCode).toBe(1)
+    expect(JSON.parse(r.stdout)).toMatchObject({ valid: false, reason: 'signature_mismatch' })
+  })
+
+  it('rejects a stale timestamp', async () => {
+    const old = now - 301
+    const r = await runCommand(WebhooksVerify, ['--secret', secret, '--timestamp', String(old), '--signature', signatureHeader(secret, old, body)], { stdin: body })
+    expect(r.exitCode).toBe(1)
+    expect(r.stdout).toContain('timestamp_too_old')
+  })
+
+  it('names the missing secret with exit 2', async () => {
+    const r = await runCommand(WebhooksVerify, ['--timestamp', String(now), '--signature', signatureHeader(secret, now, body)], { stdin: body })
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toContain('secret')
+  })
+
+  it('exits 2 when a required flag is missing', async () => {
+    const r = await runCommand(WebhooksVerify, ['--secret', secret], { stdin: body })
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toMatch(/signature|timestamp/)
+  })
+})
