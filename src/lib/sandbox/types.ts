@@ -1,0 +1,98 @@
+/**
+ * Seams between the sandbox's parts: the core (server, store, engine) and the webhook delivery
+ * worker and panel routes. The sandbox depends on contract/ and domain/, never on the client in
+ * api/ that it exists to test.
+ */
+import type { DatabaseSync } from 'node:sqlite'
+import type { SandboxClock } from './clock.js'
+
+export type Env = 'live' | 'test'
+
+/** An event as stored and delivered: `body` is the exact JSON text sent (signed as is). */
+export interface StoredEvent {
+  id: string
+  type: string
+  environment: Env
+  createdAt: string
+  body: string
+}
+
+/** Where the engine publishes every event (the delivery worker implements it). */
+export interface EventSink {
+  publish(event: StoredEvent): void
+}
+
+export interface SandboxContext {
+  db: DatabaseSync
+  clock: SandboxClock
+  /** One line to the sandbox's log (stderr of `svc sandbox start`). */
+  log: (line: string) => void
+  /** The merchant's webhook secret (one per sandbox, both environments). */
+  webhookSecret: string
+}
+
+export interface WebhookEndpoint {
+  environment: Env
+  url: string
+  active: boolean
+  /** Set when the endpoint was deactivated after 24 h without a success. */
+  deactivatedAt?: string
+}
+
+export interface SandboxKey {
+  /** Masked form only, except in the one `keys create` answer and the start banner. */
+  key: string
+  environment: Env
+  revoked: boolean
+  createdAt: string
+}
+
+export interface AccountSettings {
+  feeBps: number
+  feeFixedInCents: number
+  settlementDelayHours: number
+  activated: boolean
+  blocked: boolean
+  merchantIdPresent: boolean
+  /** Seconds a QR stays payable (spec: "not shown"). */
+  qrValiditySeconds: number
+}
+
+export interface PanelRequest {
+  method: string
+  /** Path below `/_sandbox`, e.g. `/webhook`, `/deliveries/evt_…/resend`. */
+  path: string
+  query: URLSearchParams
+  body: unknown
+  /** Environment of the key that authenticated the request, or `?env=` when given. */
+  environment: Env
+}
+
+export interface PanelResponse {
+  status: number
+  body: unknown
+}
+
+export interface SandboxStartOptions {
+  port?: number
+  host?: string
+  /** Directory for sandbox.db and the keys; ignored with inMemory. */
+  dataDir?: string
+  inMemory?: boolean
+  speed?: number
+  /** Fault rate in [0, 1]: 500/503, dropped connections, slow answers. */
+  chaos?: number
+  clock?: SandboxClock
+  log?: (line: string) => void
+  /** Requests per second per key before 429 (default generous; tests lower it). */
+  rateLimitPerSecond?: number
+}
+
+export interface RunningSandbox {
+  baseUrl: string
+  testKey: string
+  liveKey: string
+  webhookSecret: string
+  clock: SandboxClock
+  close(): Promise<void>
+}
