@@ -1,0 +1,203 @@
+/**
+ * The CLI's client of the local sandbox's panel API (`/_sandbox/…`): what the real service's web
+ * panel does (webhook URL, delivery log, keys, plan), plus the sandbox's clock. It speaks plain
+ * HTTP with the bearer key and never imports the sandbox's server code, so the webhooks listener
+ * can use it against a sandbox running in another process. Wire types live here on purpose: they
+ * are the panel's contract, seen from the client side.
+ */
+import { ApiError, NetworkError, ResponseError } from '../errors.js'
+
+export type PanelEnv = 'live' | 'test'
+
+export interface PanelWebhookEndpoint {
+  environment: PanelEnv
+  url: string
+  active: boolean
+  deactivatedAt?: string
+  lastSuccessAt?: string
+}
+
+export type DeliveryState = 'pending' | 'succeeded' | 'failed' | 'skipped'
+
+export interface PanelDelivery {
+  eventId: string
+  type: string
+  environment: PanelEnv
+  url: string
+  attempts: number
+  lastStatus?: number
+  lastError?: string
+  lastResponse?: string
+  nextRetryAt?: string
+  state: DeliveryState
+  createdAt: string
+  firstAttemptAt?: string
+  body: string
+}
+
+export interface PanelKey {
+  key: string
+  environment: PanelEnv
+  revoked: boolean
+  createdAt: string
+}
+
+export interface PanelAccountSettings {
+  feeBps: number
+  feeFixedInCents: number
+  settlementDelayHours: number
+  activated: boolean
+  blocked: boolean
+  merchantIdPresent: boolean
+  qrValiditySeconds: number
+}
+
+export type PanelAccountPatch = Partial<Pick<PanelAccountSettings, 'feeBps' | 'feeFixedInCents' | 'settlementDelayHours' | 'activated' | 'blocked' | 'qrValiditySeconds'>>
+
+export interface PanelClock {
+  now: string
+  speed: number
+}
+
+export interface PanelTarget {
+  baseUrl: string
+  apiKey: string
+  /** Per-request timeout, default 30 s. */
+  timeoutMs?: number
+}
+
+const DETECT_TIMEOUT_MS = 1500
+
+/** Whether `baseUrl` is a local sandbox (it answers `GET /_sandbox/info`). Never throws. */
+export async function detectSandbox(baseUrl: string, opts: { timeoutMs?: number } = {}): Promise<boolean> {
+  try {
+    const res = await fetch(`${trimSlash(baseUrl)}/_sandbox/info`, {
+      signal: AbortSignal.timeout(opts.timeoutMs ?? DETECT_TIMEOUT_MS),
+      redirect: 'manual',
+    })
+    if (res.status !== 200) {
+      await res.body?.cancel()
+      return false
+    }
+    const body = (await res.json()) as { sandbox?: unknown }
+    return body !== null && typeof body === 'object' && body.sandbox === true
+  } catch {
+    return false
+  }
+}
+
+/** Saves (and so reactivates) the environment's webhook URL in a local sandbox. */
+export async function setWebhookUrl(opts: PanelTarget & { url: string; env?: PanelEnv }): Promise<PanelWebhookEndpoint> {
+  return new PanelClient(opts).setWebhook(opts.url, opts.env)
+}
+
+export class PanelClient {
+  private readonly baseUrl: string
+
+  constructor(private readonly target: PanelTarget) {
+    this.baseUrl = trimSlash(target.baseUrl)
+  }
+
+  getWebhook(env?: PanelEnv): Promise<PanelWebhookEndpoint | null> {
+    return this.call('GET', '/webhook', { query: { env } })
+  }
+
+  setWebhook(url: string, env?: PanelEnv): Promise<PanelWebhookEndpoint> {
+    return this.call('PUT', '/webhook', { body: { url, ...(env ? { env } : {}) } })
+  }
+
+  listDeliveries(filter: { env?: PanelEnv; eventId?: string } = {}): Promise<{ data: PanelDelivery[] }> {
+    return this.call('GET', '/deliveries', { query: { env: filter.env, eventId: filter.eventId } })
+  }
+
+  resendDelivery(eventId: string): Promise<{ eventId: string }> {
+    return this.call('POST', `/deliveries/${encodeURIComponent(eventId)}/resend`, { body: {} })
+  }
+
+  listKeys(): Promise<{ data: PanelKey[] }> {
+    return this.call('GET', '/keys')
+  }
+
+  createKey(env: PanelEnv): Promise<PanelKey> {
+    return this.call('POST', '/keys', { body: { env } })
+  }
+
+  /** The key travels in the body, never in the URL (URLs end up in logs). */
+  revokeKey(key: string, env?: PanelEnv): Promise<PanelKey> {
+    return this.call('POST', '/keys/revoke', { body: { key, ...(env ? { env } : {}) } })
+  }
+
+  getAccount(): Promise<PanelAccountSettings> {
+    return this.call('GET', '/account')
+  }
+
+  updateAccount(patch: PanelAccountPatch): Promise<PanelAccountSettings> {
+    return this.call('PATCH', '/account', { body: patch })
+  }
+
+  getClock(): Promise<PanelClock> {
+    return this.call('GET', '/clock')
+  }
+
+  advanceClock(ms: number): Promise<{ now: string }> {
+    return this.call('POST', '/clock/advance', { body: { ms } })
+  }
+
+  private async call<T>(method: string, path: string, opts: { query?: Record<string, string | undefined>; body?: unknown } = {}): Promise<T> {
+    const url = new URL(`${this.baseUrl}/_sandbox${path}`)
+    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, v)
+    const headers: Record<string, string> = { authorization: `Bearer ${this.target.apiKey}`, accept: 'application/json' }
+    if (opts.body !== undefined) headers['content-type'] = 'application/json'
+    let res: Response
+    try {
+      res = await fetch(url, {
+        method,
+        headers,
+        body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
+        signal: AbortSignal.timeout(this.target.timeoutMs ?? 30_000),
+        redirect: 'manual',
+      })
+    } catch (err) {
+      throw new NetworkError(`Could not reach the sandbox at ${this.baseUrl} (${describe(err)}).`, {
+        cause: err,
+        hint: 'Start it with `svc sandbox start`, or point --base-url / --profile at the running sandbox.',
+      })
+    }
+    const text = await res.text()
+    let parsed: unknown
+    try {
+      parsed = text === '' ? null : JSON.parse(text)
+    } catch {
+      throw new ResponseError(`The sandbox answered ${res.status} with a body that is not JSON.`, res.status)
+    }
+    if (res.status >= 200 && res.status < 300) return parsed as T
+    const error = (parsed as { error?: { code?: unknown; message?: unknown; details?: unknown; requestId?: unknown } } | null)?.error
+    if (!error || typeof error.code !== 'string') {
+      throw new ResponseError(`The sandbox answered ${res.status} without an error body. Is ${this.baseUrl} a local sandbox?`, res.status)
+    }
+    throw new ApiError({
+      status: res.status,
+      code: error.code,
+      message: typeof error.message === 'string' ? error.message : error.code,
+      details: Array.isArray(error.details) ? (error.details as Array<{ field: string; message: string }>) : undefined,
+      requestId: typeof error.requestId === 'string' ? error.requestId : undefined,
+      retryAfterMs: retryAfterMs(res.headers.get('retry-after')),
+      hint: res.status === 404 && error.code === 'not_found' ? 'Is this a local sandbox? The panel exists only in `svc sandbox start`.' : undefined,
+    })
+  }
+}
+
+function trimSlash(url: string): string {
+  return url.replace(/\/+$/, '')
+}
+
+function retryAfterMs(value: string | null): number | undefined {
+  if (!value || !/^\d+$/.test(value)) return undefined
+  return Number(value) * 1000
+}
+
+function describe(err: unknown): string {
+  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } }
+  if (e?.name === 'TimeoutError') return 'timed out'
+  return e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(err)
+}
