@@ -1,6 +1,200 @@
-import type { ApiClient, ClientOptions } from './types.js'
+/**
+ * The API client (spec part 4) over one keep-alive undici Agent: bearer auth, JSON, response
+ * validation with the contract's schemas, timeouts, and the retries of CLI.md.
+ */
+import { randomUUID } from 'node:crypto'
+import { setTimeout as delay } from 'node:timers/promises'
+import { type Account, AccountSchema, type AdvanceRequest, type Charge, type ChargeCreateRequest, type ChargeListQuery, ChargeListSchema, ChargeSchema, WebhookTestResponseSchema } from '../contract/schemas.js'
+import type { z } from 'zod'
+import { NetworkError } from '../errors.js'
+import { decodeBody, errorBodyOf, errorFromResponse, requestIdOf } from './decode.js'
+import { type HttpRequest, type HttpResponse, HttpTransport, TransportError } from './http.js'
+import { paginate } from './paginate.js'
+import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, type Failure, isAmbiguous, parseRetryAfter, retryDelay } from './retry.js'
+import type { ApiClient, ClientOptions, CreateChargeResult, RawResponse } from './types.js'
 
-// Placeholder until the undici client lands (issue 2).
-export function createClient(_opts: ClientOptions): ApiClient {
-  throw new Error('not implemented')
+export function createClient(opts: ClientOptions): ApiClient {
+  return new UndiciApiClient(opts)
+}
+
+interface Exchange {
+  res: HttpResponse
+  /** An earlier attempt failed in a way that may have taken effect on the server. */
+  ambiguousEarlier: boolean
+}
+
+/** Methods that can be repeated without a second effect (RFC 9110 9.2.2). */
+const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE'])
+
+const isLoopback = (host: string) => /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?$/i.test(host)
+
+class UndiciApiClient implements ApiClient {
+  private readonly transport: HttpTransport
+  private readonly timeoutMs: number
+  private readonly maxRetries: number
+  private readonly sleep: (ms: number) => Promise<void>
+  private readonly random: () => number
+  private readonly baseHeaders: Record<string, string>
+
+  constructor(private readonly opts: ClientOptions) {
+    this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS
+    this.maxRetries = opts.maxRetries ?? DEFAULT_MAX_RETRIES
+    this.sleep = opts.sleep ?? ((ms) => delay(ms))
+    this.random = opts.random ?? Math.random
+    this.transport = new HttpTransport(opts.baseUrl, this.timeoutMs)
+    // The key travels only in this header: never in a URL, a log line or an error message.
+    this.baseHeaders = {
+      authorization: `Bearer ${opts.apiKey}`,
+      'user-agent': opts.userAgent ?? 'svc',
+      accept: 'application/json',
+    }
+  }
+
+  async createCharge(body: ChargeCreateRequest, opts: { idempotencyKey?: string } = {}): Promise<CreateChargeResult> {
+    // One key per call, the same on every retry, so a retry can never create a second charge.
+    const idempotencyKey = opts.idempotencyKey ?? randomUUID()
+    const { res } = await this.exchange({ method: 'POST', path: '/v1/charges', body: JSON.stringify(body), headers: { 'idempotency-key': idempotencyKey } })
+    const charge = this.decode(res, ChargeSchema, 'Charge', 'POST /v1/charges')
+    return { charge, created: res.status === 201, idempotencyKey }
+  }
+
+  async listCharges(query: ChargeListQuery = {}) {
+    const params = new URLSearchParams()
+    for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') params.set(k, String(v))
+    const qs = params.size ? `?${params}` : ''
+    const { res } = await this.exchange({ method: 'GET', path: `/v1/charges${qs}` })
+    return this.decode(res, ChargeListSchema, 'charge list', 'GET /v1/charges')
+  }
+
+  paginateCharges(query: ChargeListQuery = {}): AsyncGenerator<Charge> {
+    return paginate((q) => this.listCharges(q), query)
+  }
+
+  async getCharge(id: string): Promise<Charge> {
+    const path = `/v1/charges/${encodeURIComponent(id)}`
+    const { res } = await this.exchange({ method: 'GET', path })
+    return this.decode(res, ChargeSchema, 'Charge', `GET ${path}`)
+  }
+
+  /*
+   * Cancel and advance are not idempotent POSTs, yet they are retried after a lost answer
+   * (reset, timeout, 5xx): a repeat cannot do harm, because moving a charge that already moved
+   * is refused with a 409 (charge_not_cancelable / invalid_transition) and changes nothing. That
+   * 409 after an ambiguous failure usually means our first attempt did work, so we read the
+   * charge (the authority) and report success when it is in the state asked for, instead of a
+   * misleading conflict.
+   */
+  async cancelCharge(id: string): Promise<Charge> {
+    const path = `/v1/charges/${encodeURIComponent(id)}/cancel`
+    return this.moveCharge(id, { method: 'POST', path }, 'charge_not_cancelable', 'canceled')
+  }
+
+  async advanceCharge(id: string, status: AdvanceRequest['status']): Promise<Charge> {
+    const path = `/v1/test/charges/${encodeURIComponent(id)}/advance`
+    return this.moveCharge(id, { method: 'POST', path, body: JSON.stringify({ status }) }, 'invalid_transition', status)
+  }
+
+  async getAccount(): Promise<Account> {
+    const { res } = await this.exchange({ method: 'GET', path: '/v1/account' })
+    return this.decode(res, AccountSchema, 'Account', 'GET /v1/account')
+  }
+
+  async testWebhook() {
+    const { res } = await this.exchange({ method: 'POST', path: '/v1/webhooks/test' })
+    return this.decode(res, WebhookTestResponseSchema, 'webhook test answer', 'POST /v1/webhooks/test')
+  }
+
+  async raw(method: string, path: string, opts: { body?: string; headers?: Record<string, string> } = {}): Promise<RawResponse> {
+    const upper = method.toUpperCase()
+    const headers: Record<string, string> = {}
+    for (const [k, v] of Object.entries(opts.headers ?? {})) headers[k.toLowerCase()] = v
+    // CLI.md: POST /v1/charges always carries an Idempotency-Key, through `svc api` too.
+    if (upper === 'POST' && /^\/v1\/charges\/?(\?|$)/.test(path) && !headers['idempotency-key']) headers['idempotency-key'] = randomUUID()
+    // Any other non-idempotent request (e.g. POST /v1/split-charges) has no key to make a repeat
+    // safe: it is retried only when the server surely did not act on it (refused, 429, 503).
+    const unsafe = !IDEMPOTENT_METHODS.has(upper) && !headers['idempotency-key']
+    const { res } = await this.exchange({ method: upper, path, body: opts.body, headers }, unsafe)
+    return { status: res.status, headers: res.headers, body: res.body }
+  }
+
+  async close(): Promise<void> {
+    await this.transport.close()
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private async moveCharge(id: string, req: Omit<HttpRequest, 'headers'>, refusedCode: string, target: Charge['status']): Promise<Charge> {
+    const { res, ambiguousEarlier } = await this.exchange(req)
+    if (ambiguousEarlier && res.status === 409 && errorBodyOf(res)?.error.code === refusedCode) {
+      const charge = await this.getCharge(id)
+      if (charge.status === target) return charge
+    }
+    return this.decode(res, ChargeSchema, 'Charge', `${req.method} ${req.path}`)
+  }
+
+  private decode<S extends z.ZodType>(res: HttpResponse, schema: S, what: string, request: string): z.infer<S> {
+    if (res.status < 200 || res.status > 299) throw errorFromResponse(res, request)
+    return decodeBody(res, schema, what, request)
+  }
+
+  /** Sends with retries; returns the last HTTP answer (any status) or throws NetworkError. */
+  private async exchange(req: Omit<HttpRequest, 'headers'> & { headers?: Record<string, string> }, ambiguousIsFinal = false): Promise<Exchange> {
+    const headers = { ...this.baseHeaders, ...(req.body !== undefined ? { 'content-type': 'application/json' } : {}), ...req.headers }
+    const request: HttpRequest = { ...req, headers }
+    let ambiguousEarlier = false
+    for (let retry = 0; ; retry++) {
+      this.log(`→ ${req.method} ${req.path}${retry ? ` (retry ${retry}/${this.maxRetries})` : ''}`)
+      const started = performance.now()
+      let res: HttpResponse | undefined
+      let failure: Failure | undefined
+      let transportError: TransportError | undefined
+      try {
+        res = await this.transport.send(request)
+        failure = this.failureOf(res)
+      } catch (err) {
+        if (!(err instanceof TransportError)) throw err
+        transportError = err
+        failure = { kind: 'transport', reason: err.reason }
+      }
+      const ms = Math.round(performance.now() - started)
+      const wait = failure && retry < this.maxRetries ? retryDelay(failure, retry, this.random, ambiguousIsFinal) : undefined
+      const outcome = res ? String(res.status) : (transportError?.code ?? 'error')
+      const requestId = res ? (requestIdOf(res.headers) ?? errorBodyOf(res)?.error.requestId) : undefined
+      this.log(`← ${outcome} ${req.method} ${req.path} ${ms}ms${requestId ? ` requestId ${requestId}` : ''}${wait !== undefined ? ` (retrying in ${wait}ms)` : ''}`)
+      if (wait === undefined) {
+        if (res) return { res, ambiguousEarlier }
+        throw this.networkError(transportError!, retry + 1)
+      }
+      if (failure && isAmbiguous(failure)) ambiguousEarlier = true
+      await this.sleep(wait)
+    }
+  }
+
+  private failureOf(res: HttpResponse): Failure | undefined {
+    if (res.status < 400) return undefined
+    const code = res.status === 409 ? errorBodyOf(res)?.error.code : undefined
+    return { kind: 'status', status: res.status, code, retryAfterMs: parseRetryAfter(res.headers['retry-after']) }
+  }
+
+  private networkError(err: TransportError, attempts: number): NetworkError {
+    const host = this.transport.host
+    const tries = attempts > 1 ? ` (${attempts} attempts)` : ''
+    const messages: Record<TransportError['reason'], string> = {
+      refused: `Could not connect to ${host}: connection refused${tries}.`,
+      dns: `Could not resolve the host ${host}${tries}.`,
+      reset: `The connection to ${host} was closed before an answer came (${err.code})${tries}.`,
+      timeout: `No answer from ${host} within ${this.timeoutMs / 1000} s${tries}.`,
+      other: `Network error talking to ${host}: ${err.message} (${err.code})${tries}.`,
+    }
+    let hint: string
+    if (err.reason === 'timeout') hint = 'Raise --timeout (e.g. --timeout 60s), or check the service status.'
+    else if (isLoopback(host)) hint = 'Is the sandbox running? Start it with `svc sandbox start`, or check --base-url.'
+    else if (err.reason === 'dns') hint = 'Check --base-url (or SVC_BASE_URL / the profile) and your network.'
+    else hint = 'Check your network connection and --base-url, then try again.'
+    return new NetworkError(messages[err.reason], { cause: err, hint })
+  }
+
+  private log(line: string): void {
+    this.opts.debug?.(line)
+  }
 }

@@ -1,0 +1,98 @@
+/**
+ * Turns an HTTP answer into a typed value or a typed error: 2xx bodies are validated with the
+ * contract's zod schemas, error bodies (spec 2.9) become ApiError. A body that is not JSON or
+ * not the API's shape is a ResponseError that names the field(s) and the status.
+ */
+import type { IncomingHttpHeaders } from 'node:http'
+import type { z } from 'zod'
+import { detailsFromZod, type ErrorBody, ErrorBodySchema } from '../contract/schemas.js'
+import { ApiError, ResponseError } from '../errors.js'
+import type { HttpResponse } from './http.js'
+import { parseRetryAfter } from './retry.js'
+
+/** What the user should do next, by error code (the message itself comes from the API). */
+const HINTS: Record<string, string> = {
+  invalid_api_key: 'Check the key: `svc profiles show`, or log in again with `svc login`.',
+  revoked_api_key: 'This key was revoked: create a new one in the panel (API section) and run `svc login`.',
+  not_available_in_live: 'This is a sandbox-only operation: use a svc_test_ key (e.g. --profile sandbox).',
+  merchant_not_activated: 'The account is not cleared to charge yet: check it in the panel.',
+  charge_blocked: 'Charges are blocked for this account: contact support with the requestId.',
+  missing_merchant_id: 'The account has no merchant id at the payment provider yet: check it in the panel.',
+  rate_limited: 'Too many requests for this key: wait a moment and try again.',
+  charge_processing: 'The original request is still being processed: run the same command again with the same --idempotency-key.',
+  idempotency_key_conflict: 'This Idempotency-Key was used with a different request: use a new key.',
+  external_id_conflict: 'This externalId already names a charge with a different body: use `svc charges list --external-id ID` to see it.',
+  provider_error: 'The instant-payment provider refused: try again later.',
+  provider_unavailable: 'The instant-payment provider is unavailable: try again later.',
+  internal_error: 'The service failed: quote the requestId to support.',
+}
+
+export function requestIdOf(headers: IncomingHttpHeaders): string | undefined {
+  const v = headers['x-request-id'] ?? headers['request-id']
+  return Array.isArray(v) ? v[0] : v
+}
+
+function snippet(body: string): string {
+  const flat = body.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim()
+  return flat.length > 60 ? `${flat.slice(0, 60)}…` : flat
+}
+
+function parseJson(body: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(body) }
+  } catch {
+    return { ok: false }
+  }
+}
+
+/** The error body when it has the API's shape (spec 2.9), else undefined. */
+export function errorBodyOf(res: HttpResponse): ErrorBody | undefined {
+  const json = parseJson(res.body)
+  if (!json.ok) return undefined
+  const parsed = ErrorBodySchema.safeParse(json.value)
+  return parsed.success ? parsed.data : undefined
+}
+
+/** A 2xx body, validated with `schema`; `what` names the resource for the message. */
+export function decodeBody<S extends z.ZodType>(res: HttpResponse, schema: S, what: string, request: string): z.infer<S> {
+  const where = `${request} (HTTP ${res.status})`
+  const json = parseJson(res.body)
+  if (!json.ok) {
+    const type = res.headers['content-type']
+    const got = res.body.trim() === '' ? 'an empty body' : `a body that is not JSON${type ? ` (${type})` : ''}: "${snippet(res.body)}"`
+    throw new ResponseError(`The answer to ${where} was ${got}.`, res.status)
+  }
+  const parsed = schema.safeParse(json.value)
+  if (!parsed.success) {
+    const details = detailsFromZod(parsed.error)
+    const fields = details.map((d) => d.field).join(', ')
+    throw new ResponseError(`The answer to ${where} is not a valid ${what}: bad or missing field(s) ${fields}.`, res.status, details)
+  }
+  return parsed.data
+}
+
+/** The typed error for a non-2xx answer. */
+export function errorFromResponse(res: HttpResponse, request: string): ApiError | ResponseError {
+  const retryAfterMs = parseRetryAfter(res.headers['retry-after'])
+  const body = errorBodyOf(res)
+  if (body) {
+    const { code, message, details, requestId } = body.error
+    let hint = HINTS[code]
+    if (code === 'rate_limited' && retryAfterMs !== undefined) hint = `Too many requests for this key: try again in ${Math.ceil(retryAfterMs / 1000)} s.`
+    return new ApiError({ status: res.status, code, message, details, requestId, retryAfterMs, hint })
+  }
+  // A gateway or proxy answering instead of the service: keep the status's meaning (exit 6/7).
+  if (res.status === 429 || res.status === 502 || res.status === 503 || res.status === 504) {
+    return new ApiError({
+      status: res.status,
+      code: `http_${res.status}`,
+      message: `${request} answered HTTP ${res.status} without the API's error body.`,
+      requestId: requestIdOf(res.headers),
+      retryAfterMs,
+      hint: 'The service or a proxy in front of it is overloaded or down: try again later.',
+    })
+  }
+  const json = parseJson(res.body)
+  const got = json.ok ? 'a body that is not the API error shape {"error": {code, message, requestId}}' : `a body that is not JSON: "${snippet(res.body)}"`
+  return new ResponseError(`The answer to ${request} (HTTP ${res.status}) was ${got}.`, res.status)
+}
