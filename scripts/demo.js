@@ -1,0 +1,100 @@
+#!/usr/bin/env node
+// The main job on the embedded sandbox, end to end, with the real binary:
+// sandbox → a small app → `svc webhooks listen --forward` → create (QR) → advance → settled.
+// Uses a throwaway config dir, so it never touches your own profiles.
+import { spawn, spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createInterface } from 'node:readline'
+
+const BIN = new URL('../bin/run.js', import.meta.url).pathname
+const configDir = mkdtempSync(join(tmpdir(), 'svc-demo-'))
+const env = { ...process.env, SVC_CONFIG_DIR: configDir }
+delete env.SVC_API_KEY
+delete env.SVC_BASE_URL
+delete env.SVC_PROFILE
+const tty = process.stdout.isTTY
+const bold = (s) => (tty ? `\u001B[1m${s}\u001B[22m` : s)
+const step = (s) => console.log(`\n${bold(`▶ ${s}`)}`)
+const children = []
+
+function background(args) {
+  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] })
+  children.push(child)
+  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]()
+  return { child, lines }
+}
+
+function run(args, { capture = false } = {}) {
+  console.log(`$ svc ${args.join(' ')}`)
+  const r = spawnSync(process.execPath, [BIN, ...args], { env, stdio: capture ? ['ignore', 'pipe', 'inherit'] : 'inherit', encoding: 'utf8' })
+  if (r.status !== 0) throw new Error(`svc ${args.join(' ')} exited ${r.status}`)
+  return capture ? r.stdout.trim() : ''
+}
+
+async function main() {
+  step('Start the local sandbox (in memory, any free port)')
+  const sandbox = background(['sandbox', 'start', '--in-memory', '--port', '0', '--json'])
+  const banner = JSON.parse((await sandbox.lines.next()).value)
+  console.log(`sandbox at ${banner.baseUrl} — profile "sandbox" written to a throwaway config dir`)
+
+  step('Start a tiny merchant app that receives webhooks')
+  const received = []
+  const app = createServer((req, res) => {
+    let body = ''
+    req.on('data', (c) => (body += c))
+    req.on('end', () => {
+      const event = JSON.parse(body)
+      received.push(event)
+      console.log(`  app ← ${event.type.padEnd(32)} ${event.id}  status=${event.data?.charge?.status ?? '-'}`)
+      res.writeHead(200).end('ok')
+    })
+  })
+  await new Promise((r) => app.listen(0, '127.0.0.1', r))
+  const appPort = app.address().port
+  console.log(`app listening on 127.0.0.1:${appPort}`)
+
+  step('Forward signed deliveries to the app: svc webhooks listen --forward')
+  const listener = background(['webhooks', 'listen', '--forward', `localhost:${appPort}/webhooks`, '--port', '0', '--no-tui'])
+  const ready = JSON.parse((await listener.lines.next()).value)
+  console.log(`listener ${ready.listening} → ${ready.forward} (registered as the sandbox's webhook URL)`)
+
+  step('Create a charge of R$ 15,00 (the QR is drawn on a terminal)')
+  run(['charges', 'create', '--amount', '1500', '--external-id', 'demo-order-1', '--description', 'Demo order'])
+  const id = run(['charges', 'list', '-q', '--external-id', 'demo-order-1'], { capture: true })
+
+  step('The payer pays: advance to paid_pending_settlement')
+  run(['test', 'advance', id, '--status', 'paid_pending_settlement'])
+
+  step('The anti-fraud hold elapses: advance to settled')
+  run(['test', 'advance', id, '--status', 'settled'])
+
+  const wanted = ['charge.awaiting_payment', 'charge.paid_pending_settlement', 'charge.settled']
+  const deadline = Date.now() + 15_000
+  while (wanted.some((t) => !received.some((e) => e.type === t && e.data?.charge?.id === id)) && Date.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 100))
+  }
+
+  step('Confirm with the API (the authority) before releasing goods')
+  run(['charges', 'get', id])
+
+  const got = received.filter((e) => e.data?.charge?.id === id).map((e) => e.type)
+  const ok = wanted.every((t) => got.includes(t))
+  console.log(`\n${bold(ok ? '✓ settled: the app received every event, verified and forwarded once' : '✗ the app did not receive every event')}: ${got.join(' → ')}`)
+  app.close()
+  return ok ? 0 : 1
+}
+
+let code = 1
+try {
+  code = await main()
+} catch (error) {
+  console.error(`demo failed: ${error.message}`)
+} finally {
+  for (const c of children) c.kill('SIGTERM')
+  await new Promise((r) => setTimeout(r, 300))
+  rmSync(configDir, { recursive: true, force: true })
+}
+process.exit(code)
