@@ -96,3 +96,17 @@ export interface RunningSandbox {
   clock: SandboxClock
   close(): Promise<void>
 }
+
+/**
+ * What the panel routes need from the core (implemented over the store by the core): the
+ * merchant's keys and plan settings. Keys come back in full; the panel routes mask them,
+ * except in the one answer that creates a key.
+ */
+export interface SandboxAdmin {
+  listKeys(): SandboxKey[]
+  createKey(environment: Env): SandboxKey
+  /** Undefined when no such key exists (in that environment, when given). */
+  revokeKey(key: string, environment?: Env): SandboxKey | undefined
+  getSettings(): AccountSettings
+  updateSettings(patch: Partial<AccountSettings>): AccountSettings
+}
