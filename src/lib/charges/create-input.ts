@@ -1,0 +1,112 @@
+/**
+ * `charges create` flags → a validated ChargeCreateRequest and Idempotency-Key, checked with
+ * the contract's schemas before any request (CLI.md, Validation). The payer's tax number may
+ * still be missing here: payer.ts decides whether to prompt, generate or refuse.
+ */
+import { type ChargeCreateRequest, ChargeCreateRequestSchema, IdempotencyKeySchema } from '../contract/schemas.js'
+import { type FlagIssue, flagLabel, flagsError, issuesFromZod, stripFieldName } from './flag-issues.js'
+
+export interface CreateFlags {
+  amount: string
+  'payer-tax-number'?: string
+  'payer-name'?: string
+  'external-id'?: string
+  description?: string
+  metadata?: string[]
+  'idempotency-key'?: string
+}
+
+export type CreateBody = Omit<ChargeCreateRequest, 'payerTaxNumber'> & { payerTaxNumber?: string }
+
+export interface CreateInput {
+  body: CreateBody
+  idempotencyKey?: string
+}
+
+/** API field → the flag that sets it. */
+export const CREATE_FLAG_OF: Record<string, string> = {
+  amountInCents: 'amount',
+  payerTaxNumber: 'payer-tax-number',
+  payerName: 'payer-name',
+  externalId: 'external-id',
+  description: 'description',
+  metadata: 'metadata',
+}
+
+const HINT = 'See `svc charges create --help` for the rules and examples.'
+
+/** Integer centavos only: `1500` is R$ 15,00; `15.00`, `1e3` and `R$ 15` are refused, never guessed. */
+export function parseAmount(raw: string): number | FlagIssue {
+  const text = raw.trim()
+  if (/^-?\d+$/.test(text)) return Number(text)
+  return {
+    field: flagLabel('amount', 'amountInCents'),
+    message: `must be an integer number of centavos (1500 = R$ 15,00), not "${raw}"`,
+  }
+}
+
+/** `key=value` pairs (the value may contain `=`); a key given twice is an error, not a silent overwrite. */
+export function parseMetadata(pairs: string[]): Record<string, string> | FlagIssue {
+  const field = flagLabel('metadata')
+  const out: Record<string, string> = {}
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=')
+    if (eq < 0) return { field, message: `expected key=value, got "${pair}"` }
+    const key = pair.slice(0, eq).trim()
+    if (!key) return { field, message: `the key is empty in "${pair}"` }
+    if (Object.hasOwn(out, key)) return { field, message: `key "${key}" is given twice` }
+    out[key] = pair.slice(eq + 1)
+  }
+  return out
+}
+
+function isIssue(v: unknown): v is FlagIssue {
+  return typeof v === 'object' && v !== null && 'field' in v && 'message' in v
+}
+
+/** Validates every flag at once; throws a UsageError (exit 2) naming each bad flag and its API field. */
+export function parseCreateFlags(flags: CreateFlags): CreateInput {
+  const issues: FlagIssue[] = []
+  const amount = parseAmount(flags.amount)
+  if (isIssue(amount)) issues.push(amount)
+  const metadata = flags.metadata?.length ? parseMetadata(flags.metadata) : undefined
+  if (isIssue(metadata)) issues.push(metadata)
+
+  const body: CreateBody = {
+    amountInCents: isIssue(amount) ? 0 : amount,
+    ...(flags['payer-tax-number'] !== undefined ? { payerTaxNumber: flags['payer-tax-number'] } : {}),
+    ...(flags['payer-name'] !== undefined ? { payerName: flags['payer-name'] } : {}),
+    ...(flags['external-id'] !== undefined ? { externalId: flags['external-id'] } : {}),
+    ...(flags.description !== undefined ? { description: flags.description } : {}),
+    ...(metadata && !isIssue(metadata) ? { metadata } : {}),
+  }
+  // The tax number is checked here only when given; its absence is payer.ts's decision.
+  const schema = body.payerTaxNumber === undefined ? ChargeCreateRequestSchema.omit({ payerTaxNumber: true }) : ChargeCreateRequestSchema
+  const parsed = schema.safeParse(body)
+  if (!parsed.success) {
+    for (const issue of issuesFromZod(parsed.error, CREATE_FLAG_OF)) {
+      // An amount that did not even parse already has its own, clearer issue.
+      if (isIssue(amount) && issue.field.startsWith('--amount')) continue
+      issues.push(issue)
+    }
+  }
+
+  const idempotencyKey = flags['idempotency-key']
+  if (idempotencyKey !== undefined) {
+    const key = IdempotencyKeySchema.safeParse(idempotencyKey)
+    if (!key.success) {
+      issues.push({ field: flagLabel('idempotency-key', 'Idempotency-Key'), message: stripFieldName(key.error.issues[0]!.message, 'Idempotency-Key') })
+    }
+  }
+
+  if (issues.length > 0) throw flagsError(issues, HINT)
+  return { body, ...(idempotencyKey !== undefined ? { idempotencyKey } : {}) }
+}
+
+/** The final request once the tax number is known, validated again as a whole. */
+export function completeRequest(body: CreateBody, payerTaxNumber: string): ChargeCreateRequest {
+  const full = { ...body, payerTaxNumber }
+  const parsed = ChargeCreateRequestSchema.safeParse(full)
+  if (!parsed.success) throw flagsError(issuesFromZod(parsed.error, CREATE_FLAG_OF), HINT)
+  return full
+}

@@ -1,0 +1,60 @@
+/**
+ * `charges list` flags → a validated ChargeListQuery (spec 4.2). Times accept RFC 3339 and
+ * friendly forms (`2h`, `yesterday`, `2026-11-01`) and are always sent as RFC 3339 in UTC.
+ */
+import { type ChargeListQuery, ChargeListQuerySchema } from '../contract/schemas.js'
+import { parseInstant } from '../domain/time.js'
+import { type FlagIssue, flagLabel, flagsError, issuesFromZod } from './flag-issues.js'
+
+export interface ListFlags {
+  status?: string
+  'external-id'?: string
+  'created-after'?: string
+  'created-before'?: string
+  limit?: string
+  'starting-after'?: string
+}
+
+const FLAG_OF: Record<string, string> = {
+  status: 'status',
+  externalId: 'external-id',
+  createdAfter: 'created-after',
+  createdBefore: 'created-before',
+  limit: 'limit',
+  startingAfter: 'starting-after',
+}
+
+const HINT = 'See `svc charges list --help` for the accepted values and examples.'
+
+export function parseListFlags(flags: ListFlags, now: Date = new Date()): ChargeListQuery {
+  const issues: FlagIssue[] = []
+  const instant = (flag: 'created-after' | 'created-before', apiField: string): string | undefined => {
+    const raw = flags[flag]
+    if (raw === undefined) return undefined
+    const d = parseInstant(raw, now)
+    if (d) return d.toISOString()
+    issues.push({ field: flagLabel(flag, apiField), message: `"${raw}" is not a time: use RFC 3339, a date (2026-11-01), today, yesterday or an age (2h, 7d)` })
+    return undefined
+  }
+  const createdAfter = instant('created-after', 'createdAfter')
+  const createdBefore = instant('created-before', 'createdBefore')
+  if (flags.limit !== undefined && !/^\s*-?\d+\s*$/.test(flags.limit)) {
+    issues.push({ field: flagLabel('limit'), message: `must be an integer between 1 and 100, not "${flags.limit}"` })
+  }
+  const query: Record<string, unknown> = {
+    status: flags.status,
+    externalId: flags['external-id'],
+    createdAfter,
+    createdBefore,
+    startingAfter: flags['starting-after'],
+    limit: issues.some((i) => i.field === '--limit') || flags.limit === undefined ? undefined : Number(flags.limit),
+  }
+  for (const key of Object.keys(query)) if (query[key] === undefined) delete query[key]
+  const parsed = ChargeListQuerySchema.safeParse(query)
+  if (!parsed.success) issues.push(...issuesFromZod(parsed.error, FLAG_OF))
+  if (createdAfter && createdBefore && createdAfter >= createdBefore) {
+    issues.push({ field: flagLabel('created-after', 'createdAfter'), message: 'must be earlier than --created-before' })
+  }
+  if (issues.length > 0) throw flagsError(issues, HINT)
+  return parsed.data!
+}

@@ -1,0 +1,55 @@
+/**
+ * The payer's tax number is required by the API (spec 2.1). When the flag is absent (CLI.md):
+ * ask on a terminal; in the test environment without a terminal, use a generated valid CPF
+ * and say so; otherwise refuse with exit 2, naming the flag to pass.
+ */
+import type { Environment } from '../config/mask.js'
+import { isValidTaxNumber } from '../domain/tax-number.js'
+import { UsageError } from '../errors.js'
+import { flagLabel } from './flag-issues.js'
+
+export interface PayerContext {
+  environment: Environment
+  canPrompt: boolean
+  /** Asks one question on the terminal and returns the answer. */
+  ask: (question: string) => Promise<string>
+  /** A note for the user on stderr. */
+  note: (text: string) => void
+  /** Injected for tests; defaults to @brazilian-utils' generateCpf, loaded only when needed. */
+  generateCpf?: () => Promise<string>
+}
+
+const FIELD = flagLabel('payer-tax-number', 'payerTaxNumber')
+
+async function libraryCpf(): Promise<string> {
+  const { generateCpf } = await import('@brazilian-utils/brazilian-utils/generate-cpf')
+  return generateCpf()
+}
+
+function formatCpf(cpf: string): string {
+  return `${cpf.slice(0, 3)}.${cpf.slice(3, 6)}.${cpf.slice(6, 9)}-${cpf.slice(9)}`
+}
+
+export async function resolvePayerTaxNumber(given: string | undefined, ctx: PayerContext): Promise<string> {
+  if (given !== undefined) return given
+  if (ctx.canPrompt) {
+    const answer = (await ctx.ask('Payer tax number (CPF or CNPJ, required by the payment provider): ')).trim()
+    if (!answer) throw new UsageError(`${FIELD} is required.`, { field: FIELD, hint: 'Pass --payer-tax-number, e.g. --payer-tax-number 123.456.789-09.' })
+    if (!isValidTaxNumber(answer)) {
+      throw new UsageError(`Invalid ${FIELD}; nothing was sent.`, {
+        details: [{ field: FIELD, message: 'is not a valid CPF or CNPJ (check digits do not match)' }],
+        hint: 'Check the number, or pass it with --payer-tax-number.',
+      })
+    }
+    return answer
+  }
+  if (ctx.environment === 'test') {
+    const cpf = await (ctx.generateCpf ?? libraryCpf)()
+    ctx.note(`No --payer-tax-number given: using the generated test CPF ${formatCpf(cpf)} (test environment only).`)
+    return cpf
+  }
+  throw new UsageError(`${FIELD} is required with a live key when no terminal is attached to ask for it.`, {
+    field: FIELD,
+    hint: 'Pass --payer-tax-number with the payer\'s CPF or CNPJ.',
+  })
+}

@@ -1,0 +1,86 @@
+/**
+ * `--wait STATE`: polls `GET /v1/charges/{id}` (the authority, spec 1) until the charge is in
+ * STATE, reaches a state from which STATE can no longer be reached, or the time runs out.
+ * Time and sleep are injected so tests never sleep on the wall clock.
+ *
+ * "Can no longer be reached" follows the transition table: `expired` or `failed` end a wait for
+ * `settled`, but `canceled` does not, because a canceled QR stays payable and a late payment
+ * prevails (spec 3 and 4.4); such a wait ends at its timeout.
+ */
+import type { Charge } from '../contract/schemas.js'
+import { type ChargeStatus, TRANSITIONS } from '../domain/charge-states.js'
+import { WaitError } from '../errors.js'
+
+export interface WaitClock {
+  now: () => number
+  sleep: (ms: number) => Promise<void>
+}
+
+/** The process clock. Tests replace its members (vi.spyOn) to run waits instantly. */
+export const waitClock: WaitClock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+}
+
+export const POLL_INTERVAL_MS = 1000
+
+export interface WaitOptions {
+  getCharge: (id: string) => Promise<Charge>
+  id: string
+  target: ChargeStatus
+  timeoutMs: number
+  intervalMs?: number
+  clock?: WaitClock
+  /** A charge already in hand (e.g. just created): checked before the first poll. */
+  initial?: Charge
+  /** Called with every charge read, for a spinner. */
+  onPoll?: (charge: Charge) => void
+}
+
+export type WaitOutcome =
+  | { reached: true; charge: Charge }
+  | { reached: false; reason: 'ended' | 'timeout'; charge: Charge }
+
+/** Whether `target` can still be reached from `from` through the state machine. */
+export function canStillReach(from: ChargeStatus, target: ChargeStatus): boolean {
+  const seen = new Set<ChargeStatus>([from])
+  const queue: ChargeStatus[] = [from]
+  while (queue.length > 0) {
+    const at = queue.shift()!
+    for (const t of TRANSITIONS) {
+      if (t.from !== at || seen.has(t.to)) continue
+      if (t.to === target) return true
+      seen.add(t.to)
+      queue.push(t.to)
+    }
+  }
+  return false
+}
+
+export async function waitForStatus(opts: WaitOptions): Promise<WaitOutcome> {
+  const clock = opts.clock ?? waitClock
+  const interval = opts.intervalMs ?? POLL_INTERVAL_MS
+  const deadline = clock.now() + opts.timeoutMs
+  let charge = opts.initial ?? (await opts.getCharge(opts.id))
+  for (;;) {
+    opts.onPoll?.(charge)
+    if (charge.status === opts.target) return { reached: true, charge }
+    if (!canStillReach(charge.status, opts.target)) return { reached: false, reason: 'ended', charge }
+    const left = deadline - clock.now()
+    if (left <= 0) return { reached: false, reason: 'timeout', charge }
+    await clock.sleep(Math.min(interval, left))
+    charge = await opts.getCharge(opts.id)
+  }
+}
+
+/** The exit-8 error for an outcome that did not reach its target. */
+export function waitError(outcome: Extract<WaitOutcome, { reached: false }>, target: ChargeStatus, timeoutText: string): WaitError {
+  const { charge } = outcome
+  if (outcome.reason === 'ended') {
+    return new WaitError(`Charge ${charge.id} is ${charge.status}: it can no longer become ${target}.`)
+  }
+  return new WaitError(
+    `Timed out after ${timeoutText} waiting for charge ${charge.id} to become ${target}; it is ${charge.status}.`,
+    'Wait longer with --wait-timeout, or check it later with `svc charges get ID`.',
+  )
+}
