@@ -1,0 +1,257 @@
+/**
+ * The verifying local forwarder behind `svc webhooks listen`:
+ *   receive (raw bytes) → verify → filter → deduplicate → forward → answer → record.
+ * The service gets a 2xx only when the app answered 2xx, so a failure is retried by the
+ * service and nothing is lost. An event id forwarded with success once is never forwarded
+ * again (the event log remembers it across restarts); concurrent copies of one event share a
+ * single forward. Clock, forwarder and store are injected so that tests control them.
+ */
+import { randomBytes } from 'node:crypto'
+import { EventEmitter } from 'node:events'
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { WEBHOOK_HEADERS } from '../contract/events.js'
+import type { DeliveryRecord, EventStore, NewDeliveryRecord } from './event-store.js'
+import { type EventSummary, summarizeEvent } from './event-summary.js'
+import { Forwarder, type ForwardResult, forwardedHeaders } from './forward.js'
+import { verifySignature } from './signature.js'
+
+export const MAX_BODY_BYTES = 1024 * 1024
+
+export interface ListenerOptions {
+  forward: URL
+  secrets: readonly string[]
+  store: EventStore
+  skipVerify?: boolean
+  /** Event types to forward (`charge.*` style prefixes allowed); others are answered 2xx and skipped. */
+  events?: readonly string[]
+  host?: string
+  port?: number
+  toleranceSeconds?: number
+  /** Deadline of a forward, default 10 s. Ignored when `forwarder` is given. */
+  forwardTimeoutMs?: number
+  forwarder?: Forwarder
+  maxBodyBytes?: number
+  /** Milliseconds since the epoch (injected in tests). */
+  now?: () => number
+}
+
+export interface IncomingDelivery {
+  method: string
+  headers: IncomingHttpHeaders | Record<string, string | string[] | undefined>
+  body: Uint8Array
+  /** The body passed the size limit and was discarded. */
+  tooLarge?: boolean
+}
+
+export interface DeliveryAnswer {
+  status: number
+  body: unknown
+  record?: DeliveryRecord
+}
+
+/** One handled delivery, as the live view and the NDJSON output see it. */
+export interface ListenerDelivery {
+  record: DeliveryRecord
+  summary: EventSummary
+  skipVerify: boolean
+}
+
+type Events = { delivery: [ListenerDelivery] }
+
+export function matchesEventFilter(type: string | undefined, filter: readonly string[] | undefined): boolean {
+  if (!filter || filter.length === 0) return true
+  if (!type) return false
+  return filter.some((f) => (f.endsWith('*') ? type.startsWith(f.slice(0, -1)) : f === type))
+}
+
+function flatHeaders(headers: IncomingDelivery['headers']): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [k, v] of Object.entries(headers)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v
+  return out
+}
+
+function errorBody(code: string, message: string, details?: Array<{ field: string; message: string }>) {
+  return { error: { code, message, ...(details ? { details } : {}), requestId: `lsn_${randomBytes(8).toString('hex')}` } }
+}
+
+export class WebhookListener extends EventEmitter<Events> {
+  private readonly opts: ListenerOptions
+  private readonly forwarder: Forwarder
+  private readonly now: () => number
+  private readonly inFlight = new Map<string, Promise<ForwardResult>>()
+  private readonly pending = new Set<Promise<unknown>>()
+  private server?: Server
+  private address?: AddressInfo
+
+  constructor(opts: ListenerOptions) {
+    super()
+    this.opts = opts
+    this.forwarder = opts.forwarder ?? new Forwarder({ timeoutMs: opts.forwardTimeoutMs })
+    this.now = opts.now ?? Date.now
+  }
+
+  get forwardUrl(): URL {
+    return this.opts.forward
+  }
+
+  get skipVerify(): boolean {
+    return Boolean(this.opts.skipVerify)
+  }
+
+  get url(): string {
+    if (!this.address) throw new Error('listener not started')
+    const host = this.address.family === 'IPv6' ? `[${this.address.address}]` : this.address.address
+    return `http://${host}:${this.address.port}/`
+  }
+
+  /** Deliveries being handled right now (a clean stop waits for them). */
+  get inProgress(): number {
+    return this.pending.size
+  }
+
+  async start(): Promise<string> {
+    const server = createServer((req, res) => this.serve(req, res))
+    server.keepAliveTimeout = 5000
+    this.server = server
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(this.opts.port ?? 4242, this.opts.host ?? '127.0.0.1', () => {
+        server.off('error', reject)
+        resolve()
+      })
+    })
+    this.address = server.address() as AddressInfo
+    return this.url
+  }
+
+  /** Stops accepting deliveries, finishes the ones in flight, then closes every connection. */
+  async close(): Promise<void> {
+    const server = this.server
+    if (!server) return
+    this.server = undefined
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending])
+    server.closeAllConnections()
+    await closed
+  }
+
+  private serve(req: IncomingMessage, res: ServerResponse): void {
+    const limit = this.opts.maxBodyBytes ?? MAX_BODY_BYTES
+    const chunks: Buffer[] = []
+    let size = 0
+    let tooLarge = false
+    req.on('data', (c: Buffer) => {
+      size += c.length
+      if (size > limit) tooLarge = true
+      else chunks.push(c)
+    })
+    const work = new Promise<void>((resolve) => {
+      req.on('end', () => {
+        const body = tooLarge ? new Uint8Array(0) : Buffer.concat(chunks)
+        this.handle({ method: req.method ?? 'GET', headers: req.headers, body, tooLarge })
+          .then((answer) => {
+            res.writeHead(answer.status, { 'content-type': 'application/json', ...(answer.status === 405 ? { allow: 'POST' } : {}) })
+            res.end(JSON.stringify(answer.body))
+          })
+          .catch((err: unknown) => {
+            res.writeHead(500, { 'content-type': 'application/json' })
+            res.end(JSON.stringify(errorBody('internal_error', `the listener failed: ${(err as Error).message}`)))
+          })
+          .finally(resolve)
+      })
+      req.on('error', () => resolve())
+    })
+    this.pending.add(work)
+    void work.finally(() => this.pending.delete(work))
+  }
+
+  /** The whole pipeline for one delivery, without HTTP (the server above only carries bytes). */
+  async handle(delivery: IncomingDelivery): Promise<DeliveryAnswer> {
+    if (delivery.method !== 'POST') {
+      return { status: 405, body: errorBody('invalid_request', 'Deliveries are POST requests; this is the svc webhook listener.') }
+    }
+    const receivedAt = new Date(this.now()).toISOString()
+    const headers = flatHeaders(delivery.headers)
+    const summary = summarizeEvent(delivery.body, headers)
+    const base: Omit<NewDeliveryRecord, 'outcome' | 'answeredStatus' | 'verification'> = {
+      receivedAt,
+      source: 'service',
+      eventId: summary.eventId,
+      type: summary.type,
+      chargeId: summary.charge?.id,
+      headers,
+      body: delivery.body,
+      forwardUrl: this.opts.forward.href,
+    }
+    if (delivery.tooLarge) {
+      const limit = this.opts.maxBodyBytes ?? MAX_BODY_BYTES
+      const message = `the body is larger than ${limit} bytes`
+      return this.finish({ ...base, verification: 'failed', verifyReason: 'body_too_large', verifyMessage: message, outcome: 'rejected', answeredStatus: 413 }, summary, errorBody('invalid_request', message))
+    }
+
+    const verdict = verifySignature({
+      body: delivery.body,
+      signature: delivery.headers[WEBHOOK_HEADERS.signature],
+      timestamp: delivery.headers[WEBHOOK_HEADERS.timestamp],
+      secrets: this.opts.secrets,
+      nowSeconds: Math.floor(this.now() / 1000),
+      toleranceSeconds: this.opts.toleranceSeconds,
+    })
+    const verification = this.opts.skipVerify ? 'skipped' : verdict.ok ? 'verified' : 'failed'
+    const verifyInfo = verdict.ok ? {} : { verifyReason: verdict.reason, verifyMessage: verdict.message }
+    if (verification === 'failed' && !verdict.ok) {
+      const field = verdict.reason.includes('timestamp') ? 'X-SVC-Timestamp' : 'X-SVC-Signature'
+      const body = errorBody('invalid_request', `${verdict.reason}: ${verdict.message}`, [{ field, message: verdict.message }])
+      return this.finish({ ...base, verification, ...verifyInfo, outcome: 'rejected', answeredStatus: 400 }, summary, body)
+    }
+    const accepted = { ...base, verification, ...verifyInfo } as const
+
+    if (!matchesEventFilter(summary.type, this.opts.events)) {
+      return this.finish({ ...accepted, outcome: 'skipped', answeredStatus: 200 }, summary, { received: true, skipped: true, reason: 'filtered out by --events' })
+    }
+    const id = summary.eventId
+    if (id && this.opts.store.isDelivered(id)) {
+      return this.finish({ ...accepted, outcome: 'duplicate', answeredStatus: 200 }, summary, { received: true, duplicate: true })
+    }
+    const running = id ? this.inFlight.get(id) : undefined
+    if (running) {
+      // A concurrent copy of an event being forwarded: share that forward's fate.
+      const result = await running
+      const status = result.ok ? 200 : failureStatus(result)
+      return this.finish({ ...accepted, outcome: 'duplicate', answeredStatus: status, forwardStatus: result.status, error: result.ok ? undefined : result.message }, summary, result.ok ? { received: true, duplicate: true } : failureBody(result))
+    }
+
+    const forwarding = this.forwarder.send(this.opts.forward, delivery.body, forwardedHeaders(headers))
+    if (id) this.inFlight.set(id, forwarding)
+    let result: ForwardResult
+    try {
+      result = await forwarding
+    } catch (err) {
+      if (id) this.inFlight.delete(id)
+      throw err
+    }
+    // Record first (it marks the id delivered), then let go of the in-flight entry: no window for a second forward.
+    const fields = { forwardStatus: result.status, latencyMs: result.latencyMs, error: result.ok ? undefined : result.message, responseSnippet: result.responseSnippet }
+    const answer = result.ok
+      ? this.finish({ ...accepted, ...fields, outcome: 'forwarded', answeredStatus: 200 }, summary, { received: true, forwarded: true, status: result.status })
+      : this.finish({ ...accepted, ...fields, outcome: 'failed', answeredStatus: failureStatus(result) }, summary, failureBody(result))
+    if (id && this.inFlight.get(id) === forwarding) this.inFlight.delete(id)
+    return answer
+  }
+
+  private finish(rec: NewDeliveryRecord, summary: EventSummary, body: unknown): DeliveryAnswer {
+    const record = this.opts.store.record(rec)
+    this.emit('delivery', { record, summary, skipVerify: this.skipVerify })
+    return { status: record.answeredStatus, body, record }
+  }
+}
+
+function failureStatus(result: ForwardResult): number {
+  return result.failure === 'timeout' ? 504 : 502
+}
+
+function failureBody(result: ForwardResult) {
+  const code = result.failure === 'timeout' ? 'forward_timeout' : result.failure === 'bad_status' ? 'forward_rejected' : 'forward_failed'
+  return errorBody(code, `not delivered to the app: ${result.message ?? 'unknown failure'}; retry later`)
+}

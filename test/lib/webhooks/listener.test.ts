@@ -1,0 +1,202 @@
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { EventStore } from '../../../src/lib/webhooks/event-store.js'
+import { parseForwardUrl } from '../../../src/lib/webhooks/forward.js'
+import { type ListenerDelivery, type ListenerOptions, WebhookListener } from '../../../src/lib/webhooks/listener.js'
+import { chargeEvent, deferred, post, SECRET, sha256, signedHeaders, startApp, type TargetApp } from './fixtures.js'
+
+const cleanups: Array<() => Promise<void> | void> = []
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!()
+})
+
+async function listen(forward: string, opts: Partial<ListenerOptions> = {}) {
+  const store = opts.store ?? (await EventStore.open({ path: ':memory:' }))
+  const listener = new WebhookListener({ forward: parseForwardUrl(forward), secrets: [SECRET], store, port: 0, ...opts })
+  const seen: ListenerDelivery[] = []
+  listener.on('delivery', (d) => seen.push(d))
+  const url = await listener.start()
+  cleanups.push(() => (opts.store ? undefined : store.close()))
+  cleanups.push(() => listener.close())
+  return { listener, url, store, seen }
+}
+
+async function app(respond?: Parameters<typeof startApp>[0], host?: string): Promise<TargetApp> {
+  const a = await startApp(respond, host)
+  cleanups.push(() => a.close())
+  return a
+}
+
+describe('WebhookListener over HTTP', () => {
+  it('forwards the exact bytes with content-type and every X-SVC-* header, to the path given', async () => {
+    const target = await app()
+    const { url, store } = await listen(`127.0.0.1:${target.port}/hooks/svc?x=1`)
+    // Not valid UTF-8, and JSON with odd spacing: any re-serialisation would change the hash.
+    const body = Buffer.concat([Buffer.from('{"id": "evt_bin",  "type":"charge.settled", "x":"'), Buffer.from([0xff, 0xfe, 0x00, 0xc3]), Buffer.from('"}')])
+    const headers = { ...signedHeaders(body, { id: 'evt_bin' }), 'x-svc-extra': 'kept', 'user-agent': 'svc-sender' }
+    const answer = await post(url, body, headers)
+    expect(answer.status).toBe(200)
+    expect(target.received).toHaveLength(1)
+    const got = target.received[0]!
+    expect(sha256(got.body)).toBe(sha256(body))
+    expect(got.path).toBe('/hooks/svc?x=1')
+    for (const name of ['content-type', 'x-svc-event-id', 'x-svc-event-type', 'x-svc-timestamp', 'x-svc-signature', 'x-svc-extra']) {
+      expect(got.headers[name]).toBe(headers[name as keyof typeof headers])
+    }
+    expect(got.headers['user-agent']).not.toBe('svc-sender')
+    const [rec] = store.list()
+    expect(rec).toMatchObject({ outcome: 'forwarded', verification: 'verified', forwardStatus: 200, answeredStatus: 200, attempt: 1 })
+    expect(sha256(rec!.body)).toBe(sha256(body))
+  })
+
+  it('answers 502 when the app is down and does not mark the event delivered; the retry then goes through', async () => {
+    const probe = await startApp()
+    const port = probe.port
+    await probe.close()
+    const { url, store } = await listen(`127.0.0.1:${port}`)
+    const body = chargeEvent('evt_down', 'charge.paid_pending_settlement')
+    const first = await post(url, body, signedHeaders(body, { id: 'evt_down' }))
+    expect(first.status).toBe(502)
+    expect(first.json.error).toMatchObject({ code: 'forward_failed' })
+    expect(store.isDelivered('evt_down')).toBe(false)
+
+    const target = await startApp(undefined)
+    cleanups.push(() => target.close())
+    const again = new WebhookListener({ forward: parseForwardUrl(`127.0.0.1:${target.port}`), secrets: [SECRET], store, port: 0 })
+    const url2 = await again.start()
+    cleanups.push(() => again.close())
+    const retry = await post(url2, body, signedHeaders(body, { id: 'evt_down' }))
+    expect(retry.status).toBe(200)
+    expect(target.received).toHaveLength(1)
+    expect(store.list({ eventId: 'evt_down' }).map((r) => [r.outcome, r.attempt])).toEqual([
+      ['forwarded', 2],
+      ['failed', 1],
+    ])
+  })
+
+  it('answers 502 when the app answers 500 or a redirect, so that the service retries', async () => {
+    let status = 500
+    const target = await app((_r, res) => {
+      res.statusCode = status
+      if (status === 302) res.setHeader('location', '/elsewhere')
+      res.end('nope')
+    })
+    const { url, store, seen } = await listen(`127.0.0.1:${target.port}`)
+    const body = chargeEvent('evt_500', 'charge.settled')
+    const a = await post(url, body, signedHeaders(body, { id: 'evt_500' }))
+    expect(a.status).toBe(502)
+    status = 302
+    const b = await post(url, body, signedHeaders(body, { id: 'evt_500' }))
+    expect(b.status).toBe(502)
+    expect(store.isDelivered('evt_500')).toBe(false)
+    expect(seen.map((d) => [d.record.outcome, d.record.forwardStatus])).toEqual([
+      ['failed', 500],
+      ['failed', 302],
+    ])
+    expect(seen[1]!.record.error).toContain('redirect')
+  })
+
+  it('answers 504 when the app is slower than the forward timeout', async () => {
+    const release = deferred()
+    const target = await app((_r, res) => void release.promise.then(() => res.end('late')))
+    const { url, store } = await listen(`127.0.0.1:${target.port}`, { forwardTimeoutMs: 150 })
+    const body = chargeEvent('evt_slow', 'charge.settled')
+    const answer = await post(url, body, signedHeaders(body, { id: 'evt_slow' }))
+    release.resolve()
+    expect(answer.status).toBe(504)
+    expect(answer.json.error).toMatchObject({ code: 'forward_timeout' })
+    expect(store.isDelivered('evt_slow')).toBe(false)
+    expect(store.list()[0]).toMatchObject({ outcome: 'failed', answeredStatus: 504 })
+  })
+
+  it('forwards a duplicate once and answers it 2xx', async () => {
+    const target = await app()
+    const { url, seen } = await listen(`127.0.0.1:${target.port}`)
+    const body = chargeEvent('evt_dup', 'charge.settled')
+    expect((await post(url, body, signedHeaders(body, { id: 'evt_dup' }))).status).toBe(200)
+    const second = await post(url, body, signedHeaders(body, { id: 'evt_dup' }))
+    expect(second.status).toBe(200)
+    expect(second.json).toMatchObject({ duplicate: true })
+    expect(target.received).toHaveLength(1)
+    expect(seen.map((d) => d.record.outcome)).toEqual(['forwarded', 'duplicate'])
+  })
+
+  it('forwards concurrent copies of one event once', async () => {
+    const release = deferred()
+    const target = await app((_r, res) => void release.promise.then(() => res.end('ok')))
+    const { url, listener } = await listen(`127.0.0.1:${target.port}`)
+    const body = chargeEvent('evt_race', 'charge.settled')
+    const answers = [post(url, body, signedHeaders(body, { id: 'evt_race' })), post(url, body, signedHeaders(body, { id: 'evt_race' }))]
+    // Both are in the listener before the app answers the first.
+    while (listener.inProgress < 2) await new Promise((r) => setImmediate(r))
+    release.resolve()
+    expect((await Promise.all(answers)).map((a) => a.status)).toEqual([200, 200])
+    expect(target.received).toHaveLength(1)
+  })
+
+  it('remembers delivered events across a restart (same database file)', async () => {
+    const target = await app()
+    const path = join(process.env.SVC_CONFIG_DIR!, 'restart-events.db')
+    const body = chargeEvent('evt_restart', 'charge.settled')
+    const store1 = await EventStore.open({ path })
+    const first = new WebhookListener({ forward: parseForwardUrl(`127.0.0.1:${target.port}`), secrets: [SECRET], store: store1, port: 0 })
+    expect((await post(await first.start(), body, signedHeaders(body, { id: 'evt_restart' }))).status).toBe(200)
+    await first.close()
+    store1.close()
+
+    const store2 = await EventStore.open({ path })
+    cleanups.push(() => store2.close())
+    const { url } = await listen(`127.0.0.1:${target.port}`, { store: store2 })
+    const again = await post(url, body, signedHeaders(body, { id: 'evt_restart' }))
+    expect(again.status).toBe(200)
+    expect(again.json).toMatchObject({ duplicate: true })
+    expect(target.received).toHaveLength(1)
+  })
+
+  it('rejects a bad signature with 400 and the reason, records it, and forwards nothing', async () => {
+    const target = await app()
+    const { url, store } = await listen(`127.0.0.1:${target.port}`)
+    const body = chargeEvent('evt_forged', 'charge.settled')
+    const answer = await post(url, body, signedHeaders(body, { id: 'evt_forged', secret: 'whsec_someone_else_123456' }))
+    expect(answer.status).toBe(400)
+    expect(answer.json.error).toMatchObject({ code: 'invalid_request', details: [{ field: 'X-SVC-Signature' }] })
+    expect(String((answer.json.error as { message: string }).message)).toContain('signature_mismatch')
+    expect(target.received).toHaveLength(0)
+    expect(store.list()[0]).toMatchObject({ outcome: 'rejected', verification: 'failed', verifyReason: 'signature_mismatch', answeredStatus: 400 })
+  })
+
+  it('answers 413 to a body over the limit', async () => {
+    const target = await app()
+    const { url, store } = await listen(`127.0.0.1:${target.port}`, { maxBodyBytes: 64 })
+    const body = chargeEvent('evt_big', 'charge.settled')
+    expect((await post(url, body, signedHeaders(body))).status).toBe(413)
+    expect(target.received).toHaveLength(0)
+    expect(store.list()[0]).toMatchObject({ outcome: 'rejected', answeredStatus: 413 })
+  })
+
+  it('reaches an app that listens on IPv6 only through localhost', async () => {
+    const target = await app(undefined, '::1')
+    const { url } = await listen(`localhost:${target.port}/v6`)
+    const body = chargeEvent('evt_v6', 'charge.settled')
+    expect((await post(url, body, signedHeaders(body, { id: 'evt_v6' }))).status).toBe(200)
+    expect(target.received.map((r) => r.path)).toEqual(['/v6'])
+    expect(target.received[0]!.headers.host).toBe(`localhost:${target.port}`)
+  })
+
+  it('finishes a delivery in flight when it is stopped', async () => {
+    const release = deferred()
+    const target = await app((_r, res) => void release.promise.then(() => res.end('ok')))
+    const store = await EventStore.open({ path: ':memory:' })
+    const listener = new WebhookListener({ forward: parseForwardUrl(`127.0.0.1:${target.port}`), secrets: [SECRET], store, port: 0 })
+    const url = await listener.start()
+    const body = chargeEvent('evt_stop', 'charge.settled')
+    const answer = post(url, body, signedHeaders(body, { id: 'evt_stop' }))
+    while (listener.inProgress < 1) await new Promise((r) => setImmediate(r))
+    const closing = listener.close()
+    release.resolve()
+    expect((await answer).status).toBe(200)
+    await closing
+    expect(store.isDelivered('evt_stop')).toBe(true)
+    store.close()
+  })
+})
