@@ -11,8 +11,8 @@ export function maskSecret(secret: string | undefined): string {
 export function redact(text: string, secrets: Array<string | undefined>): string {
   let out = text
   for (const s of secrets) if (s && s.length >= 8) out = out.split(s).join(maskSecret(s))
-  // Any bearer token or key-shaped string that slipped through.
-  return out.replace(/\b(svc_(?:live|test)_)[A-Za-z0-9]{9,}/g, (m, p: string) => maskSecret(m) || p)
+  // Any key- or secret-shaped string that slipped through (key alphabets are not specified: allow _ and -).
+  return out.replace(/\b(?:svc_(?:live|test)_|whsec_)[A-Za-z0-9_-]{9,}/g, (m) => maskSecret(m))
 }
 
 export type Environment = 'live' | 'test'

@@ -1,8 +1,9 @@
 /**
  * Credential resolution (CLI.md): `--api-key` > `SVC_API_KEY` > the profile chosen by
  * `--profile` / `SVC_PROFILE` / the default profile. Base URL and webhook secrets likewise.
+ * An empty flag or variable counts as absent (`SVC_PROFILE= svc …` must not select a profile named "").
  */
-import { AuthError } from '../errors.js'
+import { AuthError, UsageError } from '../errors.js'
 import { type Environment, environmentOfKey } from './mask.js'
 import { type Profile, ProfileStore } from './store.js'
 
@@ -27,30 +28,62 @@ export interface ResolvedProfile {
   profile?: Profile
 }
 
+function given(value: string | undefined): string | undefined {
+  const trimmed = value?.trim()
+  return trimmed ? trimmed : undefined
+}
+
+/** The profile named by `--profile` / `SVC_PROFILE`, else the default one; a named profile that does not exist is exit 3. */
 export async function resolveProfile(flags: CredentialFlags, env: NodeJS.ProcessEnv): Promise<ResolvedProfile> {
   const store = await ProfileStore.open(env)
-  const name = flags.profile ?? env.SVC_PROFILE ?? store.defaultProfile
-  if (!name) return {}
-  const profile = store.get(name)
-  if (!profile && (flags.profile || env.SVC_PROFILE)) {
-    throw new AuthError(`No profile named "${name}".`, 'List profiles with `svc profiles list`, or create one with `svc login --profile NAME`.')
+  const named = given(flags.profile) ?? given(env.SVC_PROFILE)
+  if (named) return { name: named, profile: store.require(named) }
+  const name = store.defaultProfile
+  return name ? { name, profile: store.get(name) } : {}
+}
+
+/**
+ * Checks and normalises a base URL: http(s) only, no credentials, query or fragment in it, no
+ * trailing slash (the client appends `/v1/...`). `source` names where it came from, for the message.
+ */
+export function normalizeBaseUrl(raw: string, source = '--base-url'): string {
+  const example = 'e.g. https://api.example.com or http://127.0.0.1:8787'
+  let url: URL
+  try {
+    url = new URL(raw.trim())
+  } catch {
+    throw new UsageError(`The base URL from ${source} is not a URL: "${raw}".`, { field: 'base-url', hint: `Give an http(s) URL, ${example}.` })
   }
-  return { name, profile }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`The base URL from ${source} must use http or https, not ${url.protocol.replace(/:$/, '')}.`, { field: 'base-url', hint: example })
+  }
+  // Credentials in a URL end up in logs and shell history; the API key travels in the Authorization header.
+  if (url.username || url.password) throw new UsageError(`The base URL from ${source} must not contain a user name or password.`, { field: 'base-url' })
+  if (url.search || url.hash) throw new UsageError(`The base URL from ${source} must not contain a query or a fragment.`, { field: 'base-url', hint: example })
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
 }
 
 export async function resolveCredentials(flags: CredentialFlags, env: NodeJS.ProcessEnv = process.env): Promise<Credentials> {
-  let apiKey = flags['api-key'] ?? env.SVC_API_KEY
-  let baseUrl = flags['base-url'] ?? env.SVC_BASE_URL
-  let source = flags['api-key'] ? '--api-key' : env.SVC_API_KEY ? 'SVC_API_KEY' : ''
+  let apiKey = given(flags['api-key']) ?? given(env.SVC_API_KEY)
+  let source = given(flags['api-key']) ? '--api-key' : apiKey ? 'SVC_API_KEY' : ''
+  let baseUrl = given(flags['base-url']) ?? given(env.SVC_BASE_URL)
+  let urlSource = given(flags['base-url']) ? '--base-url' : 'SVC_BASE_URL'
   let profileName: string | undefined
-  if (!apiKey || !baseUrl) {
+  // A profile the user named is checked even when flags and env cover everything: a typo must not go unnoticed.
+  if (!apiKey || !baseUrl || given(flags.profile) || given(env.SVC_PROFILE)) {
     const { name, profile } = await resolveProfile(flags, env)
     profileName = name
     if (!apiKey && profile?.apiKey) {
       apiKey = profile.apiKey
       source = `profile ${name}`
     }
-    baseUrl ??= profile?.baseUrl
+    if (!baseUrl && profile?.baseUrl) {
+      baseUrl = profile.baseUrl
+      urlSource = `profile ${name}`
+    }
+    if (!apiKey && name && profile) {
+      throw new AuthError(`Profile "${name}" holds no API key (logged out).`, `Run \`svc login --profile ${name}\`, or pass --api-key (or SVC_API_KEY).`)
+    }
   }
   if (!apiKey) {
     throw new AuthError(
@@ -63,15 +96,23 @@ export async function resolveCredentials(flags: CredentialFlags, env: NodeJS.Pro
     throw new AuthError(`The API key from ${source} starts with neither svc_live_ nor svc_test_.`, 'Copy the key again from the panel (API section).')
   }
   if (!baseUrl) {
-    throw new AuthError('No base URL configured.', 'Pass --base-url (or SVC_BASE_URL), or save one in the profile with `svc login --base-url URL`.')
+    throw new UsageError('No base URL configured.', {
+      field: 'base-url',
+      hint: 'Pass --base-url (or SVC_BASE_URL), or save one in the profile with `svc login --base-url URL`.',
+    })
   }
-  return { apiKey, baseUrl: baseUrl.replace(/\/+$/, ''), environment, profileName, source }
+  return { apiKey, baseUrl: normalizeBaseUrl(baseUrl, urlSource), environment, profileName, source }
 }
 
-/** Webhook secrets: `--secret` (repeatable) > `SVC_WEBHOOK_SECRET` > the profile's. */
+/** Webhook secrets: `--secret` (repeatable) > `SVC_WEBHOOK_SECRET` (comma-separated for rotation) > the profile's. */
 export async function resolveWebhookSecrets(flags: CredentialFlags, env: NodeJS.ProcessEnv = process.env): Promise<string[]> {
-  if (flags.secret?.length) return flags.secret
-  if (env.SVC_WEBHOOK_SECRET) return env.SVC_WEBHOOK_SECRET.split(',').filter(Boolean)
+  const fromFlags = (flags.secret ?? []).map((s) => s.trim()).filter(Boolean)
+  if (fromFlags.length) return fromFlags
+  const fromEnv = (env.SVC_WEBHOOK_SECRET ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+  if (fromEnv.length) return fromEnv
   const { profile } = await resolveProfile(flags, env)
   return profile?.webhookSecret ? [profile.webhookSecret] : []
 }

@@ -1,0 +1,62 @@
+import { Flags } from '@oclif/core'
+import { BaseCommand } from '../lib/base-command.js'
+import { login } from '../lib/config/login.js'
+import { maskSecret } from '../lib/config/mask.js'
+import { summarizeProfile } from '../lib/config/profiles.js'
+import { parseDuration } from '../lib/domain/time.js'
+import { UsageError } from '../lib/errors.js'
+import { painter } from '../lib/output/color.js'
+
+export default class Login extends BaseCommand<typeof Login> {
+  static override summary = 'Check an API key against the service and store it in a profile.'
+  static override description =
+    'Reads the key at a hidden prompt (or the first line of stdin with --with-key-stdin; never as an argument), ' +
+    'checks it with GET /v1/account, and stores the key, the base URL and optionally a webhook secret in the profile ' +
+    '(--profile, else SVC_PROFILE, else "default"). The first profile becomes the default. A key that starts with ' +
+    'neither svc_live_ nor svc_test_ is refused before any request (exit 3); a key the service refuses is not stored (exit 3). ' +
+    'The base URL comes from --base-url, SVC_BASE_URL or the profile already stored.'
+
+  static override examples = [
+    '<%= config.bin %> login --base-url https://api.example.com',
+    'printenv SVC_KEY | <%= config.bin %> login --with-key-stdin --profile ci --base-url https://api.example.com',
+    'printf "%s\\n%s\\n" "$KEY" "$WEBHOOK_SECRET" | <%= config.bin %> login --with-key-stdin --with-webhook-secret-stdin --profile staging',
+  ]
+
+  static override flags = {
+    profile: Flags.string({ char: 'p', description: 'Profile to store the key in (or SVC_PROFILE; default: "default").' }),
+    'base-url': Flags.string({ description: 'Base URL of the service (or SVC_BASE_URL; default: the profile\'s).' }),
+    'with-key-stdin': Flags.boolean({ description: 'Read the API key from the first line of stdin instead of a prompt.' }),
+    'with-webhook-secret-stdin': Flags.boolean({
+      description: 'Also read a webhook secret from stdin, on the line after the key.',
+      dependsOn: ['with-key-stdin'],
+    }),
+    timeout: Flags.string({ description: 'Timeout of the check request, e.g. 30s, 2m.', default: '30s' }),
+  }
+
+  async run(): Promise<void> {
+    const timeoutMs = parseDuration(this.flags.timeout)
+    if (!timeoutMs) throw new UsageError(`--timeout must be a duration such as 30s or 2m, not "${this.flags.timeout}".`, { field: 'timeout' })
+    const { createClient } = await import('../lib/api/client.js')
+    const result = await login(
+      {
+        profile: this.flags.profile,
+        baseUrl: this.flags['base-url'],
+        withKeyStdin: this.flags['with-key-stdin'],
+        withWebhookSecretStdin: this.flags['with-webhook-secret-stdin'],
+        timeoutMs,
+      },
+      { io: this.io, createClient, userAgent: `svc/${this.config.version}`, warn: (text) => this.warnUser(text) },
+    )
+    const summary = summarizeProfile(result.name, result.profile, result.isDefault)
+    if (this.flags.json) return this.printJson({ profile: summary, account: result.account })
+    const paint = painter(this.io.colorErr)
+    const env = paint(['bold', result.environment === 'test' ? 'yellow' : 'red'], result.environment)
+    this.note(
+      `${paint('green', '✓')} Logged in to ${env} as ${result.account.email} (merchant ${result.account.merchantId}) — profile ${paint('bold', result.name)}, key ${maskSecret(result.profile.apiKey)}`,
+    )
+    if (result.secret === 'new') this.note(`  Webhook secret stored: ${summary.webhookSecret}`)
+    if (result.secret === 'kept') this.note(`  Webhook secret kept: ${summary.webhookSecret}`)
+    if (result.becameDefault) this.note(`  ${result.name} is now the default profile.`)
+    else if (!result.isDefault) this.note(`  Use it with --profile ${result.name}, or make it the default: svc profiles use ${result.name}`)
+  }
+}

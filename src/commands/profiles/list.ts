@@ -1,0 +1,21 @@
+import { BaseCommand } from '../../lib/base-command.js'
+import { profileRowsTsv, profileTable } from '../../lib/config/profile-view.js'
+import { listProfiles } from '../../lib/config/profiles.js'
+
+export default class ProfilesList extends BaseCommand<typeof ProfilesList> {
+  static override summary = 'List the stored profiles, keys masked.'
+  static override description =
+    'Shows each profile: name, environment (from the key prefix), base URL, masked API key and webhook secret; `*` marks ' +
+    'the default. When stdout is not a terminal: one tab-separated row per profile, no header, columns name, environment, ' +
+    'baseUrl, apiKey (masked), default (true/false).'
+
+  static override examples = ['<%= config.bin %> profiles list', '<%= config.bin %> profiles list --json', "<%= config.bin %> profiles list | cut -f1"]
+
+  async run(): Promise<void> {
+    const profiles = await listProfiles(this.io.env)
+    if (this.flags.json) return this.printJson(profiles)
+    if (!this.io.isStdoutTTY) return this.io.out(profileRowsTsv(profiles))
+    if (profiles.length === 0) return this.note('No profiles yet. Run `svc login`, or `svc sandbox start` for a local sandbox.')
+    this.io.out(profileTable(profiles, this.io.color))
+  }
+}

@@ -1,0 +1,23 @@
+import { Args } from '@oclif/core'
+import { BaseCommand } from '../../lib/base-command.js'
+import { profileDetails } from '../../lib/config/profile-view.js'
+import { showProfile } from '../../lib/config/profiles.js'
+
+export default class ProfilesShow extends BaseCommand<typeof ProfilesShow> {
+  static override summary = 'Show one profile, key and secret masked.'
+  static override description =
+    'Shows the named profile, else the one SVC_PROFILE names, else the default: environment, base URL, masked API key and ' +
+    'webhook secret, and where the config file is. --json masks them too. In a pipe: `field<TAB>value` lines.'
+
+  static override examples = ['<%= config.bin %> profiles show', '<%= config.bin %> profiles show sandbox --json']
+
+  static override args = {
+    name: Args.string({ description: 'Name of the profile (default: SVC_PROFILE, else the default profile).' }),
+  }
+
+  async run(): Promise<void> {
+    const profile = await showProfile(this.args.name, this.io.env)
+    if (this.flags.json) return this.printJson(profile)
+    this.io.out(profileDetails(profile, this.io.isStdoutTTY, this.io.color))
+  }
+}

@@ -1,0 +1,21 @@
+import { Args } from '@oclif/core'
+import { BaseCommand } from '../../lib/base-command.js'
+import { useProfile } from '../../lib/config/profiles.js'
+
+export default class ProfilesUse extends BaseCommand<typeof ProfilesUse> {
+  static override summary = 'Make a profile the default.'
+  static override description = 'Commands use the default profile when neither --profile nor SVC_PROFILE names one (and no --api-key / SVC_API_KEY is given).'
+
+  static override examples = ['<%= config.bin %> profiles use sandbox', '<%= config.bin %> profiles use production']
+
+  static override args = {
+    name: Args.string({ description: 'Name of the profile.', required: true }),
+  }
+
+  async run(): Promise<void> {
+    const profile = await useProfile(this.args.name, this.io.env)
+    if (this.flags.json) return this.printJson(profile)
+    const where = [profile.environment, profile.baseUrl].filter(Boolean).join(', ')
+    this.note(`Default profile: ${profile.name}${where ? ` (${where})` : ''}`)
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * `svc login`: read a key (hidden prompt, or stdin), check it with `GET /v1/account`, store it in a
+ * profile. The key is never an argument (argv is visible to other processes and kept in shell
+ * history), never printed in full, and never stored before the service accepted it.
+ */
+import type { ApiClient, ClientOptions } from '../api/types.js'
+import type { Account } from '../contract/schemas.js'
+import { ApiError, AuthError, UsageError } from '../errors.js'
+import type { IO } from '../output/io.js'
+import { promptHidden } from '../output/prompt.js'
+import { readStdinLines } from '../output/stdin.js'
+import { type Environment, environmentOfKey, maskSecret, redact } from './mask.js'
+import { normalizeBaseUrl } from './resolve.js'
+import { assertProfileName, type Profile, ProfileStore } from './store.js'
+
+export interface LoginOptions {
+  profile?: string
+  baseUrl?: string
+  /** The key is the first line of stdin. */
+  withKeyStdin: boolean
+  /** The webhook secret is the next line of stdin, after the key. */
+  withWebhookSecretStdin: boolean
+  timeoutMs?: number
+}
+
+export interface LoginContext {
+  io: IO
+  createClient: (opts: ClientOptions) => ApiClient
+  userAgent?: string
+  /** Shows a warning on stderr (the command's styled one). */
+  warn: (text: string) => void
+}
+
+export interface LoginResult {
+  name: string
+  profile: Profile
+  environment: Environment
+  account: Account
+  /** The profile did not exist before. */
+  created: boolean
+  isDefault: boolean
+  /** It became the default now (there was none). */
+  becameDefault: boolean
+  /** The webhook secret stored now, or kept from before, or none. */
+  secret: 'new' | 'kept' | 'none'
+}
+
+/** The profile login writes to: `--profile`, `SVC_PROFILE`, else `default` (never the current default, which may be `sandbox`). */
+export function loginProfileName(flag: string | undefined, env: NodeJS.ProcessEnv): string {
+  return flag?.trim() || env.SVC_PROFILE?.trim() || 'default'
+}
+
+/** Rejects a key the service cannot accept, before any request (exit 3). */
+export function checkKeyShape(key: string): Environment {
+  const environment = environmentOfKey(key)
+  if (!environment) {
+    throw new AuthError('The API key starts with neither svc_live_ nor svc_test_.', 'Copy the key again from the panel (API section); nothing was sent.')
+  }
+  // Spaces or control characters cannot travel in an Authorization header: a copy-paste accident.
+  if (!/^[\x21-\x7e]+$/.test(key)) throw new AuthError('The API key contains spaces or characters a key cannot hold.', 'Copy the key again from the panel (API section).')
+  return environment
+}
+
+export async function login(opts: LoginOptions, ctx: LoginContext): Promise<LoginResult> {
+  const { io } = ctx
+  const name = loginProfileName(opts.profile, io.env)
+  assertProfileName(name)
+  if (opts.withKeyStdin && io.isStdinTTY) {
+    throw new UsageError('--with-key-stdin reads the key from a pipe, but stdin is a terminal.', {
+      field: 'with-key-stdin',
+      hint: 'Run `svc login` without it to type the key at a hidden prompt, or pipe it: `svc login --with-key-stdin < key.txt`.',
+    })
+  }
+  if (!opts.withKeyStdin && !io.canPrompt) {
+    throw new UsageError('No terminal to ask for the API key.', {
+      field: 'with-key-stdin',
+      hint: 'Pipe the key and pass --with-key-stdin, e.g. `printenv SVC_KEY | svc login --with-key-stdin --base-url URL`.',
+    })
+  }
+
+  const store = await ProfileStore.open(io.env)
+  const existing = store.get(name)
+  const rawUrl = opts.baseUrl?.trim() || io.env.SVC_BASE_URL?.trim() || existing?.baseUrl
+  if (!rawUrl) {
+    throw new UsageError('No base URL for this profile.', { field: 'base-url', hint: 'Pass --base-url URL (or set SVC_BASE_URL), e.g. `svc login --base-url https://api.example.com`.' })
+  }
+  const source = opts.baseUrl?.trim() ? '--base-url' : io.env.SVC_BASE_URL?.trim() ? 'SVC_BASE_URL' : `profile ${name}`
+  const baseUrl = normalizeBaseUrl(rawUrl, source)
+  if (isCleartext(baseUrl)) ctx.warn(`${baseUrl} is not https: the API key will travel unencrypted.`)
+
+  let apiKey: string
+  let newSecret: string | undefined
+  if (opts.withKeyStdin) {
+    const lines = await readStdinLines(io.stdin)
+    apiKey = lines[0] ?? ''
+    if (opts.withWebhookSecretStdin) {
+      newSecret = lines[1]
+      if (!newSecret) throw new UsageError('No webhook secret on stdin: expected it on the line after the key.', { field: 'with-webhook-secret-stdin' })
+    }
+  } else {
+    apiKey = await promptHidden(io, 'API key (svc_live_… or svc_test_…):')
+  }
+  if (!apiKey) throw new UsageError('No API key given.', { field: 'api-key', hint: 'Paste the key from the panel (API section).' })
+  const environment = checkKeyShape(apiKey)
+
+  const account = await fetchAccount(ctx, opts, apiKey, baseUrl)
+  if (account.environment !== environment) {
+    ctx.warn(`the key says ${environment} but the service answered for ${account.environment}.`)
+  }
+
+  // Asked only once the key is known to work, and only when a human is typing.
+  if (!opts.withKeyStdin) {
+    const keep = existing?.webhookSecret ? `, Enter keeps ${maskSecret(existing.webhookSecret)}` : ', Enter to skip'
+    newSecret = (await promptHidden(io, `Webhook secret (optional${keep}):`)) || undefined
+  }
+
+  const profile = store.update(name, { apiKey, baseUrl, ...(newSecret ? { webhookSecret: newSecret } : {}) })
+  const becameDefault = !store.defaultProfile
+  if (becameDefault) store.setDefault(name)
+  return {
+    name,
+    profile,
+    environment,
+    account,
+    created: !existing,
+    isDefault: store.defaultProfile === name,
+    becameDefault,
+    secret: newSecret ? 'new' : profile.webhookSecret ? 'kept' : 'none',
+  }
+}
+
+async function fetchAccount(ctx: LoginContext, opts: LoginOptions, apiKey: string, baseUrl: string): Promise<Account> {
+  const { io } = ctx
+  const debug = io.env.SVC_DEBUG === '1' ? (line: string) => io.err(`${redact(line, [apiKey])}\n`) : undefined
+  const client = ctx.createClient({ apiKey, baseUrl, timeoutMs: opts.timeoutMs, debug, userAgent: ctx.userAgent })
+  try {
+    return await client.getAccount()
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) {
+      throw rehint(error, 'The service refused this key: copy it again from the panel (API section). Nothing was stored.')
+    }
+    if (error instanceof ApiError && error.status === 404) {
+      throw rehint(error, `No account endpoint at ${baseUrl}/v1/account: check --base-url (without /v1). Nothing was stored.`)
+    }
+    throw error
+  } finally {
+    await client.close().catch(() => {})
+  }
+}
+
+function rehint(error: ApiError, hint: string): ApiError {
+  return new ApiError({ status: error.status, code: error.apiCode, message: error.message, details: error.details, requestId: error.requestId, hint })
+}
+
+/** The key would cross the network in clear text: fine on loopback (the sandbox), worth a word elsewhere. */
+function isCleartext(baseUrl: string): boolean {
+  const { protocol, hostname } = new URL(baseUrl)
+  const loopback = hostname === 'localhost' || hostname === '[::1]' || /^127\./.test(hostname)
+  return protocol === 'http:' && !loopback
+}

@@ -1,0 +1,107 @@
+/**
+ * What `svc profiles …` and `svc logout` do to the stored profiles. Everything that leaves this
+ * module is a ProfileSummary, where the key and the secret are already masked, so no command can
+ * print them in full by mistake.
+ */
+import { AuthError } from '../errors.js'
+import { type Environment, environmentOfKey, maskSecret } from './mask.js'
+import { type Profile, ProfileStore } from './store.js'
+
+export interface ProfileSummary {
+  name: string
+  default: boolean
+  /** From the key prefix; null when the profile holds no key (logged out) or an unrecognised one. */
+  environment: Environment | null
+  baseUrl: string | null
+  /** Masked (`svc_test_…a1b2`). */
+  apiKey: string | null
+  /** Masked. */
+  webhookSecret: string | null
+}
+
+export function summarizeProfile(name: string, profile: Profile, isDefault: boolean): ProfileSummary {
+  return {
+    name,
+    default: isDefault,
+    environment: (profile.apiKey && environmentOfKey(profile.apiKey)) || null,
+    baseUrl: profile.baseUrl ?? null,
+    apiKey: profile.apiKey ? maskSecret(profile.apiKey) : null,
+    webhookSecret: profile.webhookSecret ? maskSecret(profile.webhookSecret) : null,
+  }
+}
+
+export async function listProfiles(env: NodeJS.ProcessEnv): Promise<ProfileSummary[]> {
+  const store = await ProfileStore.open(env)
+  const def = store.defaultProfile
+  return store.names().map((name) => summarizeProfile(name, store.get(name) ?? {}, name === def))
+}
+
+/** The profile `show` and `logout` act on: the one named, else `SVC_PROFILE`, else the default. */
+function targetName(store: ProfileStore, name: string | undefined, env: NodeJS.ProcessEnv): string | undefined {
+  return name?.trim() || env.SVC_PROFILE?.trim() || store.defaultProfile
+}
+
+export async function showProfile(name: string | undefined, env: NodeJS.ProcessEnv): Promise<ProfileSummary & { configFile: string }> {
+  const store = await ProfileStore.open(env)
+  const target = targetName(store, name, env)
+  if (!target) throw new AuthError('No profile named and no default profile.', 'Run `svc profiles list`, then `svc profiles show NAME`, or create one with `svc login`.')
+  const profile = store.require(target)
+  return { ...summarizeProfile(target, profile, store.defaultProfile === target), configFile: store.path }
+}
+
+export async function useProfile(name: string, env: NodeJS.ProcessEnv): Promise<ProfileSummary> {
+  const store = await ProfileStore.open(env)
+  const profile = store.require(name)
+  store.setDefault(name)
+  return summarizeProfile(name, profile, true)
+}
+
+export interface RemoveResult {
+  removed: ProfileSummary
+  /** Profiles left, when the removed one was the default (the user must choose another). */
+  defaultCleared: boolean
+  remaining: string[]
+}
+
+export async function removeProfile(name: string, env: NodeJS.ProcessEnv): Promise<RemoveResult> {
+  const store = await ProfileStore.open(env)
+  const profile = store.require(name)
+  const wasDefault = store.defaultProfile === name
+  store.remove(name)
+  return { removed: summarizeProfile(name, profile, wasDefault), defaultCleared: wasDefault, remaining: store.names() }
+}
+
+export interface LogoutResult {
+  /** Profiles whose key or secret was removed now. */
+  loggedOut: ProfileSummary[]
+  /** Profiles that held no credentials already. */
+  already: string[]
+}
+
+/**
+ * Removes the key and the webhook secret; keeps the profile's name and base URL, so that
+ * `svc login --profile NAME` later needs nothing but the key. `svc profiles remove` deletes all.
+ */
+export async function logout(opts: { profile?: string; all: boolean }, env: NodeJS.ProcessEnv): Promise<LogoutResult> {
+  const store = await ProfileStore.open(env)
+  let names: string[]
+  if (opts.all) {
+    names = store.names()
+  } else {
+    const target = targetName(store, opts.profile, env)
+    if (target) store.require(target)
+    names = target ? [target] : []
+  }
+  const result: LogoutResult = { loggedOut: [], already: [] }
+  const def = store.defaultProfile
+  for (const name of names) {
+    const profile = store.get(name) ?? {}
+    if (!profile.apiKey && !profile.webhookSecret) {
+      result.already.push(name)
+      continue
+    }
+    result.loggedOut.push(summarizeProfile(name, profile, name === def))
+    store.update(name, { apiKey: undefined, webhookSecret: undefined })
+  }
+  return result
+}
