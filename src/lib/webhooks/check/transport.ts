@@ -1,0 +1,103 @@
+/**
+ * Posts one delivery the way the service does: one request, no redirect followed (a 3xx is an
+ * answer, and not a success), given up after the time limit. Failures are classified so a row
+ * can say plainly whether the endpoint could not be reached or did not answer.
+ */
+import { STATUS_CODES } from 'node:http'
+import { Agent, request } from 'undici'
+import type { Delivery } from './cases.js'
+
+export type Answer =
+  | { kind: 'answer'; status: number; statusText: string; location?: string; body: string }
+  /** Nothing listens, the name does not resolve, TLS failed: no request reached a handler. */
+  | { kind: 'unreachable'; reason: string }
+  | { kind: 'timeout' }
+  /** The connection was made but closed before an answer. */
+  | { kind: 'closed'; reason: string }
+
+export interface Transport {
+  send(url: URL, delivery: Delivery, timeoutMs: number): Promise<Answer>
+  close(): Promise<void>
+}
+
+const BODY_CAP = 2048
+
+const UNREACHABLE: Record<string, string> = {
+  ECONNREFUSED: 'connection refused',
+  ENOTFOUND: 'host name not found',
+  EAI_AGAIN: 'host name lookup failed',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+  EADDRNOTAVAIL: 'address not available',
+  UND_ERR_CONNECT_TIMEOUT: 'connect timed out',
+}
+
+function errorCode(err: unknown): string | undefined {
+  const e = err as { code?: unknown; cause?: unknown; errors?: unknown[] }
+  if (typeof e?.code === 'string' && e.code !== 'UND_ERR_SOCKET') return e.code
+  if (Array.isArray(e?.errors) && e.errors.length) return errorCode(e.errors[0])
+  if (e?.cause) return errorCode(e.cause)
+  return typeof e?.code === 'string' ? e.code : undefined
+}
+
+export function classifyError(err: unknown): Answer {
+  const code = errorCode(err)
+  if (code && UNREACHABLE[code]) return { kind: 'unreachable', reason: UNREACHABLE[code] }
+  if (code && /CERT|TLS|SSL|SELF_SIGNED/.test(code)) return { kind: 'unreachable', reason: `TLS error (${code})` }
+  const message = err instanceof Error ? err.message : String(err)
+  return { kind: 'closed', reason: code ? `${message} (${code})` : message }
+}
+
+async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {
+  const chunks: Buffer[] = []
+  let size = 0
+  for await (const chunk of body) {
+    chunks.push(chunk)
+    size += chunk.length
+    if (size >= BODY_CAP) {
+      body.destroy()
+      break
+    }
+  }
+  return Buffer.concat(chunks).subarray(0, BODY_CAP).toString('utf8')
+}
+
+export function createTransport(): Transport {
+  const agent = new Agent({ connections: 1, pipelining: 0 })
+  return {
+    async send(url, delivery, timeoutMs) {
+      const controller = new AbortController()
+      const timer = setTimeout(() => controller.abort(), timeoutMs)
+      try {
+        const res = await request(url, {
+          method: 'POST',
+          headers: delivery.headers,
+          body: delivery.body,
+          dispatcher: agent,
+          signal: controller.signal,
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
+        })
+        const body = await readCapped(res.body)
+        const location = res.headers.location
+        return {
+          kind: 'answer',
+          status: res.statusCode,
+          statusText: STATUS_CODES[res.statusCode] ?? '',
+          ...(location ? { location: Array.isArray(location) ? location[0]! : location } : {}),
+          body,
+        }
+      } catch (err) {
+        if (controller.signal.aborted) return { kind: 'timeout' }
+        const code = errorCode(err)
+        if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return { kind: 'timeout' }
+        return classifyError(err)
+      } finally {
+        clearTimeout(timer)
+      }
+    },
+    async close() {
+      await agent.close()
+    },
+  }
+}
