@@ -1,0 +1,63 @@
+import type { Account as AccountData } from '../lib/contract/schemas.js'
+import { ApiCommand } from '../lib/api-command.js'
+import { formatBps, formatBRL } from '../lib/domain/money.js'
+import { type Paint, painter } from '../lib/output/color.js'
+
+export default class Account extends ApiCommand<typeof Account> {
+  static override summary = 'Show the merchant account: plan and fees, charge limits, settlement hold and webhook.'
+  static override description =
+    'Reads GET /v1/account. The fee shown comes from the plan the merchant subscribes to (never hard-coded): ' +
+    'a percentage (feeBps, 100 bps = 1%) plus a fixed part per charge. The environment is the one of the key used. ' +
+    'On a terminal a labelled view; piped, `key<TAB>value` lines with the API values; --json prints the Account object.'
+
+  static override examples = [
+    '<%= config.bin %> account',
+    '<%= config.bin %> account --profile sandbox-live',
+    '<%= config.bin %> account --json | jq .plan.feeBps',
+  ]
+
+  async run(): Promise<void> {
+    const account = await (await this.client()).getAccount()
+    if (this.flags.json) return this.printJson(account)
+    this.io.out(this.io.isStdoutTTY ? humanView(account, painter(this.io.color)) : fieldLines(account))
+  }
+}
+
+function humanView(a: AccountData, paint: Paint): string {
+  const badge = a.environment === 'test' ? paint(['bold', 'inverse', 'yellow'], ' TEST ') : paint(['bold', 'inverse', 'red'], ' LIVE ')
+  const fixed = formatBRL(a.feeFixedInCents)
+  const rows: Array<[string, string]> = [
+    ['Merchant', `${a.merchantId} (${a.email})`],
+    ['Environment', a.environment],
+    ['Plan', `${a.plan.name}: ${formatBps(a.plan.feeBps)} + ${fixed} per charge`],
+    ['Fixed fee', `${fixed} per charge`],
+    ['Limits', `${formatBRL(a.limits.minChargeInCents)} to ${formatBRL(a.limits.maxChargeInCents)} per charge`],
+    ['Settlement', `${a.settlementDelayHours} h hold after payment`],
+    ['Webhook', a.webhook ? `${a.webhook.url} ${a.webhook.active ? paint('green', '(active)') : paint('red', '(inactive)')}` : paint('dim', 'not configured')],
+  ]
+  const width = Math.max(...rows.map(([k]) => k.length))
+  const lines = rows.map(([k, v]) => `  ${paint('dim', k.padEnd(width))}  ${v}`)
+  return `${badge} ${paint('bold', `Account ${a.merchantId}`)}\n\n${lines.join('\n')}\n`
+}
+
+/** The piped form: one `key<TAB>value` per line, raw API values, stable order. */
+function fieldLines(a: AccountData): string {
+  const rows: Array<[string, string | number | boolean | undefined]> = [
+    ['merchantId', a.merchantId],
+    ['email', a.email],
+    ['environment', a.environment],
+    ['plan.id', a.plan.id],
+    ['plan.name', a.plan.name],
+    ['plan.feeBps', a.plan.feeBps],
+    ['feeFixedInCents', a.feeFixedInCents],
+    ['limits.minChargeInCents', a.limits.minChargeInCents],
+    ['limits.maxChargeInCents', a.limits.maxChargeInCents],
+    ['settlementDelayHours', a.settlementDelayHours],
+    ['webhook.url', a.webhook?.url],
+    ['webhook.active', a.webhook?.active],
+  ]
+  return rows
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}\t${v}\n`)
+    .join('')
+}
