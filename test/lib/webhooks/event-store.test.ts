@@ -1,0 +1,62 @@
+import { statSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { EventStore, type NewDeliveryRecord } from '../../../src/lib/webhooks/event-store.js'
+
+function rec(eventId: string, outcome: NewDeliveryRecord['outcome'] = 'forwarded', type = 'charge.settled'): NewDeliveryRecord {
+  return {
+    receivedAt: '2026-11-22T12:00:00.000Z',
+    source: 'service',
+    eventId,
+    type,
+    headers: { 'content-type': 'application/json' },
+    body: Buffer.from([0x7b, 0xff, 0x7d]),
+    verification: 'verified',
+    outcome,
+    answeredStatus: outcome === 'failed' ? 502 : 200,
+  }
+}
+
+describe('EventStore', () => {
+  it('creates events.db in the config dir, readable by the owner only', async () => {
+    const store = await EventStore.open()
+    store.record(rec('evt_1'))
+    store.close()
+    const path = join(process.env.SVC_CONFIG_DIR!, 'events.db')
+    expect(statSync(path).mode & 0o777).toBe(0o600)
+  })
+
+  it('keeps raw bodies byte for byte, numbers attempts per event, and lists newest first', async () => {
+    const store = await EventStore.open({ path: ':memory:' })
+    store.record(rec('evt_a', 'failed'))
+    store.record(rec('evt_b', 'forwarded', 'charge.paid_pending_settlement'))
+    const again = store.record(rec('evt_a'))
+    expect(again.attempt).toBe(2)
+    const list = store.list()
+    expect(list.map((r) => r.eventId)).toEqual(['evt_a', 'evt_b', 'evt_a'])
+    expect(Buffer.from(list[0]!.body)).toEqual(Buffer.from([0x7b, 0xff, 0x7d]))
+    expect(store.list({ type: 'charge.paid*' }).map((r) => r.eventId)).toEqual(['evt_b'])
+    expect(store.list({ limit: 1 })).toHaveLength(1)
+    expect(store.isDelivered('evt_a')).toBe(true)
+    store.close()
+  })
+
+  it('only successful forwards count as delivered', async () => {
+    const store = await EventStore.open({ path: ':memory:' })
+    for (const o of ['failed', 'rejected', 'skipped', 'duplicate'] as const) store.record(rec(`evt_${o}`, o))
+    for (const o of ['failed', 'rejected', 'skipped', 'duplicate']) expect(store.isDelivered(`evt_${o}`)).toBe(false)
+    store.close()
+  })
+
+  it('stays bounded however long it runs, without forgetting recent deliveries', async () => {
+    const store = await EventStore.open({ path: ':memory:', maxDeliveries: 50, maxDelivered: 80 })
+    for (let i = 0; i < 400; i++) store.record(rec(`evt_${i}`))
+    store.prune()
+    const all = store.list({ limit: 1000 })
+    expect(all).toHaveLength(50)
+    expect(all[0]!.eventId).toBe('evt_399')
+    expect(store.isDelivered('evt_399')).toBe(true)
+    expect(store.isDelivered('evt_0')).toBe(false)
+    store.close()
+  })
+})
