@@ -86,6 +86,29 @@ export interface SandboxStartOptions {
   log?: (line: string) => void
   /** Requests per second per key before 429 (default generous; tests lower it). */
   rateLimitPerSecond?: number
+  /** Seed of the chaos fault sequence, so a run can be replayed (default: random). */
+  chaosSeed?: number
+  /** How long a chaos "slow answer" waits on the wall clock, in ms (default 3000). */
+  chaosSlowMs?: number
+  /** Builds the delivery worker (default: the one of deliveries.ts); tests may inject a recorder. */
+  deliveries?: (ctx: SandboxContext) => DeliveryWorker
+  /**
+   * Test hook: runs while a charge creation is reserved but not yet saved, so a test can hold
+   * it open and send the concurrent duplicate that gets 409 `charge_processing`.
+   */
+  beforeChargeInsert?: () => Promise<void> | void
+  /** Version reported by `GET /_sandbox/info` (default: the package's). */
+  version?: string
+}
+
+/** What the core needs from the delivery worker (deliveries.ts): events in, endpoint state out. */
+export interface DeliveryWorker extends EventSink {
+  /** The environment's webhook endpoint, or undefined when no URL is configured. */
+  getEndpoint(environment: Env): WebhookEndpoint | undefined
+  /** After a (re)start: re-arms the retries kept in the database. */
+  restore?(): void
+  /** Stops retry timers and waits for deliveries in flight. */
+  close(): Promise<void>
 }
 
 export interface RunningSandbox {

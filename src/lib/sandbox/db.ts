@@ -1,0 +1,96 @@
+/**
+ * The sandbox's database: node:sqlite, one file `sandbox.db` in the data dir (created 0600,
+ * WAL so a crash never corrupts it) or `:memory:`. Migrations are numbered and run once, in
+ * order, tracked by `PRAGMA user_version`, so a data dir made by an older sandbox upgrades.
+ */
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs'
+import { join } from 'node:path'
+import { DatabaseSync } from 'node:sqlite'
+
+export const DB_FILE = 'sandbox.db'
+
+const MIGRATIONS: readonly string[] = [
+  `
+  CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+  CREATE TABLE api_keys (
+    key TEXT PRIMARY KEY,
+    environment TEXT NOT NULL,
+    revoked INTEGER NOT NULL DEFAULT 0,
+    created_at TEXT NOT NULL
+  );
+  CREATE TABLE charges (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    environment TEXT NOT NULL,
+    external_id TEXT,
+    status TEXT NOT NULL,
+    created_ms INTEGER NOT NULL,
+    request_hash TEXT NOT NULL,
+    body TEXT NOT NULL
+  );
+  CREATE UNIQUE INDEX charges_external_id ON charges (environment, external_id) WHERE external_id IS NOT NULL;
+  CREATE INDEX charges_listing ON charges (environment, created_ms DESC, id DESC);
+  CREATE TABLE idempotency (
+    environment TEXT NOT NULL,
+    key TEXT NOT NULL,
+    request_hash TEXT NOT NULL,
+    charge_id TEXT,
+    created_ms INTEGER NOT NULL,
+    PRIMARY KEY (environment, key)
+  );
+  CREATE TABLE events (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    type TEXT NOT NULL,
+    environment TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    charge_id TEXT,
+    body TEXT NOT NULL
+  );
+  CREATE INDEX events_charge ON events (charge_id);
+  `,
+]
+
+/** Opens (creating when needed) the sandbox database and brings its schema up to date. */
+export function openDatabase(opts: { dataDir?: string; inMemory?: boolean }): DatabaseSync {
+  let db: DatabaseSync
+  if (opts.inMemory || !opts.dataDir) {
+    db = new DatabaseSync(':memory:')
+  } else {
+    mkdirSync(opts.dataDir, { recursive: true, mode: 0o700 })
+    const file = join(opts.dataDir, DB_FILE)
+    // Create the file ourselves so that it is never world-readable, even for an instant: it holds keys.
+    closeSync(openSync(file, 'a', 0o600))
+    chmodSync(file, 0o600)
+    db = new DatabaseSync(file)
+    db.exec('PRAGMA journal_mode = WAL')
+    db.exec('PRAGMA synchronous = NORMAL')
+  }
+  db.exec('PRAGMA foreign_keys = ON')
+  db.exec('PRAGMA busy_timeout = 2000')
+  migrate(db)
+  return db
+}
+
+function migrate(db: DatabaseSync): void {
+  const row = db.prepare('PRAGMA user_version').get() as { user_version: number }
+  for (let v = row.user_version; v < MIGRATIONS.length; v++) {
+    transaction(db, () => {
+      db.exec(MIGRATIONS[v]!)
+      db.exec(`PRAGMA user_version = ${v + 1}`)
+    })
+  }
+}
+
+/** Runs `fn` in one transaction: all of it is written, or none of it. */
+export function transaction<T>(db: DatabaseSync, fn: () => T): T {
+  db.exec('BEGIN IMMEDIATE')
+  try {
+    const result = fn()
+    db.exec('COMMIT')
+    return result
+  } catch (err) {
+    db.exec('ROLLBACK')
+    throw err
+  }
+}

@@ -1,0 +1,338 @@
+/**
+ * The charge engine: every state change of a charge goes through the one transition table of
+ * domain/charge-states.ts, one move at a time, and each move is saved together with its event
+ * (carrying the full Charge) before the event is published. Expiry and settlement are timers
+ * on the sandbox clock, re-armed from the database after a restart.
+ */
+import { createHash } from 'node:crypto'
+import type { Charge, ChargeCreateRequest } from '../contract/schemas.js'
+import { type AdvanceTarget, type ChargeStatus, type Transition, type Trigger, advancePath, transitionFor } from '../domain/charge-states.js'
+import { computeAmount } from '../domain/money.js'
+import { maskTaxNumber, normalizeTaxNumber } from '../domain/tax-number.js'
+import { SandboxApiError, chargeNotFound } from './api-error.js'
+import { brCodeFor, qrImagePath } from './brcode.js'
+import type { SandboxClock } from './clock.js'
+import { newBlockchainTxId, newEventId } from './ids.js'
+import type { SandboxStore } from './store.js'
+import type { Env, EventSink, StoredEvent } from './types.js'
+
+const HOUR_MS = 3_600_000
+
+export interface ChargeEngineDeps {
+  store: SandboxStore
+  clock: SandboxClock
+  sink: EventSink
+  log: (line: string) => void
+  /** The sandbox's base URL, for `pix.qrCodeImageUrl` (known once the server listens). */
+  baseUrl: () => string
+  /**
+   * Runs between reserving a creation and saving the charge: creation always takes at least
+   * one turn of the event loop, so a concurrent duplicate sees `charge_processing`; tests hold
+   * it open to make that case deterministic.
+   */
+  beforeChargeInsert?: () => Promise<void> | void
+}
+
+export interface CreateResult {
+  charge: Charge
+  /** False for an idempotent replay (200), true when created now (201). */
+  created: boolean
+}
+
+export class ChargeEngine {
+  private readonly timers = new Map<string, number>()
+  private readonly inFlight = new Map<string, string>()
+  private stopped = false
+
+  constructor(private readonly deps: ChargeEngineDeps) {}
+
+  // ------------------------------------------------------------ creation
+
+  async create(env: Env, input: ChargeCreateRequest, idempotencyKey?: string): Promise<CreateResult> {
+    const { store, clock } = this.deps
+    const hash = requestHash(input)
+
+    if (idempotencyKey !== undefined) {
+      const rec = store.getIdempotency(env, idempotencyKey)
+      if (rec) {
+        if (rec.requestHash !== hash) {
+          throw new SandboxApiError('idempotency_key_conflict', 'Esta Idempotency-Key já foi usada com outro corpo de requisição.')
+        }
+        if (!rec.chargeId) throw processing()
+        return { charge: this.mustGet(env, rec.chargeId), created: false }
+      }
+    }
+    const flightKey = input.externalId === undefined ? undefined : `${env}\u0000${input.externalId}`
+    if (flightKey !== undefined) {
+      const flying = this.inFlight.get(flightKey)
+      if (flying !== undefined) throw flying === hash ? processing() : externalIdConflict()
+      const existing = store.getByExternalId(env, input.externalId!)
+      if (existing) {
+        if (existing.requestHash !== hash) throw externalIdConflict()
+        if (idempotencyKey !== undefined) {
+          store.reserveIdempotency(env, idempotencyKey, hash, clock.now())
+          store.completeIdempotency(env, idempotencyKey, existing.charge.id)
+        }
+        return { charge: existing.charge, created: false }
+      }
+    }
+
+    this.checkMerchantCleared()
+
+    if (idempotencyKey !== undefined) store.reserveIdempotency(env, idempotencyKey, hash, clock.now())
+    if (flightKey !== undefined) this.inFlight.set(flightKey, hash)
+    try {
+      await new Promise((resolve) => setImmediate(resolve))
+      await this.deps.beforeChargeInsert?.()
+      if (this.stopped) throw new SandboxApiError('provider_unavailable', 'O sandbox está sendo encerrado; tente novamente.')
+      const charge = this.insertNew(env, input, hash)
+      if (idempotencyKey !== undefined) store.completeIdempotency(env, idempotencyKey, charge.id)
+      return { charge, created: true }
+    } catch (err) {
+      if (idempotencyKey !== undefined) store.releaseIdempotency(env, idempotencyKey)
+      throw err
+    } finally {
+      if (flightKey !== undefined) this.inFlight.delete(flightKey)
+    }
+  }
+
+  private checkMerchantCleared(): void {
+    const s = this.deps.store.getSettings()
+    if (!s.merchantIdPresent) {
+      throw new SandboxApiError('missing_merchant_id', 'A conta ainda não tem identificador no provedor de pagamento; conclua o cadastro no painel.')
+    }
+    if (!s.activated) throw new SandboxApiError('merchant_not_activated', 'A conta ainda não foi ativada para receber cobranças.')
+    if (s.blocked) throw new SandboxApiError('charge_blocked', 'A criação de cobranças está bloqueada para esta conta.')
+  }
+
+  private insertNew(env: Env, input: ChargeCreateRequest, hash: string): Charge {
+    const { store, clock } = this.deps
+    const settings = store.getSettings()
+    const nowMs = clock.now()
+    const now = new Date(nowMs).toISOString()
+    const events: StoredEvent[] = []
+    const charge = store.insertCharge((id) => {
+      const draft: Charge = {
+        id,
+        ...(input.externalId !== undefined ? { externalId: input.externalId } : {}),
+        status: 'created',
+        environment: env,
+        amount: { ...computeAmount(input.amountInCents, settings) } as Charge['amount'],
+        pix: {
+          qrCode: brCodeFor(id),
+          qrCodeImageUrl: `${this.deps.baseUrl()}${qrImagePath(id)}`,
+          expiresAt: new Date(nowMs + settings.qrValiditySeconds * 1000).toISOString(),
+        },
+        settlement: { delayHours: settings.settlementDelayHours },
+        payer: { taxNumber: maskTaxNumber(input.payerTaxNumber), ...(input.payerName !== undefined ? { name: input.payerName } : {}) },
+        ...(input.description !== undefined ? { description: input.description } : {}),
+        ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
+        createdAt: now,
+        updatedAt: now,
+      }
+      // `created` is transient: the QR is issued in the same breath (charge-states.ts).
+      const issued = this.applyMove(draft, must(transitionFor('created', 'issue_qr')), nowMs)
+      events.push(issued.event)
+      return { charge: issued.charge, requestHash: hash, events }
+    }, nowMs)
+    this.publish(events)
+    this.armTimers(charge)
+    return charge
+  }
+
+  // ------------------------------------------------------------ reads and moves
+
+  get(env: Env, id: string): Charge {
+    const found = this.deps.store.getCharge(env, id)
+    if (!found) throw chargeNotFound()
+    return found.charge
+  }
+
+  cancel(env: Env, id: string): Charge {
+    const charge = this.get(env, id)
+    const t = transitionFor(charge.status, 'cancel')
+    if (!t) {
+      throw new SandboxApiError('charge_not_cancelable', `A cobrança não pode ser cancelada: está em ${charge.status}.`)
+    }
+    return this.commit(charge, [t], this.deps.clock.now())
+  }
+
+  /** Sandbox advance (spec 4.7): the shortest forward path, one real move and one event per step. */
+  advance(env: Env, id: string, target: AdvanceTarget): Charge {
+    const charge = this.get(env, id)
+    const path = advancePath(charge.status, target)
+    if (!path) {
+      throw new SandboxApiError('invalid_transition', `A cobrança não pode passar de ${charge.status} para ${target}.`)
+    }
+    return this.commit(charge, path, this.deps.clock.now())
+  }
+
+  /** A `charge.test` event (spec 4.6), stored like any other; the caller publishes it. */
+  testEvent(env: Env): StoredEvent {
+    const nowMs = this.deps.clock.now()
+    const createdAt = new Date(nowMs).toISOString()
+    const id = newEventId()
+    const sample = {
+      id: '000000000000000000000000',
+      status: 'awaiting_payment',
+      environment: env,
+      amount: computeAmount(1500, this.deps.store.getSettings()),
+      pix: { qrCode: brCodeFor('000000000000000000000000'), expiresAt: createdAt },
+      settlement: { delayHours: this.deps.store.getSettings().settlementDelayHours },
+      payer: { taxNumber: '***.456.789-**' },
+      description: 'Evento de teste enviado por POST /v1/webhooks/test',
+      createdAt,
+      updatedAt: createdAt,
+    }
+    const event: StoredEvent = {
+      id,
+      type: 'charge.test',
+      environment: env,
+      createdAt,
+      body: JSON.stringify({ id, type: 'charge.test', createdAt, environment: env, data: { charge: sample } }),
+    }
+    this.deps.store.insertEvent(event)
+    this.publish([event])
+    return event
+  }
+
+  private mustGet(env: Env, id: string): Charge {
+    const found = this.deps.store.getCharge(env, id)
+    if (!found) throw new SandboxApiError('internal_error', 'Registro de idempotência aponta para uma cobrança inexistente.')
+    return found.charge
+  }
+
+  /** Applies the moves in order at instant `atMs`, saves the result with one event per move, then publishes. */
+  private commit(start: Charge, moves: Transition[], atMs: number): Charge {
+    let charge = start
+    const events: StoredEvent[] = []
+    for (const t of moves) {
+      const step = this.applyMove(charge, t, atMs)
+      charge = step.charge
+      events.push(step.event)
+    }
+    this.deps.store.updateCharge(charge, events)
+    this.publish(events)
+    this.armTimers(charge)
+    return charge
+  }
+
+  private applyMove(charge: Charge, t: Transition, atMs: number): { charge: Charge; event: StoredEvent } {
+    if (charge.status !== t.from) throw new Error(`bug: move ${t.from}→${t.to} applied to a ${charge.status} charge`)
+    const at = new Date(atMs).toISOString()
+    const next: Charge = { ...charge, status: t.to, updatedAt: at, settlement: { ...charge.settlement }, payer: { ...charge.payer } }
+    if (t.trigger === 'pay') {
+      next.settlement.paidAt = at
+      next.settlement.estimatedAt = new Date(atMs + next.settlement.delayHours * HOUR_MS).toISOString()
+      // The name the payer's bank reported (spec 2.2): banks report it in capitals.
+      next.payer.name = (charge.payer.name ?? 'Pagador Sandbox').toUpperCase()
+    }
+    if (t.trigger === 'settle') {
+      next.settlement.settledAt = at
+      next.settlement.blockchainTxId = newBlockchainTxId()
+    }
+    const id = newEventId()
+    const body = JSON.stringify({ id, type: t.event, createdAt: at, environment: next.environment, data: { charge: next } })
+    return { charge: next, event: { id, type: t.event, environment: next.environment, createdAt: at, body } }
+  }
+
+  private publish(events: StoredEvent[]): void {
+    for (const e of events) {
+      try {
+        this.deps.sink.publish(e)
+      } catch (err) {
+        this.deps.log(`event ${e.id} (${e.type}) could not be handed to the delivery worker: ${(err as Error).message}`)
+      }
+    }
+  }
+
+  // ------------------------------------------------------------ timers
+
+  /** Re-arms expiry and settlement of every charge still waiting for one (after a restart). */
+  restoreTimers(): void {
+    const { store } = this.deps
+    for (const s of store.chargesInStatus('awaiting_payment')) this.armTimers(s.charge)
+    for (const s of store.chargesInStatus('paid_pending_settlement')) this.armTimers(s.charge)
+  }
+
+  stop(): void {
+    this.stopped = true
+    for (const id of this.timers.values()) this.deps.clock.cancel(id)
+    this.timers.clear()
+  }
+
+  private armTimers(charge: Charge): void {
+    if (this.stopped) return
+    if (charge.status === 'awaiting_payment') this.arm(charge, 'expire', Date.parse(charge.pix.expiresAt))
+    else this.disarm(charge.id, 'expire')
+    if (charge.status === 'paid_pending_settlement' && charge.settlement.estimatedAt) {
+      this.arm(charge, 'settle', Date.parse(charge.settlement.estimatedAt))
+    } else this.disarm(charge.id, 'settle')
+  }
+
+  private arm(charge: Charge, trigger: Trigger, dueAt: number): void {
+    const key = `${trigger}:${charge.id}`
+    if (this.timers.has(key)) return
+    const { id, environment } = charge
+    const timer = this.deps.clock.schedule(dueAt, () => {
+      this.timers.delete(key)
+      this.fire(environment, id, trigger, dueAt)
+    })
+    this.timers.set(key, timer)
+  }
+
+  private disarm(chargeId: string, trigger: Trigger): void {
+    const key = `${trigger}:${chargeId}`
+    const timer = this.timers.get(key)
+    if (timer === undefined) return
+    this.deps.clock.cancel(timer)
+    this.timers.delete(key)
+  }
+
+  /** A timer fell due: the move happens at its due instant, if the machine still allows it. */
+  private fire(env: Env, id: string, trigger: Trigger, dueAt: number): void {
+    if (this.stopped) return
+    try {
+      const found = this.deps.store.getCharge(env, id)
+      if (!found) return
+      const t = transitionFor(found.charge.status as ChargeStatus, trigger)
+      if (!t) return
+      this.commit(found.charge, [t], dueAt)
+      this.deps.log(`charge ${id}: ${t.from} → ${t.to}`)
+    } catch (err) {
+      this.deps.log(`charge ${id}: ${trigger} failed: ${(err as Error).message}`)
+    }
+  }
+}
+
+/** Same body ⇔ same hash: canonical JSON (sorted keys), the tax number without punctuation. */
+export function requestHash(input: ChargeCreateRequest): string {
+  const normalized = { ...input, payerTaxNumber: normalizeTaxNumber(input.payerTaxNumber) }
+  return createHash('sha256').update(canonicalJson(normalized)).digest('hex')
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`
+  }
+  return JSON.stringify(value)
+}
+
+function processing(): SandboxApiError {
+  return new SandboxApiError('charge_processing', 'A cobrança original ainda está sendo criada; tente novamente em 1 segundo.', {
+    headers: { 'retry-after': '1' },
+  })
+}
+
+function externalIdConflict(): SandboxApiError {
+  return new SandboxApiError('external_id_conflict', 'Já existe uma cobrança com este externalId e um corpo diferente.')
+}
+
+function must<T>(value: T | undefined): T {
+  if (value === undefined) throw new Error('bug: the transition table lacks a move the engine relies on')
+  return value
+}

@@ -1,0 +1,143 @@
+/**
+ * `startSandbox`: the emulator composed — database, store, clock, charge engine, delivery
+ * worker, panel routes and the HTTP server. On the first start it creates the merchant, a
+ * `svc_test_` and a `svc_live_` key and the webhook secret, kept in the database and reused
+ * on every restart, with the sandbox clock's lead over the wall clock.
+ */
+import { readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { AddressInfo } from 'node:net'
+import type { Server } from 'node:http'
+import { createAdmin } from './admin.js'
+import { Chaos } from './chaos.js'
+import { SandboxClock } from './clock.js'
+import { openDatabase } from './db.js'
+import { WebhookDeliveries } from './deliveries.js'
+import { ChargeEngine } from './engine.js'
+import { RateLimiter } from './rate-limit.js'
+import { createSandboxServer } from './server.js'
+import { SandboxStore } from './store.js'
+import type { DeliveryWorker, PanelRequest, PanelResponse, RunningSandbox, SandboxAdmin, SandboxContext, SandboxStartOptions } from './types.js'
+
+export const DEFAULT_PORT = 8787
+export const DEFAULT_RATE_LIMIT_PER_SECOND = 100
+const CLOCK_LEAD_META = 'clock_lead_ms'
+
+export async function startSandbox(opts: SandboxStartOptions = {}): Promise<RunningSandbox> {
+  const log = opts.log ?? (() => {})
+  const db = openDatabase({ dataDir: opts.dataDir, inMemory: opts.inMemory })
+  const store = new SandboxStore(db)
+  const ownsClock = opts.clock === undefined
+  // A clock moved ahead (`clock advance 25h`) stays ahead after a restart.
+  const lead = Number(store.getMeta(CLOCK_LEAD_META) ?? '0')
+  const clock = opts.clock ?? new SandboxClock({ speed: opts.speed, start: Date.now() + Math.max(0, lead) })
+  const { merchant, testKey, liveKey } = store.ensureMerchant(clock.nowDate().toISOString())
+  store.clearUnfinishedIdempotency()
+
+  const ctx: SandboxContext = { db, clock, log, webhookSecret: merchant.webhookSecret }
+  const deliveries: DeliveryWorker = opts.deliveries ? opts.deliveries(ctx) : new WebhookDeliveries(ctx)
+  let baseUrl = ''
+  const engine = new ChargeEngine({ store, clock, sink: deliveries, log, baseUrl: () => baseUrl, beforeChargeInsert: opts.beforeChargeInsert })
+  const admin = createAdmin(store, clock)
+  const panel = await loadPanel({ deliveries, admin, clock })
+
+  const server = createSandboxServer({
+    store,
+    engine,
+    deliveries,
+    clock,
+    merchant,
+    rateLimiter: new RateLimiter(opts.rateLimitPerSecond ?? DEFAULT_RATE_LIMIT_PER_SECOND),
+    chaos: new Chaos({ rate: opts.chaos ?? 0, seed: opts.chaosSeed }),
+    chaosSlowMs: opts.chaosSlowMs ?? 3000,
+    version: opts.version ?? packageVersion(),
+    log,
+    baseUrl: () => baseUrl,
+    panel,
+  })
+  try {
+    const address = await listen(server, opts.port ?? DEFAULT_PORT, opts.host ?? '127.0.0.1')
+    baseUrl = urlOf(address)
+  } catch (err) {
+    await deliveries.close().catch(() => {})
+    db.close()
+    throw err
+  }
+
+  // Expiries and settlements that fell due while the sandbox was stopped run now.
+  engine.restoreTimers()
+  deliveries.restore?.()
+  await clock.tick()
+  log(`sandbox listening on ${baseUrl}`)
+
+  let closing: Promise<void> | undefined
+  const close = (): Promise<void> => {
+    closing ??= (async () => {
+      engine.stop()
+      await closeServer(server)
+      await deliveries.close()
+      store.setMeta(CLOCK_LEAD_META, String(clock.now() - Date.now()))
+      if (ownsClock) clock.stop()
+      db.close()
+    })()
+    return closing
+  }
+
+  return { baseUrl, testKey, liveKey, webhookSecret: merchant.webhookSecret, clock, close }
+}
+
+type PanelHandler = (req: PanelRequest, deps: { deliveries: DeliveryWorker; admin: SandboxAdmin; clock: SandboxClock }) => Promise<PanelResponse> | PanelResponse
+
+/** The panel routes of panel-routes.ts, bound to this sandbox; absent until that module exists. */
+async function loadPanel(deps: { deliveries: DeliveryWorker; admin: SandboxAdmin; clock: SandboxClock }): Promise<((req: PanelRequest) => Promise<PanelResponse>) | undefined> {
+  const specifier = './panel-routes.js'
+  let mod: { handlePanelRequest?: PanelHandler }
+  try {
+    mod = (await import(specifier)) as { handlePanelRequest?: PanelHandler }
+  } catch {
+    return undefined
+  }
+  const handler = mod.handlePanelRequest
+  if (!handler) return undefined
+  return async (req) => handler(req, deps)
+}
+
+function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, () => {
+      server.off('error', reject)
+      resolve(server.address() as AddressInfo)
+    })
+  })
+}
+
+function urlOf(address: AddressInfo): string {
+  const wildcard = address.address === '0.0.0.0' || address.address === '::'
+  const host = wildcard ? '127.0.0.1' : address.family === 'IPv6' ? `[${address.address}]` : address.address
+  return `http://${host}:${address.port}`
+}
+
+/** Stops accepting, lets answers in progress finish (briefly), then cuts what is left. */
+async function closeServer(server: Server): Promise<void> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+  server.closeIdleConnections()
+  const cutoff = setTimeout(() => server.closeAllConnections(), 1000)
+  await closed
+  clearTimeout(cutoff)
+}
+
+function packageVersion(): string {
+  let dir = dirname(fileURLToPath(import.meta.url))
+  for (let i = 0; i < 6; i++) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string }
+      if (pkg.name === 'svc-cli' && pkg.version) return pkg.version
+    } catch {
+      // not here; look one level up
+    }
+    dir = dirname(dir)
+  }
+  return '0.0.0'
+}

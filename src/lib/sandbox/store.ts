@@ -1,0 +1,269 @@
+/**
+ * Everything the sandbox keeps, over the database of db.ts: the merchant and its settings, the
+ * API keys (test and live, with revocation), charges, idempotency records and events. Pure
+ * persistence: the rules live in engine.ts and server.ts.
+ */
+import type { DatabaseSync, StatementSync } from 'node:sqlite'
+import type { Charge } from '../contract/schemas.js'
+import type { ChargeStatus } from '../domain/charge-states.js'
+import { chargeId, newApiKey, newMerchantId, newWebhookSecret } from './ids.js'
+import { transaction } from './db.js'
+import type { AccountSettings, Env, SandboxKey, StoredEvent } from './types.js'
+
+export const DEFAULT_SETTINGS: AccountSettings = {
+  feeBps: 199,
+  feeFixedInCents: 50,
+  settlementDelayHours: 24,
+  activated: true,
+  blocked: false,
+  merchantIdPresent: true,
+  qrValiditySeconds: 3600,
+}
+
+export interface Merchant {
+  merchantId: string
+  email: string
+  webhookSecret: string
+}
+
+export interface KeyRecord {
+  key: string
+  environment: Env
+  revoked: boolean
+  createdAt: string
+}
+
+export interface ChargeListFilter {
+  status?: ChargeStatus
+  externalId?: string
+  createdAfterMs?: number
+  createdBeforeMs?: number
+  /** Position of the last charge of the previous page. */
+  after?: { createdMs: number; id: string }
+  limit: number
+}
+
+type Row = Record<string, unknown>
+
+export class SandboxStore {
+  private readonly st: Record<string, StatementSync>
+
+  constructor(readonly db: DatabaseSync) {
+    const p = (sql: string) => db.prepare(sql)
+    this.st = {
+      metaGet: p('SELECT value FROM meta WHERE key = ?'),
+      metaSet: p('INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value'),
+      keyInsert: p('INSERT INTO api_keys (key, environment, revoked, created_at) VALUES (?, ?, 0, ?)'),
+      keyGet: p('SELECT * FROM api_keys WHERE key = ?'),
+      keyList: p('SELECT * FROM api_keys ORDER BY created_at, rowid'),
+      keyRevoke: p('UPDATE api_keys SET revoked = 1 WHERE key = ?'),
+      nextSeq: p("SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'charges'), 0) + 1 AS seq"),
+      chargeInsert: p(
+        'INSERT INTO charges (seq, id, environment, external_id, status, created_ms, request_hash, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+      ),
+      chargeUpdate: p('UPDATE charges SET status = ?, body = ? WHERE id = ?'),
+      chargeGet: p('SELECT * FROM charges WHERE id = ? AND environment = ?'),
+      chargeGetAny: p('SELECT * FROM charges WHERE id = ?'),
+      chargeByExternal: p('SELECT * FROM charges WHERE environment = ? AND external_id = ?'),
+      chargeByStatus: p('SELECT * FROM charges WHERE status = ? ORDER BY seq'),
+      chargeCount: p('SELECT COUNT(*) AS n FROM charges'),
+      chargeCountEnv: p('SELECT COUNT(*) AS n FROM charges WHERE environment = ?'),
+      idemGet: p('SELECT * FROM idempotency WHERE environment = ? AND key = ?'),
+      idemInsert: p('INSERT INTO idempotency (environment, key, request_hash, charge_id, created_ms) VALUES (?, ?, ?, NULL, ?)'),
+      idemComplete: p('UPDATE idempotency SET charge_id = ? WHERE environment = ? AND key = ?'),
+      idemDelete: p('DELETE FROM idempotency WHERE environment = ? AND key = ?'),
+      idemDeleteUnfinished: p('DELETE FROM idempotency WHERE charge_id IS NULL'),
+      eventInsert: p('INSERT INTO events (id, type, environment, created_at, charge_id, body) VALUES (?, ?, ?, ?, ?, ?)'),
+      eventsOfCharge: p('SELECT * FROM events WHERE charge_id = ? ORDER BY seq'),
+    }
+  }
+
+  // ------------------------------------------------------------ meta, merchant, settings
+
+  getMeta(key: string): string | undefined {
+    return (this.st.metaGet!.get(key) as Row | undefined)?.value as string | undefined
+  }
+
+  setMeta(key: string, value: string): void {
+    this.st.metaSet!.run(key, value)
+  }
+
+  /** The merchant, its webhook secret and one key per environment, made on the first start and reused after. */
+  ensureMerchant(nowIso: string): { merchant: Merchant; testKey: string; liveKey: string } {
+    return transaction(this.db, () => {
+      let raw = this.getMeta('merchant')
+      if (!raw) {
+        const merchant: Merchant = { merchantId: newMerchantId(), email: 'merchant@sandbox.local', webhookSecret: newWebhookSecret() }
+        raw = JSON.stringify(merchant)
+        this.setMeta('merchant', raw)
+        const testKey = this.insertKey('test', nowIso)
+        const liveKey = this.insertKey('live', nowIso)
+        this.setMeta('initial_keys', JSON.stringify({ testKey, liveKey }))
+      }
+      const merchant = JSON.parse(raw) as Merchant
+      const initial = JSON.parse(this.getMeta('initial_keys')!) as { testKey: string; liveKey: string }
+      // The banner shows a usable key per environment: the first one that is still valid.
+      const testKey = this.firstValidKey('test') ?? initial.testKey
+      const liveKey = this.firstValidKey('live') ?? initial.liveKey
+      return { merchant, testKey, liveKey }
+    })
+  }
+
+  getSettings(): AccountSettings {
+    const raw = this.getMeta('settings')
+    return { ...DEFAULT_SETTINGS, ...(raw ? (JSON.parse(raw) as Partial<AccountSettings>) : {}) }
+  }
+
+  updateSettings(patch: Partial<AccountSettings>): AccountSettings {
+    const next = { ...this.getSettings() }
+    for (const [k, v] of Object.entries(patch)) if (v !== undefined) (next as Record<string, unknown>)[k] = v
+    this.setMeta('settings', JSON.stringify(next))
+    return next
+  }
+
+  // ------------------------------------------------------------ keys
+
+  insertKey(environment: Env, nowIso: string): string {
+    const key = newApiKey(environment)
+    this.st.keyInsert!.run(key, environment, nowIso)
+    return key
+  }
+
+  findKey(key: string): KeyRecord | undefined {
+    const row = this.st.keyGet!.get(key) as Row | undefined
+    return row ? toKey(row) : undefined
+  }
+
+  listKeys(): KeyRecord[] {
+    return (this.st.keyList!.all() as Row[]).map(toKey)
+  }
+
+  revokeKey(key: string): boolean {
+    return Number(this.st.keyRevoke!.run(key).changes) > 0
+  }
+
+  private firstValidKey(env: Env): string | undefined {
+    return this.listKeys().find((k) => k.environment === env && !k.revoked)?.key
+  }
+
+  // ------------------------------------------------------------ charges
+
+  /** Inserts a new charge (its id made from the creation instant and the row number) with its events, atomically. */
+  insertCharge(build: (id: string) => { charge: Charge; requestHash: string; events: StoredEvent[] }, createdMs: number): Charge {
+    return transaction(this.db, () => {
+      const seq = Number((this.st.nextSeq!.get() as Row).seq)
+      const { charge, requestHash, events } = build(chargeId(createdMs, seq))
+      this.st.chargeInsert!.run(seq, charge.id, charge.environment, charge.externalId ?? null, charge.status, createdMs, requestHash, JSON.stringify(charge))
+      for (const e of events) this.insertEvent(e, charge.id)
+      return charge
+    })
+  }
+
+  /** Saves a charge's new state together with the events of the move, atomically. */
+  updateCharge(charge: Charge, events: StoredEvent[]): void {
+    transaction(this.db, () => {
+      this.st.chargeUpdate!.run(charge.status, JSON.stringify(charge), charge.id)
+      for (const e of events) this.insertEvent(e, charge.id)
+    })
+  }
+
+  getCharge(env: Env, id: string): StoredCharge | undefined {
+    const row = this.st.chargeGet!.get(id, env) as Row | undefined
+    return row ? toCharge(row) : undefined
+  }
+
+  getChargeAnyEnv(id: string): StoredCharge | undefined {
+    const row = this.st.chargeGetAny!.get(id) as Row | undefined
+    return row ? toCharge(row) : undefined
+  }
+
+  getByExternalId(env: Env, externalId: string): StoredCharge | undefined {
+    const row = this.st.chargeByExternal!.get(env, externalId) as Row | undefined
+    return row ? toCharge(row) : undefined
+  }
+
+  chargesInStatus(status: ChargeStatus): StoredCharge[] {
+    return (this.st.chargeByStatus!.all(status) as Row[]).map(toCharge)
+  }
+
+  countCharges(env?: Env): number {
+    const row = (env ? this.st.chargeCountEnv!.get(env) : this.st.chargeCount!.get()) as Row
+    return Number(row.n)
+  }
+
+  /** One page, newest first by (createdAt, id); asks for one more row to know whether there is more. */
+  listCharges(env: Env, f: ChargeListFilter): { data: Charge[]; hasMore: boolean } {
+    const where: string[] = ['environment = ?']
+    const args: Array<string | number> = [env]
+    if (f.status) where.push('status = ?'), args.push(f.status)
+    if (f.externalId !== undefined) where.push('external_id = ?'), args.push(f.externalId)
+    if (f.createdAfterMs !== undefined) where.push('created_ms > ?'), args.push(f.createdAfterMs)
+    if (f.createdBeforeMs !== undefined) where.push('created_ms < ?'), args.push(f.createdBeforeMs)
+    if (f.after) {
+      where.push('(created_ms < ? OR (created_ms = ? AND id < ?))')
+      args.push(f.after.createdMs, f.after.createdMs, f.after.id)
+    }
+    const sql = `SELECT * FROM charges WHERE ${where.join(' AND ')} ORDER BY created_ms DESC, id DESC LIMIT ?`
+    const rows = this.db.prepare(sql).all(...args, f.limit + 1) as Row[]
+    return { data: rows.slice(0, f.limit).map((r) => toCharge(r).charge), hasMore: rows.length > f.limit }
+  }
+
+  // ------------------------------------------------------------ idempotency
+
+  getIdempotency(env: Env, key: string): { requestHash: string; chargeId?: string } | undefined {
+    const row = this.st.idemGet!.get(env, key) as Row | undefined
+    if (!row) return undefined
+    return { requestHash: row.request_hash as string, chargeId: (row.charge_id as string | null) ?? undefined }
+  }
+
+  reserveIdempotency(env: Env, key: string, requestHash: string, nowMs: number): void {
+    this.st.idemInsert!.run(env, key, requestHash, nowMs)
+  }
+
+  completeIdempotency(env: Env, key: string, chargeId: string): void {
+    this.st.idemComplete!.run(chargeId, env, key)
+  }
+
+  releaseIdempotency(env: Env, key: string): void {
+    this.st.idemDelete!.run(env, key)
+  }
+
+  /** A creation cut short by a crash never finished: its key must not answer `charge_processing` forever. */
+  clearUnfinishedIdempotency(): void {
+    this.st.idemDeleteUnfinished!.run()
+  }
+
+  // ------------------------------------------------------------ events
+
+  insertEvent(e: StoredEvent, chargeId?: string): void {
+    this.st.eventInsert!.run(e.id, e.type, e.environment, e.createdAt, chargeId ?? null, e.body)
+  }
+
+  eventsOfCharge(chargeId: string): StoredEvent[] {
+    return (this.st.eventsOfCharge!.all(chargeId) as Row[]).map((r) => ({
+      id: r.id as string,
+      type: r.type as string,
+      environment: r.environment as Env,
+      createdAt: r.created_at as string,
+      body: r.body as string,
+    }))
+  }
+}
+
+export interface StoredCharge {
+  charge: Charge
+  createdMs: number
+  requestHash: string
+}
+
+function toCharge(row: Row): StoredCharge {
+  return { charge: JSON.parse(row.body as string) as Charge, createdMs: Number(row.created_ms), requestHash: row.request_hash as string }
+}
+
+function toKey(row: Row): KeyRecord {
+  return { key: row.key as string, environment: row.environment as Env, revoked: Number(row.revoked) === 1, createdAt: row.created_at as string }
+}
+
+export function toSandboxKey(k: KeyRecord, mask: (s: string) => string): SandboxKey {
+  return { key: mask(k.key), environment: k.environment, revoked: k.revoked, createdAt: k.createdAt }
+}
