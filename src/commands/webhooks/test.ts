@@ -1,0 +1,40 @@
+import { ApiCommand } from '../../lib/api-command.js'
+import { ApiError } from '../../lib/errors.js'
+import { painter } from '../../lib/output/color.js'
+
+const LOOPBACK = /^https?:\/\/(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?(\/|$)/i
+
+export default class WebhooksTest extends ApiCommand<typeof WebhooksTest> {
+  static override summary = 'Send a signed charge.test event to the webhook URL of this environment.'
+  static override description =
+    'Calls POST /v1/webhooks/test. The service signs and delivers a `charge.test` event exactly like a real one; ' +
+    'the printed eventId equals the `id` in the delivered body, so you can find it in your logs or in ' +
+    '`svc webhooks events`. Piped, only the id is printed. Exit 4 when no webhook URL is configured.'
+
+  static override examples = [
+    '<%= config.bin %> webhooks test',
+    'EVENT=$(<%= config.bin %> webhooks test) && grep "$EVENT" app.log',
+    '<%= config.bin %> webhooks test --profile sandbox --json',
+  ]
+
+  async run(): Promise<void> {
+    const client = await this.client()
+    const result = await client.testWebhook().catch(async (err: unknown) => {
+      throw err instanceof ApiError && err.status === 404 ? await this.withSetUpHint(err) : err
+    })
+    if (this.flags.json) return this.printJson({ eventId: result.eventId })
+    if (!this.io.isStdoutTTY) return this.io.out(`${result.eventId}\n`)
+    const paint = painter(this.io.color)
+    this.io.out(`${await this.badge()} Sent a charge.test event: ${paint('bold', result.eventId)}\n`)
+    this.note(paint('dim', 'The delivered body carries this id. See deliveries with `svc webhooks listen` or `svc webhooks events`.'))
+  }
+
+  /** A 404 here means no URL is configured: say where to set one. */
+  private async withSetUpHint(err: ApiError): Promise<ApiError> {
+    const { baseUrl, environment } = await this.credentials()
+    const hint = LOOPBACK.test(baseUrl)
+      ? `No webhook URL is configured for the ${environment} environment of the local sandbox: run \`svc sandbox webhook set URL --env ${environment}\`, or \`svc webhooks listen\`, which registers itself.`
+      : `No webhook URL is configured for the ${environment} environment: set it in the panel (API, Webhook), then try again.`
+    return new ApiError({ status: err.status, code: err.apiCode, message: err.message, details: err.details, requestId: err.requestId, hint })
+  }
+}

@@ -1,0 +1,103 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import nock from 'nock'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import Api from '../../src/commands/api.js'
+import { BASE_URL, charge, errorBody, TEST_KEY } from '../lib/api/fixtures.js'
+import { instantRetries } from '../lib/api/instant-retries.js'
+import { runCommand } from '../helpers/run-command.js'
+
+const sleeps = vi.hoisted(() => [] as number[])
+vi.mock('../../src/lib/api/client.js', (orig) => instantRetries(orig, sleeps))
+
+const env = { SVC_API_KEY: TEST_KEY, SVC_BASE_URL: BASE_URL }
+// biome-ignore lint/suspicious/noControlCharactersInRegex: looking for ANSI escapes
+const ANSI = /\u001B\[/
+const withdrawal = '{"id":"wd_8c1f","status":"paid","pix":{"endToEndId":"E123"}}'
+
+afterEach(() => {
+  nock.cleanAll()
+  sleeps.length = 0
+})
+
+describe('svc api', () => {
+  it('prints the raw body when piped (GET /v1/withdrawals/{id}, which the spec only names)', async () => {
+    const scope = nock(BASE_URL, { reqheaders: { authorization: `Bearer ${TEST_KEY}` } })
+      .get('/v1/withdrawals/wd_8c1f')
+      .reply(200, withdrawal, { 'content-type': 'application/json' })
+    const r = await runCommand(Api, ['GET', '/v1/withdrawals/wd_8c1f'], { env })
+    expect(r.exitCode).toBe(0)
+    expect(r.stdout).toBe(withdrawal)
+    expect(r.stderr).toBe('')
+    expect(scope.isDone()).toBe(true)
+  })
+
+  it('pretty-prints JSON on a terminal and notes the status on stderr', async () => {
+    const scope = nock(BASE_URL).get('/v1/withdrawals/wd_8c1f').reply(200, withdrawal)
+    const r = await runCommand(Api, ['get', '/v1/withdrawals/wd_8c1f'], { env, tty: true })
+    expect(r.exitCode).toBe(0)
+    expect(r.stdout).toBe(`${JSON.stringify(JSON.parse(withdrawal), null, 2)}\n`)
+    expect(r.stderr).toContain('HTTP 200')
+    expect(r.stderr).toMatch(ANSI)
+    expect(scope.isDone()).toBe(true)
+  })
+
+  it('sends a body from a file and extra headers (POST /v1/split-charges)', async () => {
+    const file = join(process.env.SVC_CONFIG_DIR!, 'split.json')
+    const body = { amountInCents: 5000, destinations: [{ wallet: 'w1', amountInCents: 5000 }] }
+    writeFileSync(file, JSON.stringify(body))
+    const scope = nock(BASE_URL, { reqheaders: { 'idempotency-key': 'order-42', 'content-type': 'application/json' } })
+      .post('/v1/split-charges', body)
+      .reply(201, { id: 'split_1' })
+    const r = await runCommand(Api, ['POST', '/v1/split-charges', '-d', `@${file}`, '-H', 'Idempotency-Key: order-42'], { env })
+    expect(r.exitCode).toBe(0)
+    expect(JSON.parse(r.stdout)).toEqual({ id: 'split_1' })
+    expect(scope.isDone()).toBe(true)
+  })
+
+  it('reads the body from stdin with -d @-', async () => {
+    const scope = nock(BASE_URL)
+      .post('/v1/test/charges/65a1f0c2b3d4e5f60718293a/advance', { status: 'settled' })
+      .reply(200, charge({ status: 'settled' }))
+    const r = await runCommand(Api, ['POST', '/v1/test/charges/65a1f0c2b3d4e5f60718293a/advance', '-d', '@-'], { env, stdin: '{"status":"settled"}' })
+    expect(r.exitCode).toBe(0)
+    expect(JSON.parse(r.stdout).status).toBe('settled')
+    expect(scope.isDone()).toBe(true)
+  })
+
+  it.each([
+    { status: 404, code: 'charge_not_found', exit: 4 },
+    { status: 409, code: 'invalid_transition', exit: 5 },
+    { status: 403, code: 'not_available_in_live', exit: 3 },
+    { status: 400, code: 'invalid_request', exit: 2 },
+  ])('prints the error body and exits $exit on $status $code', async ({ status, code, exit }) => {
+    const scope = nock(BASE_URL).get('/v1/charges/nope').reply(status, errorBody(code, 'Recusado'))
+    const r = await runCommand(Api, ['GET', '/v1/charges/nope'], { env })
+    expect(r.exitCode).toBe(exit)
+    expect(JSON.parse(r.stdout)).toEqual(errorBody(code, 'Recusado'))
+    expect(scope.isDone()).toBe(true)
+  })
+
+  it('retries a 429 like every command, then exits 6', async () => {
+    const scope = nock(BASE_URL).get('/v1/account').times(4).reply(429, errorBody('rate_limited', 'Limite'), { 'Retry-After': '1' })
+    const r = await runCommand(Api, ['GET', '/v1/account'], { env })
+    expect(r.exitCode).toBe(6)
+    expect(sleeps).toEqual([1000, 1000, 1000])
+    expect(scope.isDone()).toBe(true)
+  })
+
+  it.each([
+    { argv: ['FETCH', '/v1/account'], field: 'METHOD' },
+    { argv: ['GET', 'v1/account'], field: 'PATH' },
+    { argv: ['GET', 'https://evil.example/v1/account'], field: 'PATH' },
+    { argv: ['POST', '/v1/split-charges', '-d', '{amount: 1}'], field: 'not valid JSON' },
+    { argv: ['POST', '/v1/split-charges', '-d', '@/nonexistent/body.json'], field: 'Cannot read the body file' },
+    { argv: ['GET', '/v1/account', '-H', 'no colon'], field: "'Name: value'" },
+    { argv: ['GET', '/v1/account', '-H', 'Authorization: Bearer svc_live_other'], field: 'Authorization' },
+  ])('rejects $argv locally with exit 2, sending nothing', async ({ argv, field }) => {
+    const r = await runCommand(Api, argv, { env })
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toContain(field)
+    expect(r.stdout).toBe('')
+  })
+})
