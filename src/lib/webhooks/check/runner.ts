@@ -97,10 +97,12 @@ function judge(c: CheckCase, answer: Answer, ms: number, ctx: Context): CheckRow
       notes.push('a redirect is not a success: the service does not follow it (spec 6.4); configure the final URL')
     }
     if (answer.kind === 'unreachable' && ctx.anyAnswer) notes.push('the endpoint answered earlier deliveries: did the handler crash on the previous one?')
+    if (answer.kind === 'closed') notes.push('did the handler crash on this delivery?')
     if (c.id === 'valid' && status !== null && status >= 400 && status < 500) {
       notes.push(`is the handler using the same secret as this check (${maskSecret(ctx.secret) || 'the one given'})?`)
     }
-    notes.push(c.why)
+    // Why the row matters only helps once the handler was reached.
+    if (answer.kind !== 'unreachable') notes.push(c.why)
     if (answer.kind === 'answer' && answer.body.trim()) notes.push(`answered: ${snippet(answer.body)}`)
   }
   return { id: c.id, name: c.name, expected, observed: observe(answer, ctx), status, ms: Math.round(ms), pass, note: notes.length ? notes.join('; ') : null }

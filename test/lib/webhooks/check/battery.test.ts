@@ -147,3 +147,28 @@ describe('webhook check battery', () => {
     expect(seen).toEqual(ALL_IDS)
   })
 })
+
+describe('webhook check battery, handler crashes', () => {
+  it('tells a handler that drops the connection, or dies, from one that answers', async () => {
+    const receiver = await track(
+      startSpecReceiver({
+        secret,
+        onRequest: (req) => {
+          // The handler dies on the unknown type: this connection is cut, the server closes.
+          if (req.headers['x-svc-event-type']?.includes('unknown')) {
+            req.socket.destroy()
+            void receiver.close()
+          }
+        },
+      }),
+    )
+    const report = await checkWebhookEndpoint({ url: new URL(receiver.url), secrets: [secret] })
+    expect(failedIds(report)).toEqual(['unknown-type', 'withdrawal-paid'])
+    const [unknown, withdrawal] = report.rows.slice(-2)
+    expect(unknown!.observed).toMatch(/^connection closed without an answer/)
+    expect(unknown!.note).toContain('did the handler crash on this delivery?')
+    expect(withdrawal!.observed).toBe(`could not connect to ${receiver.url}: connection refused`)
+    expect(withdrawal!.note).toContain('did the handler crash on the previous one?')
+    expect(report.reachable).toBe(true)
+  })
+})
