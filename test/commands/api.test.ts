@@ -90,6 +90,8 @@ describe('svc api', () => {
     { argv: ['FETCH', '/v1/account'], field: 'METHOD' },
     { argv: ['GET', 'v1/account'], field: 'PATH' },
     { argv: ['GET', 'https://evil.example/v1/account'], field: 'PATH' },
+    { argv: ['GET', '/v1/charges?externalId=order 1'], field: 'PATH' },
+    { argv: ['GET', '/v1/account', '-H', 'X-Trace: a\r\nX-Evil: 1'], field: 'control characters' },
     { argv: ['POST', '/v1/split-charges', '-d', '{amount: 1}'], field: 'not valid JSON' },
     { argv: ['POST', '/v1/split-charges', '-d', '@/nonexistent/body.json'], field: 'Cannot read the body file' },
     { argv: ['GET', '/v1/account', '-H', 'no colon'], field: "'Name: value'" },
