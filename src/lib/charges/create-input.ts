@@ -47,7 +47,7 @@ export function parseAmount(raw: string): number | FlagIssue {
 
 /** `key=value` pairs (the value may contain `=`); a key given twice is an error, not a silent overwrite. */
 export function parseMetadata(pairs: string[]): Record<string, string> | FlagIssue {
-  const field = flagLabel('metadata')
+  const field = flagLabel('metadata', 'metadata')
   const out: Record<string, string> = {}
   for (const pair of pairs) {
     const eq = pair.indexOf('=')

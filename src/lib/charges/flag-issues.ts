@@ -14,9 +14,9 @@ export interface FlagIssue {
   message: string
 }
 
-/** `--amount (amountInCents)`, or just the flag when it has no API field of its own. */
+/** `--amount (amountInCents)`: the flag and the API field, even when they share a name; just the flag when no field. */
 export function flagLabel(flag: string, apiField?: string): string {
-  return apiField && apiField !== flag ? `--${flag} (${apiField})` : `--${flag}`
+  return apiField ? `--${flag} (${apiField})` : `--${flag}`
 }
 
 /** Drops the API field's name from the front of a schema message: the label already says it. */

@@ -4,6 +4,7 @@
  */
 import { type ChargeListQuery, ChargeListQuerySchema } from '../contract/schemas.js'
 import { parseInstant } from '../domain/time.js'
+import { CHARGE_ID } from './charge-id.js'
 import { type FlagIssue, flagLabel, flagsError, issuesFromZod } from './flag-issues.js'
 
 export interface ListFlags {
@@ -40,6 +41,9 @@ export function parseListFlags(flags: ListFlags, now: Date = new Date()): Charge
   const createdBefore = instant('created-before', 'createdBefore')
   if (flags.limit !== undefined && !/^\s*-?\d+\s*$/.test(flags.limit)) {
     issues.push({ field: flagLabel('limit'), message: `must be an integer between 1 and 100, not "${flags.limit}"` })
+  }
+  if (flags['starting-after'] !== undefined && !CHARGE_ID.test(flags['starting-after'])) {
+    issues.push({ field: flagLabel('starting-after', 'startingAfter'), message: 'must be a charge id (24 hexadecimal characters)' })
   }
   const query: Record<string, unknown> = {
     status: flags.status,

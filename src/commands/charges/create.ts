@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto'
+import { Flags } from '@oclif/core'
+import { ApiCommand } from '../../lib/api-command.js'
+import { completeRequest, parseCreateFlags } from '../../lib/charges/create-input.js'
+import { resolvePayerTaxNumber } from '../../lib/charges/payer.js'
+import { parseWaitFlags, waitFlags } from '../../lib/charges/wait-flags.js'
+import { waitWithSpinner } from '../../lib/charges/wait-with-spinner.js'
+import { waitError } from '../../lib/charges/wait.js'
+import { NetworkError } from '../../lib/errors.js'
+import { renderChargeView } from '../../lib/output/charge-view.js'
+import { painter } from '../../lib/output/color.js'
+import { promptText } from '../../lib/output/prompt.js'
+import { renderQr } from '../../lib/output/qr.js'
+
+export default class ChargesCreate extends ApiCommand<typeof ChargesCreate> {
+  static override summary = 'Create a Pix charge and show its QR code.'
+  static override description =
+    'Every flag is checked locally before anything is sent (exit 2 names the bad flag). The request always carries an ' +
+    'Idempotency-Key (yours, or one generated for this run), so a retried request never creates a second charge; an ' +
+    'existing charge returned by a replay is said so. On a terminal the QR, the copy-and-paste string, gross/fee/net and ' +
+    'the expiry are shown; piped, only the id is printed. Without --payer-tax-number you are asked on a terminal; with a ' +
+    'svc_test_ key and no terminal a generated test CPF is used.'
+
+  static override examples = [
+    '<%= config.bin %> charges create --amount 1500 --payer-tax-number 123.456.789-09 --external-id order-1042',
+    '<%= config.bin %> charges create --amount 2990 --payer-tax-number 12345678909 --metadata sku=XPTO-1 --metadata cart=77 --json',
+    'id=$(<%= config.bin %> charges create --amount 1500 -q) && <%= config.bin %> test advance "$id" --status settled',
+    '<%= config.bin %> charges create --amount 5000 --payer-tax-number 12345678909 --wait settled --wait-timeout 30m',
+  ]
+
+  static override flags = {
+    amount: Flags.string({ description: 'Gross amount in integer centavos: 1500 = R$ 15,00 (1000 to 500000).', required: true }),
+    'payer-tax-number': Flags.string({ description: "Payer's CPF or CNPJ, with or without punctuation (required by the provider)." }),
+    'payer-name': Flags.string({ description: "Payer's name (up to 120 characters; not verified)." }),
+    'external-id': Flags.string({ description: 'Your order id (up to 128 characters); the same value never becomes two charges.' }),
+    description: Flags.string({ description: 'Shown in responses and events, not on the payer statement (up to 200 characters).' }),
+    metadata: Flags.string({ description: 'key=value to attach (repeatable; up to 20 entries, values up to 500 characters).', multiple: true, multipleNonGreedy: true }),
+    'idempotency-key': Flags.string({ description: 'Idempotency-Key for a safe retry (up to 128 characters; default: generated per run).' }),
+    quiet: Flags.boolean({ char: 'q', description: 'Print only the charge id.', exclusive: ['json'] }),
+    ...waitFlags,
+  }
+
+  async run(): Promise<void> {
+    const input = parseCreateFlags(this.flags)
+    const wait = parseWaitFlags(this.flags)
+    const { environment } = await this.credentials()
+    const payerTaxNumber = await resolvePayerTaxNumber(this.flags['payer-tax-number'], {
+      environment,
+      canPrompt: this.io.canPrompt,
+      ask: (q) => promptText(this.io, q),
+      note: (text) => this.note(text),
+    })
+    const body = completeRequest(input.body, payerTaxNumber)
+    const idempotencyKey = input.idempotencyKey ?? randomUUID()
+    const client = await this.client()
+    const { charge, created } = await client.createCharge(body, { idempotencyKey }).catch((error: unknown) => {
+      if (!(error instanceof NetworkError)) throw error
+      throw new NetworkError(error.message, { cause: error, hint: `It may have been created: run again with --idempotency-key ${idempotencyKey} to get it without creating a second one.` })
+    })
+
+    if (this.flags.quiet || (!this.flags.json && !this.io.isStdoutTTY)) this.io.out(`${charge.id}\n`)
+    else if (!this.flags.json) {
+      const paint = painter(this.io.color)
+      const headline = created ? 'Charge created' : paint('yellow', 'Existing charge returned (idempotent replay)')
+      this.io.out(renderChargeView(charge, { paint, headline, qr: await renderQr(charge.pix.qrCode, { color: this.io.color }) }))
+    }
+    if (!wait) {
+      if (this.flags.json) this.printJson(charge)
+      return
+    }
+    const outcome = await waitWithSpinner(this.io, (id) => client.getCharge(id), wait, { id: charge.id, initial: charge })
+    if (this.flags.json) this.printJson(outcome.charge)
+    if (!outcome.reached) throw waitError(outcome, wait.target, wait.timeoutText)
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * `test advance`: the sandbox's move of a test charge (spec 4.7). The key's prefix decides the
+ * environment, so a live key is refused here, before anything is sent (exit 3). A refused move
+ * (409 invalid_transition, exit 5) gets a hint from the same transition table the sandbox uses.
+ */
+import type { ApiClient } from '../api/types.js'
+import type { Credentials } from '../config/resolve.js'
+import { maskSecret } from '../config/mask.js'
+import { EXIT } from '../contract/errors.js'
+import { AdvanceRequestSchema, type Charge } from '../contract/schemas.js'
+import { type AdvanceTarget, advancePath, CHARGE_STATUSES } from '../domain/charge-states.js'
+import { ApiError, CliError, UsageError } from '../errors.js'
+
+export function assertTestKey(credentials: Pick<Credentials, 'environment' | 'apiKey' | 'source'>): void {
+  if (credentials.environment === 'test') return
+  throw new CliError(
+    `test advance works only in the test environment, and the key from ${credentials.source} (${maskSecret(credentials.apiKey)}) is a live key. Nothing was sent.`,
+    { exitCode: EXIT.auth, code: 'not_available_in_live', hint: 'Use a svc_test_ key: --api-key, SVC_API_KEY, or a test profile (e.g. --profile sandbox).' },
+  )
+}
+
+/** The states from which a sandbox advance can reach `target`. */
+export function sourcesOf(target: AdvanceTarget): string[] {
+  return CHARGE_STATUSES.filter((s) => advancePath(s, target) !== undefined)
+}
+
+export async function advanceCharge(
+  /** Called only once the request is known to be allowed. */
+  client: () => Promise<Pick<ApiClient, 'advanceCharge'>>,
+  credentials: Pick<Credentials, 'environment' | 'apiKey' | 'source'>,
+  id: string,
+  status: string,
+): Promise<Charge> {
+  const parsed = AdvanceRequestSchema.safeParse({ status })
+  if (!parsed.success) throw new UsageError(`Invalid --status; nothing was sent.`, { details: [{ field: '--status (status)', message: parsed.error.issues[0]!.message }] })
+  assertTestKey(credentials)
+  try {
+    return await (await client()).advanceCharge(id, parsed.data.status)
+  } catch (error) {
+    if (error instanceof ApiError && error.apiCode === 'invalid_transition') {
+      throw new ApiError({
+        status: error.status,
+        code: error.apiCode,
+        message: error.message,
+        details: error.details,
+        requestId: error.requestId,
+        hint: `A charge reaches ${parsed.data.status} only from: ${sourcesOf(parsed.data.status).join(', ')}. See its state with \`svc charges get ${id}\`.`,
+      })
+    }
+    throw error
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * Where `charges list` writes each charge, one at a time, so `--all` streams with flat memory
+ * whatever the output: a terminal table, TSV rows, ids, NDJSON lines, or a JSON array written
+ * element by element (closed only when every page was read, so a failure never looks complete).
+ */
+import type { Charge } from '../contract/schemas.js'
+import { chargeTable, chargeTsvRow } from '../output/charge-list-view.js'
+import { painter } from '../output/color.js'
+import type { IO } from '../output/io.js'
+
+export type ListMode = 'table' | 'tsv' | 'quiet' | 'ndjson' | 'json-array'
+
+export interface ChargeSink {
+  write(charge: Charge): void
+  /** Closes the output; returns how many charges were written. */
+  end(): number
+}
+
+export function listMode(flags: { json?: boolean; ndjson?: boolean; quiet?: boolean }, io: IO): ListMode {
+  if (flags.json) return 'json-array'
+  if (flags.ndjson) return 'ndjson'
+  if (flags.quiet) return 'quiet'
+  return io.isStdoutTTY ? 'table' : 'tsv'
+}
+
+export function chargeSink(io: IO, mode: ListMode, now: () => Date = () => new Date()): ChargeSink {
+  let count = 0
+  const table = mode === 'table' ? chargeTable(painter(io.color), io.columns, now) : undefined
+  const line: (c: Charge) => string = {
+    table: (c: Charge) => `${count === 0 ? table!.header() : ''}${table!.row(c)}`,
+    tsv: chargeTsvRow,
+    quiet: (c: Charge) => `${c.id}\n`,
+    ndjson: (c: Charge) => `${JSON.stringify(c)}\n`,
+    'json-array': (c: Charge) => `${count === 0 ? '[\n' : ',\n'}${JSON.stringify(c)}`,
+  }[mode]
+  return {
+    write(charge) {
+      io.out(line(charge))
+      count++
+    },
+    end() {
+      if (mode === 'json-array') io.out(count === 0 ? '[]\n' : '\n]\n')
+      return count
+    },
+  }
+}

@@ -1,0 +1,33 @@
+/** `--wait STATE [--wait-timeout D]`, shared by `charges create` and `charges get`. */
+import { Flags } from '@oclif/core'
+import { CHARGE_STATUSES, type ChargeStatus } from '../domain/charge-states.js'
+import { parseDuration } from '../domain/time.js'
+import { UsageError } from '../errors.js'
+
+export const waitFlags = {
+  wait: Flags.string({
+    description: 'Poll until the charge is in this state (exit 8 if it ends in another state or the wait times out).',
+    options: CHARGE_STATUSES,
+    helpValue: 'STATE',
+  }),
+  'wait-timeout': Flags.string({ description: 'How long --wait may take, e.g. 90s, 10m, 1h.', default: '10m', helpValue: 'DURATION' }),
+}
+
+export interface WaitRequest {
+  target: ChargeStatus
+  timeoutMs: number
+  timeoutText: string
+}
+
+/** The validated wait, or undefined without --wait. Checked before any request. */
+export function parseWaitFlags(flags: { wait?: string; 'wait-timeout'?: string }): WaitRequest | undefined {
+  const text = flags['wait-timeout'] ?? '10m'
+  const timeoutMs = parseDuration(text)
+  if (timeoutMs === undefined || timeoutMs <= 0) {
+    throw new UsageError(`Invalid --wait-timeout; nothing was sent.`, {
+      details: [{ field: '--wait-timeout', message: `"${text}" is not a duration such as 90s, 10m or 1h` }],
+    })
+  }
+  if (!flags.wait) return undefined
+  return { target: flags.wait as ChargeStatus, timeoutMs, timeoutText: text }
+}

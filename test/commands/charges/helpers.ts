@@ -1,0 +1,51 @@
+/** Shared by the charges and test-advance command tests: credentials, fixtures and request tracking. */
+import nock from 'nock'
+import { vi } from 'vitest'
+import { waitClock } from '../../../src/lib/charges/wait.js'
+import type { Charge } from '../../../src/lib/contract/schemas.js'
+import { BASE_URL, charge, LIVE_KEY, TEST_KEY } from '../../lib/api/fixtures.js'
+
+export { BASE_URL, charge, errorBody, LIVE_KEY, TEST_KEY } from '../../lib/api/fixtures.js'
+
+export const testEnv = { SVC_API_KEY: TEST_KEY, SVC_BASE_URL: BASE_URL }
+export const liveEnv = { SVC_API_KEY: LIVE_KEY, SVC_BASE_URL: BASE_URL }
+
+/** A charge id from a number: 24 hex characters. */
+export function idOf(n: number): string {
+  return n.toString(16).padStart(24, '0')
+}
+
+export function chargeN(n: number, overrides: Partial<Charge> = {}): Charge {
+  return charge({ id: idOf(n), createdAt: `2026-11-20T14:${String(n % 60).padStart(2, '0')}:00Z`, ...overrides })
+}
+
+/**
+ * Records every request nock saw without a matching interceptor. With no scope at all, any
+ * request the command makes lands here (and fails): `sent()` is how a test proves nothing left.
+ */
+export function trackUnmatched(): { sent: () => string[] } {
+  const seen: string[] = []
+  const listener = (req: Request) => seen.push(`${req.method} ${req.url}`)
+  nock.emitter.on('no match', listener)
+  return {
+    sent: () => {
+      nock.emitter.off('no match', listener)
+      return seen
+    },
+  }
+}
+
+/** Makes `--wait` run instantly: sleeping advances a fake clock. Returns the fake time in ms. */
+export function fakeWaitClock(start = 1_800_000_000_000): { now: () => number; sleeps: number[] } {
+  let t = start
+  const sleeps: number[] = []
+  vi.spyOn(waitClock, 'now').mockImplementation(() => t)
+  vi.spyOn(waitClock, 'sleep').mockImplementation(async (ms) => {
+    sleeps.push(ms)
+    t += ms
+  })
+  return { now: () => t, sleeps }
+}
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: detecting ANSI escapes is the point
+export const ANSI = /\u001B\[/
