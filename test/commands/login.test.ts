@@ -196,6 +196,22 @@ describe('svc login --with-key-stdin', () => {
     expectNoSecret(other.stderr, again.stderr)
   })
 
+  it('stores into SVC_PROFILE when no --profile is given; --profile wins over it', async () => {
+    const env = { SVC_CONFIG_DIR: freshConfigDir(), SVC_PROFILE: 'ci' }
+    nock(BASE_URL).get('/v1/account').twice().reply(200, account())
+    expect((await runCommand(Login, ['--with-key-stdin', '--base-url', BASE_URL], { stdin: `${TEST_KEY}\n`, env })).exitCode).toBe(0)
+    expect((await runCommand(Login, ['--with-key-stdin', '--base-url', BASE_URL, '-p', 'mine'], { stdin: `${TEST_KEY}\n`, env })).exitCode).toBe(0)
+    expect((await stored(env)).names).toEqual(['ci', 'mine'])
+  })
+
+  it('a profile name that is not safe in a shell or a table: exit 2, no request', async () => {
+    const scope = nock(BASE_URL).get('/v1/account').reply(200, account())
+    const r = await runCommand(Login, ['--with-key-stdin', '--base-url', BASE_URL, '-p', 'my prod'], { stdin: `${TEST_KEY}\n`, env: { SVC_CONFIG_DIR: freshConfigDir() } })
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toContain('Profile name "my prod" is not valid')
+    expect(scope.isDone()).toBe(false)
+  })
+
   it('SVC_DEBUG=1 logs the request with the key masked', async () => {
     const env = { SVC_CONFIG_DIR: freshConfigDir(), SVC_DEBUG: '1' }
     nock(BASE_URL).get('/v1/account').reply(200, account())
