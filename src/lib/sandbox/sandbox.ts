@@ -84,7 +84,7 @@ export async function startSandbox(opts: SandboxStartOptions = {}): Promise<Runn
     return closing
   }
 
-  return { baseUrl, testKey, liveKey, webhookSecret: merchant.webhookSecret, clock, close }
+  return { baseUrl, testKey, liveKey, webhookSecret: merchant.webhookSecret, clock, admin, close }
 }
 
 type PanelHandler = (req: PanelRequest, deps: { deliveries: DeliveryWorker; admin: SandboxAdmin; clock: SandboxClock }) => Promise<PanelResponse> | PanelResponse

@@ -117,6 +117,8 @@ export interface RunningSandbox {
   liveKey: string
   webhookSecret: string
   clock: SandboxClock
+  /** The core's panel view (keys, settings), for in-process callers such as tests. */
+  admin?: SandboxAdmin
   close(): Promise<void>
 }
 

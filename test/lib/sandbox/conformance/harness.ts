@@ -1,8 +1,11 @@
 /**
  * The conformance suite's harness: a sandbox on port 0, in memory, on a manual clock, with a
- * recording delivery worker, and a small fetch helper. Deliberately not the CLI's client in
- * src/lib/api: the sandbox is tested from the outside, over real HTTP.
+ * recording delivery worker, and a small HTTP helper. Deliberately not the CLI's client in
+ * src/lib/api: the sandbox is tested from the outside, over real HTTP. The helper uses
+ * node:http with the body in the same write as the headers: under nock's interceptor (set up
+ * by test/setup.ts) fetch sends them apart and every POST waits ~40 ms for a delayed ACK.
  */
+import { request as httpRequest } from 'node:http'
 import { SandboxClock } from '../../../../src/lib/sandbox/clock.js'
 import { RecordingDeliveries } from '../../../../src/lib/sandbox/null-sink.js'
 import { startSandbox } from '../../../../src/lib/sandbox/sandbox.js'
@@ -29,7 +32,7 @@ export interface CallOptions {
 
 export interface Reply {
   status: number
-  headers: Headers
+  headers: Record<string, string | string[] | undefined> & { get(name: string): string | undefined }
   // biome-ignore lint/suspicious/noExplicitAny: test bodies are inspected field by field
   body: any
 }
@@ -47,13 +50,31 @@ export async function startHarness(opts: Partial<SandboxStartOptions> = {}): Pro
       body = JSON.stringify(o.body)
       headers['content-type'] = 'application/json'
     }
-    const res = await fetch(`${sb.baseUrl}${path}`, { method, headers, body })
-    const text = await res.text()
-    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined }
+    return send(`${sb.baseUrl}${path}`, method, headers, body)
   }
   const create = (body: Record<string, unknown> = {}, o: CallOptions = {}) =>
     call('POST', '/v1/charges', { ...o, body: { amountInCents: 1500, payerTaxNumber: CPF, ...body } })
   return { sb, clock, deliveries, call, create, close: () => sb.close() }
+}
+
+/** One request over node:http; rejects when the connection is dropped. */
+export function send(url: string, method: string, headers: Record<string, string>, body?: string): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method, headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
+      const chunks: Buffer[] = []
+      res.on('data', (c: Buffer) => chunks.push(c))
+      res.on('error', reject)
+      res.on('end', () => {
+        const raw = Buffer.concat(chunks)
+        const type = String(res.headers['content-type'] ?? '')
+        const text = raw.toString('utf8')
+        const h = Object.assign({ ...res.headers }, { get: (name: string) => res.headers[name.toLowerCase()] as string | undefined })
+        resolve({ status: res.statusCode!, headers: h, body: type.startsWith('application/json') && text ? JSON.parse(text) : raw })
+      })
+    })
+    req.on('error', reject)
+    req.end(body)
+  })
 }
 
 /** Asserts the error shape of spec 2.9 and returns the error object. */

@@ -1,0 +1,175 @@
+/** Spec 2.9, 5 and 7 over real HTTP: error shape with requestId, 400 details, 401/403/404/413, environments. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { errorOf, type Harness, startHarness } from './harness.js'
+
+let h: Harness
+beforeAll(async () => {
+  h = await startHarness()
+})
+afterAll(() => h.close())
+
+describe('authentication (spec 5)', () => {
+  it('answers 401 invalid_api_key to a missing, malformed or unknown key', async () => {
+    for (const key of [null, 'svc_test_0000000000000000000000000000dead', 'not-a-key']) {
+      const r = await h.call('GET', '/v1/account', { key })
+      expect(r.status).toBe(401)
+      expect(errorOf(r).code).toBe('invalid_api_key')
+    }
+    const r = await h.call('GET', '/v1/account', { key: null, headers: { authorization: 'Basic abc' } })
+    expect(errorOf(r).code).toBe('invalid_api_key')
+  })
+
+  it('answers 401 revoked_api_key to a revoked key, and the other keys keep working', async () => {
+    const extra = h.sb.admin!.createKey('test')
+    expect((await h.call('GET', '/v1/account', { key: extra.key })).status).toBe(200)
+    h.sb.admin!.revokeKey(extra.key)
+    const r = await h.call('GET', '/v1/account', { key: extra.key })
+    expect(r.status).toBe(401)
+    expect(errorOf(r).code).toBe('revoked_api_key')
+    expect((await h.call('GET', '/v1/account')).status).toBe(200)
+  })
+
+  it('lets the key pick the environment, and hides a charge from the other one (404 charge_not_found)', async () => {
+    const test = await h.create()
+    expect(test.body.environment).toBe('test')
+    const live = await h.create({}, { key: h.sb.liveKey })
+    expect(live.status).toBe(201)
+    expect(live.body.environment).toBe('live')
+
+    for (const [key, id] of [
+      [h.sb.liveKey, test.body.id],
+      [h.sb.testKey, live.body.id],
+    ]) {
+      for (const [method, path] of [
+        ['GET', `/v1/charges/${id}`],
+        ['POST', `/v1/charges/${id}/cancel`],
+      ] as const) {
+        const r = await h.call(method, path, { key })
+        expect(r.status).toBe(404)
+        expect(errorOf(r).code).toBe('charge_not_found')
+      }
+    }
+    const liveList = await h.call('GET', '/v1/charges?limit=100', { key: h.sb.liveKey })
+    expect(liveList.body.data.map((c: { id: string }) => c.id)).toEqual([live.body.id])
+    expect((await h.call('GET', '/v1/account', { key: h.sb.liveKey })).body.environment).toBe('live')
+  })
+
+  it('refuses the sandbox advance with a live key (403 not_available_in_live), even for an unknown id', async () => {
+    const live = await h.create({}, { key: h.sb.liveKey })
+    for (const id of [live.body.id, 'ffffffffffffffffffffffff']) {
+      const r = await h.call('POST', `/v1/test/charges/${id}/advance`, { key: h.sb.liveKey, body: { status: 'paid_pending_settlement' } })
+      expect(r.status).toBe(403)
+      expect(errorOf(r).code).toBe('not_available_in_live')
+    }
+    expect((await h.call('GET', `/v1/charges/${live.body.id}`, { key: h.sb.liveKey })).body.status).toBe('awaiting_payment')
+  })
+})
+
+describe('errors (spec 2.9 and 7)', () => {
+  it('puts a requestId in every error body and the same one in X-Request-Id, fresh per request', async () => {
+    const a = errorOf(await h.call('GET', '/v1/charges/nope'))
+    const b = errorOf(await h.call('GET', '/v1/charges/nope'))
+    expect(a.code).toBe('charge_not_found')
+    expect(a.requestId).not.toBe(b.requestId)
+    const ok = await h.call('GET', '/v1/account')
+    expect(ok.headers.get('x-request-id')).toMatch(/^req_/)
+  })
+
+  it('lists one detail per rejected field on 400 invalid_request', async () => {
+    const r = await h.call('POST', '/v1/charges', {
+      body: { amountInCents: 999, payerTaxNumber: '111.111.111-11', description: 'x'.repeat(201), metadata: { a: 'y'.repeat(501) }, payerName: 12 },
+    })
+    expect(r.status).toBe(400)
+    const e = errorOf(r)
+    expect(e.code).toBe('invalid_request')
+    const fields = e.details!.map((d) => d.field).sort()
+    expect(fields).toEqual(['amountInCents', 'description', 'metadata.a', 'payerName', 'payerTaxNumber'])
+    for (const d of e.details!) expect(d.message).toEqual(expect.any(String))
+  })
+
+  it('rejects amounts outside 1000..500000 and non-integers, naming amountInCents', async () => {
+    for (const amountInCents of [999, 500_001, 1500.5, '1500']) {
+      const r = await h.create({ amountInCents })
+      expect(r.status).toBe(400)
+      expect(errorOf(r).details).toEqual([{ field: 'amountInCents', message: expect.any(String) }])
+    }
+    expect((await h.create({ amountInCents: 1000 })).status).toBe(201)
+    expect((await h.create({ amountInCents: 500_000 })).status).toBe(201)
+  })
+
+  it('requires payerTaxNumber and accepts a CNPJ', async () => {
+    const r = await h.call('POST', '/v1/charges', { body: { amountInCents: 1500 } })
+    expect(errorOf(r).details).toEqual([{ field: 'payerTaxNumber', message: expect.any(String) }])
+    const cnpj = await h.create({ payerTaxNumber: '11.222.333/0001-81' })
+    expect(cnpj.status).toBe(201)
+    expect(cnpj.body.payer.taxNumber).not.toContain('11222333000181')
+  })
+
+  it('answers malformed JSON and an empty body with 400 and a (body) detail', async () => {
+    for (const rawBody of ['{"amountInCents":', '', '[1,2]']) {
+      const r = await h.call('POST', '/v1/charges', { rawBody, headers: { 'content-type': 'application/json' } })
+      expect(r.status).toBe(400)
+      expect(errorOf(r).details![0]!.field).toBe('(body)')
+    }
+  })
+
+  it('refuses a body over 1 MiB with 413 and still answers in the error shape', async () => {
+    const r = await h.create({ description: 'x'.repeat(1024 * 1024) })
+    expect(r.status).toBe(413)
+    expect(errorOf(r).code).toBe('invalid_request')
+  })
+
+  it('validates the Idempotency-Key header (max 128)', async () => {
+    const r = await h.create({}, { headers: { 'idempotency-key': 'k'.repeat(129) } })
+    expect(r.status).toBe(400)
+    expect(errorOf(r).details).toEqual([{ field: 'Idempotency-Key', message: expect.any(String) }])
+  })
+
+  it('answers 404 not_found for an unknown route, after authentication', async () => {
+    const r = await h.call('GET', '/v1/nothing-here')
+    expect(r.status).toBe(404)
+    expect(errorOf(r).code).toBe('not_found')
+    expect((await h.call('GET', '/v1/nothing-here', { key: null })).status).toBe(401)
+  })
+
+  it('answers the advance body validation with 400 and the status field', async () => {
+    const c = await h.create()
+    const r = await h.call('POST', `/v1/test/charges/${c.body.id}/advance`, { body: { status: 'canceled' } })
+    expect(r.status).toBe(400)
+    expect(errorOf(r).details).toEqual([{ field: 'status', message: expect.any(String) }])
+  })
+})
+
+describe('merchant not cleared to charge (403 on create)', () => {
+  it.each([
+    [{ merchantIdPresent: false }, 'missing_merchant_id'],
+    [{ activated: false }, 'merchant_not_activated'],
+    [{ blocked: true }, 'charge_blocked'],
+  ] as const)('%o → 403 %s, and reads keep working', async (patch, code) => {
+    const before = h.sb.admin!.getSettings()
+    h.sb.admin!.updateSettings(patch)
+    try {
+      const r = await h.create()
+      expect(r.status).toBe(403)
+      expect(errorOf(r).code).toBe(code)
+      expect((await h.call('GET', '/v1/charges')).status).toBe(200)
+    } finally {
+      h.sb.admin!.updateSettings(before)
+    }
+    expect((await h.create()).status).toBe(201)
+  })
+})
+
+describe('sandbox info', () => {
+  it('answers GET /_sandbox/info without a key, with the sandbox clock', async () => {
+    const r = await h.call('GET', '/_sandbox/info', { key: null })
+    expect(r.status).toBe(200)
+    expect(r.body).toEqual({ sandbox: true, version: expect.any(String), now: new Date(h.clock.now()).toISOString(), speed: 1 })
+  })
+
+  it('authenticates the panel routes with a key of this sandbox', async () => {
+    const r = await h.call('GET', '/_sandbox/webhook', { key: null })
+    expect(r.status).toBe(401)
+    expect(errorOf(r).code).toBe('invalid_api_key')
+  })
+})
