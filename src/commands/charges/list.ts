@@ -1,0 +1,58 @@
+import { Flags } from '@oclif/core'
+import { ApiCommand } from '../../lib/api-command.js'
+import { parseListFlags } from '../../lib/charges/list-query.js'
+import { chargeSink, listMode } from '../../lib/charges/list-sink.js'
+import { CHARGE_STATUSES } from '../../lib/domain/charge-states.js'
+
+export default class ChargesList extends ApiCommand<typeof ChargesList> {
+  static override summary = 'List charges, newest first, filtered by status, order id and creation time.'
+  static override description =
+    'On a terminal: a table. Piped: tab-separated rows, no header, in the stable column order ' +
+    '`id status amountInCents externalId createdAt` (RFC 3339 times). -q prints ids only, --ndjson one charge per ' +
+    'line, --json the API list object (with --all, a JSON array). --all follows every page, streaming as it goes. ' +
+    'Times take RFC 3339 or friendly forms: 2h, 7d, today, yesterday, 2026-11-01.'
+
+  static override examples = [
+    '<%= config.bin %> charges list --status awaiting_payment --created-after 2h',
+    '<%= config.bin %> charges list -q --status awaiting_payment | <%= config.bin %> charges cancel -',
+    '<%= config.bin %> charges list --all --created-after yesterday --ndjson | jq -r .amount.netInCents',
+    '<%= config.bin %> charges list --external-id order-1042 --json',
+  ]
+
+  static override flags = {
+    status: Flags.string({ description: 'Only charges in this state.', options: CHARGE_STATUSES }),
+    'external-id': Flags.string({ description: 'Only the charge with this order id.' }),
+    'created-after': Flags.string({ description: 'Created after this time (RFC 3339, 2026-11-01, yesterday, 2h…).', helpValue: 'TIME' }),
+    'created-before': Flags.string({ description: 'Created before this time (same forms).', helpValue: 'TIME' }),
+    limit: Flags.string({ description: 'Charges per page, 1 to 100 (API default 20).', helpValue: 'N' }),
+    'starting-after': Flags.string({ description: 'Cursor: the id of the last charge of the previous page.', helpValue: 'ID' }),
+    all: Flags.boolean({ description: 'Follow every page to the end (streamed).' }),
+    ndjson: Flags.boolean({ description: 'One charge per line as JSON, streamed.', exclusive: ['json', 'quiet'], helpGroup: 'OUTPUT' }),
+    quiet: Flags.boolean({ char: 'q', description: 'Print only ids, one per line.', exclusive: ['json', 'ndjson'], helpGroup: 'OUTPUT' }),
+  }
+
+  async run(): Promise<void> {
+    const query = parseListFlags(this.flags)
+    const client = await this.client()
+    const mode = listMode(this.flags, this.io)
+    if (mode === 'table') this.note(`${await this.badge()} charges${query.status ? ` · ${query.status}` : ''}`)
+    if (!this.flags.all) {
+      const page = await client.listCharges(query)
+      if (mode === 'json-array') return this.printJson(page)
+      const sink = chargeSink(this.io, mode)
+      for (const charge of page.data) sink.write(charge)
+      this.footer(sink.end(), mode === 'table' && page.hasMore ? page.data.at(-1)?.id : undefined)
+      return
+    }
+    const sink = chargeSink(this.io, mode)
+    for await (const charge of client.paginateCharges(query)) sink.write(charge)
+    this.footer(sink.end(), undefined)
+  }
+
+  /** Terminal-only hints on stderr: nothing found, or how to get the next page. */
+  private footer(count: number, nextCursor: string | undefined): void {
+    if (!this.io.isStderrTTY) return
+    if (count === 0) this.note('No charges match.')
+    else if (nextCursor) this.note(`More charges: --starting-after ${nextCursor}, or --all for every page.`)
+  }
+}
