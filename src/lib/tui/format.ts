@@ -1,0 +1,59 @@
+/** Short texts shared by the live views (pure, so the wording is tested without rendering). */
+import { type ChargeStatus, STATUS_TONE } from '../domain/charge-states.js'
+import { formatBRL } from '../domain/money.js'
+import { TONE_STYLE } from '../output/color.js'
+import type { Verdict } from '../webhooks/confirm.js'
+import type { EventSummary } from '../webhooks/event-summary.js'
+
+export type InkColor = 'green' | 'red' | 'yellow' | 'cyan' | 'gray' | 'blue' | 'magenta' | 'white'
+
+/** The colour of a charge status, from the domain's tones. */
+export function statusColor(status: ChargeStatus): InkColor {
+  return TONE_STYLE[STATUS_TONE[status]] as InkColor
+}
+
+/** `14:05:09` in local time. */
+export function clockTime(iso: string): string {
+  const d = new Date(iso)
+  return Number.isNaN(d.getTime()) ? iso : d.toTimeString().slice(0, 8)
+}
+
+/** `a1b2c3…e5f6` for long ids, as is for short ones. */
+export function shortId(id: string | undefined, keep = 6): string {
+  if (!id) return '—'
+  return id.length <= keep * 2 + 1 ? id : `${id.slice(0, keep)}…${id.slice(-4)}`
+}
+
+export function verdictText(v: Verdict | undefined): { text: string; color: InkColor } | undefined {
+  if (!v) return undefined
+  switch (v.kind) {
+    case 'pending':
+      return { text: '… confirming', color: 'gray' }
+    case 'confirmed':
+      return { text: v.movedOn ? `✔ confirmed (now ${v.api})` : '✔ confirmed', color: 'green' }
+    case 'mismatch':
+      return { text: `✘ mismatch: ${v.reason}`, color: 'red' }
+    case 'unavailable':
+      return { text: `? not confirmed: ${v.reason}`, color: 'yellow' }
+  }
+}
+
+/** What the event is about, in a few words: a charge, a split, a withdrawal or a product sale. */
+export function subjectText(s: EventSummary): string {
+  if (s.productPayment) {
+    const p = s.productPayment
+    const value = p.valueInCents !== undefined ? formatBRL(p.valueInCents) : ''
+    const net = p.netValueInCents !== undefined ? ` (net ${formatBRL(p.netValueInCents)})` : ''
+    return ['product', p.product ?? '', value + net, p.buyerEmail ?? ''].filter(Boolean).join(' ')
+  }
+  if (s.withdrawal) {
+    const w = s.withdrawal
+    return ['withdrawal', shortId(w.id), w.status ?? '', w.endToEndId ? `e2e ${w.endToEndId}` : ''].filter(Boolean).join(' ')
+  }
+  if (s.charge) {
+    const amount = s.charge.grossInCents !== undefined ? ` ${formatBRL(s.charge.grossInCents)}` : ''
+    const split = s.split ? ` split: ${s.split.length} destination${s.split.length === 1 ? '' : 's'}${s.split[0]?.txId ? ` tx ${shortId(s.split[0].txId)}` : ''}` : ''
+    return `charge ${shortId(s.charge.id)}${amount}${split}`
+  }
+  return s.json ? '' : 'not JSON'
+}

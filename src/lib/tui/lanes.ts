@@ -1,0 +1,93 @@
+/**
+ * Lanes: each charge's path through its states, as events (or polls) report them. The order of
+ * the lane and the colours come from the domain's transition table; an arrival that cannot
+ * follow the lane's current state is flagged out of order. At most `max` lanes are kept (the
+ * ones updated last), so a listener that runs for days stays small.
+ */
+import { type ChargeStatus, LANE_ORDER } from '../domain/charge-states.js'
+import { isReachable, type Verdict } from '../webhooks/confirm.js'
+
+export interface LaneStep {
+  status: ChargeStatus
+  at: string
+  eventId?: string
+  outOfOrder: boolean
+}
+
+export interface Lane {
+  chargeId: string
+  steps: LaneStep[]
+  current: ChargeStatus
+  grossInCents?: number
+  verdict?: Verdict
+  /** Order of last update (higher is newer). */
+  touched: number
+}
+
+export interface LaneUpdate {
+  status: ChargeStatus
+  at: string
+  eventId?: string
+  grossInCents?: number
+}
+
+/** The states a lane is drawn with: the happy path, then any other state it reached. */
+export function laneColumns(lane: Pick<Lane, 'steps'>): ChargeStatus[] {
+  const extra = lane.steps.map((s) => s.status).filter((s) => !LANE_ORDER.includes(s))
+  return [...LANE_ORDER, ...new Set(extra)]
+}
+
+export class LaneBook {
+  private readonly lanes = new Map<string, Lane>()
+  private clock = 0
+
+  constructor(private readonly max = 20) {}
+
+  /** Applies one reported state; returns whether it arrived out of order. */
+  apply(chargeId: string, update: LaneUpdate): { outOfOrder: boolean; changed: boolean } {
+    const lane = this.lanes.get(chargeId)
+    if (!lane) {
+      this.lanes.set(chargeId, {
+        chargeId,
+        steps: [{ status: update.status, at: update.at, eventId: update.eventId, outOfOrder: false }],
+        current: update.status,
+        grossInCents: update.grossInCents,
+        touched: ++this.clock,
+      })
+      this.evict()
+      return { outOfOrder: false, changed: true }
+    }
+    if (lane.steps.some((s) => s.status === update.status)) return { outOfOrder: false, changed: false }
+    const outOfOrder = !isReachable(lane.current, update.status)
+    const next: Lane = {
+      ...lane,
+      steps: [...lane.steps, { status: update.status, at: update.at, eventId: update.eventId, outOfOrder }],
+      current: outOfOrder ? lane.current : update.status,
+      grossInCents: lane.grossInCents ?? update.grossInCents,
+      touched: ++this.clock,
+    }
+    this.lanes.set(chargeId, next)
+    return { outOfOrder, changed: true }
+  }
+
+  setVerdict(chargeId: string, verdict: Verdict): void {
+    const lane = this.lanes.get(chargeId)
+    if (lane) this.lanes.set(chargeId, { ...lane, verdict })
+  }
+
+  get(chargeId: string): Lane | undefined {
+    return this.lanes.get(chargeId)
+  }
+
+  /** Most recently updated first. */
+  list(): Lane[] {
+    return [...this.lanes.values()].sort((a, b) => b.touched - a.touched)
+  }
+
+  private evict(): void {
+    while (this.lanes.size > this.max) {
+      const oldest = [...this.lanes.values()].reduce((a, b) => (a.touched <= b.touched ? a : b))
+      this.lanes.delete(oldest.chargeId)
+    }
+  }
+}

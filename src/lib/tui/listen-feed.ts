@@ -1,0 +1,135 @@
+/**
+ * The live view's model: the listener's deliveries (newest first, capped), the charges' lanes,
+ * and each charge event's confirmation against the API. An external store for React
+ * (`subscribe` / `getSnapshot`), with no React in it, so it is tested on its own.
+ */
+import { statusOfEventType } from '../domain/charge-states.js'
+import type { ChargeConfirmer, Verdict } from '../webhooks/confirm.js'
+import type { DeliveryRecord, DeliverySource, Outcome, Verification } from '../webhooks/event-store.js'
+import { type EventSummary, summarizeEvent } from '../webhooks/event-summary.js'
+import type { ListenerDelivery } from '../webhooks/listener.js'
+import { type Lane, LaneBook } from './lanes.js'
+
+export interface FeedDelivery {
+  seq: number
+  receivedAt: string
+  source: DeliverySource
+  eventId?: string
+  type?: string
+  attempt: number
+  verification: Verification
+  verifyReason?: string
+  verifyMessage?: string
+  outcome: Outcome
+  answeredStatus: number
+  forwardUrl?: string
+  forwardStatus?: number
+  latencyMs?: number
+  error?: string
+  responseSnippet?: string
+  headers: Record<string, string>
+  /** The start of the body as text, for the details view (the full bytes stay in the log). */
+  bodyPreview: string
+  summary: EventSummary
+  skipVerify: boolean
+  verdict?: Verdict
+  outOfOrder?: boolean
+}
+
+export interface FeedState {
+  deliveries: FeedDelivery[]
+  lanes: Lane[]
+  notices: string[]
+  counts: Record<Outcome, number> & { total: number }
+}
+
+export interface ListenFeedOptions {
+  maxDeliveries?: number
+  maxLanes?: number
+  confirmer?: ChargeConfirmer
+}
+
+const PREVIEW_BYTES = 4096
+const MAX_NOTICES = 4
+
+function emptyCounts(): FeedState['counts'] {
+  return { total: 0, forwarded: 0, failed: 0, rejected: 0, duplicate: 0, skipped: 0 }
+}
+
+export class ListenFeed {
+  private readonly maxDeliveries: number
+  private readonly lanes: LaneBook
+  private readonly confirmer?: ChargeConfirmer
+  private readonly listeners = new Set<() => void>()
+  private state: FeedState = { deliveries: [], lanes: [], notices: [], counts: emptyCounts() }
+  private readonly confirmations = new Set<Promise<void>>()
+
+  constructor(opts: ListenFeedOptions = {}) {
+    this.maxDeliveries = opts.maxDeliveries ?? 200
+    this.lanes = new LaneBook(opts.maxLanes ?? 20)
+    this.confirmer = opts.confirmer
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  getSnapshot = (): FeedState => this.state
+
+  /** Resolves when every confirmation started so far has its verdict (tests). */
+  async settled(): Promise<void> {
+    while (this.confirmations.size > 0) await Promise.allSettled([...this.confirmations])
+  }
+
+  /** A delivery handled by the listener (or a replay's record). */
+  add(input: ListenerDelivery | { record: DeliveryRecord; skipVerify?: boolean }): void {
+    const { record } = input
+    const summary = 'summary' in input ? input.summary : summarizeEvent(record.body, record.headers)
+    const delivery: FeedDelivery = {
+      ...record,
+      bodyPreview: Buffer.from(record.body.subarray(0, PREVIEW_BYTES)).toString('utf8'),
+      summary,
+      skipVerify: Boolean(input.skipVerify),
+    }
+    delete (delivery as { body?: unknown }).body
+    const counts = { ...this.state.counts, total: this.state.counts.total + 1, [record.outcome]: this.state.counts[record.outcome] + 1 }
+    const charge = summary.charge
+    // Only trusted (or knowingly unverified), first-seen charge events move a lane.
+    const trusted = record.source === 'service' && record.verification !== 'failed' && record.outcome !== 'duplicate'
+    const announced = summary.type ? statusOfEventType(summary.type) : undefined
+    let confirm = false
+    if (charge && trusted) {
+      if (announced) {
+        const r = this.lanes.apply(charge.id, { status: announced, at: record.receivedAt, eventId: summary.eventId, grossInCents: charge.grossInCents })
+        delivery.outOfOrder = r.outOfOrder
+      }
+      if (this.confirmer) {
+        delivery.verdict = { kind: 'pending' }
+        confirm = true
+      }
+    }
+    const deliveries = [delivery, ...this.state.deliveries].slice(0, this.maxDeliveries)
+    this.set({ ...this.state, deliveries, counts, lanes: this.lanes.list() })
+    if (confirm && charge && this.confirmer) {
+      const job = this.confirmer.confirm(charge.id, announced, summary.environment).then((verdict) => this.setVerdict(record.seq, charge.id, verdict))
+      this.confirmations.add(job)
+      void job.finally(() => this.confirmations.delete(job))
+    }
+  }
+
+  notice(text: string): void {
+    this.set({ ...this.state, notices: [...this.state.notices, text].slice(-MAX_NOTICES) })
+  }
+
+  private setVerdict(seq: number, chargeId: string, verdict: Verdict): void {
+    this.lanes.setVerdict(chargeId, verdict)
+    const deliveries = this.state.deliveries.map((d) => (d.seq === seq ? { ...d, verdict } : d))
+    this.set({ ...this.state, deliveries, lanes: this.lanes.list() })
+  }
+
+  private set(state: FeedState): void {
+    this.state = state
+    for (const l of this.listeners) l()
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * Confirming a charge event against the authority (spec 1 and 6.4.10: events can be lost, out
+ * of order or forged; `GET /v1/charges/{id}` decides). The comparison is pure; the confirmer
+ * calls the API once per event and never throws.
+ */
+import type { Charge } from '../contract/schemas.js'
+import { type ChargeStatus, TRANSITIONS } from '../domain/charge-states.js'
+import { ApiError } from '../errors.js'
+
+export type Verdict =
+  | { kind: 'pending' }
+  /** The API shows the state the event announced, or a later one the charge moved on to. */
+  | { kind: 'confirmed'; api: ChargeStatus; movedOn: boolean }
+  /** The API contradicts the event: it never reached that state, or no such charge exists. */
+  | { kind: 'mismatch'; api?: ChargeStatus; reason: string }
+  /** The API could not be asked (no credentials, network, rate limit). */
+  | { kind: 'unavailable'; reason: string }
+
+/** Whether `to` can follow `from` in the transition table (zero or more moves). */
+export function isReachable(from: ChargeStatus, to: ChargeStatus): boolean {
+  const seen = new Set<ChargeStatus>([from])
+  const queue = [from]
+  while (queue.length > 0) {
+    const at = queue.shift()!
+    if (at === to) return true
+    for (const t of TRANSITIONS) {
+      if (t.from === at && !seen.has(t.to)) {
+        seen.add(t.to)
+        queue.push(t.to)
+      }
+    }
+  }
+  return false
+}
+
+/** The verdict for an event announcing `announced` (undefined: a charge event with no state, e.g. a split). */
+export function compareWithApi(announced: ChargeStatus | undefined, api: Charge | 'not_found', environment?: string): Verdict {
+  if (api === 'not_found') return { kind: 'mismatch', reason: 'no such charge in this environment (forged, or sent for another environment)' }
+  if (environment && environment !== api.environment) {
+    return { kind: 'mismatch', api: api.status, reason: `the event says ${environment}, the charge is ${api.environment}` }
+  }
+  if (announced === undefined || announced === api.status) return { kind: 'confirmed', api: api.status, movedOn: false }
+  if (isReachable(announced, api.status)) return { kind: 'confirmed', api: api.status, movedOn: true }
+  return { kind: 'mismatch', api: api.status, reason: `the event says ${announced}, the API says ${api.status}` }
+}
+
+export class ChargeConfirmer {
+  constructor(private readonly getCharge: (id: string) => Promise<Charge>) {}
+
+  async confirm(chargeId: string, announced: ChargeStatus | undefined, environment?: string): Promise<Verdict> {
+    try {
+      return compareWithApi(announced, await this.getCharge(chargeId), environment)
+    } catch (err) {
+      if (err instanceof ApiError && (err.status === 404 || err.status === 400)) return compareWithApi(announced, 'not_found')
+      return { kind: 'unavailable', reason: (err as Error).message }
+    }
+  }
+}

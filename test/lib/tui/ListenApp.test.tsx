@@ -1,0 +1,150 @@
+import { render } from 'ink-testing-library'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { Charge } from '../../../src/lib/contract/schemas.js'
+import { ListenApp } from '../../../src/lib/tui/ListenApp.js'
+import { ListenFeed } from '../../../src/lib/tui/listen-feed.js'
+import { ChargeConfirmer } from '../../../src/lib/webhooks/confirm.js'
+import type { DeliveryRecord } from '../../../src/lib/webhooks/event-store.js'
+import { summarizeEvent } from '../../../src/lib/webhooks/event-summary.js'
+import { chargeEvent } from '../webhooks/fixtures.js'
+
+const CHARGE = 'c0ffee'.padEnd(24, '0')
+let seq = 0
+
+function delivery(type: string, over: Partial<DeliveryRecord> = {}, chargeId = CHARGE) {
+  const body = Buffer.from(chargeEvent(`evt_${++seq}`, type, chargeId))
+  const record: DeliveryRecord = {
+    seq,
+    receivedAt: new Date(Date.UTC(2026, 10, 22, 12, 0, seq)).toISOString(),
+    source: 'service',
+    eventId: `evt_${seq}`,
+    type,
+    chargeId,
+    attempt: 1,
+    headers: { 'content-type': 'application/json', 'x-svc-event-id': `evt_${seq}`, 'x-svc-event-type': type },
+    body,
+    verification: 'verified',
+    outcome: 'forwarded',
+    answeredStatus: 200,
+    forwardStatus: 200,
+    latencyMs: 3,
+    forwardUrl: 'http://localhost:3000/',
+    ...over,
+  }
+  return { record, summary: summarizeEvent(body), skipVerify: false }
+}
+
+/** An API whose charges are in the states the test says. */
+function api(states: Record<string, string>) {
+  return new ChargeConfirmer(async (id) => ({ id, status: states[id] ?? 'awaiting_payment', environment: 'test' }) as unknown as Charge)
+}
+
+const mounted: Array<{ unmount(): void }> = []
+afterEach(() => {
+  while (mounted.length) mounted.pop()!.unmount()
+  seq = 0
+})
+
+function mount(feed: ListenFeed, over: { skipVerify?: boolean; onReplay?: (id: string) => Promise<string>; onQuit?: () => void } = {}) {
+  const app = render(
+    <ListenApp
+      feed={feed}
+      listening="http://127.0.0.1:4242/"
+      forward="http://localhost:3000/"
+      environment="test"
+      skipVerify={over.skipVerify ?? false}
+      onReplay={over.onReplay ?? (async () => 'ok')}
+      onQuit={over.onQuit ?? (() => {})}
+    />,
+  )
+  mounted.push(app)
+  return app
+}
+
+/** The last frame with wrapped lines joined, so that a phrase is found wherever the terminal broke it. */
+const frame = (app: ReturnType<typeof render>) => (app.lastFrame() ?? '').replace(/\s+/g, ' ')
+const until = (app: ReturnType<typeof render>, text: string) => vi.waitFor(() => expect(frame(app)).toContain(text), { timeout: 3000, interval: 10 })
+
+describe('ListenApp', () => {
+  it('draws deliveries and the charge lane as events arrive, each confirmed by the API', async () => {
+    const states: Record<string, string> = { [CHARGE]: 'awaiting_payment' }
+    const feed = new ListenFeed({ confirmer: api(states) })
+    const app = mount(feed)
+    await until(app, 'waiting for deliveries')
+    feed.add(delivery('charge.awaiting_payment'))
+    await feed.settled()
+    await until(app, '✔ confirmed')
+    expect(frame(app)).toContain('● awaiting_payment')
+    expect(frame(app)).toContain('○ settled')
+    states[CHARGE] = 'settled'
+    feed.add(delivery('charge.paid_pending_settlement'))
+    feed.add(delivery('charge.settled'))
+    await feed.settled()
+    await until(app, '● settled')
+    expect(frame(app)).toContain('✔ confirmed (now settled)')
+    expect(frame(app)).toContain('charge.paid_pending_settlement')
+    expect(frame(app)).toContain('3 deliveries · 3 forwarded')
+  })
+
+  it('flags a mismatch with the API and an out-of-order arrival', async () => {
+    const feed = new ListenFeed({ confirmer: api({ [CHARGE]: 'awaiting_payment' }) })
+    const app = mount(feed, { skipVerify: true })
+    feed.add({ ...delivery('charge.settled', { verification: 'skipped', verifyReason: 'signature_mismatch' }), skipVerify: true })
+    await feed.settled()
+    await until(app, '✘ mismatch')
+    expect(frame(app)).toContain('the event says settled, the API says awaiting_payment')
+    expect(frame(app)).toContain('SIGNATURES ARE NOT CHECKED')
+    expect(frame(app)).toContain('UNVERIFIED')
+    feed.add(delivery('charge.awaiting_payment'))
+    await until(app, 'out of order')
+  })
+
+  it('moves the selection, opens details, filters, replays and quits with the keys', async () => {
+    const onReplay = vi.fn(async (id: string) => `replayed ${id} → 200`)
+    const onQuit = vi.fn()
+    const feed = new ListenFeed()
+    const app = mount(feed, { onReplay, onQuit })
+    feed.add(delivery('charge.awaiting_payment'))
+    feed.add(delivery('withdrawal.paid', { chargeId: undefined }))
+    await until(app, 'withdrawal.paid')
+    app.stdin.write('\u001B[B') // ↓ to the older delivery
+    await vi.waitFor(() => expect((app.lastFrame() ?? '').split('\n').find((l) => l.includes('›'))).toContain('charge.awaiting_payment'), { interval: 10 })
+    app.stdin.write('\r')
+    await until(app, 'x-svc-event-id: evt_1')
+    app.stdin.write('r')
+    await until(app, 'replayed evt_1 → 200')
+    expect(onReplay).toHaveBeenCalledWith('evt_1')
+    app.stdin.write('f')
+    await until(app, 'view: charges')
+    expect(frame(app)).not.toContain('withdrawal.paid')
+    app.stdin.write('q')
+    await vi.waitFor(() => expect(onQuit).toHaveBeenCalled(), { interval: 10 })
+  })
+
+  it('shows withdrawal, split and product events as what they are', async () => {
+    const feed = new ListenFeed()
+    const app = mount(feed)
+    const add = (type: string, data: object) => {
+      const body = Buffer.from(JSON.stringify({ id: `evt_${type}`, type, createdAt: '2026-11-22T12:00:00Z', environment: 'live', data }))
+      const d = delivery(type, { body, chargeId: undefined })
+      feed.add({ ...d, summary: summarizeEvent(body) })
+    }
+    add('withdrawal.paid', { withdrawal: { id: 'wd_123', status: 'paid', pix: { endToEndId: 'E2E999' } } })
+    add('charge.split.completed', { charge: { id: CHARGE, split: [{ txId: 'tx_abcdef123456', amountInCents: 700 }, { txId: 'tx_2', amountInCents: 800 }] } })
+    add('product.paid', { productPayment: { product: 'Ebook', valueInCents: 4990, netValueInCents: 4700, buyerEmail: 'ana@example.com' } })
+    await until(app, 'product.paid')
+    const f = frame(app)
+    expect(f).toContain('withdrawal wd_123 paid e2e E2E999')
+    expect(f).toContain('split: 2 destinations')
+    expect(f).toContain('product Ebook R$ 49,90 (net R$ 47,00) ana@example.com')
+  })
+
+  it('keeps memory bounded however many deliveries arrive', () => {
+    const feed = new ListenFeed({ maxDeliveries: 50, maxLanes: 5 })
+    for (let i = 0; i < 500; i++) feed.add(delivery('charge.awaiting_payment', {}, i.toString(16).padStart(24, '0')))
+    const s = feed.getSnapshot()
+    expect(s.deliveries).toHaveLength(50)
+    expect(s.lanes).toHaveLength(5)
+    expect(s.counts.total).toBe(500)
+  })
+})
