@@ -113,7 +113,8 @@ export function renderError(err: Error & { oclif?: { exit?: number } }, io: IO, 
   let line = `${paint(['bold', 'red'], 'Error')} [${code}]: ${message}`
   if (requestId) line += ` ${paint('dim', `(requestId ${requestId})`)}`
   io.err(`${line}\n`)
-  for (const d of details ?? []) io.err(`  ${paint('bold', d.field)}: ${d.message}\n`)
+  // A detail that only repeats the headline (a single-field usage error) adds nothing on a terminal.
+  for (const d of details ?? []) if (d.message !== message) io.err(`  ${paint('bold', d.field)}: ${d.message}\n`)
   if (hint) io.err(`${paint('dim', `Hint: ${hint}`)}\n`)
   return { code, exitCode }
 }
