@@ -1,0 +1,51 @@
+import { Args } from '@oclif/core'
+import { ApiCommand } from '../../lib/api-command.js'
+import { assertChargeId } from '../../lib/charges/charge-id.js'
+import { parseWaitFlags, waitFlags } from '../../lib/charges/wait-flags.js'
+import { waitWithSpinner } from '../../lib/charges/wait-with-spinner.js'
+import { waitError } from '../../lib/charges/wait.js'
+import type { Charge } from '../../lib/contract/schemas.js'
+import { chargeFieldLines, renderChargeView } from '../../lib/output/charge-view.js'
+import { painter } from '../../lib/output/color.js'
+import { renderQr } from '../../lib/output/qr.js'
+
+export default class ChargesGet extends ApiCommand<typeof ChargesGet> {
+  static override summary = 'Show one charge, read from the service (the authority on its state).'
+  static override description =
+    'On a terminal: status, gross/fee/net, expiry, settlement and, while it awaits payment, the QR. Piped: one ' +
+    '`field<TAB>value` line per field with the raw API values (centavos, RFC 3339). --wait STATE polls every second ' +
+    'until the charge is in STATE; exit 8 if it ends in another state or the wait times out.'
+
+  static override examples = [
+    '<%= config.bin %> charges get 6650a1b2c3d4e5f60718293a',
+    '<%= config.bin %> charges get 6650a1b2c3d4e5f60718293a --json | jq .settlement',
+    '<%= config.bin %> charges get "$id" --wait settled --wait-timeout 2h && release-order "$id"',
+    '<%= config.bin %> charges get "$id" | grep ^status | cut -f2',
+  ]
+
+  static override args = {
+    id: Args.string({ description: 'Charge id (24 hexadecimal characters).', required: true, ignoreStdin: true }),
+  }
+
+  static override flags = { ...waitFlags }
+
+  async run(): Promise<void> {
+    const id = assertChargeId(this.args.id)
+    const wait = parseWaitFlags(this.flags)
+    const client = await this.client()
+    let charge: Charge = await client.getCharge(id)
+    let failure: Error | undefined
+    if (wait) {
+      const outcome = await waitWithSpinner(this.io, (i) => client.getCharge(i), wait, { id, initial: charge })
+      charge = outcome.charge
+      if (!outcome.reached) failure = waitError(outcome, wait.target, wait.timeoutText)
+    }
+    if (this.flags.json) this.printJson(charge)
+    else if (!this.io.isStdoutTTY) this.io.out(chargeFieldLines(charge))
+    else {
+      const qr = charge.status === 'awaiting_payment' ? await renderQr(charge.pix.qrCode, { color: this.io.color }) : undefined
+      this.io.out(renderChargeView(charge, { paint: painter(this.io.color), qr }))
+    }
+    if (failure) throw failure
+  }
+}
