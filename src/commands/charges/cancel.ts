@@ -1,0 +1,62 @@
+import { Args } from '@oclif/core'
+import { ApiCommand } from '../../lib/api-command.js'
+import { type CancelResult, cancelCharges, normalizeIds } from '../../lib/charges/cancel-batch.js'
+import { EXIT } from '../../lib/contract/errors.js'
+import { ApiError, SilentExit, UsageError } from '../../lib/errors.js'
+import { paintStatus } from '../../lib/output/charge-view.js'
+import { painter } from '../../lib/output/color.js'
+import { readStdinLines } from '../../lib/output/stdin.js'
+
+export default class ChargesCancel extends ApiCommand<typeof ChargesCancel> {
+  static override summary = 'Cancel unpaid charges, by id or from stdin.'
+  static override description =
+    'Cancels each charge in turn and prints each result: `id<TAB>status` on stdout, or an error line for that id on ' +
+    'stderr. The exit code is the worst of the results (e.g. 5 if one was already paid). Canceling does not invalidate ' +
+    'the QR: the payment provider cannot, so a late payment still goes through (the charge then proceeds as paid). ' +
+    "Remove the QR from the payer's view when you cancel."
+
+  static override examples = [
+    '<%= config.bin %> charges cancel 6650a1b2c3d4e5f60718293a',
+    '<%= config.bin %> charges list -q --status awaiting_payment | <%= config.bin %> charges cancel -',
+    '<%= config.bin %> charges cancel 6650a1b2c3d4e5f60718293a 6650a1b2c3d4e5f60718293b --json',
+  ]
+
+  static override args = {
+    ids: Args.string({ description: 'Charge ids, or - to read them from stdin (one per line).', multiple: true, ignoreStdin: true }),
+  }
+
+  async run(): Promise<void> {
+    const given = (this.args.ids as string[] | undefined) ?? []
+    const fromStdin = given.includes('-')
+    if (fromStdin && given.length > 1) throw new UsageError('Pass ids as arguments or `-` for stdin, not both.', { field: 'ID' })
+    if (fromStdin && this.io.isStdinTTY) throw new UsageError('`-` reads ids from stdin, but stdin is a terminal.', { field: 'ID', hint: 'Pipe the ids in: svc charges list -q --status awaiting_payment | svc charges cancel -' })
+    const ids = normalizeIds(fromStdin ? await readStdinLines(this.io.stdin) : given, fromStdin ? 'on stdin' : 'as arguments')
+    const client = await this.client()
+    const worst = await cancelCharges(ids, (id) => client.cancelCharge(id), (r) => this.report(r))
+    if (this.canceled > 0 && this.io.isStderrTTY && !this.flags.json) {
+      this.warnUser("a canceled charge's QR stays payable (the provider cannot invalidate it): remove it from the payer's view. A late payment still goes through.")
+    }
+    if (worst !== EXIT.ok) throw new SilentExit(worst)
+  }
+
+  private canceled = 0
+
+  private report(r: CancelResult): void {
+    if (r.ok) {
+      this.canceled++
+      if (this.flags.json) this.io.out(`${JSON.stringify(r.charge)}\n`)
+      else this.io.out(`${r.id}\t${this.io.isStdoutTTY ? paintStatus(painter(this.io.color), r.charge.status) : r.charge.status}\n`)
+      return
+    }
+    const err = r.error
+    if (this.flags.json) {
+      const body = err instanceof ApiError ? err.toBody() : { error: { code: (err as { code?: string }).code ?? 'internal_error', message: err.message } }
+      this.io.err(`${JSON.stringify({ ...body, id: r.id })}\n`)
+      return
+    }
+    const paint = painter(this.io.colorErr)
+    const code = (err as { code?: string }).code ?? 'internal_error'
+    const requestId = err instanceof ApiError && err.requestId ? ` ${paint('dim', `(requestId ${err.requestId})`)}` : ''
+    this.io.err(`${r.id}\t${paint('red', 'Error')} [${code}]: ${err.message}${requestId}\n`)
+  }
+}

@@ -1,0 +1,95 @@
+import nock from 'nock'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import ChargesCancel from '../../../src/commands/charges/cancel.js'
+import { runCommand } from '../../helpers/run-command.js'
+import { instantRetries } from '../../lib/api/instant-retries.js'
+import { ANSI, BASE_URL, chargeN, errorBody, idOf, testEnv, trackUnmatched } from './helpers.js'
+
+const sleeps = vi.hoisted(() => [] as number[])
+vi.mock('../../../src/lib/api/client.js', (orig) => instantRetries(orig, sleeps))
+
+afterEach(() => {
+  nock.cleanAll()
+})
+
+const canceled = (n: number) => chargeN(n, { status: 'canceled' })
+
+describe('svc charges cancel', () => {
+  it('piped: one id<TAB>status line per canceled charge, no ANSI, no reminder', async () => {
+    const scope = nock(BASE_URL).post(`/v1/charges/${idOf(1)}/cancel`).reply(200, canceled(1)).post(`/v1/charges/${idOf(2)}/cancel`).reply(200, canceled(2))
+    const r = await runCommand(ChargesCancel, [idOf(1), idOf(2)], { env: testEnv })
+    expect(r.exitCode).toBe(0)
+    expect(r.stdout).toBe(`${idOf(1)}\tcanceled\n${idOf(2)}\tcanceled\n`)
+    expect(r.stdout).not.toMatch(ANSI)
+    expect(r.stderr).toBe('')
+    expect(scope.isDone()).toBe(true)
+  })
+
+  it('reads ids from stdin with `-` (the list -q pipeline), skipping blanks and repeats', async () => {
+    const scope = nock(BASE_URL).post(`/v1/charges/${idOf(1)}/cancel`).reply(200, canceled(1)).post(`/v1/charges/${idOf(2)}/cancel`).reply(200, canceled(2))
+    const r = await runCommand(ChargesCancel, ['-'], { env: testEnv, stdin: `${idOf(1)}\n\n${idOf(2)}\r\n${idOf(1)}\n` })
+    expect(r.exitCode).toBe(0)
+    expect(r.stdout).toBe(`${idOf(1)}\tcanceled\n${idOf(2)}\tcanceled\n`)
+    expect(scope.isDone()).toBe(true)
+  })
+
+  it('exits with the worst result: one canceled, one already paid (5), one not found (4) → 5', async () => {
+    nock(BASE_URL)
+      .post(`/v1/charges/${idOf(1)}/cancel`)
+      .reply(200, canceled(1))
+      .post(`/v1/charges/${idOf(2)}/cancel`)
+      .reply(409, errorBody('charge_not_cancelable', 'Cobrança já paga', { requestId: 'req_2' }))
+      .post(`/v1/charges/${idOf(3)}/cancel`)
+      .reply(404, errorBody('charge_not_found', 'Cobrança não encontrada'))
+    const r = await runCommand(ChargesCancel, [idOf(1), idOf(2), idOf(3)], { env: testEnv })
+    expect(r.exitCode).toBe(5)
+    expect(r.stdout).toBe(`${idOf(1)}\tcanceled\n`)
+    expect(r.stderr).toContain(`${idOf(2)}\tError [charge_not_cancelable]: Cobrança já paga (requestId req_2)`)
+    expect(r.stderr).toContain(`${idOf(3)}\tError [charge_not_found]`)
+  })
+
+  it('only not-found errors → exit 4', async () => {
+    nock(BASE_URL).post(`/v1/charges/${idOf(3)}/cancel`).reply(404, errorBody('charge_not_found', 'Cobrança não encontrada'))
+    const r = await runCommand(ChargesCancel, [idOf(3)], { env: testEnv })
+    expect(r.exitCode).toBe(4)
+  })
+
+  it('--json: NDJSON charges on stdout, errors as {"error":…} lines on stderr', async () => {
+    nock(BASE_URL)
+      .post(`/v1/charges/${idOf(1)}/cancel`)
+      .reply(200, canceled(1))
+      .post(`/v1/charges/${idOf(2)}/cancel`)
+      .reply(409, errorBody('charge_not_cancelable', 'Cobrança já paga'))
+    const r = await runCommand(ChargesCancel, [idOf(1), idOf(2), '--json'], { env: testEnv })
+    expect(r.exitCode).toBe(5)
+    expect(r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual([canceled(1)])
+    expect(JSON.parse(r.stderr)).toMatchObject({ error: { code: 'charge_not_cancelable', message: 'Cobrança já paga' }, id: idOf(2) })
+  })
+
+  it('on a terminal: coloured status and the reminder that the QR stays payable', async () => {
+    nock(BASE_URL).post(`/v1/charges/${idOf(1)}/cancel`).reply(200, canceled(1))
+    const r = await runCommand(ChargesCancel, [idOf(1)], { env: testEnv, tty: true })
+    expect(r.exitCode).toBe(0)
+    expect(r.stdout).toContain(idOf(1))
+    expect(r.stdout).toMatch(ANSI)
+    expect(r.stderr).toContain('stays payable')
+    expect(r.stderr).toContain("payer's view")
+  })
+})
+
+describe('svc charges cancel: usage (exit 2, nothing sent)', () => {
+  const cases: Array<[string, string[], string | undefined, string]> = [
+    ['no ids at all', [], undefined, 'No charge ids'],
+    ['an empty stdin', ['-'], '\n\n', 'No charge ids given on stdin'],
+    ['a malformed id among good ones', [idOf(1), 'not-an-id'], undefined, '"not-an-id" is not 24 hexadecimal characters'],
+    ['a malformed id on stdin', ['-'], `${idOf(1)}\nXYZ\n`, '"XYZ"'],
+    ['`-` mixed with ids', ['-', idOf(1)], '', 'not both'],
+  ]
+  it.each(cases)('%s', async (_name, argv, stdin, expected) => {
+    const tracker = trackUnmatched()
+    const r = await runCommand(ChargesCancel, argv, { env: testEnv, ...(stdin === undefined ? {} : { stdin }) })
+    expect(tracker.sent()).toEqual([])
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toContain(expected)
+  })
+})
