@@ -1,0 +1,70 @@
+import { Flags } from '@oclif/core'
+import { ApiCommand } from '../../lib/api-command.js'
+import { resolveWebhookSecrets } from '../../lib/config/resolve.js'
+import { AuthError, UsageError } from '../../lib/errors.js'
+import { parseForwardUrl } from '../../lib/webhooks/forward.js'
+
+export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
+  static override summary = 'Receive webhook deliveries, verify them, and forward each event once to your local app.'
+  static override description =
+    'A local HTTP server that receives deliveries exactly as the service sends them, checks X-SVC-Signature over the raw body ' +
+    '(constant time, every --secret, 300 s tolerance), and forwards the same bytes with content-type and the X-SVC-* headers to ' +
+    '--forward. The service gets a 2xx only when your app answered 2xx, so a failure is retried and nothing is lost. An event ' +
+    'forwarded once is never forwarded again, also after a restart. Every delivery is kept in a local event log ' +
+    '(`svc webhooks events`, `svc webhooks replay`). On a terminal a live view shows each charge moving through its states, ' +
+    'confirmed with GET /v1/charges/{id}; otherwise one JSON object per delivery per line. Against the local sandbox the ' +
+    'listener registers itself as the webhook URL.'
+
+  static override examples = [
+    '<%= config.bin %> webhooks listen --forward localhost:3000/webhooks',
+    '<%= config.bin %> webhooks listen --forward localhost:3000 --port 0 --no-tui | jq .outcome',
+    '<%= config.bin %> webhooks listen --forward http://127.0.0.1:8080/hooks --secret "$OLD_SECRET" --secret "$NEW_SECRET" --events charge.settled,charge.refunded',
+  ]
+
+  static override flags = {
+    forward: Flags.string({ description: 'Your app\'s webhook URL; the scheme is optional (localhost:3000/webhooks).', required: true }),
+    port: Flags.integer({ description: 'Port to listen on (0: any free port).', default: 4242, min: 0, max: 65_535 }),
+    host: Flags.string({ description: 'Address to listen on.', default: '127.0.0.1' }),
+    secret: Flags.string({ description: 'Webhook secret to verify with (repeat for rotation; or SVC_WEBHOOK_SECRET, or the profile\'s).', multiple: true }),
+    events: Flags.string({ description: 'Forward only these event types, comma-separated (prefix.* allowed); others are answered 2xx and skipped.' }),
+    'skip-verify': Flags.boolean({ description: 'Forward without checking signatures (loudly flagged; for debugging only).' }),
+    'no-tui': Flags.boolean({ description: 'One JSON object per delivery per line, even on a terminal.' }),
+  }
+
+  async run(): Promise<void> {
+    const { flags, io } = this
+    const global = flags as unknown as { profile?: string; 'api-key'?: string }
+    const forward = parseForwardUrl(flags.forward)
+    const events = flags.events?.split(',').map((e) => e.trim()).filter(Boolean)
+    if (flags.events !== undefined && !events?.length) throw new UsageError('--events needs at least one event type.', { field: 'events' })
+    const secrets = await resolveWebhookSecrets({ secret: flags.secret, profile: global.profile }, io.env)
+    if (secrets.length === 0 && !flags['skip-verify']) {
+      throw new UsageError('No webhook secret to verify deliveries with.', {
+        field: 'secret',
+        hint: 'Pass --secret (the panel\'s webhook secret), set SVC_WEBHOOK_SECRET, or store it with `svc login`. `svc sandbox start` stores the sandbox\'s.',
+      })
+    }
+    let credentials
+    let noCredentialsReason: string | undefined
+    try {
+      credentials = await this.credentials()
+    } catch (err) {
+      if (!(err instanceof AuthError) || global['api-key'] || global.profile) throw err
+      noCredentialsReason = err.message.replace(/\.$/, '')
+    }
+    const { runListen } = await import('../../lib/webhooks/listen-run.js')
+    await runListen({
+      forward,
+      host: flags.host,
+      port: flags.port,
+      secrets,
+      skipVerify: flags['skip-verify'],
+      events,
+      tui: io.isStdoutTTY && io.isStdinTTY && !flags['no-tui'] && !flags.json,
+      io,
+      credentials,
+      noCredentialsReason,
+      client: credentials ? () => this.client() : undefined,
+    })
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * `svc webhooks listen` end to end: open the event log, start the listener, register it (sandbox)
+ * or say what to expose (real service), then either the live view (TTY) or one JSON line per
+ * delivery, until q, SIGINT or SIGTERM — and then finish the deliveries in flight before leaving.
+ */
+import type { ApiClient } from '../api/types.js'
+import type { Credentials } from '../config/resolve.js'
+import { UsageError } from '../errors.js'
+import type { IO } from '../output/io.js'
+import { painter } from '../output/color.js'
+import { ChargeConfirmer } from './confirm.js'
+import { EventStore } from './event-store.js'
+import { Forwarder } from './forward.js'
+import { type ListenerDelivery, WebhookListener } from './listener.js'
+import { deliveryLine } from './ndjson.js'
+import { type RegisterDeps, registerListener, registrationNotes } from './register.js'
+import { replayEvent } from './replay.js'
+
+export interface ListenRunOptions {
+  forward: URL
+  host: string
+  port: number
+  secrets: string[]
+  skipVerify: boolean
+  events?: string[]
+  /** Live view (a TTY on both ends, and neither --no-tui nor --json). */
+  tui: boolean
+  io: IO
+  credentials?: Credentials
+  /** Why there are no credentials, for the note. */
+  noCredentialsReason?: string
+  client?: () => Promise<ApiClient>
+  storePath?: string
+  forwardTimeoutMs?: number
+  /** Ends the session; default: SIGINT or SIGTERM. */
+  stop?: AbortSignal
+  registerDeps?: RegisterDeps
+  /** Called once the listener is up (tests). */
+  onReady?: (url: string) => void
+}
+
+function shutdownSignal(): { signal: AbortSignal; dispose(): void } {
+  const ac = new AbortController()
+  const abort = () => ac.abort()
+  process.once('SIGINT', abort)
+  process.once('SIGTERM', abort)
+  return { signal: ac.signal, dispose: () => (process.off('SIGINT', abort), process.off('SIGTERM', abort)) }
+}
+
+export async function runListen(opts: ListenRunOptions): Promise<void> {
+  const { io } = opts
+  const store = await EventStore.open({ path: opts.storePath, env: io.env })
+  const listener = new WebhookListener({
+    forward: opts.forward,
+    secrets: opts.secrets,
+    store,
+    skipVerify: opts.skipVerify,
+    events: opts.events,
+    host: opts.host,
+    port: opts.port,
+    forwardTimeoutMs: opts.forwardTimeoutMs,
+  })
+  const shutdown = opts.stop ? undefined : shutdownSignal()
+  const stop = opts.stop ?? shutdown!.signal
+  try {
+    const url = await listener.start().catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'EADDRINUSE') throw new UsageError(`Port ${opts.port} on ${opts.host} is already in use.`, { field: 'port', hint: 'Pass another --port, or --port 0 for any free one.' })
+      if (err.code === 'EADDRNOTAVAIL') throw new UsageError(`Cannot listen on ${opts.host}: no such local address.`, { field: 'host' })
+      throw err
+    })
+    const registration = await registerListener(url, opts.credentials, opts.noCredentialsReason ?? 'none configured', opts.registerDeps)
+    const notes = registrationNotes(registration, url, opts.secrets)
+    opts.onReady?.(url)
+    if (opts.tui) await live(opts, listener, store, url, notes, stop)
+    else await lines(opts, listener, url, notes, stop)
+  } finally {
+    shutdown?.dispose()
+    const inFlight = listener.inProgress
+    if (inFlight > 0 && !opts.tui) io.err(`Finishing ${inFlight} deliver${inFlight === 1 ? 'y' : 'ies'} in flight…\n`)
+    await listener.close()
+    store.close()
+  }
+}
+
+async function lines(opts: ListenRunOptions, listener: WebhookListener, url: string, notes: string[], stop: AbortSignal): Promise<void> {
+  const { io } = opts
+  const paint = painter(io.colorErr)
+  io.out(`${JSON.stringify({ listening: url, forward: opts.forward.href })}\n`)
+  if (opts.skipVerify) io.err(`${paint(['bold', 'red'], 'WARNING: --skip-verify is on: signatures are NOT checked; anything sent to this port reaches your app.')}\n`)
+  io.err(`Listening on ${url}, forwarding to ${opts.forward.href}\n`)
+  for (const n of notes) io.err(`${n}\n`)
+  const write = (d: ListenerDelivery) => io.out(`${JSON.stringify(deliveryLine(d))}\n`)
+  listener.on('delivery', write)
+  if (!stop.aborted) await new Promise<void>((resolve) => stop.addEventListener('abort', () => resolve(), { once: true }))
+  listener.off('delivery', write)
+}
+
+async function live(opts: ListenRunOptions, listener: WebhookListener, store: EventStore, url: string, notes: string[], stop: AbortSignal): Promise<void> {
+  const [{ ListenFeed }, { runListenView }] = await Promise.all([import('../tui/listen-feed.js'), import('../tui/run-listen-view.js')])
+  const client = opts.client
+  const confirmer = client && opts.credentials ? new ChargeConfirmer(async (id) => (await client()).getCharge(id)) : undefined
+  const feed = new ListenFeed({ confirmer })
+  for (const n of notes) feed.notice(n)
+  const add = (d: ListenerDelivery) => feed.add(d)
+  listener.on('delivery', add)
+  const forwarder = new Forwarder({ timeoutMs: opts.forwardTimeoutMs })
+  const onReplay = async (eventId: string) => {
+    const r = await replayEvent({ store, eventId, forwarder, forward: opts.forward, secrets: opts.secrets })
+    feed.add({ record: r.record, skipVerify: opts.skipVerify })
+    const how = r.resigned ? 're-signed' : 'original signature (no known secret signed it)'
+    return r.result.ok
+      ? `replayed ${eventId} → ${r.result.status} in ${r.result.latencyMs} ms (${how})`
+      : `replay of ${eventId} failed: ${r.result.message}`
+  }
+  try {
+    await runListenView({
+      feed,
+      listening: url,
+      forward: opts.forward.href,
+      environment: opts.credentials?.environment,
+      skipVerify: opts.skipVerify,
+      onReplay,
+      stdout: opts.io.stdout,
+      stdin: opts.io.stdin,
+      stderr: opts.io.stderr,
+      stop,
+    })
+  } finally {
+    listener.off('delivery', add)
+  }
+}

@@ -1,0 +1,22 @@
+/** One JSON object per delivery (the listener's output when not on a TTY, or with --no-tui / --json). */
+import type { ListenerDelivery } from './listener.js'
+
+export function deliveryLine({ record: r, summary, skipVerify }: ListenerDelivery): Record<string, unknown> {
+  return {
+    receivedAt: r.receivedAt,
+    eventId: r.eventId ?? null,
+    type: r.type ?? null,
+    ...(summary.charge ? { chargeId: summary.charge.id, chargeStatus: summary.charge.status ?? null } : {}),
+    attempt: r.attempt,
+    verified: r.verification === 'verified',
+    verification: r.verification === 'failed' ? (r.verifyReason ?? 'failed') : r.verification,
+    ...(r.verifyMessage ? { verifyMessage: r.verifyMessage } : {}),
+    outcome: r.outcome,
+    status: r.answeredStatus,
+    forwardStatus: r.forwardStatus ?? null,
+    latencyMs: r.latencyMs ?? null,
+    ...(r.error ? { error: r.error } : {}),
+    // Loud on every line: nothing here was checked.
+    ...(skipVerify ? { skipVerify: true, warning: 'signature verification is OFF (--skip-verify)' } : {}),
+  }
+}

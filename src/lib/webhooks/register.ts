@@ -1,0 +1,61 @@
+/**
+ * Telling the service where to deliver. Against the local sandbox the listener saves its own URL
+ * as the environment's webhook URL (which also reactivates a deactivated endpoint); a real service
+ * cannot reach a loopback address, so the user is told what to expose and where to set it.
+ */
+import type { Credentials } from '../config/resolve.js'
+import { maskSecret } from '../config/mask.js'
+
+export type Registration =
+  | { kind: 'sandbox'; url: string; environment: 'live' | 'test' }
+  | { kind: 'sandbox_failed'; url: string; message: string }
+  | { kind: 'remote'; baseUrl: string; environment: 'live' | 'test' }
+  | { kind: 'no_credentials'; reason: string }
+
+export interface RegisterDeps {
+  detectSandbox(baseUrl: string): Promise<boolean>
+  setWebhookUrl(opts: { baseUrl: string; apiKey: string; url: string; env?: 'live' | 'test' }): Promise<unknown>
+}
+
+/** The URL the service should call: an unspecified bind address (0.0.0.0, ::) becomes loopback. */
+export function reachableUrl(listening: string): string {
+  const u = new URL(listening)
+  if (u.hostname === '0.0.0.0') u.hostname = '127.0.0.1'
+  if (u.hostname === '[::]') u.hostname = '[::1]'
+  return u.href
+}
+
+export async function registerListener(listening: string, credentials: Credentials | undefined, reason: string, deps?: RegisterDeps): Promise<Registration> {
+  if (!credentials) return { kind: 'no_credentials', reason }
+  const d = deps ?? (await import('../panel/client.js'))
+  const url = reachableUrl(listening)
+  if (!(await d.detectSandbox(credentials.baseUrl))) {
+    return { kind: 'remote', baseUrl: credentials.baseUrl, environment: credentials.environment }
+  }
+  try {
+    await d.setWebhookUrl({ baseUrl: credentials.baseUrl, apiKey: credentials.apiKey, url, env: credentials.environment })
+    return { kind: 'sandbox', url, environment: credentials.environment }
+  } catch (err) {
+    return { kind: 'sandbox_failed', url, message: (err as Error).message }
+  }
+}
+
+/** Human lines (stderr or the live view's notices) about where deliveries will come from. */
+export function registrationNotes(reg: Registration, listening: string, secrets: readonly string[]): string[] {
+  const port = new URL(listening).port
+  const secretNote = secrets.length > 0 ? `verifying with ${secrets.map((s) => maskSecret(s)).join(', ')}` : 'no webhook secret known'
+  switch (reg.kind) {
+    case 'sandbox':
+      return [`Registered ${reg.url} as the sandbox's ${reg.environment} webhook URL; ${secretNote}.`]
+    case 'sandbox_failed':
+      return [`Could not register ${reg.url} in the sandbox (${reg.message}). Set it with \`svc sandbox webhook set ${reg.url}\`.`]
+    case 'remote':
+      return [
+        `${reg.baseUrl} is not a local sandbox: it cannot reach ${listening} on this machine.`,
+        `Expose the listener with a tunnel (e.g. \`cloudflared tunnel --url http://127.0.0.1:${port}\` or \`ngrok http ${port}\`),`,
+        `then set the tunnel's https URL as the ${reg.environment} webhook URL in the panel (API → Webhook). ${secretNote[0]!.toUpperCase()}${secretNote.slice(1)}.`,
+      ]
+    case 'no_credentials':
+      return [`No API credentials (${reg.reason}): deliveries are verified and forwarded, but not confirmed with the API and the URL is not registered anywhere.`]
+  }
+}

@@ -1,0 +1,150 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { PassThrough, Readable } from 'node:stream'
+import { Errors } from '@oclif/core'
+import { afterEach, describe, expect, it } from 'vitest'
+import WebhooksListen from '../../../src/commands/webhooks/listen.js'
+import { createIO, setIO } from '../../../src/lib/output/io.js'
+import { ROOT } from '../../helpers/run-command.js'
+import { chargeEvent, post, SECRET, signedHeaders, startApp, type TargetApp } from '../../lib/webhooks/fixtures.js'
+
+const cleanups: Array<() => Promise<void>> = []
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!()
+})
+
+/** Runs `svc webhooks listen` in-process (piped), hands its stdout lines over as they come, and stops it with SIGTERM. */
+function start(argv: string[], env: Record<string, string> = {}) {
+  const stdout = new PassThrough()
+  const stderr = new PassThrough()
+  let out = ''
+  let err = ''
+  const waiters: Array<() => void> = []
+  stdout.on('data', (c: Buffer) => {
+    out += c.toString('utf8')
+    for (const w of waiters.splice(0)) w()
+  })
+  stderr.on('data', (c: Buffer) => (err += c.toString('utf8')))
+  const stdin = Readable.from([])
+  setIO(createIO({ stdout, stderr, stdin, env: { ...process.env, CI: 'true', ...env }, isStdoutTTY: false, isStderrTTY: false, isStdinTTY: false }))
+  const done = WebhooksListen.run(argv, ROOT).then(
+    () => 0,
+    (e: unknown) => {
+      if (e instanceof Errors.ExitError) return e.oclif.exit ?? 1
+      throw e
+    },
+  )
+  const lines = () => out.split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>)
+  const waitLines = async (n: number) => {
+    while (lines().length < n) {
+      const more = new Promise<void>((r) => waiters.push(r))
+      const ended = await Promise.race([more.then(() => false), done.then(() => true)])
+      if (ended) break
+    }
+    return lines()
+  }
+  const stop = async () => {
+    process.emit('SIGTERM')
+    const code = await done
+    setIO(undefined)
+    return code
+  }
+  return { lines, waitLines, stop, done, stderr: () => err }
+}
+
+async function app(): Promise<TargetApp> {
+  const a = await startApp()
+  cleanups.push(() => a.close())
+  return a
+}
+
+/** A stand-in for the local sandbox's panel: answers /_sandbox/info and records the webhook URL saved. */
+async function fakeService(isSandbox: boolean) {
+  const saved: unknown[] = []
+  const server: Server = createServer((req, res) => {
+    let body = ''
+    req.on('data', (c: Buffer) => (body += c))
+    req.on('end', () => {
+      res.setHeader('content-type', 'application/json')
+      if (isSandbox && req.url === '/_sandbox/info') return res.end(JSON.stringify({ sandbox: true }))
+      if (isSandbox && req.method === 'PUT' && req.url === '/_sandbox/webhook') {
+        saved.push({ ...JSON.parse(body), auth: req.headers.authorization })
+        return res.end(JSON.stringify({ environment: 'test', url: JSON.parse(body).url, active: true }))
+      }
+      res.statusCode = 404
+      res.end(JSON.stringify({ error: { code: 'not_found', message: 'no', requestId: 'r1' } }))
+    })
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  cleanups.push(() => new Promise<void>((r) => server.close(() => r())))
+  return { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, saved }
+}
+
+describe('svc webhooks listen (piped)', () => {
+  it('prints where it listens first, then one JSON line per delivery, and stops cleanly on SIGTERM', async () => {
+    const target = await app()
+    const run = start(['--forward', `127.0.0.1:${target.port}/hook`, '--port', '0', '--secret', SECRET])
+    const [first] = await run.waitLines(1)
+    expect(first).toEqual({ listening: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/$/), forward: `http://127.0.0.1:${target.port}/hook` })
+    const url = first!.listening as string
+    const body = chargeEvent('evt_cmd1', 'charge.awaiting_payment')
+    expect((await post(url, body, signedHeaders(body, { id: 'evt_cmd1' }))).status).toBe(200)
+    const forged = chargeEvent('evt_cmd2', 'charge.settled')
+    expect((await post(url, forged, signedHeaders(forged, { id: 'evt_cmd2', secret: 'whsec_not_ours_00000000' }))).status).toBe(400)
+    const lines = await run.waitLines(3)
+    expect(lines[1]).toMatchObject({ eventId: 'evt_cmd1', type: 'charge.awaiting_payment', chargeId: 'a'.repeat(24), verified: true, verification: 'verified', outcome: 'forwarded', status: 200, forwardStatus: 200, attempt: 1 })
+    expect(lines[2]).toMatchObject({ eventId: 'evt_cmd2', verified: false, verification: 'signature_mismatch', outcome: 'rejected', status: 400 })
+    expect(lines[1]).not.toHaveProperty('skipVerify')
+    expect(await run.stop()).toBe(0)
+    expect(run.stderr()).toContain('No API credentials')
+    expect(target.received).toHaveLength(1)
+  })
+
+  it('is loud about --skip-verify on stderr and in every line', async () => {
+    const target = await app()
+    const run = start(['--forward', `127.0.0.1:${target.port}`, '--port', '0', '--skip-verify'])
+    const [first] = await run.waitLines(1)
+    const body = chargeEvent('evt_skip', 'charge.settled')
+    await post(first!.listening as string, body, { 'content-type': 'application/json' })
+    const lines = await run.waitLines(2)
+    expect(lines[1]).toMatchObject({ outcome: 'forwarded', verified: false, verification: 'skipped', skipVerify: true })
+    await run.stop()
+    expect(run.stderr()).toContain('--skip-verify is on')
+  })
+
+  it('registers its URL as the webhook URL of a local sandbox', async () => {
+    const target = await app()
+    const sandbox = await fakeService(true)
+    const run = start(['--forward', `127.0.0.1:${target.port}`, '--port', '0', '--secret', SECRET], { SVC_API_KEY: 'svc_test_abcdefghijklmnop', SVC_BASE_URL: sandbox.baseUrl })
+    const [first] = await run.waitLines(1)
+    await run.stop()
+    expect(sandbox.saved).toEqual([{ url: first!.listening, env: 'test', auth: 'Bearer svc_test_abcdefghijklmnop' }])
+    expect(run.stderr()).toContain(`Registered ${first!.listening} as the sandbox's test webhook URL`)
+    expect(run.stderr()).not.toContain(SECRET)
+  })
+
+  it('against a real service says what to expose and where to set it', async () => {
+    const target = await app()
+    const service = await fakeService(false)
+    const run = start(['--forward', `127.0.0.1:${target.port}`, '--port', '0', '--secret', SECRET], { SVC_API_KEY: 'svc_live_abcdefghijklmnop', SVC_BASE_URL: service.baseUrl })
+    await run.waitLines(1)
+    await run.stop()
+    expect(run.stderr()).toMatch(/not a local sandbox/)
+    expect(run.stderr()).toMatch(/tunnel/)
+    expect(run.stderr()).toMatch(/live webhook URL in the panel/)
+  })
+
+  it('exits 2 naming the secret when there is none to verify with', async () => {
+    const run = start(['--forward', 'localhost:3000', '--port', '0'])
+    expect(await run.done).toBe(2)
+    setIO(undefined)
+    expect(run.stderr()).toContain('secret')
+  })
+
+  it('exits 2 on a forward URL that is not http', async () => {
+    const run = start(['--forward', 'ftp://localhost/x', '--secret', SECRET])
+    expect(await run.done).toBe(2)
+    setIO(undefined)
+    expect(run.stderr()).toContain('forward')
+  })
+})
