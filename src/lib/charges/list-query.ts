@@ -40,7 +40,7 @@ export function parseListFlags(flags: ListFlags, now: Date = new Date()): Charge
   const createdAfter = instant('created-after', 'createdAfter')
   const createdBefore = instant('created-before', 'createdBefore')
   if (flags.limit !== undefined && !/^\s*-?\d+\s*$/.test(flags.limit)) {
-    issues.push({ field: flagLabel('limit'), message: `must be an integer between 1 and 100, not "${flags.limit}"` })
+    issues.push({ field: flagLabel('limit', 'limit'), message: `must be an integer between 1 and 100, not "${flags.limit}"` })
   }
   if (flags['starting-after'] !== undefined && !CHARGE_ID.test(flags['starting-after'])) {
     issues.push({ field: flagLabel('starting-after', 'startingAfter'), message: 'must be a charge id (24 hexadecimal characters)' })
@@ -51,7 +51,7 @@ export function parseListFlags(flags: ListFlags, now: Date = new Date()): Charge
     createdAfter,
     createdBefore,
     startingAfter: flags['starting-after'],
-    limit: issues.some((i) => i.field === '--limit') || flags.limit === undefined ? undefined : Number(flags.limit),
+    limit: issues.some((i) => i.field.startsWith('--limit')) || flags.limit === undefined ? undefined : Number(flags.limit),
   }
   for (const key of Object.keys(query)) if (query[key] === undefined) delete query[key]
   const parsed = ChargeListQuerySchema.safeParse(query)

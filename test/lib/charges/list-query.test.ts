@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest'
+import { parseListFlags } from '../../../src/lib/charges/list-query.js'
+
+const now = new Date('2026-11-20T15:00:00Z')
+
+describe('parseListFlags', () => {
+  it('turns friendly times into RFC 3339 (UTC)', () => {
+    expect(parseListFlags({ 'created-after': '2h', 'created-before': 'now' }, now)).toEqual({
+      createdAfter: '2026-11-20T13:00:00.000Z',
+      createdBefore: '2026-11-20T15:00:00.000Z',
+    })
+  })
+
+  it('keeps an RFC 3339 instant, normalised to UTC', () => {
+    expect(parseListFlags({ 'created-after': '2026-11-20T10:00:00-03:00' }, now)).toEqual({ createdAfter: '2026-11-20T13:00:00.000Z' })
+  })
+
+  it('passes the other filters through, limit as a number', () => {
+    expect(parseListFlags({ status: 'settled', 'external-id': 'order-1', limit: '50', 'starting-after': '65a1f0c2b3d4e5f60718293a' }, now)).toEqual({
+      status: 'settled',
+      externalId: 'order-1',
+      limit: 50,
+      startingAfter: '65a1f0c2b3d4e5f60718293a',
+    })
+  })
+
+  it.each([['1.5'], ['0'], ['101'], ['x']])('refuses --limit %s', (limit) => {
+    expect(() => parseListFlags({ limit }, now)).toThrow(/invalid --limit \(limit\)/i)
+  })
+})

@@ -1,0 +1,59 @@
+import { isValidCpf } from '@brazilian-utils/brazilian-utils/is-valid-cpf'
+import { describe, expect, it } from 'vitest'
+import { type PayerContext, resolvePayerTaxNumber } from '../../../src/lib/charges/payer.js'
+import { UsageError } from '../../../src/lib/errors.js'
+
+function ctx(overrides: Partial<PayerContext> = {}) {
+  const notes: string[] = []
+  const questions: string[] = []
+  const c: PayerContext = {
+    environment: 'test',
+    canPrompt: false,
+    ask: async (q) => {
+      questions.push(q)
+      return ''
+    },
+    note: (t) => notes.push(t),
+    ...overrides,
+  }
+  return { c, notes, questions }
+}
+
+describe('resolvePayerTaxNumber', () => {
+  it('uses the flag when given, asking nothing', async () => {
+    const { c, questions } = ctx({ canPrompt: true })
+    expect(await resolvePayerTaxNumber('529.982.247-25', c)).toBe('529.982.247-25')
+    expect(questions).toEqual([])
+  })
+
+  it('asks on a terminal and accepts a valid answer', async () => {
+    const { c, questions } = ctx({ canPrompt: true, environment: 'live', ask: async () => ' 52998224725 ' })
+    expect(await resolvePayerTaxNumber(undefined, c)).toBe('52998224725')
+    void questions
+  })
+
+  it('rejects an invalid answer with exit 2, naming the flag', async () => {
+    const { c } = ctx({ canPrompt: true, ask: async () => '111.111.111-11' })
+    const err = await resolvePayerTaxNumber(undefined, c).catch((e) => e)
+    expect(err).toBeInstanceOf(UsageError)
+    expect(err.exitCode).toBe(2)
+    expect(err.details[0].field).toBe('--payer-tax-number (payerTaxNumber)')
+  })
+
+  it('rejects an empty answer with exit 2', async () => {
+    const { c } = ctx({ canPrompt: true })
+    await expect(resolvePayerTaxNumber(undefined, c)).rejects.toMatchObject({ exitCode: 2 })
+  })
+
+  it('without a terminal in the test environment: a generated valid CPF, announced on stderr', async () => {
+    const { c, notes } = ctx()
+    const cpf = await resolvePayerTaxNumber(undefined, c)
+    expect(isValidCpf(cpf)).toBe(true)
+    expect(notes.join('')).toContain('generated test CPF')
+  })
+
+  it('without a terminal in the live environment: exit 2, never a made-up number', async () => {
+    const { c } = ctx({ environment: 'live' })
+    await expect(resolvePayerTaxNumber(undefined, c)).rejects.toMatchObject({ exitCode: 2, message: expect.stringContaining('--payer-tax-number') })
+  })
+})
