@@ -12,16 +12,20 @@ export interface RateDecision {
 
 export class RateLimiter {
   private readonly buckets = new Map<string, { tokens: number; at: number }>()
+  /** A burst of one second's worth of requests, and never less than one request. */
+  private readonly capacity: number
 
   constructor(
     private readonly perSecond: number,
     private readonly now: () => number = () => performance.now(),
-  ) {}
+  ) {
+    this.capacity = Math.max(1, perSecond)
+  }
 
   take(key: string): RateDecision {
     const t = this.now()
-    const b = this.buckets.get(key) ?? { tokens: this.perSecond, at: t }
-    b.tokens = Math.min(this.perSecond, b.tokens + ((t - b.at) / 1000) * this.perSecond)
+    const b = this.buckets.get(key) ?? { tokens: this.capacity, at: t }
+    b.tokens = Math.min(this.capacity, b.tokens + ((t - b.at) / 1000) * this.perSecond)
     b.at = t
     this.buckets.set(key, b)
     if (b.tokens >= 1) {

@@ -1,0 +1,45 @@
+/** startSandbox with its defaults: the real delivery worker, its own clock, a clean close. */
+import { describe, expect, it } from 'vitest'
+import { startSandbox } from '../../../src/lib/sandbox/sandbox.js'
+
+describe('startSandbox', () => {
+  it('creates a merchant with a test key, a live key and a webhook secret, serves, and closes cleanly', async () => {
+    const lines: string[] = []
+    const sb = await startSandbox({ port: 0, inMemory: true, log: (l) => lines.push(l) })
+    try {
+      expect(sb.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+      expect(sb.testKey).toMatch(/^svc_test_[0-9a-f]{32}$/)
+      expect(sb.liveKey).toMatch(/^svc_live_[0-9a-f]{32}$/)
+      expect(sb.webhookSecret).toMatch(/^whsec_/)
+      const res = await fetch(`${sb.baseUrl}/v1/account`, { headers: { authorization: `Bearer ${sb.testKey}` } })
+      expect(res.status).toBe(200)
+      expect(await res.json()).toMatchObject({ environment: 'test' })
+      const info = await (await fetch(`${sb.baseUrl}/_sandbox/info`)).json()
+      expect(info).toMatchObject({ sandbox: true, speed: 1 })
+      expect(Math.abs(Date.parse(info.now) - Date.now())).toBeLessThan(60_000)
+    } finally {
+      await sb.close()
+    }
+    await expect(fetch(`${sb.baseUrl}/_sandbox/info`)).rejects.toThrow()
+    expect(lines.some((l) => l.includes(sb.baseUrl))).toBe(true)
+  })
+
+  it('refuses to start on a port in use', async () => {
+    const a = await startSandbox({ port: 0, inMemory: true })
+    try {
+      const port = Number(new URL(a.baseUrl).port)
+      await expect(startSandbox({ port, inMemory: true })).rejects.toThrow(/EADDRINUSE/)
+    } finally {
+      await a.close()
+    }
+  })
+
+  it('runs a sped-up clock from the speed option', async () => {
+    const sb = await startSandbox({ port: 0, inMemory: true, speed: 60 })
+    try {
+      expect(sb.clock.speed).toBe(60)
+    } finally {
+      await sb.close()
+    }
+  })
+})
