@@ -212,12 +212,12 @@ export class EventStore {
   }
 
   /**
-   * The delivery to replay for an event: the newest one that passed verification (or was
-   * forwarded under --skip-verify), else the newest at all.
+   * The delivery to replay for an event: the newest one the service sent that passed
+   * verification, else the newest the service sent, else a replay's copy.
    */
   findForReplay(eventId: string): DeliveryRecord | undefined {
     const rows = this.db
-      .prepare("SELECT * FROM deliveries WHERE event_id = ? ORDER BY (verification = 'verified') DESC, seq DESC LIMIT 1")
+      .prepare("SELECT * FROM deliveries WHERE event_id = ? ORDER BY (source = 'service') DESC, (verification = 'verified') DESC, seq DESC LIMIT 1")
       .all(eventId) as unknown as Row[]
     return rows[0] ? fromRow(rows[0]) : undefined
   }

@@ -1,0 +1,41 @@
+import { Flags } from '@oclif/core'
+import { BaseCommand } from '../../lib/base-command.js'
+import { painter } from '../../lib/output/color.js'
+import { EventStore } from '../../lib/webhooks/event-store.js'
+import { deliveriesTable, deliveryJson, deliveryTsvRow } from '../../lib/webhooks/events-view.js'
+
+export default class WebhooksEvents extends BaseCommand<typeof WebhooksEvents> {
+  static override summary = 'Show the deliveries `svc webhooks listen` received, newest first, from the local event log.'
+  static override description =
+    'Every delivery is there, verified or not: verification result, what became of it (forwarded, failed, rejected, ' +
+    'duplicate, skipped), the app\'s status, latency and attempt. On a terminal: a table. Piped: tab-separated rows in the ' +
+    'order receivedAt eventId type verification outcome status forwardStatus latencyMs attempt source. --json prints an ' +
+    'array with headers and the raw body (text, or bodyBase64 when it is not UTF-8); --ndjson one object per line.'
+
+  static override examples = [
+    '<%= config.bin %> webhooks events',
+    '<%= config.bin %> webhooks events --type charge.settled --limit 5 --json',
+    '<%= config.bin %> webhooks events --type "charge.*" --ndjson | jq -r .eventId',
+  ]
+
+  static override flags = {
+    limit: Flags.integer({ description: 'How many deliveries, newest first.', default: 20, min: 1, max: 10_000 }),
+    type: Flags.string({ description: 'Only this event type (a trailing * matches a prefix, e.g. charge.*).' }),
+    'event-id': Flags.string({ description: 'Only the deliveries of this event.' }),
+    ndjson: Flags.boolean({ description: 'One delivery per line as JSON.', exclusive: ['json'], helpGroup: 'OUTPUT' }),
+  }
+
+  async run(): Promise<void> {
+    const store = await EventStore.open({ env: this.io.env })
+    try {
+      const records = store.list({ limit: this.flags.limit, type: this.flags.type, eventId: this.flags['event-id'] })
+      if (this.flags.json) return this.printJson(records.map(deliveryJson))
+      if (this.flags.ndjson) return this.io.out(records.map((r) => `${JSON.stringify(deliveryJson(r))}\n`).join(''))
+      if (records.length === 0) return this.note(`No deliveries in ${store.path}${this.flags.type ? ` of type ${this.flags.type}` : ''}. Start one with \`svc webhooks listen --forward localhost:3000\`.`)
+      if (this.io.isStdoutTTY) this.io.out(deliveriesTable(records, painter(this.io.color)))
+      else this.io.out(records.map(deliveryTsvRow).join(''))
+    } finally {
+      store.close()
+    }
+  }
+}
