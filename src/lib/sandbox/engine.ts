@@ -18,6 +18,12 @@ import type { Env, EventSink, StoredEvent } from './types.js'
 
 const HOUR_MS = 3_600_000
 
+/**
+ * The one amount (R$ 14,02) at which the sandbox's simulated provider refuses a charge:
+ * 402 `provider_error`, nothing saved, so clients can exercise that answer.
+ */
+export const PROVIDER_REFUSES_AMOUNT = 1402
+
 export interface ChargeEngineDeps {
   store: SandboxStore
   clock: SandboxClock
@@ -78,6 +84,9 @@ export class ChargeEngine {
     }
 
     this.checkMerchantCleared()
+    if (input.amountInCents === PROVIDER_REFUSES_AMOUNT) {
+      throw new SandboxApiError('provider_error', 'O provedor de pagamento recusou a cobrança (simulado: valor de R$ 14,02).')
+    }
 
     if (idempotencyKey !== undefined) store.reserveIdempotency(env, idempotencyKey, hash, clock.now())
     if (flightKey !== undefined) this.inFlight.set(flightKey, hash)

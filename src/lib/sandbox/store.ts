@@ -96,15 +96,12 @@ export class SandboxStore {
         const merchant: Merchant = { merchantId: newMerchantId(), email: 'merchant@sandbox.local', webhookSecret: newWebhookSecret() }
         raw = JSON.stringify(merchant)
         this.setMeta('merchant', raw)
-        const testKey = this.insertKey('test', nowIso)
-        const liveKey = this.insertKey('live', nowIso)
-        this.setMeta('initial_keys', JSON.stringify({ testKey, liveKey }))
       }
       const merchant = JSON.parse(raw) as Merchant
-      const initial = JSON.parse(this.getMeta('initial_keys')!) as { testKey: string; liveKey: string }
-      // The banner shows a usable key per environment: the first one that is still valid.
-      const testKey = this.firstValidKey('test') ?? initial.testKey
-      const liveKey = this.firstValidKey('live') ?? initial.liveKey
+      // The banner shows a usable key per environment: the first one still valid, or a new one
+      // when every key of that environment was revoked.
+      const testKey = this.firstValidKey('test') ?? this.insertKey('test', nowIso)
+      const liveKey = this.firstValidKey('live') ?? this.insertKey('live', nowIso)
       return { merchant, testKey, liveKey }
     })
   }

@@ -14,7 +14,7 @@ describe('startSandbox', () => {
       const res = await fetch(`${sb.baseUrl}/v1/account`, { headers: { authorization: `Bearer ${sb.testKey}` } })
       expect(res.status).toBe(200)
       expect(await res.json()).toMatchObject({ environment: 'test' })
-      const info = await (await fetch(`${sb.baseUrl}/_sandbox/info`)).json()
+      const info = (await (await fetch(`${sb.baseUrl}/_sandbox/info`)).json()) as { now: string }
       expect(info).toMatchObject({ sandbox: true, speed: 1 })
       expect(Math.abs(Date.parse(info.now) - Date.now())).toBeLessThan(60_000)
     } finally {

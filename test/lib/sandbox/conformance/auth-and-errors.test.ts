@@ -160,6 +160,15 @@ describe('merchant not cleared to charge (403 on create)', () => {
   })
 })
 
+describe('provider refusal', () => {
+  it('answers 402 provider_error at the documented amount (R$ 14,02) and saves nothing', async () => {
+    const r = await h.create({ amountInCents: 1402, externalId: 'refused-1' })
+    expect(r.status).toBe(402)
+    expect(errorOf(r).code).toBe('provider_error')
+    expect((await h.call('GET', '/v1/charges?externalId=refused-1')).body.data).toEqual([])
+  })
+})
+
 describe('sandbox info', () => {
   it('answers GET /_sandbox/info without a key, with the sandbox clock', async () => {
     const r = await h.call('GET', '/_sandbox/info', { key: null })
