@@ -81,6 +81,6 @@ export function waitError(outcome: Extract<WaitOutcome, { reached: false }>, tar
   }
   return new WaitError(
     `Timed out after ${timeoutText} waiting for charge ${charge.id} to become ${target}; it is ${charge.status}.`,
-    'Wait longer with --wait-timeout, or check it later with `svc charges get ID`.',
+    `Wait longer with --wait-timeout, or check it later with \`svc charges get ${charge.id}\`.`,
   )
 }

@@ -4,8 +4,15 @@
  * code scans on dark and light themes alike. With colour off (NO_COLOR) only block characters
  * are used, drawn for the usual light-text-on-dark terminal (light modules as blocks).
  */
+import { stripAnsi } from './color.js'
+
 export async function renderQr(text: string, opts: { color: boolean }): Promise<string> {
   const { default: QRCode } = await import('qrcode')
-  if (opts.color) return QRCode.toString(text, { type: 'terminal', small: true, errorCorrectionLevel: 'M' })
-  return QRCode.toString(text, { type: 'utf8', margin: 2, errorCorrectionLevel: 'M', color: { dark: '#ffffff', light: '#000000' } })
+  const art = opts.color
+    ? await QRCode.toString(text, { type: 'terminal', small: true, errorCorrectionLevel: 'M' })
+    : await QRCode.toString(text, { type: 'utf8', margin: 2, errorCorrectionLevel: 'M', color: { dark: '#ffffff', light: '#000000' } })
+  // The terminal renderer ends with a line of colour codes only: drop it (each line resets itself).
+  const lines = art.split('\n')
+  while (lines.length > 0 && stripAnsi(lines.at(-1)!).length === 0) lines.pop()
+  return `${lines.join('\n')}\n`
 }
