@@ -1,4 +1,7 @@
-/** One charge's lane: every state of the happy path (and any other it reached), the current one bold. */
+/**
+ * One charge's lane: every state of the happy path (and any other it reached), the current one
+ * bold; ● seen, ◌ passed before the first state seen, ↯ arrived out of order, ○ not reached.
+ */
 import { Text } from 'ink'
 import { formatBRL } from '../domain/money.js'
 import { clockTime, shortId, statusColor, verdictText } from './format.js'
@@ -18,7 +21,11 @@ export function ChargeLane({ lane, showVerdict = true }: { lane: Lane; showVerdi
         return (
           <Text key={status}>
             {i > 0 ? <Text dimColor>{' ─ '}</Text> : null}
-            {step ? (
+            {step?.inferred ? (
+              <Text color={statusColor(status)} dimColor>
+                ◌ {status}
+              </Text>
+            ) : step ? (
               <Text color={statusColor(status)} bold={current}>
                 {step.outOfOrder ? '↯' : '●'} {status}
               </Text>

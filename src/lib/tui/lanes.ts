@@ -4,7 +4,7 @@
  * follow the lane's current state is flagged out of order. At most `max` lanes are kept (the
  * ones updated last), so a listener that runs for days stays small.
  */
-import { type ChargeStatus, LANE_ORDER } from '../domain/charge-states.js'
+import { type ChargeStatus, LANE_ORDER, TRANSITIONS } from '../domain/charge-states.js'
 import { isReachable, type Verdict } from '../webhooks/confirm.js'
 
 export interface LaneStep {
@@ -12,6 +12,8 @@ export interface LaneStep {
   at: string
   eventId?: string
   outOfOrder: boolean
+  /** Not seen, but the charge must have passed here to reach the first state seen. */
+  inferred?: boolean
 }
 
 export interface Lane {
@@ -37,6 +39,25 @@ export function laneColumns(lane: Pick<Lane, 'steps'>): ChargeStatus[] {
   return [...LANE_ORDER, ...new Set(extra)]
 }
 
+/** The states a charge passed through before `to`, on the shortest path from the first state. */
+export function impliedBefore(to: ChargeStatus): ChargeStatus[] {
+  const start = LANE_ORDER[0]!
+  const queue: ChargeStatus[][] = [[start]]
+  const seen = new Set<ChargeStatus>([start])
+  while (queue.length > 0) {
+    const path = queue.shift()!
+    const at = path[path.length - 1]!
+    if (at === to) return path.slice(0, -1)
+    for (const t of TRANSITIONS) {
+      if (t.from === at && !seen.has(t.to)) {
+        seen.add(t.to)
+        queue.push([...path, t.to])
+      }
+    }
+  }
+  return []
+}
+
 export class LaneBook {
   private readonly lanes = new Map<string, Lane>()
   private clock = 0
@@ -47,9 +68,10 @@ export class LaneBook {
   apply(chargeId: string, update: LaneUpdate): { outOfOrder: boolean; changed: boolean } {
     const lane = this.lanes.get(chargeId)
     if (!lane) {
+      const implied = impliedBefore(update.status).map((status) => ({ status, at: update.at, outOfOrder: false, inferred: true }))
       this.lanes.set(chargeId, {
         chargeId,
-        steps: [{ status: update.status, at: update.at, eventId: update.eventId, outOfOrder: false }],
+        steps: [...implied, { status: update.status, at: update.at, eventId: update.eventId, outOfOrder: false }],
         current: update.status,
         grossInCents: update.grossInCents,
         touched: ++this.clock,
@@ -57,7 +79,14 @@ export class LaneBook {
       this.evict()
       return { outOfOrder: false, changed: true }
     }
-    if (lane.steps.some((s) => s.status === update.status)) return { outOfOrder: false, changed: false }
+    const known = lane.steps.find((s) => s.status === update.status)
+    if (known && !known.inferred) return { outOfOrder: false, changed: false }
+    if (known) {
+      // A state we had inferred arrives late: it is out of order, but it confirms the path.
+      const steps = lane.steps.map((s) => (s === known ? { ...s, at: update.at, eventId: update.eventId, inferred: false, outOfOrder: true } : s))
+      this.lanes.set(chargeId, { ...lane, steps, touched: ++this.clock })
+      return { outOfOrder: true, changed: true }
+    }
     const outOfOrder = !isReachable(lane.current, update.status)
     const next: Lane = {
       ...lane,
