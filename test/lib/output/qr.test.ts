@@ -1,7 +1,10 @@
-import jsQR from 'jsqr'
+import jsqrModule from 'jsqr'
 import { describe, expect, it } from 'vitest'
 import { stripAnsi } from '../../../src/lib/output/color.js'
 import { renderQr } from '../../../src/lib/output/qr.js'
+
+// jsqr is CommonJS with a default export: typed as the module under NodeNext, the function at run time.
+const jsQR = ((jsqrModule as unknown as { default?: typeof jsqrModule }).default ?? jsqrModule) as unknown as typeof jsqrModule.default
 
 const PIX = '00020101021226830014br.gov.bcb.pix2561pix.example/qr/v2/65a1f0c2b3d4e5f60718293a520400005303986540515.005802BR5909LOJA TESTE6009SAO PAULO62070503***6304ABCD'
 
