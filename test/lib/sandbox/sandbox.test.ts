@@ -1,4 +1,7 @@
 /** startSandbox with its defaults: the real delivery worker, its own clock, a clean close. */
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { startSandbox } from '../../../src/lib/sandbox/sandbox.js'
 
@@ -40,6 +43,22 @@ describe('startSandbox', () => {
       expect(sb.clock.speed).toBe(60)
     } finally {
       await sb.close()
+    }
+  })
+
+  it('keeps the clock ahead across a restart after it was advanced', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'svc-sandbox-clock-'))
+    const first = await startSandbox({ port: 0, dataDir })
+    await first.clock.advance(25 * 3_600_000)
+    await first.close()
+    const second = await startSandbox({ port: 0, dataDir })
+    try {
+      const lead = second.clock.now() - Date.now()
+      expect(lead).toBeGreaterThan(25 * 3_600_000 - 60_000)
+      expect(lead).toBeLessThan(25 * 3_600_000 + 60_000)
+      expect(second.testKey).toBe(first.testKey)
+    } finally {
+      await second.close()
     }
   })
 })
