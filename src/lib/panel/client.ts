@@ -33,6 +33,19 @@ export interface PanelDelivery {
   createdAt: string
   firstAttemptAt?: string
   body: string
+  /** Only when the log is filtered by event id. */
+  attemptLog?: PanelAttempt[]
+}
+
+export interface PanelAttempt {
+  attempt: number
+  at: string
+  url: string
+  status?: number
+  error?: string
+  response?: string
+  durationMs: number
+  manual: boolean
 }
 
 export interface PanelKey {
@@ -98,7 +111,8 @@ export class PanelClient {
     this.baseUrl = trimSlash(target.baseUrl)
   }
 
-  getWebhook(env?: PanelEnv): Promise<PanelWebhookEndpoint | null> {
+  /** 404 `webhook_not_configured` (an ApiError, exit 4) when the environment has no URL. */
+  getWebhook(env?: PanelEnv): Promise<PanelWebhookEndpoint> {
     return this.call('GET', '/webhook', { query: { env } })
   }
 
@@ -106,8 +120,9 @@ export class PanelClient {
     return this.call('PUT', '/webhook', { body: { url, ...(env ? { env } : {}) } })
   }
 
-  listDeliveries(filter: { env?: PanelEnv; eventId?: string } = {}): Promise<{ data: PanelDelivery[] }> {
-    return this.call('GET', '/deliveries', { query: { env: filter.env, eventId: filter.eventId } })
+  listDeliveries(filter: { env?: PanelEnv; eventId?: string; limit?: number } = {}): Promise<{ data: PanelDelivery[] }> {
+    const limit = filter.limit === undefined ? undefined : String(filter.limit)
+    return this.call('GET', '/deliveries', { query: { env: filter.env, eventId: filter.eventId, limit } })
   }
 
   resendDelivery(eventId: string): Promise<{ eventId: string }> {
@@ -118,8 +133,8 @@ export class PanelClient {
     return this.call('GET', '/keys')
   }
 
-  createKey(env: PanelEnv): Promise<PanelKey> {
-    return this.call('POST', '/keys', { body: { env } })
+  createKey(env?: PanelEnv): Promise<PanelKey> {
+    return this.call('POST', '/keys', { body: env ? { env } : {} })
   }
 
   /** The key travels in the body, never in the URL (URLs end up in logs). */

@@ -1,0 +1,166 @@
+/**
+ * The panel of the real service, for the local sandbox (`/_sandbox/…`, JSON): the webhook URL,
+ * the delivery log with resend, API keys, the plan and account flags, and the sandbox's clock.
+ * The core authenticates the request (any valid key of this sandbox) and resolves `?env=` before
+ * calling here; it adds the requestId to the error bodies answered here (spec 2.9 shape).
+ */
+import { z } from 'zod'
+import { CHOSEN_CODES, STATUS_OF_CODE } from '../contract/errors.js'
+import type { ErrorDetail } from '../contract/schemas.js'
+import { maskSecret } from '../config/mask.js'
+import type { SandboxClock } from './clock.js'
+import type { WebhookDeliveries } from './deliveries.js'
+import type { PanelRequest, PanelResponse, SandboxAdmin, SandboxKey } from './types.js'
+
+export interface PanelDeps {
+  deliveries: WebhookDeliveries
+  admin: SandboxAdmin
+  clock: SandboxClock
+}
+
+const EnvSchema = z.enum(['test', 'live'])
+const MAX_ADVANCE_MS = 366 * 24 * 3600 * 1000
+
+const WebhookPutSchema = z.strictObject({
+  url: z
+    .string()
+    .max(2048)
+    .refine((u) => isHttpUrl(u), 'must be an absolute http:// or https:// URL'),
+  env: EnvSchema.optional(),
+})
+
+const KeyCreateSchema = z.strictObject({ env: EnvSchema.optional() })
+const KeyRevokeSchema = z.strictObject({ key: z.string().min(1).max(200), env: EnvSchema.optional() })
+
+const AccountPatchSchema = z.strictObject({
+  feeBps: z.int().min(0).max(10_000).optional(),
+  feeFixedInCents: z.int().min(0).max(100_000).optional(),
+  settlementDelayHours: z.int().min(0).max(24 * 90).optional(),
+  activated: z.boolean().optional(),
+  blocked: z.boolean().optional(),
+  merchantIdPresent: z.boolean().optional(),
+  qrValiditySeconds: z.int().min(1).max(30 * 24 * 3600).optional(),
+})
+
+const ClockAdvanceSchema = z.strictObject({ ms: z.int().min(1).max(MAX_ADVANCE_MS) })
+
+const RESEND = /^\/deliveries\/([^/]+)\/resend$/
+
+export async function handlePanelRequest(req: PanelRequest, deps: PanelDeps): Promise<PanelResponse> {
+  const { method, path } = req
+  const route = `${method} ${path}`
+  switch (route) {
+    case 'GET /webhook': {
+      const endpoint = deps.deliveries.getEndpoint(req.environment)
+      if (!endpoint) return fail(CHOSEN_CODES.webhookNotConfigured, `Nenhuma URL de webhook configurada para o ambiente ${req.environment}.`)
+      return ok(200, endpoint)
+    }
+    case 'PUT /webhook': {
+      const body = parse(WebhookPutSchema, req.body)
+      if ('error' in body) return body.error
+      return ok(200, deps.deliveries.setEndpoint(body.data.env ?? req.environment, body.data.url))
+    }
+    case 'GET /deliveries': {
+      const eventId = req.query.get('eventId') ?? undefined
+      const limitRaw = req.query.get('limit')
+      let limit: number | undefined
+      if (limitRaw !== null) {
+        limit = Number(limitRaw)
+        if (!/^\d+$/.test(limitRaw) || limit < 1 || limit > 1000) return invalid([{ field: 'limit', message: 'limit must be an integer from 1 to 1000' }])
+      }
+      return ok(200, { data: deps.deliveries.list({ environment: req.environment, eventId, limit }) })
+    }
+    case 'GET /keys':
+      return ok(200, { data: deps.admin.listKeys().map(masked) })
+    case 'POST /keys': {
+      const body = parse(KeyCreateSchema, req.body ?? {})
+      if ('error' in body) return body.error
+      // The one answer that shows the key in full: the merchant copies it now or never.
+      return ok(201, deps.admin.createKey(body.data.env ?? req.environment))
+    }
+    case 'POST /keys/revoke': {
+      const body = parse(KeyRevokeSchema, req.body)
+      if ('error' in body) return body.error
+      const revoked = deps.admin.revokeKey(body.data.key, body.data.env)
+      if (!revoked) return fail(CHOSEN_CODES.notFound, 'Chave de API não encontrada nesta conta.')
+      return ok(200, masked(revoked))
+    }
+    case 'GET /account':
+      return ok(200, deps.admin.getSettings())
+    case 'PATCH /account': {
+      const body = parse(AccountPatchSchema, req.body)
+      if ('error' in body) return body.error
+      return ok(200, deps.admin.updateSettings(body.data))
+    }
+    case 'GET /clock':
+      return ok(200, { now: deps.clock.nowDate().toISOString(), speed: deps.clock.speed })
+    case 'POST /clock/advance': {
+      const body = parse(ClockAdvanceSchema, req.body)
+      if ('error' in body) return body.error
+      // Settle deliveries in flight first so their retries are timed from where they were sent,
+      // then let everything that fell due (expiries, settlements, retries) run before answering.
+      await flush(deps)
+      await deps.clock.advance(body.data.ms)
+      await flush(deps)
+      return ok(200, { now: deps.clock.nowDate().toISOString() })
+    }
+  }
+  const resend = RESEND.exec(path)
+  if (resend && method === 'POST') {
+    const eventId = decodeURIComponent(resend[1]!)
+    const accepted = deps.deliveries.resend(eventId)
+    if (!accepted) return fail(CHOSEN_CODES.notFound, `Nenhuma entrega do evento ${eventId} no registro de entregas.`)
+    return ok(202, accepted)
+  }
+  return fail(CHOSEN_CODES.notFound, `Rota do painel não encontrada: ${method} /_sandbox${path}.`)
+}
+
+async function flush(deps: PanelDeps): Promise<void> {
+  const worker = deps.deliveries as Partial<Pick<WebhookDeliveries, 'flush'>>
+  if (typeof worker.flush === 'function') await worker.flush()
+}
+
+function masked(k: SandboxKey): SandboxKey {
+  return { ...k, key: maskSecret(k.key) }
+}
+
+function ok(status: number, body: unknown): PanelResponse {
+  return { status, body }
+}
+
+function fail(code: string, message: string, details?: ErrorDetail[]): PanelResponse {
+  return { status: STATUS_OF_CODE[code] ?? 400, body: { error: { code, message, ...(details ? { details } : {}) } } }
+}
+
+function invalid(details: ErrorDetail[]): PanelResponse {
+  return fail('invalid_request', 'Requisição inválida: verifique os campos em details.', details)
+}
+
+function parse<T extends z.ZodType>(schema: T, body: unknown): { data: z.infer<T> } | { error: PanelResponse } {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    return { error: invalid([{ field: '(body)', message: 'the body must be a JSON object' }]) }
+  }
+  const result = schema.safeParse(body)
+  if (result.success) return { data: result.data }
+  const details: ErrorDetail[] = []
+  const seen = new Set<string>()
+  for (const issue of result.error.issues) {
+    const fields = issue.code === 'unrecognized_keys' ? issue.keys : [issue.path.length ? issue.path.map(String).join('.') : '(body)']
+    for (const field of fields) {
+      if (seen.has(field)) continue
+      seen.add(field)
+      details.push({ field, message: issue.code === 'unrecognized_keys' ? 'unknown field' : issue.message })
+    }
+  }
+  return { error: invalid(details) }
+}
+
+function isHttpUrl(url: string): boolean {
+  try {
+    const u = new URL(url)
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== ''
+  } catch {
+    return false
+  }
+}
+
