@@ -32,6 +32,7 @@ export default class ChargesCancel extends ApiCommand<typeof ChargesCancel> {
     if (fromStdin && this.io.isStdinTTY) throw new UsageError('`-` reads ids from stdin, but stdin is a terminal.', { field: 'ID', hint: 'Pipe the ids in: svc charges list -q --status awaiting_payment | svc charges cancel -' })
     const ids = normalizeIds(fromStdin ? await readStdinLines(this.io.stdin) : given, fromStdin ? 'on stdin' : 'as arguments')
     const client = await this.client()
+    if (this.io.isStderrTTY && !this.flags.json) this.note(`${await this.badge()} canceling ${ids.length} charge${ids.length === 1 ? '' : 's'}`)
     const worst = await cancelCharges(ids, (id) => client.cancelCharge(id), (r) => this.report(r))
     if (this.canceled > 0 && this.io.isStderrTTY && !this.flags.json) {
       this.warnUser("a canceled charge's QR stays payable (the provider cannot invalidate it): remove it from the payer's view. A late payment still goes through.")

@@ -72,6 +72,7 @@ describe('svc charges cancel', () => {
     expect(r.exitCode).toBe(0)
     expect(r.stdout).toContain(idOf(1))
     expect(r.stdout).toMatch(ANSI)
+    expect(r.stderr).toContain('TEST')
     expect(r.stderr).toContain('stays payable')
     expect(r.stderr).toContain("payer's view")
   })
