@@ -71,7 +71,12 @@ export function createSandboxServer(deps: SandboxServerDeps): Server {
 
 async function handle(deps: SandboxServerDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const requestId = newRequestId()
+  const started = performance.now()
   res.setHeader('x-request-id', requestId)
+  res.once('close', () => {
+    const outcome = res.writableFinished ? String(res.statusCode) : 'dropped'
+    deps.log(`${req.method} ${(req.url ?? '/').split('?')[0]} → ${outcome} ${Math.round(performance.now() - started)}ms ${requestId}`)
+  })
   try {
     const url = new URL(req.url ?? '/', 'http://sandbox.invalid')
     const answer = await route(deps, req, res, url)
