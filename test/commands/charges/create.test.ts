@@ -51,7 +51,7 @@ describe('svc charges create', () => {
     expect(r.stdout).toContain('R$ 15,00')
     expect(r.stdout).toContain('R$ 0,80')
     expect(r.stdout).toContain('R$ 14,20')
-    expect(r.stdout).toContain('20/11/2026')
+    expect(stripAnsi(r.stdout)).toMatch(/Expires\s+\S*\d{2}\/11\/2026 \d{2}:\d{2}/)
     expect(r.stdout).toContain('65a1f0c2b3d4e5f60718293a')
     expect(r.stdout).toContain('awaiting_payment')
     expect(r.stdout).not.toContain('idempotent replay')

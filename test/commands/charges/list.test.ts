@@ -39,7 +39,7 @@ describe('svc charges list', () => {
     expect(lines[1]).toContain('\u001B[32msettled')
     expect(lines[1]).toContain('R$ 15,00')
     expect(lines[1]).toContain('order-2')
-    expect(lines[1]).toContain('20/11/2026')
+    expect(lines[1]).toMatch(/\d{2}\/11\/2026 \d{2}:\d{2}/)
     expect(lines[1]).toMatch(/ago|in /)
     expect(r.stderr).toContain('TEST')
     expect(r.stderr).toContain(`--starting-after ${idOf(1)}`)
