@@ -12,6 +12,7 @@ import { maskTaxNumber, normalizeTaxNumber } from '../domain/tax-number.js'
 import { SandboxApiError, chargeNotFound } from './api-error.js'
 import { brCodeFor, qrImagePath } from './brcode.js'
 import type { SandboxClock } from './clock.js'
+import { DueQueue } from './due-queue.js'
 import { newBlockchainTxId, newEventId } from './ids.js'
 import type { SandboxStore } from './store.js'
 import type { Env, EventSink, StoredEvent } from './types.js'
@@ -46,11 +47,17 @@ export interface CreateResult {
 }
 
 export class ChargeEngine {
-  private readonly timers = new Map<string, number>()
+  /** Pending expiries and settlements, keyed `trigger env id`. */
+  private readonly due: DueQueue
   private readonly inFlight = new Map<string, string>()
   private stopped = false
 
-  constructor(private readonly deps: ChargeEngineDeps) {}
+  constructor(private readonly deps: ChargeEngineDeps) {
+    this.due = new DueQueue(deps.clock, (key, dueAt) => {
+      const [trigger, env, id] = key.split(' ') as [Trigger, Env, string]
+      this.fire(env, id, trigger, dueAt)
+    })
+  }
 
   // ------------------------------------------------------------ creation
 
@@ -266,36 +273,17 @@ export class ChargeEngine {
 
   stop(): void {
     this.stopped = true
-    for (const id of this.timers.values()) this.deps.clock.cancel(id)
-    this.timers.clear()
+    this.due.stop()
   }
 
   private armTimers(charge: Charge): void {
     if (this.stopped) return
-    if (charge.status === 'awaiting_payment') this.arm(charge, 'expire', Date.parse(charge.pix.expiresAt))
-    else this.disarm(charge.id, 'expire')
+    const key = (trigger: Trigger) => `${trigger} ${charge.environment} ${charge.id}`
+    if (charge.status === 'awaiting_payment') this.due.set(key('expire'), Date.parse(charge.pix.expiresAt))
+    else this.due.delete(key('expire'))
     if (charge.status === 'paid_pending_settlement' && charge.settlement.estimatedAt) {
-      this.arm(charge, 'settle', Date.parse(charge.settlement.estimatedAt))
-    } else this.disarm(charge.id, 'settle')
-  }
-
-  private arm(charge: Charge, trigger: Trigger, dueAt: number): void {
-    const key = `${trigger}:${charge.id}`
-    if (this.timers.has(key)) return
-    const { id, environment } = charge
-    const timer = this.deps.clock.schedule(dueAt, () => {
-      this.timers.delete(key)
-      this.fire(environment, id, trigger, dueAt)
-    })
-    this.timers.set(key, timer)
-  }
-
-  private disarm(chargeId: string, trigger: Trigger): void {
-    const key = `${trigger}:${chargeId}`
-    const timer = this.timers.get(key)
-    if (timer === undefined) return
-    this.deps.clock.cancel(timer)
-    this.timers.delete(key)
+      this.due.set(key('settle'), Date.parse(charge.settlement.estimatedAt))
+    } else this.due.delete(key('settle'))
   }
 
   /** A timer fell due: the move happens at its due instant, if the machine still allows it. */
