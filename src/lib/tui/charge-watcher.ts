@@ -1,0 +1,136 @@
+/**
+ * The model behind `svc charges watch`: polls the API (the named charges, or the newest ones)
+ * and moves each charge's lane when its status changes. An external store for the live view,
+ * and a stream of changes for the plain output. Sleep is injected so tests never wait on the
+ * wall clock.
+ */
+import type { ApiClient } from '../api/types.js'
+import type { Charge } from '../contract/schemas.js'
+import { type ChargeStatus, isFinal } from '../domain/charge-states.js'
+import { ApiError } from '../errors.js'
+import { type Lane, LaneBook } from './lanes.js'
+
+export interface WatchChange {
+  charge: Charge
+  /** The status before, undefined the first time the charge is seen. */
+  from?: ChargeStatus
+}
+
+export interface WatchState {
+  lanes: Lane[]
+  charges: Record<string, Charge>
+  polls: number
+  lastPollAt?: string
+  error?: string
+  missing: string[]
+}
+
+export interface ChargeWatcherOptions {
+  client: Pick<ApiClient, 'getCharge' | 'listCharges'>
+  /** Charges to follow; none: the `recent` newest. */
+  ids?: string[]
+  recent?: number
+  intervalMs?: number
+  maxLanes?: number
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>
+  now?: () => Date
+}
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms)
+    function done() {
+      clearTimeout(timer)
+      signal.removeEventListener('abort', done)
+      resolve()
+    }
+    signal.addEventListener('abort', done, { once: true })
+  })
+}
+
+export class ChargeWatcher {
+  private readonly opts: ChargeWatcherOptions
+  private readonly lanes: LaneBook
+  private readonly listeners = new Set<() => void>()
+  private state: WatchState = { lanes: [], charges: {}, polls: 0, missing: [] }
+
+  constructor(opts: ChargeWatcherOptions) {
+    this.opts = opts
+    this.lanes = new LaneBook(opts.maxLanes ?? Math.max(20, opts.ids?.length ?? 0))
+  }
+
+  subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  getSnapshot = (): WatchState => this.state
+
+  /** Whether every named charge has reached a state it normally stays in. */
+  allFinal(): boolean {
+    const ids = this.opts.ids ?? []
+    return ids.length > 0 && ids.every((id) => this.state.missing.includes(id) || (this.state.charges[id] && isFinal(this.state.charges[id].status)))
+  }
+
+  /** One round of polling; returns the charges whose status changed (or that appeared). */
+  async poll(): Promise<WatchChange[]> {
+    const now = (this.opts.now ?? (() => new Date()))().toISOString()
+    let fetched: Charge[] = []
+    const missing = new Set(this.state.missing)
+    let error: string | undefined
+    try {
+      if (this.opts.ids?.length) {
+        const results = await Promise.all(
+          this.opts.ids.map(async (id) => {
+            try {
+              return await this.opts.client.getCharge(id)
+            } catch (err) {
+              if (err instanceof ApiError && err.status === 404) {
+                missing.add(id)
+                return undefined
+              }
+              throw err
+            }
+          }),
+        )
+        fetched = results.filter((c): c is Charge => c !== undefined)
+      } else {
+        fetched = (await this.opts.client.listCharges({ limit: this.opts.recent ?? 10 })).data
+      }
+    } catch (err) {
+      error = (err as Error).message
+    }
+    const changes: WatchChange[] = []
+    const charges = { ...this.state.charges }
+    // Oldest first, so that the lanes' recency matches the charges' order.
+    for (const charge of [...fetched].reverse()) {
+      const before = charges[charge.id]
+      charges[charge.id] = charge
+      if (before?.status === charge.status) continue
+      this.lanes.apply(charge.id, { status: charge.status, at: charge.updatedAt, grossInCents: charge.amount.grossInCents })
+      changes.push({ charge, from: before?.status })
+    }
+    const lanes = this.lanes.list()
+    // Only the charges that still have a lane are kept: memory stays flat however long it runs.
+    const kept = new Set(lanes.map((l) => l.chargeId))
+    for (const id of Object.keys(charges)) if (!kept.has(id)) delete charges[id]
+    this.set({ lanes, charges, polls: this.state.polls + 1, lastPollAt: now, error, missing: [...missing] })
+    return changes
+  }
+
+  /** Polls until `signal` aborts (or, with `untilFinal`, every named charge is final). */
+  async run(signal: AbortSignal, onChanges: (changes: WatchChange[]) => void = () => {}, untilFinal = false): Promise<void> {
+    const sleep = this.opts.sleep ?? abortableSleep
+    while (!signal.aborted) {
+      onChanges(await this.poll())
+      if (untilFinal && this.allFinal()) return
+      if (signal.aborted) return
+      await sleep(this.opts.intervalMs ?? 2000, signal)
+    }
+  }
+
+  private set(state: WatchState): void {
+    this.state = state
+    for (const l of this.listeners) l()
+  }
+}

@@ -1,0 +1,11 @@
+/** Mounts the `charges watch` live view until the user quits (q, Ctrl+C) or `stop` fires. */
+import { runUntilExit, type ViewStreams } from './run-view.js'
+import { WatchApp, type WatchAppProps } from './WatchApp.js'
+
+export interface WatchViewOptions extends Omit<WatchAppProps, 'onQuit'>, ViewStreams {
+  stop: AbortSignal
+}
+
+export function runWatchView({ stdout, stdin, stderr, stop, ...props }: WatchViewOptions): Promise<void> {
+  return runUntilExit(<WatchApp {...props} onQuit={() => {}} />, { stdout, stdin, stderr }, stop)
+}
