@@ -15,10 +15,11 @@ import { SandboxClock } from './clock.js'
 import { openDatabase } from './db.js'
 import { WebhookDeliveries } from './deliveries.js'
 import { ChargeEngine } from './engine.js'
+import { handlePanelRequest } from './panel-routes.js'
 import { RateLimiter } from './rate-limit.js'
 import { createSandboxServer } from './server.js'
 import { SandboxStore } from './store.js'
-import type { DeliveryWorker, PanelRequest, PanelResponse, RunningSandbox, SandboxAdmin, SandboxContext, SandboxStartOptions } from './types.js'
+import type { DeliveryWorker, RunningSandbox, SandboxContext, SandboxStartOptions } from './types.js'
 
 export const DEFAULT_PORT = 8787
 export const DEFAULT_RATE_LIMIT_PER_SECOND = 100
@@ -40,7 +41,9 @@ export async function startSandbox(opts: SandboxStartOptions = {}): Promise<Runn
   let baseUrl = ''
   const engine = new ChargeEngine({ store, clock, sink: deliveries, log, baseUrl: () => baseUrl, beforeChargeInsert: opts.beforeChargeInsert })
   const admin = createAdmin(store, clock)
-  const panel = await loadPanel({ deliveries, admin, clock })
+  // The panel drives the worker's own API (setEndpoint, list, resend); an injected recorder
+  // (tests of the core) answers only what the core itself needs.
+  const panelDeps = { deliveries: deliveries as WebhookDeliveries, admin, clock }
 
   const server = createSandboxServer({
     store,
@@ -54,7 +57,7 @@ export async function startSandbox(opts: SandboxStartOptions = {}): Promise<Runn
     version: opts.version ?? packageVersion(),
     log,
     baseUrl: () => baseUrl,
-    panel,
+    panel: (req) => handlePanelRequest(req, panelDeps),
   })
   try {
     const address = await listen(server, opts.port ?? DEFAULT_PORT, opts.host ?? '127.0.0.1')
@@ -85,22 +88,6 @@ export async function startSandbox(opts: SandboxStartOptions = {}): Promise<Runn
   }
 
   return { baseUrl, testKey, liveKey, webhookSecret: merchant.webhookSecret, clock, admin, close }
-}
-
-type PanelHandler = (req: PanelRequest, deps: { deliveries: DeliveryWorker; admin: SandboxAdmin; clock: SandboxClock }) => Promise<PanelResponse> | PanelResponse
-
-/** The panel routes of panel-routes.ts, bound to this sandbox; absent until that module exists. */
-async function loadPanel(deps: { deliveries: DeliveryWorker; admin: SandboxAdmin; clock: SandboxClock }): Promise<((req: PanelRequest) => Promise<PanelResponse>) | undefined> {
-  const specifier = './panel-routes.js'
-  let mod: { handlePanelRequest?: PanelHandler }
-  try {
-    mod = (await import(specifier)) as { handlePanelRequest?: PanelHandler }
-  } catch {
-    return undefined
-  }
-  const handler = mod.handlePanelRequest
-  if (!handler) return undefined
-  return async (req) => handler(req, deps)
 }
 
 function listen(server: Server, port: number, host: string): Promise<AddressInfo> {

@@ -1,9 +1,12 @@
 /** startSandbox with its defaults: the real delivery worker, its own clock, a clean close. */
 import { mkdtempSync } from 'node:fs'
+import { createServer, type IncomingHttpHeaders } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { startSandbox } from '../../../src/lib/sandbox/sandbox.js'
+import { verifySignature } from '../../../src/lib/webhooks/signature.js'
 
 describe('startSandbox', () => {
   it('creates a merchant with a test key, a live key and a webhook secret, serves, and closes cleanly', async () => {
@@ -59,6 +62,54 @@ describe('startSandbox', () => {
       expect(second.testKey).toBe(first.testKey)
     } finally {
       await second.close()
+    }
+  })
+
+  it('delivers a signed event for a new charge to the URL saved through the panel, and the account shows it', async () => {
+    const received: Array<{ headers: IncomingHttpHeaders; body: string }> = []
+    let arrived: () => void = () => {}
+    const delivered = new Promise<void>((r) => (arrived = r))
+    const hook = createServer((req, res) => {
+      let body = ''
+      req.on('data', (c) => (body += c))
+      req.on('end', () => {
+        received.push({ headers: req.headers, body })
+        res.writeHead(204).end()
+        arrived()
+      })
+    })
+    await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r))
+    const sb = await startSandbox({ port: 0, inMemory: true })
+    try {
+      const auth = { authorization: `Bearer ${sb.testKey}`, 'content-type': 'application/json' }
+      const url = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`
+      const saved = await fetch(`${sb.baseUrl}/_sandbox/webhook`, { method: 'PUT', headers: auth, body: JSON.stringify({ url }) })
+      expect(saved.status).toBe(200)
+      const account = (await (await fetch(`${sb.baseUrl}/v1/account`, { headers: auth })).json()) as { webhook?: unknown }
+      expect(account.webhook).toEqual({ url, active: true })
+
+      const created = await fetch(`${sb.baseUrl}/v1/charges`, {
+        method: 'POST',
+        headers: auth,
+        body: JSON.stringify({ amountInCents: 1500, payerTaxNumber: '52998224725' }),
+      })
+      const charge = (await created.json()) as { id: string }
+      await delivered
+      const [d] = received
+      const event = JSON.parse(d!.body)
+      expect(event).toMatchObject({ type: 'charge.awaiting_payment', data: { charge: { id: charge.id } } })
+      expect(d!.headers['x-svc-event-id']).toBe(event.id)
+      const verdict = verifySignature({
+        body: d!.body,
+        signature: d!.headers['x-svc-signature'],
+        timestamp: d!.headers['x-svc-timestamp'],
+        secrets: [sb.webhookSecret],
+        nowSeconds: Math.floor(sb.clock.now() / 1000),
+      })
+      expect(verdict.ok).toBe(true)
+    } finally {
+      await sb.close()
+      hook.close()
     }
   })
 })
