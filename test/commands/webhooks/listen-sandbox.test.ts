@@ -1,0 +1,95 @@
+// End to end with the local sandbox: the listener registers itself, the sandbox signs and sends
+// every state change, and the app behind the listener receives each event verified, once, in order.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { createClient } from '../../../src/lib/api/client.js'
+import type { ApiClient } from '../../../src/lib/api/types.js'
+import { SandboxClock } from '../../../src/lib/sandbox/clock.js'
+import { startSandbox } from '../../../src/lib/sandbox/sandbox.js'
+import type { RunningSandbox } from '../../../src/lib/sandbox/types.js'
+import { ListenFeed } from '../../../src/lib/tui/listen-feed.js'
+import { ChargeConfirmer } from '../../../src/lib/webhooks/confirm.js'
+import { EventStore } from '../../../src/lib/webhooks/event-store.js'
+import { parseForwardUrl } from '../../../src/lib/webhooks/forward.js'
+import { WebhookListener } from '../../../src/lib/webhooks/listener.js'
+import { setWebhookUrl } from '../../../src/lib/panel/client.js'
+import { verifySignature } from '../../../src/lib/webhooks/signature.js'
+import { startApp, type TargetApp } from '../../lib/webhooks/fixtures.js'
+import { startListen } from './listen-harness.js'
+
+let sb: RunningSandbox
+let client: ApiClient
+let target: TargetApp
+const CPF = '52998224725'
+
+beforeAll(async () => {
+  sb = await startSandbox({ port: 0, inMemory: true, clock: new SandboxClock({ manual: true }) })
+  client = createClient({ apiKey: sb.testKey, baseUrl: sb.baseUrl })
+  target = await startApp()
+})
+afterAll(async () => {
+  await client.close()
+  await target.close()
+  await sb.close()
+})
+
+const typesFor = (chargeId: string) =>
+  target.received.filter((r) => (JSON.parse(r.body.toString('utf8')) as { data: { charge?: { id: string } } }).data.charge?.id === chargeId).map((r) => r.headers['x-svc-event-type'])
+
+describe('svc webhooks listen with the local sandbox', () => {
+  it('registers itself; create → advance → settled reaches the app verified, once each, in order', async () => {
+    const run = startListen(['--forward', `localhost:${target.port}/webhooks`, '--port', '0'], {
+      SVC_API_KEY: sb.testKey,
+      SVC_BASE_URL: sb.baseUrl,
+      SVC_WEBHOOK_SECRET: sb.webhookSecret,
+    })
+    try {
+      const [first] = await run.waitLines(1)
+      const { charge } = await client.createCharge({ amountInCents: 1500, payerTaxNumber: CPF })
+      await vi.waitFor(() => expect(typesFor(charge.id)).toHaveLength(1), { timeout: 5000, interval: 10 })
+      await client.advanceCharge(charge.id, 'paid_pending_settlement')
+      await vi.waitFor(() => expect(typesFor(charge.id)).toHaveLength(2), { timeout: 5000, interval: 10 })
+      await client.advanceCharge(charge.id, 'settled')
+      await vi.waitFor(() => expect(typesFor(charge.id)).toHaveLength(3), { timeout: 5000, interval: 10 })
+
+      expect(run.stderr()).toContain(`Registered ${first!.listening as string} as the sandbox's test webhook URL`)
+      expect(typesFor(charge.id)).toEqual(['charge.awaiting_payment', 'charge.paid_pending_settlement', 'charge.settled'])
+      for (const r of target.received) {
+        expect(r.path).toBe('/webhooks')
+        const v = verifySignature({ body: r.body, signature: r.headers['x-svc-signature'], timestamp: r.headers['x-svc-timestamp'], secrets: [sb.webhookSecret], nowSeconds: Math.floor(sb.clock.now() / 1000) })
+        expect(v.ok).toBe(true)
+      }
+      const lines = await run.waitLines(4)
+      expect(lines.slice(1).map((l) => [l.type, l.verified, l.outcome, l.status])).toEqual([
+        ['charge.awaiting_payment', true, 'forwarded', 200],
+        ['charge.paid_pending_settlement', true, 'forwarded', 200],
+        ['charge.settled', true, 'forwarded', 200],
+      ])
+    } finally {
+      expect(await run.stop()).toBe(0)
+    }
+  })
+
+  it('confirms every charge event with the API in the live view model', async () => {
+    const store = await EventStore.open({ path: ':memory:' })
+    const listener = new WebhookListener({ forward: parseForwardUrl(`127.0.0.1:${target.port}`), secrets: [sb.webhookSecret], store, port: 0, now: () => sb.clock.now() })
+    const feed = new ListenFeed({ confirmer: new ChargeConfirmer((id) => client.getCharge(id)) })
+    listener.on('delivery', (d) => feed.add(d))
+    const url = await listener.start()
+    try {
+      await setWebhookUrl({ baseUrl: sb.baseUrl, apiKey: sb.testKey, url, env: 'test' })
+      const { charge } = await client.createCharge({ amountInCents: 2000, payerTaxNumber: CPF })
+      await vi.waitFor(() => expect(feed.getSnapshot().deliveries).toHaveLength(1), { timeout: 5000, interval: 10 })
+      await feed.settled()
+      await client.advanceCharge(charge.id, 'settled')
+      await vi.waitFor(() => expect(feed.getSnapshot().deliveries).toHaveLength(3), { timeout: 5000, interval: 10 })
+      await feed.settled()
+      const s = feed.getSnapshot()
+      expect(s.deliveries.every((d) => d.verdict?.kind === 'confirmed')).toBe(true)
+      expect(s.lanes[0]).toMatchObject({ chargeId: charge.id })
+      expect(s.counts).toMatchObject({ total: 3, forwarded: 3 })
+    } finally {
+      await listener.close()
+      store.close()
+    }
+  })
+})
