@@ -25,6 +25,14 @@ const HOUR_MS = 3_600_000
  */
 export const PROVIDER_REFUSES_AMOUNT = 1402
 
+/**
+ * The one amount (R$ 14,03) at which the simulated provider loses an issued charge: it is
+ * created as usual and, one minute later (sandbox time), if still unpaid, it moves to `failed`
+ * with `charge.failed`, so clients can see that state and event.
+ */
+export const PROVIDER_FAILS_AMOUNT = 1403
+export const PROVIDER_FAILS_AFTER_MS = 60_000
+
 export interface ChargeEngineDeps {
   store: SandboxStore
   clock: SandboxClock
@@ -281,6 +289,9 @@ export class ChargeEngine {
     const key = (trigger: Trigger) => `${trigger} ${charge.environment} ${charge.id}`
     if (charge.status === 'awaiting_payment') this.due.set(key('expire'), Date.parse(charge.pix.expiresAt))
     else this.due.delete(key('expire'))
+    if (charge.status === 'awaiting_payment' && charge.amount.grossInCents === PROVIDER_FAILS_AMOUNT) {
+      this.due.set(key('fail'), Date.parse(charge.createdAt) + PROVIDER_FAILS_AFTER_MS)
+    } else this.due.delete(key('fail'))
     if (charge.status === 'paid_pending_settlement' && charge.settlement.estimatedAt) {
       this.due.set(key('settle'), Date.parse(charge.settlement.estimatedAt))
     } else this.due.delete(key('settle'))

@@ -215,6 +215,29 @@ describe('refund and invalid moves', () => {
   })
 })
 
+describe('failure (simulated provider)', () => {
+  it('moves an unpaid charge of R$ 14,03 to failed one minute after creation, with charge.failed', async () => {
+    const c = (await h.create({ amountInCents: 1403 })).body
+    expect(c.status).toBe('awaiting_payment')
+    await h.clock.advance(59_999)
+    expect((await get(c.id)).status).toBe('awaiting_payment')
+    await h.clock.advance(1)
+    const failed = await get(c.id)
+    expect(failed.status).toBe('failed')
+    expect(eventsOf(h, c.id).map((e) => e.type)).toEqual(['charge.awaiting_payment', 'charge.failed'])
+    const r = await h.call('POST', `/v1/charges/${c.id}/cancel`)
+    expect(errorOf(r).code).toBe('charge_not_cancelable')
+    expect(errorOf(await advance(c.id, 'paid_pending_settlement')).code).toBe('invalid_transition')
+  })
+
+  it('does not fail it once paid', async () => {
+    const c = (await h.create({ amountInCents: 1403 })).body
+    await advance(c.id, 'paid_pending_settlement')
+    await h.clock.advance(2 * 60_000)
+    expect((await get(c.id)).status).toBe('paid_pending_settlement')
+  })
+})
+
 describe('events', () => {
   it('gives every event a unique id and the full Charge as the single read shows it at that moment', async () => {
     const c = (await h.create()).body
