@@ -202,6 +202,16 @@ export class PanelClient {
   }
 }
 
+/** An absolute http(s) URL: what a webhook endpoint may be (checked before sending). */
+export function isHttpUrl(url: string): boolean {
+  try {
+    const u = new URL(url)
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== ''
+  } catch {
+    return false
+  }
+}
+
 function trimSlash(url: string): string {
   return url.replace(/\/+$/, '')
 }

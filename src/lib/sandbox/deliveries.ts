@@ -608,7 +608,8 @@ function describeSendError(err: unknown, timeoutMs: number): string {
   return e?.cause?.code ?? e?.code ?? e?.message ?? String(err)
 }
 
-function isHttpUrl(url: string): boolean {
+/** An absolute http(s) URL: what a webhook endpoint may be. */
+export function isHttpUrl(url: string): boolean {
   try {
     const u = new URL(url)
     return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== ''

@@ -9,7 +9,7 @@ import { CHOSEN_CODES, STATUS_OF_CODE } from '../contract/errors.js'
 import type { ErrorDetail } from '../contract/schemas.js'
 import { maskSecret } from '../config/mask.js'
 import type { SandboxClock } from './clock.js'
-import type { WebhookDeliveries } from './deliveries.js'
+import { isHttpUrl, type WebhookDeliveries } from './deliveries.js'
 import type { PanelRequest, PanelResponse, SandboxAdmin, SandboxKey } from './types.js'
 
 export interface PanelDeps {
@@ -154,13 +154,3 @@ function parse<T extends z.ZodType>(schema: T, body: unknown): { data: z.infer<T
   }
   return { error: invalid(details) }
 }
-
-function isHttpUrl(url: string): boolean {
-  try {
-    const u = new URL(url)
-    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== ''
-  } catch {
-    return false
-  }
-}
-

@@ -1,0 +1,32 @@
+import { Args } from '@oclif/core'
+import { parseDuration } from '../../../lib/domain/time.js'
+import { UsageError } from '../../../lib/errors.js'
+import { painter } from '../../../lib/output/color.js'
+import { PanelCommand } from '../../../lib/panel/command.js'
+
+export default class SandboxClockAdvance extends PanelCommand<typeof SandboxClockAdvance> {
+  static override summary = 'Move the sandbox\'s clock forward; expiries, settlements and webhook retries that fall due run at once.'
+  static override description =
+    'Jumps the sandbox clock ahead by DURATION (90s, 10m, 25h, 1h30m, 2d) and returns once everything that fell due has run, in ' +
+    'order: QR expiries, settlements after the hold, and webhook retries with their deactivation after 24 h. The clock only ' +
+    'moves forward. Prints the new sandbox time.'
+
+  static override examples = [
+    '<%= config.bin %> sandbox clock advance 25h',
+    '<%= config.bin %> sandbox clock advance 90s --json',
+    '<%= config.bin %> sandbox clock advance 1h30m && <%= config.bin %> charges get ch_123',
+  ]
+
+  static override args = { duration: Args.string({ description: 'How far to move: 90s, 10m, 25h, 1h30m, 2d.', required: true }) }
+
+  async run(): Promise<void> {
+    const ms = parseDuration(this.args.duration)
+    if (ms === undefined || ms < 1) {
+      throw new UsageError(`DURATION must be a duration such as 90s, 10m or 25h, not "${this.args.duration}".`, { field: 'duration' })
+    }
+    const result = await (await this.panel()).advanceClock(ms)
+    if (this.flags.json) return this.printJson(result)
+    if (!this.io.isStdoutTTY) return this.io.out(`${result.now}\n`)
+    this.io.out(`Sandbox clock moved ${this.args.duration} ahead: ${painter(this.io.color)('bold', result.now)}\n`)
+  }
+}

@@ -1,0 +1,40 @@
+import { Flags } from '@oclif/core'
+import { painter } from '../../../lib/output/color.js'
+import { envFlag, PanelCommand } from '../../../lib/panel/command.js'
+import { deliveriesTable, deliveriesTsv, deliveryDetail } from '../../../lib/panel/render.js'
+
+export default class SandboxDeliveries extends PanelCommand<typeof SandboxDeliveries> {
+  static override summary = 'Show the sandbox\'s webhook delivery log: attempts, last status, next retry, state.'
+  static override description =
+    'Newest first, for the environment of the key (or --env). State is pending (retrying at 10s, 30s, 2min … 12h within 24 h), ' +
+    'succeeded (a 2xx), failed (no 2xx within 24 h) or skipped (the endpoint was deactivated). With --event-id, a terminal also ' +
+    'shows every attempt with its answer and the body that was sent. Piped: tab-separated rows, no header, in the order ' +
+    '`eventId type url attempts lastStatus nextRetryAt state`.'
+
+  static override examples = [
+    '<%= config.bin %> sandbox deliveries',
+    '<%= config.bin %> sandbox deliveries --event-id evt_3f2a9c01d4e5b6a7c8d9e0f1',
+    '<%= config.bin %> sandbox deliveries | awk -F\'\\t\' \'$7 == "failed" {print $1}\'',
+    '<%= config.bin %> sandbox deliveries --env live --json | jq \'.data[].state\'',
+  ]
+
+  static override flags = {
+    'event-id': Flags.string({ description: 'Only the delivery of this event, with its attempts.', helpValue: 'ID' }),
+    limit: Flags.integer({ description: 'At most this many deliveries (1 to 1000).', default: 50, min: 1, max: 1000, helpValue: 'N' }),
+    env: envFlag,
+  }
+
+  async run(): Promise<void> {
+    const panel = await this.panel()
+    const filter = { env: this.envChoice(), eventId: this.flags['event-id'], limit: this.flags.limit }
+    const tty = this.io.isStdoutTTY && !this.flags.json
+    const [{ data }, clock] = await Promise.all([panel.listDeliveries(filter), tty ? panel.getClock() : undefined])
+    if (this.flags.json) return this.printJson({ data })
+    if (!tty) return this.io.out(deliveriesTsv(data))
+    const paint = painter(this.io.color)
+    this.note(`${await this.envBadge(filter.env)} webhook deliveries`)
+    if (!data.length) return this.note(filter.eventId ? `No delivery of event ${filter.eventId}.` : 'No deliveries yet. Set a URL with `svc sandbox webhook set URL`, then create a charge.')
+    this.io.out(deliveriesTable(data, Date.parse(clock!.now), paint))
+    if (filter.eventId && data[0]) this.io.out(deliveryDetail(data[0], paint))
+  }
+}

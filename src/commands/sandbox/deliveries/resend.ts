@@ -1,0 +1,27 @@
+import { Args } from '@oclif/core'
+import { painter } from '../../../lib/output/color.js'
+import { PanelCommand } from '../../../lib/panel/command.js'
+
+export default class SandboxDeliveriesResend extends PanelCommand<typeof SandboxDeliveriesResend> {
+  static override summary = 'Send a webhook delivery again, with the same event id.'
+  static override description =
+    'Like the panel\'s resend button: the same event id and body, a fresh X-SVC-Timestamp and signature, counted as one more ' +
+    'attempt in the delivery log. It goes out even when the endpoint is deactivated. Your handler should deduplicate by event id. ' +
+    'Exit 4 when the sandbox has no delivery of that event.'
+
+  static override examples = [
+    '<%= config.bin %> sandbox deliveries resend evt_3f2a9c01d4e5b6a7c8d9e0f1',
+    '<%= config.bin %> sandbox deliveries resend evt_3f2a9c01d4e5b6a7c8d9e0f1 --json',
+  ]
+
+  static override args = { eventId: Args.string({ description: 'Id of the event whose delivery to send again.', required: true }) }
+
+  async run(): Promise<void> {
+    const result = await (await this.panel()).resendDelivery(this.args.eventId)
+    if (this.flags.json) return this.printJson(result)
+    if (!this.io.isStdoutTTY) return this.io.out(`${result.eventId}\n`)
+    const paint = painter(this.io.color)
+    this.io.out(`Resending ${paint('bold', result.eventId)} (same event id, fresh signature).\n`)
+    this.note(paint('dim', `See the outcome with \`svc sandbox deliveries --event-id ${result.eventId}\`.`))
+  }
+}

@@ -1,0 +1,18 @@
+import { painter } from '../../../lib/output/color.js'
+import { PanelCommand } from '../../../lib/panel/command.js'
+import { keysTable, keysTsv } from '../../../lib/panel/render.js'
+
+export default class SandboxKeysList extends PanelCommand<typeof SandboxKeysList> {
+  static override summary = 'List the sandbox\'s API keys (masked), test and live, with their state.'
+  static override description =
+    'Every key the local sandbox accepts or once accepted, masked as svc_test_…a1b2. A revoked key is answered 401 ' +
+    'revoked_api_key. Piped: `key env state createdAt`, tab-separated.'
+
+  static override examples = ['<%= config.bin %> sandbox keys list', '<%= config.bin %> sandbox keys list --json | jq \'.data[] | select(.revoked | not)\'']
+
+  async run(): Promise<void> {
+    const { data } = await (await this.panel()).listKeys()
+    if (this.flags.json) return this.printJson({ data })
+    this.io.out(this.io.isStdoutTTY ? keysTable(data, painter(this.io.color)) : keysTsv(data))
+  }
+}

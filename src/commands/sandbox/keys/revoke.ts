@@ -1,0 +1,35 @@
+import { Args } from '@oclif/core'
+import { UsageError } from '../../../lib/errors.js'
+import { painter } from '../../../lib/output/color.js'
+import { readStdinLines } from '../../../lib/output/stdin.js'
+import { envFlag, PanelCommand } from '../../../lib/panel/command.js'
+
+export default class SandboxKeysRevoke extends PanelCommand<typeof SandboxKeysRevoke> {
+  static override summary = 'Revoke a sandbox API key: requests with it get 401 revoked_api_key.'
+  static override description =
+    'KEY is the full key, or its masked form as `keys list` shows it when that names one key. Pass `-` to read the key from ' +
+    'stdin, which keeps it out of the shell history and the process list. The key travels in the request body, never in a URL.'
+
+  static override examples = [
+    '<%= config.bin %> sandbox keys revoke svc_test_…a1b2',
+    'printf %s "$OLD_KEY" | <%= config.bin %> sandbox keys revoke -',
+    '<%= config.bin %> sandbox keys revoke svc_live_…9f3c --env live --json',
+  ]
+
+  static override args = { key: Args.string({ description: 'The key to revoke (full or masked), or - to read it from stdin.', required: true }) }
+  static override flags = { env: envFlag }
+
+  async run(): Promise<void> {
+    let key = this.args.key
+    if (key === '-') {
+      const lines = await readStdinLines(this.io.stdin)
+      if (lines.length !== 1) throw new UsageError(`Expected exactly one key on stdin, got ${lines.length}.`, { field: 'key' })
+      key = lines[0]!
+    }
+    const revoked = await (await this.panel()).revokeKey(key, this.envChoice())
+    if (this.flags.json) return this.printJson(revoked)
+    if (!this.io.isStdoutTTY) return this.io.out(`${revoked.key}\trevoked\n`)
+    const paint = painter(this.io.color)
+    this.io.out(`${await this.envBadge(revoked.environment)} Revoked ${paint('bold', revoked.key)}\n`)
+  }
+}

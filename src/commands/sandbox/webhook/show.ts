@@ -1,0 +1,31 @@
+import { ApiError } from '../../../lib/errors.js'
+import { painter } from '../../../lib/output/color.js'
+import { envFlag, PanelCommand } from '../../../lib/panel/command.js'
+import { endpointLines, endpointView } from '../../../lib/panel/render.js'
+
+export default class SandboxWebhookShow extends PanelCommand<typeof SandboxWebhookShow> {
+  static override summary = 'Show the webhook URL of a sandbox environment and whether it is active.'
+  static override description =
+    'The URL the sandbox delivers to, whether it is active or was deactivated after 24 h without a successful delivery, and ' +
+    'when a delivery last succeeded. Piped: `key<TAB>value` lines. Exit 4 when no URL is set for the environment.'
+
+  static override examples = [
+    '<%= config.bin %> sandbox webhook show',
+    '<%= config.bin %> sandbox webhook show --env live --json',
+    '<%= config.bin %> sandbox webhook show | grep -q "active\ttrue"',
+  ]
+
+  static override flags = { env: envFlag }
+
+  async run(): Promise<void> {
+    const endpoint = await (await this.panel()).getWebhook(this.envChoice()).catch(async (err: unknown) => {
+      if (!(err instanceof ApiError) || err.status !== 404) throw err
+      const env = this.envChoice() ?? (await this.credentials()).environment
+      throw new ApiError({ status: err.status, code: err.apiCode, message: err.message, requestId: err.requestId, hint: `Set one with \`svc sandbox webhook set URL --env ${env}\`, or run \`svc webhooks listen\`.` })
+    })
+    if (this.flags.json) return this.printJson(endpoint)
+    if (!this.io.isStdoutTTY) return this.io.out(endpointLines(endpoint))
+    const paint = painter(this.io.color)
+    this.io.out(`${await this.envBadge(endpoint.environment)} ${paint('bold', 'Webhook endpoint')}\n${endpointView(endpoint, paint)}`)
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * The base of the `svc sandbox …` panel commands. They find the running sandbox like every API
+ * command (`--api-key` > `SVC_API_KEY` > profile), except that the profile they fall back to is
+ * `sandbox` (written by `svc sandbox start`) rather than the default one, which may point at the
+ * real service. They talk to the panel API through PanelClient, never through the API client.
+ */
+import { type Command, Flags } from '@oclif/core'
+import { ApiCommand } from '../api-command.js'
+import { type Credentials, resolveCredentials } from '../config/resolve.js'
+import { ProfileStore } from '../config/store.js'
+import { AuthError } from '../errors.js'
+import { painter } from '../output/color.js'
+import { PanelClient, type PanelEnv } from './client.js'
+
+export const SANDBOX_PROFILE = 'sandbox'
+
+export const envFlag = Flags.string({
+  description: 'Environment to act on (default: the one of the key used).',
+  options: ['test', 'live'],
+})
+
+export abstract class PanelCommand<T extends typeof Command> extends ApiCommand<T> {
+  private panelCreds?: Credentials
+  private panelClient?: PanelClient
+
+  protected override async credentials(): Promise<Credentials> {
+    if (this.panelCreds) return this.panelCreds
+    const flags = this.flags as unknown as Record<string, string | undefined>
+    const env = this.io.env
+    if (flags['api-key']) {
+      this.warnUser('--api-key is visible to other processes on this machine. The sandbox profile already holds the key.')
+    }
+    let profile = flags.profile ?? env.SVC_PROFILE
+    const explicit = Boolean((flags['api-key'] ?? env.SVC_API_KEY) && (flags['base-url'] ?? env.SVC_BASE_URL))
+    if (!profile) {
+      const store = await ProfileStore.open(env)
+      if (store.get(SANDBOX_PROFILE)) profile = SANDBOX_PROFILE
+      else if (!explicit) {
+        throw new AuthError(
+          'No `sandbox` profile: is the local sandbox running?',
+          'Start it with `svc sandbox start` (it writes the `sandbox` profile), or pass --base-url and --api-key of a running sandbox.',
+        )
+      }
+    }
+    this.panelCreds = await resolveCredentials({ 'api-key': flags['api-key'], 'base-url': flags['base-url'], profile }, env)
+    return this.panelCreds
+  }
+
+  protected async panel(): Promise<PanelClient> {
+    if (!this.panelClient) {
+      const { apiKey, baseUrl } = await this.credentials()
+      this.panelClient = new PanelClient({ apiKey, baseUrl, timeoutMs: this.timeoutMs() })
+    }
+    return this.panelClient
+  }
+
+  /** The `--env` flag, when the command has one. */
+  protected envChoice(): PanelEnv | undefined {
+    return (this.flags as unknown as { env?: PanelEnv }).env
+  }
+
+  /** `TEST`/`LIVE` badge of the environment acted on (the key's unless --env says otherwise). */
+  protected async envBadge(env?: PanelEnv): Promise<string> {
+    const environment = env ?? (await this.credentials()).environment
+    const paint = painter(this.io.color)
+    return environment === 'test' ? paint(['bold', 'inverse', 'yellow'], ' TEST ') : paint(['bold', 'inverse', 'red'], ' LIVE ')
+  }
+}

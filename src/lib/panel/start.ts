@@ -1,0 +1,122 @@
+/**
+ * `svc sandbox start` below the command: starts the emulator (loaded lazily: it pulls in
+ * node:sqlite and the HTTP server), writes the `sandbox` / `sandbox-live` profiles so every other
+ * command reaches it, and renders the ready banner.
+ */
+import { join } from 'node:path'
+import { configDir, ProfileStore } from '../config/store.js'
+import { CliError, UsageError } from '../errors.js'
+import type { Paint } from '../output/color.js'
+import type { RunningSandbox } from '../sandbox/types.js'
+import { SANDBOX_PROFILE } from './command.js'
+
+export const SANDBOX_LIVE_PROFILE = 'sandbox-live'
+
+export interface LocalSandboxOptions {
+  port: number
+  host: string
+  dataDir?: string
+  inMemory: boolean
+  speed?: number
+  chaos?: number
+  writeProfiles: boolean
+  env: NodeJS.ProcessEnv
+  log: (line: string) => void
+}
+
+export interface StartedSandbox {
+  sandbox: RunningSandbox
+  /** Undefined in memory. */
+  dataDir?: string
+  profiles: { written: boolean; madeDefault: boolean }
+}
+
+export async function startLocalSandbox(opts: LocalSandboxOptions): Promise<StartedSandbox> {
+  const dataDir = opts.inMemory ? undefined : (opts.dataDir ?? join(configDir(opts.env), 'sandbox'))
+  const { startSandbox } = await import('../sandbox/sandbox.js')
+  let sandbox: RunningSandbox
+  try {
+    sandbox = await startSandbox({ port: opts.port, host: opts.host, dataDir, inMemory: opts.inMemory, speed: opts.speed, chaos: opts.chaos, log: opts.log })
+  } catch (err) {
+    throw listenError(err, opts)
+  }
+  const profiles = { written: false, madeDefault: false }
+  if (opts.writeProfiles) {
+    try {
+      const store = await ProfileStore.open(opts.env)
+      const common = { baseUrl: sandbox.baseUrl, webhookSecret: sandbox.webhookSecret }
+      store.save(SANDBOX_PROFILE, { apiKey: sandbox.testKey, ...common })
+      store.save(SANDBOX_LIVE_PROFILE, { apiKey: sandbox.liveKey, ...common })
+      profiles.written = true
+      if (!store.defaultProfile) {
+        store.setDefault(SANDBOX_PROFILE)
+        profiles.madeDefault = true
+      }
+    } catch (err) {
+      await sandbox.close().catch(() => {})
+      throw err
+    }
+  }
+  return { sandbox, dataDir, profiles }
+}
+
+/** Whether the address only accepts connections from this machine. */
+export function isLoopback(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase()
+  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h)
+}
+
+/** The ready banner for a terminal (stdout): where it listens and the credentials to use. */
+export function readyBanner(started: StartedSandbox, opts: { speed?: number; chaos?: number }, paint: Paint): string {
+  const { sandbox, dataDir, profiles } = started
+  const rows: Array<[string, string]> = [
+    ['Base URL', paint('bold', sandbox.baseUrl)],
+    ['Test key', sandbox.testKey],
+    ['Live key', sandbox.liveKey],
+    ['Webhook secret', sandbox.webhookSecret],
+    ['Data', dataDir ?? paint('yellow', 'in memory (gone when it stops)')],
+  ]
+  if (opts.speed !== undefined && opts.speed !== 1) rows.push(['Clock', `${opts.speed}× wall time`])
+  if (opts.chaos) rows.push(['Chaos', paint('yellow', `${Math.round(opts.chaos * 100)}% of requests get a fault`)])
+  if (profiles.written) {
+    const made = profiles.madeDefault ? `; ${SANDBOX_PROFILE} is now the default` : ''
+    rows.push(['Profiles', `${SANDBOX_PROFILE} (test key), ${SANDBOX_LIVE_PROFILE} (live key)${made}`])
+  }
+  const width = Math.max(...rows.map(([k]) => k.length))
+  const lines = rows.map(([k, v]) => `  ${paint('dim', k.padEnd(width))}  ${v}`)
+  return `${paint(['bold', 'inverse', 'green'], ' SANDBOX ')} ${paint('bold', 'Local sandbox ready')}\n\n${lines.join('\n')}\n`
+}
+
+/** What to try next (stderr, terminal only). */
+export function nextSteps(started: StartedSandbox, paint: Paint): string {
+  const profile = started.profiles.written && !started.profiles.madeDefault ? ` --profile ${SANDBOX_PROFILE}` : ''
+  const steps = [
+    `svc charges create --amount 1500${profile}`,
+    `svc webhooks listen --forward localhost:3000/webhooks${profile}`,
+    `svc test advance CHARGE_ID --status paid_pending_settlement${profile}`,
+    'svc sandbox clock advance 25h',
+    'svc sandbox deliveries',
+  ]
+  return `\n${paint('bold', 'Next steps')}\n${steps.map((s) => `  ${paint('cyan', s)}`).join('\n')}\n\n${paint('dim', 'Press Ctrl+C to stop.')}\n`
+}
+
+function listenError(err: unknown, opts: LocalSandboxOptions): Error {
+  const e = err as { code?: string; syscall?: string; path?: string }
+  if (e.code === 'EADDRINUSE') {
+    return new UsageError(`Port ${opts.port} on ${opts.host} is already in use.`, {
+      field: 'port',
+      hint: 'Is a sandbox already running? Check with `svc sandbox clock show`, or pick another port (--port 0 takes any free one).',
+    })
+  }
+  if (e.syscall === 'listen' || e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') {
+    return new UsageError(`Cannot listen on ${opts.host}:${opts.port} (${e.code}).`, {
+      field: e.code === 'EACCES' ? 'port' : 'host',
+      hint: 'Use a port above 1024 and an address of this machine, e.g. --host 127.0.0.1.',
+    })
+  }
+  if (e.path && e.code && /^E(ACCES|PERM|NOENT|NOTDIR|ROFS|EXIST)$/.test(e.code)) {
+    return new UsageError(`Cannot use the data directory: ${e.path} (${e.code}).`, { field: 'data', hint: 'Pass --data DIR with a writable directory, or --in-memory.' })
+  }
+  if (err instanceof CliError) return err
+  return err instanceof Error ? err : new Error(String(err))
+}
