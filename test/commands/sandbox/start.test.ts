@@ -1,0 +1,161 @@
+import { mkdtempSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { PassThrough, Readable } from 'node:stream'
+import { Errors } from '@oclif/core'
+import { afterEach, describe, expect, it } from 'vitest'
+import SandboxStart from '../../../src/commands/sandbox/start.js'
+import { ProfileStore } from '../../../src/lib/config/store.js'
+import { createIO, setIO } from '../../../src/lib/output/io.js'
+import { detectSandbox } from '../../../src/lib/panel/client.js'
+import { isLoopback } from '../../../src/lib/panel/start.js'
+import { ROOT, runCommand } from '../../helpers/run-command.js'
+
+interface Started {
+  stdout: () => string
+  stderr: () => string
+  /** Resolves with stdout once it holds a complete line. */
+  firstLine: Promise<string>
+  /** Sends the stop signal to the command and resolves with its exit code. */
+  stop(signal?: 'SIGINT' | 'SIGTERM'): Promise<number>
+}
+
+const running: Started[] = []
+
+/** Runs `sandbox start` in the background, reading its output as it comes (runCommand waits for the end). */
+function start(argv: string[], opts: { tty?: boolean; env?: Record<string, string> } = {}): Started {
+  const tty = opts.tty ?? false
+  const out = new PassThrough() as PassThrough & { isTTY?: boolean }
+  const err = new PassThrough()
+  let stdout = ''
+  let stderr = ''
+  const firstLine = new Promise<string>((resolve) => {
+    out.on('data', (c: Buffer) => {
+      stdout += c.toString()
+      if (stdout.includes('\n')) resolve(stdout)
+    })
+  })
+  err.on('data', (c: Buffer) => (stderr += c.toString()))
+  const before = new Set([...process.listeners('SIGTERM'), ...process.listeners('SIGINT')])
+  setIO(createIO({ stdout: out, stderr: err, stdin: Readable.from([]), env: { ...process.env, ...opts.env }, isStdoutTTY: tty, isStderrTTY: tty, isStdinTTY: false }))
+  const done = SandboxStart.run(argv, ROOT).then(
+    () => 0,
+    (e: unknown) => {
+      if (e instanceof Errors.ExitError) return e.oclif.exit ?? 1
+      throw e
+    },
+  )
+  const started: Started = {
+    stdout: () => stdout,
+    stderr: () => stderr,
+    firstLine: Promise.race([firstLine, done.then((code) => `exited ${code}: ${stderr}`)]),
+    async stop(signal = 'SIGTERM') {
+      // Call only the command's own handler: emitting the signal would reach the test runner's too.
+      const handler = process.listeners(signal).find((l) => !before.has(l))
+      ;(handler as ((s: string) => void) | undefined)?.(signal)
+      return done
+    },
+  }
+  running.push(started)
+  return started
+}
+
+afterEach(async () => {
+  setIO(undefined)
+  for (const s of running.splice(0)) await s.stop().catch(() => {})
+})
+
+describe('svc sandbox start', () => {
+  it('--json prints exactly one line with the base URL, both keys and the secret, and writes the profiles', async () => {
+    const s = start(['--json', '--in-memory', '--port', '0'])
+    const line = await s.firstLine
+    const ready = JSON.parse(line) as Record<string, string>
+    expect(Object.keys(ready)).toEqual(['baseUrl', 'testKey', 'liveKey', 'webhookSecret'])
+    expect(ready.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    expect(ready.testKey).toMatch(/^svc_test_/)
+    expect(ready.liveKey).toMatch(/^svc_live_/)
+    expect(ready.webhookSecret).toMatch(/^whsec_/)
+    expect(await detectSandbox(ready.baseUrl!)).toBe(true)
+
+    const store = await ProfileStore.open()
+    expect(store.get('sandbox')).toEqual({ apiKey: ready.testKey, baseUrl: ready.baseUrl, webhookSecret: ready.webhookSecret })
+    expect(store.get('sandbox-live')).toEqual({ apiKey: ready.liveKey, baseUrl: ready.baseUrl, webhookSecret: ready.webhookSecret })
+    expect(store.defaultProfile).toBe('sandbox')
+
+    expect(await s.stop('SIGTERM')).toBe(0)
+    expect(s.stdout()).toBe(line)
+    expect(s.stderr()).toContain('Sandbox stopped.')
+    expect(await detectSandbox(ready.baseUrl!)).toBe(false)
+  })
+
+  it('keeps an existing default profile, and --no-profile writes none', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-start-'))
+    const env = { SVC_CONFIG_DIR: dir }
+    const store = await ProfileStore.open(env)
+    store.save('work', { apiKey: 'svc_live_abcdefghijklmnop', baseUrl: 'https://api.example.test' })
+    store.setDefault('work')
+
+    const a = start(['--json', '--in-memory', '--port', '0', '--no-profile'], { env })
+    await a.firstLine
+    expect(await a.stop()).toBe(0)
+    expect((await ProfileStore.open(env)).names()).toEqual(['work'])
+
+    const b = start(['--json', '--in-memory', '--port', '0'], { env })
+    await b.firstLine
+    expect(await b.stop('SIGINT')).toBe(0)
+    const after = await ProfileStore.open(env)
+    expect(after.names()).toEqual(['sandbox', 'sandbox-live', 'work'])
+    expect(after.defaultProfile).toBe('work')
+  })
+
+  it('reuses the keys and secret of its data dir after a restart', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'svc-sandbox-data-'))
+    const first = start(['--json', '--data', data, '--port', '0', '--no-profile'])
+    const one = JSON.parse(await first.firstLine) as Record<string, string>
+    await first.stop()
+    const second = start(['--json', '--data', data, '--port', '0', '--no-profile'])
+    const two = JSON.parse(await second.firstLine) as Record<string, string>
+    await second.stop()
+    expect([two.testKey, two.liveKey, two.webhookSecret]).toEqual([one.testKey, one.liveKey, one.webhookSecret])
+  })
+
+  it('on a terminal prints the banner with the URL, the keys and the secret, and next steps on stderr', async () => {
+    const env = { SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-start-')), NO_COLOR: '1' }
+    const s = start(['--in-memory', '--port', '0', '--no-profile'], { tty: true, env })
+    await s.firstLine
+    await new Promise((r) => setImmediate(r))
+    expect((await ProfileStore.open(env)).get('sandbox')).toBeUndefined()
+    expect(s.stdout()).toMatch(/Local sandbox ready/)
+    expect(s.stdout()).toMatch(/Base URL\s+http:\/\/127\.0\.0\.1:\d+/)
+    expect(s.stdout()).toMatch(/Test key\s+svc_test_\w+/)
+    expect(s.stdout()).toMatch(/Webhook secret\s+whsec_\w+/)
+    expect(s.stderr()).toContain('svc charges create --amount 1500')
+    expect(s.stderr()).toContain('Press Ctrl+C to stop.')
+    expect(await s.stop()).toBe(0)
+  })
+
+  it('exits 2 with a hint when the port is taken, and on bad flag values, before starting', async () => {
+    const blocker = createServer()
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r))
+    const port = String((blocker.address() as { port: number }).port)
+    try {
+      const r = await runCommand(SandboxStart, ['--in-memory', '--port', port])
+      expect(r.exitCode).toBe(2)
+      expect(r.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use`)
+      expect(r.stderr).toContain('--port 0')
+    } finally {
+      blocker.close()
+    }
+    for (const argv of [['--speed', '0'], ['--chaos', '1.5'], ['--speed', 'fast'], ['--in-memory', '--data', '/tmp/x']]) {
+      const r = await runCommand(SandboxStart, [...argv, '--port', '0'])
+      expect(r.exitCode, argv.join(' ')).toBe(2)
+      expect(r.stdout).toBe('')
+    }
+  })
+
+  it('knows which addresses are loopback (anything else gets a loud warning)', () => {
+    expect(['127.0.0.1', 'localhost', '::1', '[::1]', '127.1.2.3'].every(isLoopback)).toBe(true)
+    expect(['0.0.0.0', '::', '192.168.0.10', 'example.test'].some(isLoopback)).toBe(false)
+  })
+})
