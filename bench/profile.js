@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+// Where a command's start-up time goes: runs it under `node --cpu-prof` and sums self time by
+// package (or by file with --files), so an optimisation starts from a measurement.
+//   node bench/profile.js [--files] [--top N] -- --version
+//   node bench/profile.js -- charges get ID --json   (credentials from the environment)
+import { spawnSync } from 'node:child_process'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, dirname } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const root = dirname(dirname(fileURLToPath(import.meta.url)))
+const argv = process.argv.slice(2)
+const sep = argv.indexOf('--')
+const own = sep === -1 ? argv : argv.slice(0, sep)
+const cliArgs = sep === -1 ? [] : argv.slice(sep + 1)
+const byFile = own.includes('--files')
+const topIndex = own.indexOf('--top')
+const top = topIndex === -1 ? 25 : Number(own[topIndex + 1])
+
+const dir = mkdtempSync(join(tmpdir(), 'svc-prof-'))
+try {
+  const started = performance.now()
+  const run = spawnSync(process.execPath, ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', dir, join(root, 'bin/run.js'), ...cliArgs], { stdio: ['ignore', 'ignore', 'inherit'] })
+  const wall = performance.now() - started
+  const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))
+  if (!file) throw new Error(`no profile written (exit ${run.status})`)
+  const report = summarise(JSON.parse(readFileSync(join(dir, file), 'utf8')), byFile)
+  process.stdout.write(`svc ${cliArgs.join(' ')}: exit ${run.status}, ${wall.toFixed(0)} ms wall (profiling adds overhead), ${report.total.toFixed(0)} ms sampled\n`)
+  for (const [name, ms] of report.rows.slice(0, top)) process.stdout.write(`${ms.toFixed(1).padStart(8)} ms  ${name}\n`)
+} finally {
+  rmSync(dir, { recursive: true, force: true })
+}
+
+/** Self time per package (node_modules/<pkg>), per area of this repo, or per file. */
+export function summarise(profile, files) {
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n]))
+  const parent = new Map()
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id)
+  // Time spent in Node's module loader or built-ins counts for the nearest package frame that
+  // asked for it, so `require('x')` shows up as the cost of the package doing the requiring.
+  const owner = (id) => {
+    for (let cur = id; cur !== undefined; cur = parent.get(cur)) {
+      const url = nodes.get(cur).callFrame.url
+      if (url && !url.startsWith('node:')) return nodes.get(cur).callFrame
+    }
+    return nodes.get(id).callFrame
+  }
+  const self = new Map()
+  const deltas = profile.timeDeltas
+  for (let i = 0; i < profile.samples.length; i++) {
+    const key = bucket(owner(profile.samples[i]), files)
+    self.set(key, (self.get(key) ?? 0) + (deltas[i] ?? 0) / 1000)
+  }
+  const rows = [...self].sort((a, b) => b[1] - a[1])
+  return { rows, total: rows.reduce((s, [, ms]) => s + ms, 0) }
+}
+
+function bucket({ url, functionName }, files) {
+  if (!url) return functionName ? `(${functionName})` : '(native/vm)'
+  if (url.startsWith('node:')) return files ? url : 'node: (built-in modules)'
+  const path = url.replace(/^file:\/\//, '')
+  const nm = path.lastIndexOf('node_modules/')
+  if (nm !== -1) {
+    const rest = path.slice(nm + 'node_modules/'.length).split('/')
+    const pkg = rest[0].startsWith('@') ? `${rest[0]}/${rest[1]}` : rest[0]
+    return files ? `${pkg}/${rest.slice(pkg.includes('/') ? 2 : 1).join('/')}` : pkg
+  }
+  const rel = path.startsWith(root) ? path.slice(root.length + 1) : path
+  return files ? rel : rel.split('/').slice(0, 3).join('/')
+}

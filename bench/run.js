@@ -1,0 +1,62 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench`: every benchmark of issue 6, each figure printed next to its baseline from the
+ * same run and its target. Exits non-zero only when a benchmark could not run; a missed target
+ * is reported, not fatal.
+ *
+ *   node bench/run.js [--quick] [--only startup,list,forwarder,sandbox,ink] [--runs N]
+ *
+ * Needs a build (dist/ and oclif.manifest.json): `npm run bench` builds first.
+ */
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { ROOT } from './lib/proc.js'
+import { Report } from './lib/report.js'
+
+const SUITES = {
+  startup: () => import('./startup.js').then((m) => m.benchStartup),
+}
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    runs: { type: 'string' },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+})
+if (values.help) {
+  process.stdout.write('node bench/run.js [--quick] [--only a,b] [--runs N]\nSuites: ' + Object.keys(SUITES).join(', ') + '\n')
+  process.exit(0)
+}
+if (!existsSync(join(ROOT, 'dist/lib/sandbox/sandbox.js')) || !existsSync(join(ROOT, 'oclif.manifest.json'))) {
+  process.stderr.write('bench: build first (npm run build), or run `npm run bench`.\n')
+  process.exit(1)
+}
+
+const quick = values.quick
+const runs = values.runs ? Number(values.runs) : quick ? 5 : 15
+const selected = values.only ? values.only.split(',').map((s) => s.trim()) : Object.keys(SUITES)
+const report = new Report()
+process.stdout.write(`svc benchmarks — node ${process.version}, ${(await import('node:os')).cpus().length} CPUs${quick ? ', quick run' : ''}\n`)
+
+let failed = false
+const started = performance.now()
+for (const name of selected) {
+  const load = SUITES[name]
+  if (!load) {
+    process.stderr.write(`bench: unknown suite "${name}" (known: ${Object.keys(SUITES).join(', ')})\n`)
+    failed = true
+    continue
+  }
+  try {
+    await (await load())({ report, runs, quick })
+  } catch (err) {
+    failed = true
+    process.stderr.write(`bench: ${name} could not run: ${err?.stack ?? err}\n`)
+  }
+}
+report.summary()
+process.stdout.write(`Done in ${((performance.now() - started) / 1000).toFixed(0)} s.\n`)
+process.exitCode = failed ? 1 : 0

@@ -1,0 +1,55 @@
+/**
+ * Start-up: whole-process wall time of `svc --version`, `svc --help` and `svc charges get ID
+ * --json` (against a local sandbox), each as a ratio to `node -e 0` measured in the same
+ * rounds. Runs are interleaved (one of each per round) so that a load spike hits every command
+ * alike, after warm-up rounds that fill the compile cache.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createCharge } from './lib/api.js'
+import { BIN, timeRun } from './lib/proc.js'
+import { cliEnv, startSandboxProcess } from './lib/sandbox.js'
+import { median, ms, ratio } from './lib/stats.js'
+
+export async function benchStartup({ report, runs, quick }) {
+  report.section('1. Start-up', `whole process, median of ${runs} interleaved runs, ratio to node -e 0 of the same rounds`)
+  const configDir = mkdtempSync(join(tmpdir(), 'svc-bench-cfg-'))
+  const sandbox = await startSandboxProcess({ inMemory: true })
+  try {
+    const charge = await createCharge(sandbox)
+    const env = cliEnv(sandbox, configDir)
+    // The same request as a user after `svc sandbox start`: credentials from the stored profile.
+    const profileDir = mkdtempSync(join(tmpdir(), 'svc-bench-profile-'))
+    writeFileSync(join(profileDir, 'config.json'), JSON.stringify({ defaultProfile: 'sandbox', profiles: { sandbox: { apiKey: sandbox.testKey, baseUrl: sandbox.baseUrl } } }), { mode: 0o600 })
+    const profileEnv = cliEnv(sandbox, profileDir)
+    delete profileEnv.SVC_API_KEY
+    delete profileEnv.SVC_BASE_URL
+
+    const cases = [
+      { name: 'node -e 0 (baseline)', args: ['-e', '0'], env },
+      { name: 'svc --version', args: [BIN, '--version'], env, target: 3.5 },
+      { name: 'svc --help', args: [BIN, '--help'], env, target: 3.5 },
+      { name: 'svc charges get ID --json (key in env)', args: [BIN, 'charges', 'get', charge.id, '--json'], env, target: 5 },
+      { name: 'svc charges get ID --json (profile)', args: [BIN, 'charges', 'get', charge.id, '--json'], env: profileEnv, target: 5 },
+    ]
+    const times = cases.map(() => [])
+    const warmup = quick ? 1 : 2
+    for (let round = 0; round < warmup + runs; round++) {
+      cases.forEach((c, i) => {
+        const t = timeRun(c.args, { env: c.env })
+        if (round >= warmup) times[i].push(t)
+      })
+    }
+    const base = median(times[0])
+    report.row({ name: cases[0].name, value: ms(base) })
+    cases.slice(1).forEach((c, j) => {
+      const m = median(times[j + 1])
+      report.row({ name: c.name, value: ms(m), baseline: `node ${ratio(m / base)}`, target: `≤ ${c.target}×`, ok: m / base <= c.target })
+    })
+    rmSync(profileDir, { recursive: true, force: true })
+  } finally {
+    await sandbox.stop()
+    rmSync(configDir, { recursive: true, force: true })
+  }
+}
