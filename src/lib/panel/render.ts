@@ -85,13 +85,18 @@ export function endpointLines(ep: PanelWebhookEndpoint): string {
   ])
 }
 
+/** The panel answers keys masked; mask again only what is not (defence in depth). */
+function shownKey(key: string): string {
+  return key.includes('…') ? key : maskSecret(key) || key
+}
+
 export function keysTable(keys: PanelKey[], paint: Paint): string {
-  const cells = keys.map((k) => [maskSecret(k.key) || k.key, k.environment, k.revoked ? paint('red', 'revoked') : paint('green', 'active'), k.createdAt])
+  const cells = keys.map((k) => [shownKey(k.key), k.environment, k.revoked ? paint('red', 'revoked') : paint('green', 'active'), k.createdAt])
   return renderTable([{ header: 'KEY' }, { header: 'ENV' }, { header: 'STATE' }, { header: 'CREATED' }], cells, paint)
 }
 
 export function keysTsv(keys: PanelKey[]): string {
-  return keys.map((k) => `${maskSecret(k.key) || k.key}\t${k.environment}\t${k.revoked ? 'revoked' : 'active'}\t${k.createdAt}\n`).join('')
+  return keys.map((k) => `${shownKey(k.key)}\t${k.environment}\t${k.revoked ? 'revoked' : 'active'}\t${k.createdAt}\n`).join('')
 }
 
 const SETTING_LABELS: Array<[keyof PanelAccountSettings, string]> = [
