@@ -54,7 +54,7 @@ function Header({ props, state, filter }: { props: ListenAppProps; state: FeedSt
         </Text>
       ) : null}
       <Text dimColor>
-        {c.total} deliveries · {c.forwarded} forwarded · {c.failed} failed · {c.rejected} rejected · {c.duplicate} duplicates · {c.skipped} filtered · view: {filter}
+        {c.total} deliveries · {c.forwarded} forwarded · {c.failed} failed · {c.rejected} rejected · {c.duplicate} duplicates · {c.skipped} filtered{c.replays ? ` · ${c.replays} replayed` : ''} · view: {filter}
       </Text>
     </Box>
   )

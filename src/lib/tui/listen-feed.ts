@@ -40,7 +40,8 @@ export interface FeedState {
   deliveries: FeedDelivery[]
   lanes: Lane[]
   notices: string[]
-  counts: Record<Outcome, number> & { total: number }
+  /** Deliveries from the service by outcome; replays are counted apart. */
+  counts: Record<Outcome, number> & { total: number; replays: number }
 }
 
 export interface ListenFeedOptions {
@@ -53,7 +54,7 @@ const PREVIEW_BYTES = 4096
 const MAX_NOTICES = 4
 
 function emptyCounts(): FeedState['counts'] {
-  return { total: 0, forwarded: 0, failed: 0, rejected: 0, duplicate: 0, skipped: 0 }
+  return { total: 0, forwarded: 0, failed: 0, rejected: 0, duplicate: 0, skipped: 0, replays: 0 }
 }
 
 export class ListenFeed {
@@ -93,7 +94,8 @@ export class ListenFeed {
       skipVerify: Boolean(input.skipVerify),
     }
     delete (delivery as { body?: unknown }).body
-    const counts = { ...this.state.counts, total: this.state.counts.total + 1, [record.outcome]: this.state.counts[record.outcome] + 1 }
+    const c = this.state.counts
+    const counts = record.source === 'replay' ? { ...c, replays: c.replays + 1 } : { ...c, total: c.total + 1, [record.outcome]: c[record.outcome] + 1 }
     const charge = summary.charge
     // Only trusted (or knowingly unverified), first-seen charge events move a lane.
     const trusted = record.source === 'service' && record.verification !== 'failed' && record.outcome !== 'duplicate'
