@@ -9,4 +9,4 @@ for (const name of ['SVC_API_KEY', 'SVC_BASE_URL', 'SVC_PROFILE', 'SVC_WEBHOOK_S
   delete process.env[name]
 }
 nock.disableNetConnect()
-nock.enableNetConnect(/^(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/)
+nock.enableNetConnect(/^(127\.0\.0\.1|localhost|\[::1\]|::1)(:\d+)?$/)
