@@ -1,0 +1,53 @@
+/**
+ * Small helpers shared by the reliability and security suites: bounded concurrency, the
+ * exit codes CLI.md documents, what a leaked stack trace looks like, and an in-memory IO.
+ */
+import { PassThrough, Readable } from 'node:stream'
+import { createIO, type IO } from '../../src/lib/output/io.js'
+
+/** Every exit code CLI.md documents (0 to 8). */
+export const DOCUMENTED_EXITS = new Set([0, 1, 2, 3, 4, 5, 6, 7, 8])
+
+/** A V8 stack frame line (`    at fn (file.js:1:2)`) or a bare `Error: …` dump: never for users. */
+export const STACK_TRACE = /^\s+at .+(:\d+:\d+\)?|native\)?)$/m
+
+/** Runs `fn` over `items` with at most `limit` calls in flight; results in input order. */
+export async function pool<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length)
+  let next = 0
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++
+      results[i] = await fn(items[i]!, i)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
+  return results
+}
+
+/** An IO writing into strings (piped, no colour), for rendering errors as the CLI would. */
+export function memoryIO(env: NodeJS.ProcessEnv = {}): { io: IO; out: () => string; err: () => string } {
+  const stdout = new PassThrough()
+  const stderr = new PassThrough()
+  let out = ''
+  let err = ''
+  stdout.on('data', (c: Buffer) => (out += c.toString('utf8')))
+  stderr.on('data', (c: Buffer) => (err += c.toString('utf8')))
+  const io = createIO({ stdout, stderr, stdin: Readable.from([]), env, isStdoutTTY: false, isStderrTTY: false, isStdinTTY: false, noColor: true })
+  // PassThrough delivers 'data' on a later tick; write synchronously into the strings instead.
+  io.out = (t) => void (out += t)
+  io.err = (t) => void (err += t)
+  return { io, out: () => out, err: () => err }
+}
+
+/** A seeded PRNG (mulberry32), so a failing run can be replayed with the same faults. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
