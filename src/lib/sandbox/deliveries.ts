@@ -1,6 +1,7 @@
 /**
  * The sandbox's webhook delivery worker (spec 6.1, 6.2, 6.4): every published event is stored and
- * POSTed at once to the environment's endpoint with the five signed headers; only a 2xx is a
+ * POSTed at once to the environment's endpoint with the five signed headers (the timestamp is
+ * wall-clock time, see attempt()); only a 2xx is a
  * success (redirects are not followed); failures retry after 10s, 30s, 2min … 12h on the
  * SandboxClock, within 24 h of the first attempt, then the delivery is failed; an endpoint with
  * no success in that window is deactivated (the e-mail notice is logged) until its URL is saved
@@ -44,6 +45,8 @@ export interface WebhookDeliveriesOptions {
   send?: DeliverySender
   /** Per-attempt timeout (spec: 10 s). */
   timeoutMs?: number
+  /** Wall clock for X-SVC-Timestamp (tests). */
+  wallNow?: () => number
 }
 
 export interface EndpointInfo extends WebhookEndpoint {
@@ -134,6 +137,7 @@ export class WebhookDeliveries implements EventSink {
   private readonly secret: string
   private readonly send: DeliverySender
   private readonly timeoutMs: number
+  private readonly wallNow: () => number
   private readonly agent?: Agent
   private readonly st: Record<string, StatementSync>
   private readonly endpoints = new Map<Env, EndpointState>()
@@ -201,6 +205,7 @@ export class WebhookDeliveries implements EventSink {
     this.log = ctx.log
     this.secret = ctx.webhookSecret
     this.timeoutMs = opts.timeoutMs ?? LIMITS.webhookTimeoutMs
+    this.wallNow = opts.wallNow ?? Date.now
     if (opts.send) {
       this.send = opts.send
     } else {
@@ -373,7 +378,10 @@ export class WebhookDeliveries implements EventSink {
     }
     const url = ep?.url ?? job.url
     job.url = url
-    const timestamp = Math.floor(at / 1000)
+    // The schedule runs on the sandbox clock, but X-SVC-Timestamp is the wall-clock second of
+    // sending: receivers check it against their own clock (±300 s), and the sandbox clock may run
+    // at --speed N or have been advanced by hours, which would make every delivery look forged.
+    const timestamp = Math.floor(this.wallNow() / 1000)
     const headers = {
       'content-type': 'application/json',
       'x-svc-event-id': job.eventId,

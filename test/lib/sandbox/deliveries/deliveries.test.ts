@@ -10,6 +10,8 @@ import { verifySignature } from '../../../../src/lib/webhooks/signature.js'
 import { startTarget, type Target } from './target.js'
 
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0)
+/** The wall clock, deliberately far from the sandbox clock: X-SVC-Timestamp follows it. */
+let wall = Date.UTC(2026, 0, 5, 9, 30, 0)
 const SECRET = 'whsec_0123456789abcdef0123456789abcdef'
 const H = 3_600_000
 
@@ -20,7 +22,7 @@ let logs: string[]
 let worker: WebhookDeliveries
 
 function make(opts: WebhookDeliveriesOptions = {}, database = db, c = clock): WebhookDeliveries {
-  return new WebhookDeliveries({ db: database, clock: c, log: (l) => logs.push(l), webhookSecret: SECRET }, opts)
+  return new WebhookDeliveries({ db: database, clock: c, log: (l) => logs.push(l), webhookSecret: SECRET }, { wallNow: () => wall, ...opts })
 }
 
 let n = 0
@@ -38,7 +40,11 @@ async function advance(ms: number): Promise<void> {
   await worker.flush()
 }
 
-const seconds = (r: { headers: Record<string, unknown> }) => Number(r.headers['x-svc-timestamp']) - T0 / 1000
+/** When each attempt was made, in sandbox seconds since T0 (from the attempt log). */
+function attemptSeconds(eventId?: string): number[] {
+  const [d] = worker.list({ eventId: eventId ?? worker.list()[0]!.eventId })
+  return d!.attemptLog!.map((a) => (Date.parse(a.at) - T0) / 1000)
+}
 
 beforeEach(async () => {
   target = await startTarget()
@@ -67,14 +73,15 @@ describe('a delivery', () => {
     expect(got!.headers['content-type']).toBe('application/json')
     expect(got!.headers['x-svc-event-id']).toBe(ev.id)
     expect(got!.headers['x-svc-event-type']).toBe('charge.paid_pending_settlement')
-    expect(got!.headers['x-svc-timestamp']).toBe(String(T0 / 1000))
+    // Wall-clock seconds, not the sandbox clock's: receivers compare it with their own clock.
+    expect(got!.headers['x-svc-timestamp']).toBe(String(wall / 1000))
     expect(got!.headers['x-svc-signature']).toMatch(/^v1=[0-9a-f]{64}$/)
     const verdict = verifySignature({
       body: got!.body,
       signature: got!.headers['x-svc-signature'],
       timestamp: got!.headers['x-svc-timestamp'],
       secrets: [SECRET],
-      nowSeconds: clock.now() / 1000,
+      nowSeconds: wall / 1000,
     })
     expect(verdict.ok).toBe(true)
   })
@@ -115,7 +122,8 @@ describe('retries', () => {
 
     // One big jump runs the whole remaining schedule, in order, on the sandbox clock.
     await advance(25 * H)
-    expect(target.received.map(seconds)).toEqual([0, 10, 40, 160, 760, 2560, 6160, 16960, 38560, 81760])
+    expect(target.received).toHaveLength(10)
+    expect(attemptSeconds()).toEqual([0, 10, 40, 160, 760, 2560, 6160, 16960, 38560, 81760])
     const [d] = worker.list()
     expect(d).toMatchObject({ state: 'failed', attempts: 10, lastStatus: 500 })
     expect(d!.nextRetryAt).toBeUndefined()
@@ -137,10 +145,9 @@ describe('retries', () => {
 
   it('treats a timeout as a failure and retries after 10s (injected sender)', async () => {
     await worker.close()
-    const sent: string[] = []
-    const send: DeliverySender = async (d) => {
-      sent.push(d.headers['x-svc-timestamp']!)
-      if (sent.length === 1) throw Object.assign(new Error('The operation was aborted due to timeout'), { name: 'TimeoutError' })
+    let calls = 0
+    const send: DeliverySender = async () => {
+      if (++calls === 1) throw Object.assign(new Error('The operation was aborted due to timeout'), { name: 'TimeoutError' })
       return { status: 200, body: '' }
     }
     worker = make({ send })
@@ -149,7 +156,7 @@ describe('retries', () => {
     expect(worker.list()[0]).toMatchObject({ state: 'pending', nextRetryAt: new Date(T0 + 10_000).toISOString() })
     expect(worker.list()[0]!.lastError).toMatch(/timeout/)
     await advance(10_000)
-    expect(sent.map((s) => Number(s) - T0 / 1000)).toEqual([0, 10])
+    expect(attemptSeconds()).toEqual([0, 10])
     expect(worker.list()[0]!.state).toBe('succeeded')
   })
 
@@ -204,15 +211,16 @@ describe('resend', () => {
     const ev = event()
     worker.publish(ev)
     await advance(60_000)
+    wall += 60_000
     expect(worker.resend(ev.id)).toEqual({ eventId: ev.id })
     await worker.flush()
     expect(target.received).toHaveLength(2)
     const [first, again] = target.received
     expect(again!.headers['x-svc-event-id']).toBe(ev.id)
     expect(again!.body.equals(first!.body)).toBe(true)
-    expect(seconds(again!)).toBe(60)
+    expect(Number(again!.headers['x-svc-timestamp']) - Number(first!.headers['x-svc-timestamp'])).toBe(60)
     expect(again!.headers['x-svc-signature']).not.toBe(first!.headers['x-svc-signature'])
-    const ok = verifySignature({ body: again!.body, signature: again!.headers['x-svc-signature'], timestamp: again!.headers['x-svc-timestamp'], secrets: [SECRET], nowSeconds: clock.now() / 1000 })
+    const ok = verifySignature({ body: again!.body, signature: again!.headers['x-svc-signature'], timestamp: again!.headers['x-svc-timestamp'], secrets: [SECRET], nowSeconds: wall / 1000 })
     expect(ok.ok).toBe(true)
     const [d] = worker.list({ eventId: ev.id })
     expect(d).toMatchObject({ attempts: 2, state: 'succeeded' })
@@ -262,7 +270,7 @@ describe('restore after a restart', () => {
     await advance(24_999)
     expect(target.received).toHaveLength(2)
     await advance(1)
-    expect(target.received.map(seconds)).toEqual([0, 10, 40])
+    expect(attemptSeconds('evt_restart')).toEqual([0, 10, 40])
     expect(worker.list()[0]).toMatchObject({ eventId: 'evt_restart', state: 'succeeded', attempts: 3 })
     await worker.close()
     db2.close()
