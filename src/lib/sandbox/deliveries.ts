@@ -350,9 +350,13 @@ export class WebhookDeliveries implements EventSink {
     if (this.heap.length && this.heap[0]!.due <= now) this.track(this.clock.tick())
   }
 
-  /** Resolves once no attempt is in flight (and the retries that fell due meanwhile have run), with everything written. */
-  async flush(): Promise<void> {
-    while (this.work.size) await Promise.all([...this.work])
+  /**
+   * Resolves once the attempts in flight have ended and the retries that fell due meanwhile
+   * have run, with everything written. `maxRounds` bounds the wait under a steady stream of new
+   * events (each round waits for what is in flight at its start; a retry chain takes two).
+   */
+  async flush(maxRounds = 64): Promise<void> {
+    for (let round = 0; this.work.size && round < maxRounds; round++) await Promise.all([...this.work])
     this.flushWrites()
   }
 
@@ -361,7 +365,7 @@ export class WebhookDeliveries implements EventSink {
     this.closed = true
     if (this.armed) this.clock.cancel(this.armed.id)
     this.armed = undefined
-    await this.flush()
+    await this.flush(Number.POSITIVE_INFINITY)
     await this.agent?.close().catch(() => {})
   }
 

@@ -99,6 +99,16 @@ describe('a delivery', () => {
     expect(worker.getEndpoint('test')).toMatchObject({ active: true, lastSuccessAt: new Date(T0).toISOString() })
   })
 
+  it('delivers a burst of events concurrently, each exactly once', async () => {
+    for (let i = 0; i < 300; i++) worker.publish(event({ id: `evt_burst_${i}` }))
+    await worker.flush()
+    expect(target.received).toHaveLength(300)
+    expect(new Set(target.received.map((r) => r.headers['x-svc-event-id'])).size).toBe(300)
+    const log = worker.list({ limit: 1000 })
+    expect(log).toHaveLength(300)
+    expect(log.every((d) => d.state === 'succeeded' && d.attempts === 1)).toBe(true)
+  })
+
   it('does nothing when the environment has no webhook URL', async () => {
     worker.publish(event({ environment: 'live' }))
     await worker.flush()
