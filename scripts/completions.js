@@ -1,0 +1,275 @@
+#!/usr/bin/env node
+// Shell completion scripts for bash and fish, generated from the command manifest, so they never
+// drift from the commands. @oclif/plugin-autocomplete covers zsh (flag values included) but its bash
+// script completes no flag values and it has no fish at all; this fills both gaps.
+//
+//   node scripts/completions.js bash > ~/.local/share/bash-completion/completions/svc
+//   node scripts/completions.js fish > ~/.config/fish/completions/svc.fish
+//
+// Plain JavaScript with no dependencies: it runs on whatever `node` the shell has (even one too old
+// for svc itself), from a clone after `npm run build` or from the installed package.
+import { existsSync, readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+
+/**
+ * Flags whose values cannot be oclif `options` because they also accept patterns (`charge.*`) or
+ * comma-separated lists; completion still offers the known values. `listOf` means comma-separated.
+ */
+const VALUE_HINTS = [
+  { command: 'webhooks:events', flag: 'type', from: 'eventTypes', extra: ['charge.*', 'withdrawal.*'] },
+  { command: 'webhooks:listen', flag: 'events', from: 'eventTypes', extra: ['charge.*', 'withdrawal.*'] },
+]
+
+const WORD = /^[\w.:*@/-]+$/
+
+/**
+ * The shape both generators read: commands (id with `:`), their flags and args as in the oclif
+ * manifest (or as the command classes declare them), and topic descriptions.
+ * @param {{bin: string, commands: Array<{id: string, summary?: string, description?: string, hidden?: boolean, aliases?: string[], flags?: object, args?: object}>, topics?: Record<string, string>, eventTypes?: string[]}} input
+ */
+export function completionModel(input) {
+  const commands = new Map()
+  for (const c of input.commands) {
+    for (const id of [c.id, ...(c.aliases ?? [])]) {
+      const flags = Object.entries(c.flags ?? {})
+        .filter(([, f]) => !f.hidden)
+        .map(([name, f]) => ({
+          name,
+          char: f.char,
+          takesValue: f.type === 'option',
+          allowNo: Boolean(f.allowNo),
+          options: f.options?.length ? [...f.options] : undefined,
+          summary: firstLine(f.summary ?? f.description),
+        }))
+      for (const hint of VALUE_HINTS) {
+        const flag = flags.find((f) => hint.command === id && f.name === hint.flag)
+        if (flag && !flag.options && input[hint.from]?.length) flag.options = [...input[hint.from], ...hint.extra]
+      }
+      const firstArg = Object.values(c.args ?? {})[0]
+      commands.set(id, { id, hidden: Boolean(c.hidden), summary: firstLine(c.summary ?? c.description), flags, argOptions: firstArg?.options ?? [] })
+    }
+  }
+  const topics = new Map()
+  for (const id of commands.keys()) {
+    const parts = id.split(':')
+    for (let i = 1; i < parts.length; i++) {
+      const name = parts.slice(0, i).join(':')
+      if (!topics.has(name)) topics.set(name, firstLine(input.topics?.[name]) ?? '')
+    }
+  }
+  /** Visible words that may follow a path: sub-topics and commands one level down. */
+  const children = (path) => {
+    const depth = path ? path.split(':').length : 0
+    const seen = new Map()
+    for (const name of [...topics.keys(), ...commands.keys()]) {
+      const parts = name.split(':')
+      if (parts.length !== depth + 1 || (path && !name.startsWith(`${path}:`))) continue
+      const command = commands.get(name)
+      const hasVisible = [...commands.values()].some((c) => !c.hidden && (c.id === name || c.id.startsWith(`${name}:`)))
+      if (!hasVisible) continue
+      seen.set(parts.at(-1), command && !command.hidden ? command.summary : (topics.get(name) || command?.summary || ''))
+    }
+    return [...seen].sort(([a], [b]) => a.localeCompare(b)).map(([word, summary]) => ({ word, summary }))
+  }
+  const paths = ['', ...topics.keys(), ...commands.keys()].filter((p, i, all) => all.indexOf(p) === i)
+  return { bin: input.bin, commands: [...commands.values()], paths, children }
+}
+
+function firstLine(text) {
+  if (text === undefined || text === null) return undefined
+  return String(text).replaceAll('<%= config.bin %>', 'svc').split('\n')[0].trim()
+}
+
+const safeWords = (words) => words.filter((w) => WORD.test(w))
+const flagWords = (f) => [`--${f.name}`, ...(f.allowNo ? [`--no-${f.name}`] : []), ...(f.char ? [`-${f.char}`] : [])]
+
+export function bashCompletion(model) {
+  const fn = `_${model.bin.replaceAll(/\W/g, '_')}_complete`
+  const cases = (rows) => rows.map(([key, body]) => `    ${key}) ${body} ;;`).join('\n')
+  const known = safeWords(model.paths.filter(Boolean))
+  const childRows = model.paths
+    .map((p) => [p, safeWords(model.children(p).map((c) => c.word))])
+    .filter(([, words]) => words.length)
+    .map(([p, words]) => [p === '' ? "''" : p, `echo '${words.join(' ')}'`])
+  const flagRows = model.commands.map((c) => [c.id, `echo '${safeWords(c.flags.flatMap(flagWords)).join(' ')}'`])
+  const valueFlagRows = model.commands.map((c) => [c.id, `echo ' ${safeWords(c.flags.filter((f) => f.takesValue).flatMap(flagWords)).join(' ')} '`])
+  const valueRows = model.commands.flatMap((c) =>
+    c.flags
+      .filter((f) => f.takesValue && f.options)
+      .map((f) => [safeWords(flagWords(f)).map((w) => `'${c.id} ${w}'`).join('|'), `echo '${safeWords(f.options).join(' ')}'`]),
+  )
+  const argRows = model.commands.filter((c) => c.argOptions.length).map((c) => [c.id, `echo '${safeWords(c.argOptions).join(' ')}'`])
+  return `# bash completion for ${model.bin}: commands, flags and the values of flags that have a fixed set.
+# Generated from the command manifest by svc-cli's scripts/completions.js; do not edit.
+# Install: save as ~/.local/share/bash-completion/completions/${model.bin}, or source it from ~/.bashrc.
+
+${fn}_known() {
+  case "$1" in
+    ${known.join('|')}) return 0 ;;
+  esac
+  return 1
+}
+${fn}_children() {
+  case "$1" in
+${cases(childRows)}
+  esac
+}
+${fn}_flags() {
+  case "$1" in
+${cases(flagRows)}
+  esac
+}
+${fn}_value_flags() {
+  case "$1" in
+${cases(valueFlagRows)}
+  esac
+}
+${fn}_values() {
+  case "$1 $2" in
+${cases(valueRows)}
+  esac
+}
+${fn}_arg_values() {
+  case "$1" in
+${cases(argRows)}
+  esac
+}
+
+${fn}() {
+  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="" flag="" path="" word next i
+  COMPREPLY=()
+  (( COMP_CWORD > 0 )) && prev="\${COMP_WORDS[COMP_CWORD-1]}"
+  # The command: the leading words that name a topic or a command.
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    word="\${COMP_WORDS[i]}"
+    next="\${path:+$path:}$word"
+    if ${fn}_known "$next"; then path="$next"; else break; fi
+  done
+  # A flag's value: "--flag VALUE", or "--flag=VALUE", which bash splits at "=" into three words.
+  if [[ "$cur" == "=" ]]; then
+    flag="$prev"; cur=""
+  elif [[ "$prev" == "=" ]] && (( COMP_CWORD >= 2 )); then
+    flag="\${COMP_WORDS[COMP_CWORD-2]}"
+  elif [[ "$prev" == -* && "$(${fn}_value_flags "$path")" == *" $prev "* ]]; then
+    flag="$prev"
+  fi
+  if [[ -n "$flag" ]]; then
+    local values head=""
+    values="$(${fn}_values "$path" "$flag")"
+    if [[ -z "$values" ]]; then
+      compopt -o default 2>/dev/null
+      return 0
+    fi
+    # Comma-separated lists: complete the item after the last comma.
+    if [[ "$cur" == *,* ]]; then head="\${cur%,*},"; cur="\${cur##*,}"; fi
+    COMPREPLY=($(compgen -P "$head" -W "$values" -- "$cur"))
+    return 0
+  fi
+  if [[ "$cur" == -* ]]; then
+    COMPREPLY=($(compgen -W "$(${fn}_flags "$path")" -- "$cur"))
+    return 0
+  fi
+  # Right after the command words: sub-commands, or the values of a first argument with a fixed set.
+  if (( i == COMP_CWORD )); then
+    local words
+    words="$(${fn}_children "$path") $(${fn}_arg_values "$path")"
+    if [[ -n "\${words// /}" ]]; then
+      COMPREPLY=($(compgen -W "$words" -- "$cur"))
+      return 0
+    fi
+  fi
+  compopt -o default 2>/dev/null
+  return 0
+}
+complete -F ${fn} ${model.bin}
+`
+}
+
+const fishQuote = (s) => `'${String(s ?? '').replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`
+
+export function fishCompletion(model) {
+  const bin = model.bin
+  const lines = [
+    `# fish completion for ${bin}: commands, flags and the values of flags that have a fixed set.`,
+    "# Generated from the command manifest by svc-cli's scripts/completions.js; do not edit.",
+    '',
+    `function __${bin}_path --description 'The topic or command named by the words typed so far'`,
+    `    set -l known ${safeWords(model.paths.filter(Boolean)).join(' ')}`,
+    '    set -l words (commandline -opc)',
+    '    set -e words[1]',
+    '    set -l path',
+    '    for word in $words',
+    '        set -l next (string join : -- $path $word)',
+    '        if contains -- $next $known',
+    '            set path $next',
+    '        else',
+    '            break',
+    '        end',
+    '    end',
+    '    string join : -- $path',
+    'end',
+    '',
+    `function __${bin}_at --description 'Whether the words typed so far name exactly this topic or command'`,
+    `    set -l path (__${bin}_path)`,
+    '    test "$path" = "$argv[1]"',
+    'end',
+    '',
+  ]
+  const at = (path) => `-n ${fishQuote(`__${bin}_at ${path === '' ? "''" : path}`)}`
+  for (const path of model.paths) {
+    const children = model.children(path).filter((c) => WORD.test(c.word))
+    const command = model.commands.find((c) => c.id === path)
+    if (!children.length && !command) continue
+    for (const child of children) lines.push(`complete -c ${bin} ${at(path)} -f -a ${fishQuote(child.word)} -d ${fishQuote(child.summary)}`)
+    if (!command) continue
+    for (const option of safeWords(command.argOptions)) lines.push(`complete -c ${bin} ${at(path)} -f -a ${fishQuote(option)}`)
+    for (const f of command.flags) {
+      const short = f.char ? ` -s ${f.char}` : ''
+      const value = !f.takesValue ? '' : f.options ? ` -x -a ${fishQuote(safeWords(f.options).join(' '))}` : ' -r'
+      lines.push(`complete -c ${bin} ${at(path)} -l ${f.name}${short}${value} -d ${fishQuote(f.summary)}`)
+      if (f.allowNo) lines.push(`complete -c ${bin} ${at(path)} -l no-${f.name} -d ${fishQuote(f.summary)}`)
+    }
+  }
+  return `${lines.join('\n')}\n`
+}
+
+/** Reads the package's own manifest, its plugins' manifests and the event types from dist/. */
+export async function loadModel(root = join(dirname(fileURLToPath(import.meta.url)), '..')) {
+  const pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
+  const manifestPath = join(root, 'oclif.manifest.json')
+  if (!existsSync(manifestPath)) throw new Error(`No ${manifestPath}: run \`npm run build\` first.`)
+  const commands = Object.values(JSON.parse(readFileSync(manifestPath, 'utf8')).commands)
+  for (const plugin of pjson.oclif?.plugins ?? []) {
+    const dir = findPackage(root, plugin)
+    if (dir && existsSync(join(dir, 'oclif.manifest.json'))) commands.push(...Object.values(JSON.parse(readFileSync(join(dir, 'oclif.manifest.json'), 'utf8')).commands))
+  }
+  const topics = Object.fromEntries(Object.entries(pjson.oclif?.topics ?? {}).map(([name, t]) => [name.replaceAll(' ', ':'), t.description]))
+  const eventsModule = join(root, 'dist', 'lib', 'contract', 'events.js')
+  const eventTypes = existsSync(eventsModule) ? [...(await import(pathToFileURL(eventsModule).href)).EVENT_TYPES] : []
+  return completionModel({ bin: pjson.oclif?.bin ?? Object.keys(pjson.bin ?? {})[0], commands, topics, eventTypes })
+}
+
+/** node_modules lookup from root upwards (a global install nests, a clone or npx may hoist). */
+function findPackage(root, name) {
+  for (let dir = root; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', name)
+    if (existsSync(join(candidate, 'package.json'))) return candidate
+    if (dirname(dir) === dir) return undefined
+  }
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const shell = process.argv[2]
+  const generators = { bash: bashCompletion, fish: fishCompletion }
+  if (!generators[shell]) {
+    process.stderr.write('Usage: node scripts/completions.js bash|fish   (zsh: svc autocomplete zsh)\n')
+    process.exit(2)
+  }
+  try {
+    process.stdout.write(generators[shell](await loadModel()))
+  } catch (error) {
+    process.stderr.write(`${error.message}\n`)
+    process.exit(1)
+  }
+}
