@@ -1,5 +1,7 @@
 #!/usr/bin/env node
-// Entry point: refuse old Node with one clear line, turn on the compile cache, hand over to oclif.
+// Entry point: refuse old Node with one clear line, turn on the compile cache, answer --version
+// and the root help without loading oclif (they are fixed text; oclif costs ~80 ms), hand every
+// other argv over to oclif.
 const [major, minor] = process.versions.node.split('.').map(Number)
 if (major < 22 || (major === 22 && minor < 13)) {
   process.stderr.write(`svc needs Node.js 22.13 or newer; this is ${process.version}. Install a current Node.js (https://nodejs.org) and try again.\n`)
@@ -7,5 +9,19 @@ if (major < 22 || (major === 22 && minor < 13)) {
 }
 const { enableCompileCache } = await import('node:module')
 enableCompileCache?.()
+const argv = process.argv.slice(2)
+if (argv.length <= 1 && !process.env.SVC_NO_FAST_PATH) {
+  const { fastAnswer } = await import('../dist/lib/output/root-help.js')
+  const answer = fastAnswer(new URL('..', import.meta.url).pathname, argv, {
+    env: process.env,
+    stdoutIsTTY: Boolean(process.stdout.isTTY),
+    stderrIsTTY: Boolean(process.stderr.isTTY),
+    columns: process.stdout.columns,
+  })
+  if (answer !== undefined) {
+    process.stdout.write(answer)
+    process.exit(0)
+  }
+}
 const { execute } = await import('@oclif/core')
 await execute({ dir: import.meta.url })

@@ -1,0 +1,67 @@
+import { execFile } from 'node:child_process'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { describe, expect, it } from 'vitest'
+import { fastAnswer, wrapWords } from '../../../src/lib/output/root-help.js'
+import { ROOT } from '../../helpers/run-command.js'
+
+// The fast answers must be byte for byte what oclif prints: the reference is the built binary
+// with the fast path turned off (npm test builds first, so the manifest is current).
+const run = promisify(execFile)
+
+async function oclifOutput(argv: string[], env: Record<string, string> = {}): Promise<string> {
+  const base = { ...process.env, SVC_NO_FAST_PATH: '1', ...env }
+  delete base.NO_COLOR
+  delete base.FORCE_COLOR
+  const { stdout } = await run(process.execPath, [join(ROOT, 'bin/run.js'), ...argv], { env: { ...base, ...env }, cwd: ROOT })
+  return stdout
+}
+
+const piped = (env: Record<string, string> = {}) => ({ env: { ...env }, stdoutIsTTY: false, stderrIsTTY: false })
+
+describe('svc --version and the root help without oclif', () => {
+  it('prints the same version line as oclif', async () => {
+    expect(fastAnswer(ROOT, ['--version'], piped())).toBe(await oclifOutput(['--version']))
+  })
+
+  it.each([40, 63, 80, 120])('prints the same root help as oclif when piped, %i columns', async (columns) => {
+    const env = { OCLIF_COLUMNS: String(columns) }
+    const expected = await oclifOutput(['--help'], env)
+    expect(fastAnswer(ROOT, ['--help'], piped(env))).toBe(expected)
+    expect(fastAnswer(ROOT, [], piped(env))).toBe(expected)
+  })
+
+  it('makes the section headers bold on a colour terminal, as oclif does', async () => {
+    // FORCE_COLOR makes oclif colour its piped output as it would on a terminal.
+    const expected = await oclifOutput(['--help'], { FORCE_COLOR: '1' })
+    const answer = fastAnswer(ROOT, ['--help'], { env: { TERM: 'xterm-256color' }, stdoutIsTTY: true, stderrIsTTY: true, columns: 80 })
+    expect(answer).toContain('\u001B[1mCOMMANDS\u001B[22m')
+    expect(answer).toBe(expected)
+  })
+
+  it('keeps a terminal plain when NO_COLOR is set or TERM is dumb', () => {
+    for (const env of [{ TERM: 'xterm-256color', NO_COLOR: '1' }, { TERM: 'dumb' }]) {
+      expect(fastAnswer(ROOT, ['--help'], { env, stdoutIsTTY: true, stderrIsTTY: true, columns: 80 })).not.toContain('\u001B[')
+    }
+  })
+
+  it('leaves every other argv, and settings only oclif can judge, to oclif', () => {
+    expect(fastAnswer(ROOT, ['charges'], piped())).toBeUndefined()
+    expect(fastAnswer(ROOT, ['charges', '--help'], piped())).toBeUndefined()
+    expect(fastAnswer(ROOT, ['-v'], piped())).toBeUndefined()
+    expect(fastAnswer(ROOT, ['--help'], piped({ FORCE_COLOR: '1' }))).toBeUndefined()
+    expect(fastAnswer(ROOT, ['--help'], { env: { TERM: 'xterm', CI: 'true' }, stdoutIsTTY: true, stderrIsTTY: true })).toBeUndefined()
+    const themed = mkdtempSync(join(tmpdir(), 'svc-theme-'))
+    writeFileSync(join(themed, 'theme.json'), '{"sectionHeader": "red"}')
+    expect(fastAnswer(ROOT, ['--help'], piped({ SVC_CONFIG_DIR: themed }))).toBeUndefined()
+  })
+
+  it('wraps words greedily and refuses text it cannot wrap like wrap-ansi', () => {
+    expect(wrapWords('aa bb cc dd', 5)).toBe('aa bb\ncc dd')
+    expect(wrapWords('aa bb cc', 8)).toBe('aa bb cc')
+    expect(wrapWords('averylongword x', 5)).toBeUndefined()
+    expect(wrapWords('ação', 10)).toBeUndefined()
+  })
+})
