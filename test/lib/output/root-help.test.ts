@@ -12,7 +12,7 @@ import { ROOT } from '../../helpers/run-command.js'
 const run = promisify(execFile)
 
 async function oclifOutput(argv: string[], env: Record<string, string> = {}): Promise<string> {
-  const base = { ...process.env, SVC_NO_FAST_PATH: '1', ...env }
+  const base: NodeJS.ProcessEnv = { ...process.env, SVC_NO_FAST_PATH: '1' }
   delete base.NO_COLOR
   delete base.FORCE_COLOR
   const { stdout } = await run(process.execPath, [join(ROOT, 'bin/run.js'), ...argv], { env: { ...base, ...env }, cwd: ROOT })
