@@ -8,20 +8,26 @@ if (major < 22 || (major === 22 && minor < 13)) {
   process.exit(1)
 }
 const { enableCompileCache } = await import('node:module')
+const { fileURLToPath } = await import('node:url')
 enableCompileCache?.()
 const argv = process.argv.slice(2)
+let answer
 if (argv.length <= 1 && !process.env.SVC_NO_FAST_PATH) {
-  const { fastAnswer } = await import('../dist/lib/output/root-help.js')
-  const answer = fastAnswer(new URL('..', import.meta.url).pathname, argv, {
-    env: process.env,
-    stdoutIsTTY: Boolean(process.stdout.isTTY),
-    stderrIsTTY: Boolean(process.stderr.isTTY),
-    columns: process.stdout.columns,
-  })
-  if (answer !== undefined) {
-    process.stdout.write(answer)
-    process.exit(0)
-  }
+  // Any doubt (a dist/ older than this file, an unreadable manifest): oclif answers instead.
+  answer = await import('../dist/lib/output/root-help.js')
+    .then(({ fastAnswer }) =>
+      fastAnswer(fileURLToPath(new URL('..', import.meta.url)), argv, {
+        env: process.env,
+        stdoutIsTTY: Boolean(process.stdout.isTTY),
+        stderrIsTTY: Boolean(process.stderr.isTTY),
+        columns: process.stdout.columns,
+      }),
+    )
+    .catch(() => undefined)
 }
-const { execute } = await import('@oclif/core')
-await execute({ dir: import.meta.url })
+if (answer !== undefined) {
+  process.stdout.write(answer)
+} else {
+  const { execute } = await import('@oclif/core')
+  await execute({ dir: import.meta.url })
+}
