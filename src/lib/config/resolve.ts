@@ -35,7 +35,7 @@ function given(value: string | undefined): string | undefined {
 
 /** The profile named by `--profile` / `SVC_PROFILE`, else the default one; a named profile that does not exist is exit 3. */
 export async function resolveProfile(flags: CredentialFlags, env: NodeJS.ProcessEnv): Promise<ResolvedProfile> {
-  const store = await ProfileStore.open(env)
+  const store = ProfileStore.read(env)
   const named = given(flags.profile) ?? given(env.SVC_PROFILE)
   if (named) return { name: named, profile: store.require(named) }
   const name = store.defaultProfile

@@ -3,7 +3,7 @@
  * The directory is created 0700, the file 0600 and kept so on every write, since it holds API keys
  * and webhook secrets. conf is loaded lazily (it pulls in ajv).
  */
-import { chmodSync, existsSync, mkdirSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { EXIT } from '../contract/errors.js'
@@ -59,6 +59,38 @@ function tighten(path: string, mode: number): void {
 export class ProfileStore {
   private constructor(private readonly conf: ConfLike) {}
 
+  /**
+   * The profiles for reading only (credential resolution on every API command): the same file
+   * parsed directly, without loading conf and ajv (~80 ms of start-up). Writing through it throws.
+   */
+  static read(env: NodeJS.ProcessEnv = process.env): ProfileStore {
+    const path = join(configDir(env), 'config.json')
+    let data: ConfigData = { profiles: {} }
+    let text: string | undefined
+    try {
+      text = readFileSync(path, 'utf8')
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw unreadableConfig(path, error)
+    }
+    if (text !== undefined) {
+      try {
+        data = { profiles: {}, ...(JSON.parse(text) as Partial<ConfigData>) }
+      } catch (error) {
+        throw unreadableConfig(path, error)
+      }
+      tighten(path, 0o600)
+    }
+    return new ProfileStore({
+      path,
+      get store() {
+        return data
+      },
+      set store(_: ConfigData) {
+        throw new Error('ProfileStore.read() is read-only: use ProfileStore.open() to change profiles')
+      },
+    })
+  }
+
   static async open(env: NodeJS.ProcessEnv = process.env): Promise<ProfileStore> {
     const dir = configDir(env)
     if (!existsSync(dir)) {
@@ -78,13 +110,7 @@ export class ProfileStore {
         projectName: 'svc',
       }) as unknown as ConfLike
     } catch (error) {
-      // A hand-edited file that no longer parses must not cost the user their other profiles: say where it is.
-      throw new CliError(`The config file ${join(dir, 'config.json')} cannot be read: ${(error as Error).message}`, {
-        exitCode: EXIT.unexpected,
-        code: 'invalid_config',
-        hint: 'Fix the JSON by hand, or move the file away and log in again with `svc login`.',
-        cause: error,
-      })
+      throw unreadableConfig(join(dir, 'config.json'), error)
     }
     // A file written by an older version or copied around may be wider than 0600.
     if (existsSync(conf.path)) tighten(conf.path, 0o600)
@@ -161,6 +187,16 @@ export class ProfileStore {
     // conf already writes with configFileMode; this also covers a file someone widened by hand.
     tighten(this.conf.path, 0o600)
   }
+}
+
+/** A hand-edited file that no longer parses must not cost the user their other profiles: say where it is. */
+function unreadableConfig(path: string, error: unknown): CliError {
+  return new CliError(`The config file ${path} cannot be read: ${(error as Error).message}`, {
+    exitCode: EXIT.unexpected,
+    code: 'invalid_config',
+    hint: 'Fix the JSON by hand, or move the file away and log in again with `svc login`.',
+    cause: error,
+  })
 }
 
 /** Drops unset and empty fields, so a profile never holds `"apiKey": ""`; other fields are kept as they are. */
