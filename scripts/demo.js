@@ -20,8 +20,9 @@ const bold = (s) => (tty ? `\u001B[1m${s}\u001B[22m` : s)
 const step = (s) => console.log(`\n${bold(`▶ ${s}`)}`)
 const children = []
 
-function background(args) {
-  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', 'inherit'] })
+function background(args, { quiet = false } = {}) {
+  // The sandbox logs every request on stderr; the demo keeps it quiet so the story stays readable.
+  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', quiet ? 'ignore' : 'inherit'] })
   children.push(child)
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]()
   return { child, lines }
@@ -36,7 +37,7 @@ function run(args, { capture = false } = {}) {
 
 async function main() {
   step('Start the local sandbox (in memory, any free port)')
-  const sandbox = background(['sandbox', 'start', '--in-memory', '--port', '0', '--json'])
+  const sandbox = background(['sandbox', 'start', '--in-memory', '--port', '0', '--json'], { quiet: true })
   const banner = JSON.parse((await sandbox.lines.next()).value)
   console.log(`sandbox at ${banner.baseUrl} — profile "sandbox" written to a throwaway config dir`)
 
