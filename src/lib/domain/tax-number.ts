@@ -12,10 +12,13 @@ export function normalizeTaxNumber(raw: string): string {
   return raw.replace(/[\s./-]/g, '').toUpperCase()
 }
 
+/**
+ * The library judges the raw text, punctuation included, so that what we accept is exactly what
+ * the library of record accepts (stripping every space first let `8 73 589 176 93` through).
+ */
 export function taxNumberKind(raw: string): TaxNumberKind | undefined {
-  const n = normalizeTaxNumber(raw)
-  if (/^\d{11}$/.test(n)) return isValidCpf(n) ? 'cpf' : undefined
-  if (/^[0-9A-Z]{12}\d{2}$/.test(n)) return isValidCnpj(n, { version: 2 }) ? 'cnpj' : undefined
+  if (isValidCpf(raw)) return 'cpf'
+  if (isValidCnpj(raw, { version: 2 })) return 'cnpj'
   return undefined
 }
 
