@@ -4,6 +4,7 @@ export interface CompletionInput {
   commands: Array<{ id: string; summary?: string; description?: string; hidden?: boolean; aliases?: string[]; flags?: object; args?: object }>
   topics?: Record<string, string | undefined>
   eventTypes?: readonly string[]
+  methods?: readonly string[]
 }
 export interface CompletionModel {
   bin: string

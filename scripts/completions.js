@@ -13,12 +13,13 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 
 /**
- * Flags whose values cannot be oclif `options` because they also accept patterns (`charge.*`) or
- * comma-separated lists; completion still offers the known values. `listOf` means comma-separated.
+ * Values that cannot be oclif `options` because the command also accepts patterns (`charge.*`),
+ * comma-separated lists, or any letter case (`svc api get …`); completion still offers them.
  */
 const VALUE_HINTS = [
   { command: 'webhooks:events', flag: 'type', from: 'eventTypes', extra: ['charge.*', 'withdrawal.*'] },
   { command: 'webhooks:listen', flag: 'events', from: 'eventTypes', extra: ['charge.*', 'withdrawal.*'] },
+  { command: 'api', arg: true, from: 'methods', extra: [] },
 ]
 
 const WORD = /^[\w.:*@/-]+$/
@@ -42,12 +43,14 @@ export function completionModel(input) {
           options: f.options?.length ? [...f.options] : undefined,
           summary: firstLine(f.summary ?? f.description),
         }))
-      for (const hint of VALUE_HINTS) {
-        const flag = flags.find((f) => hint.command === id && f.name === hint.flag)
-        if (flag && !flag.options && input[hint.from]?.length) flag.options = [...input[hint.from], ...hint.extra]
+      const hinted = (hint) => (hint.command === id && input[hint.from]?.length ? [...input[hint.from], ...hint.extra] : undefined)
+      for (const hint of VALUE_HINTS.filter((h) => h.flag)) {
+        const flag = flags.find((f) => f.name === hint.flag)
+        if (flag && !flag.options) flag.options = hinted(hint)
       }
       const firstArg = Object.values(c.args ?? {})[0]
-      commands.set(id, { id, hidden: Boolean(c.hidden), summary: firstLine(c.summary ?? c.description), flags, argOptions: firstArg?.options ?? [] })
+      const argOptions = firstArg?.options ?? VALUE_HINTS.filter((h) => h.arg).map(hinted).find(Boolean) ?? []
+      commands.set(id, { id, hidden: Boolean(c.hidden), summary: firstLine(c.summary ?? c.description), flags, argOptions })
     }
   }
   const topics = new Map()
@@ -245,9 +248,14 @@ export async function loadModel(root = join(dirname(fileURLToPath(import.meta.ur
     if (dir && existsSync(join(dir, 'oclif.manifest.json'))) commands.push(...Object.values(JSON.parse(readFileSync(join(dir, 'oclif.manifest.json'), 'utf8')).commands))
   }
   const topics = Object.fromEntries(Object.entries(pjson.oclif?.topics ?? {}).map(([name, t]) => [name.replaceAll(' ', ':'), t.description]))
-  const eventsModule = join(root, 'dist', 'lib', 'contract', 'events.js')
-  const eventTypes = existsSync(eventsModule) ? [...(await import(pathToFileURL(eventsModule).href)).EVENT_TYPES] : []
-  return completionModel({ bin: pjson.oclif?.bin ?? Object.keys(pjson.bin ?? {})[0], commands, topics, eventTypes })
+  // The lists live in the compiled code (one source of truth); without a build, no value hints.
+  const fromDist = async (file, name) => {
+    const path = join(root, 'dist', 'lib', file)
+    return existsSync(path) ? [...((await import(pathToFileURL(path).href))[name] ?? [])] : []
+  }
+  const eventTypes = await fromDist('contract/events.js', 'EVENT_TYPES')
+  const methods = await fromDist('api/raw-input.js', 'RAW_METHODS')
+  return completionModel({ bin: pjson.oclif?.bin ?? Object.keys(pjson.bin ?? {})[0], commands, topics, eventTypes, methods })
 }
 
 /** node_modules lookup from root upwards (a global install nests, a clone or npx may hoist). */

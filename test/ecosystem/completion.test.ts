@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { bashCompletion, completionModel, type CompletionModel, fishCompletion } from '../../scripts/completions.js'
 import { ADVANCE_TARGETS, CHARGE_STATUSES } from '../../src/lib/domain/charge-states.js'
 import { EVENT_TYPES } from '../../src/lib/contract/events.js'
+import { RAW_METHODS } from '../../src/lib/api/raw-input.js'
 import { allFlags, loadCommands, ROOT } from './commands.js'
 
 let model: CompletionModel
@@ -18,7 +19,7 @@ beforeAll(async () => {
   const plugin = JSON.parse(readFileSync(join(ROOT, 'node_modules/@oclif/plugin-autocomplete/oclif.manifest.json'), 'utf8'))
   const own = (await loadCommands()).map(({ id, command }) => ({ id, summary: command.summary, description: command.description, hidden: command.hidden, flags: allFlags(command), args: command.args }))
   const topics = Object.fromEntries(Object.entries(pjson.oclif.topics as Record<string, { description: string }>).map(([k, v]) => [k, v.description]))
-  model = completionModel({ bin: 'svc', commands: [...own, ...Object.values(plugin.commands as Record<string, never>)], topics, eventTypes: EVENT_TYPES })
+  model = completionModel({ bin: 'svc', commands: [...own, ...Object.values(plugin.commands as Record<string, never>)], topics, eventTypes: EVENT_TYPES, methods: RAW_METHODS })
 })
 
 /** Each case is the words on the line, the last one being the word under the cursor. */
@@ -37,7 +38,7 @@ function bashComplete(cases: string[][]): string[][] {
 
 describe('bash completion', () => {
   it('completes topics, commands, flags and enum values, including --flag=value', () => {
-    const [top, prefix, charges, flags, status, statusEq, wait, advance, env, eventType, eventList, deliveries, shell, free] = bashComplete([
+    const [top, prefix, charges, flags, status, statusEq, wait, advance, env, eventType, eventList, deliveries, shell, free, method] = bashComplete([
       ['svc', ''],
       ['svc', 'ch'],
       ['svc', 'charges', ''],
@@ -52,6 +53,7 @@ describe('bash completion', () => {
       ['svc', 'sandbox', 'deliveries', ''],
       ['svc', 'autocomplete', ''],
       ['svc', 'charges', 'list', '--external-id', ''],
+      ['svc', 'api', 'P'],
     ])
     expect(top).toEqual(expect.arrayContaining(['account', 'api', 'autocomplete', 'charges', 'login', 'profiles', 'sandbox', 'test', 'webhooks']))
     expect(prefix).toEqual(['charges'])
@@ -67,6 +69,7 @@ describe('bash completion', () => {
     expect(deliveries).toEqual(['resend'])
     expect(shell).toEqual(['zsh', 'bash', 'powershell'])
     expect(free).toEqual([]) // a free-form value: bash falls back to its default (file names)
+    expect(method).toEqual(['POST', 'PUT', 'PATCH'])
   })
 
   it('offers every visible flag of every command, and no hidden command', () => {
