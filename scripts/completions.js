@@ -213,20 +213,24 @@ export function fishCompletion(model) {
     '    string join : -- $path',
     'end',
     '',
-    `function __${bin}_at --description 'Whether the words typed so far name exactly this topic or command'`,
+    `function __${bin}_at --description 'Whether the words typed so far name this topic or command (with --next: and nothing after it)'`,
     `    set -l path (__${bin}_path)`,
-    '    test "$path" = "$argv[1]"',
+    '    test "$path" = "$argv[1]"; or return 1',
+    '    if test "$argv[2]" = --next',
+    '        set -l words (commandline -opc)',
+    '        test (count $words) -eq (math (count (string split -n : -- $path)) + 1)',
+    '    end',
     'end',
     '',
   ]
-  const at = (path) => `-n ${fishQuote(`__${bin}_at ${path === '' ? "''" : path}`)}`
+  const at = (path, next = false) => `-n ${fishQuote(`__${bin}_at ${path === '' ? "''" : path}${next ? ' --next' : ''}`)}`
   for (const path of model.paths) {
     const children = model.children(path).filter((c) => WORD.test(c.word))
     const command = model.commands.find((c) => c.id === path)
     if (!children.length && !command) continue
-    for (const child of children) lines.push(`complete -c ${bin} ${at(path)} -f -a ${fishQuote(child.word)} -d ${fishQuote(child.summary)}`)
+    for (const child of children) lines.push(`complete -c ${bin} ${at(path, true)} -f -a ${fishQuote(child.word)} -d ${fishQuote(child.summary)}`)
     if (!command) continue
-    for (const option of safeWords(command.argOptions)) lines.push(`complete -c ${bin} ${at(path)} -f -a ${fishQuote(option)}`)
+    for (const option of safeWords(command.argOptions)) lines.push(`complete -c ${bin} ${at(path, true)} -f -a ${fishQuote(option)}`)
     for (const f of command.flags) {
       const short = f.char ? ` -s ${f.char}` : ''
       const value = !f.takesValue ? '' : f.options ? ` -x -a ${fishQuote(safeWords(f.options).join(' '))}` : ' -r'

@@ -101,5 +101,8 @@ describe('fish completion', () => {
     expect(complete('svc charges list --status aw')).toEqual(['awaiting_payment'])
     expect(complete('svc test advance x --status ')).toEqual([...ADVANCE_TARGETS].sort())
     expect(complete('svc webhooks events --type charge.se')).toEqual(['charge.settled'])
+    expect(complete('svc api P')).toEqual(['PATCH', 'POST', 'PUT'])
+    expect(complete('svc charges list --st')).toEqual(['--starting-after', '--status'])
+    expect(complete('svc ')).toEqual(expect.arrayContaining(['charges', 'webhooks', 'sandbox', 'account']))
   })
 })
