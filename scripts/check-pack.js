@@ -42,8 +42,9 @@ async function main() {
   process.stdout.write(`pack check: ${pjson.name}@${pjson.version} on Node ${process.version}\n`)
 
   // 1. The tarball: only compiled code, manifest, README, licence, changelog.
-  // `prepack` builds first and its output shares stdout with the JSON, which starts at its own line.
-  const packOut = execFileSync('npm', ['pack', '--json', '--pack-destination', tmp], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+  // The build must exist already (`npm run pack:check` and `npm test` build first); --ignore-scripts keeps
+  // `prepack` from rebuilding dist/ under tests that are running from it.
+  const packOut = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', tmp], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
   const packed = JSON.parse(packOut.slice(packOut.search(/^\[/m)))[0]
   const files = packed.files.map((f) => f.path)
   const tarball = join(tmp, packed.filename)
