@@ -16,6 +16,7 @@ import { Report } from './lib/report.js'
 
 const SUITES = {
   startup: () => import('./startup.js').then((m) => m.benchStartup),
+  list: () => import('./list.js').then((m) => m.benchList),
 }
 
 const { values } = parseArgs({
