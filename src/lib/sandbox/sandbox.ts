@@ -58,6 +58,7 @@ export async function startSandbox(opts: SandboxStartOptions = {}): Promise<Runn
     log,
     baseUrl: () => baseUrl,
     panel: (req) => handlePanelRequest(req, panelDeps),
+    timeouts: opts.serverTimeouts,
   })
   try {
     const address = await listen(server, opts.port ?? DEFAULT_PORT, opts.host ?? '127.0.0.1')

@@ -6,6 +6,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { STATUS_OF_CODE } from '../contract/errors.js'
 import { LIMITS } from '../contract/limits.js'
+import { answerClientErrors, guardedServerOptions, type ServerTimeouts } from '../http-guard.js'
 import {
   AdvanceRequestSchema,
   type Charge,
@@ -42,6 +43,8 @@ export interface SandboxServerDeps {
   baseUrl: () => string
   /** The panel routes under `/_sandbox/` (authenticated by any valid key of this sandbox). */
   panel?: (req: PanelRequest) => Promise<PanelResponse>
+  /** Deadlines for a request to arrive (default: http-guard's; tests shorten them). */
+  timeouts?: Partial<ServerTimeouts>
 }
 
 interface Answer {
@@ -62,10 +65,12 @@ const ADVANCE_PATH = /^\/v1\/test\/charges\/([^/]+)\/advance$/
 const QR_PATH = /^\/qr\/([0-9a-f]{24})\.png$/
 
 export function createSandboxServer(deps: SandboxServerDeps): Server {
-  const server = createServer((req, res) => {
+  // Deadlines against slow-loris clients, and a 2.9-shaped answer to requests node cannot parse.
+  const server = createServer(guardedServerOptions(deps.timeouts), (req, res) => {
     void handle(deps, req, res)
   })
   server.keepAliveTimeout = 5000
+  answerClientErrors(server, newRequestId)
   return server
 }
 

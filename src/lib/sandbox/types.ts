@@ -4,6 +4,7 @@
  * api/ that it exists to test.
  */
 import type { DatabaseSync } from 'node:sqlite'
+import type { ServerTimeouts } from '../http-guard.js'
 import type { SandboxClock } from './clock.js'
 
 export type Env = 'live' | 'test'
@@ -99,6 +100,8 @@ export interface SandboxStartOptions {
   beforeChargeInsert?: () => Promise<void> | void
   /** Version reported by `GET /_sandbox/info` (default: the package's). */
   version?: string
+  /** Deadlines for a request to arrive (slow-loris guard); tests shorten them. */
+  serverTimeouts?: Partial<ServerTimeouts>
 }
 
 /** What the core needs from the delivery worker (deliveries.ts): events in, endpoint state out. */
