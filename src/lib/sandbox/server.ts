@@ -15,7 +15,7 @@ import {
   detailsFromZod,
   IdempotencyKeySchema,
 } from '../contract/schemas.js'
-import { SandboxApiError, invalidRequest } from './api-error.js'
+import { SandboxApiError, chargeNotFound, invalidRequest } from './api-error.js'
 import { qrImagePath, qrPng } from './brcode.js'
 import type { Chaos, ChaosFault } from './chaos.js'
 import type { SandboxClock } from './clock.js'
@@ -183,10 +183,10 @@ async function api(
   if (pathname === '/v1/charges' && method === 'GET') return { status: 200, body: list(deps, env, query) }
 
   const one = CHARGE_PATH.exec(pathname)
-  if (one && method === 'GET') return { status: 200, body: present(deps, engine.get(env, decodeURIComponent(one[1]!))) }
+  if (one && method === 'GET') return { status: 200, body: present(deps, engine.get(env, chargeIdOf(one[1]!))) }
 
   const cancel = CANCEL_PATH.exec(pathname)
-  if (cancel && method === 'POST') return { status: 200, body: present(deps, engine.cancel(env, decodeURIComponent(cancel[1]!))) }
+  if (cancel && method === 'POST') return { status: 200, body: present(deps, engine.cancel(env, chargeIdOf(cancel[1]!))) }
 
   const advance = ADVANCE_PATH.exec(pathname)
   if (advance && method === 'POST') {
@@ -195,7 +195,7 @@ async function api(
     }
     const input = AdvanceRequestSchema.safeParse(parseJson(rawBody, false))
     if (!input.success) throw invalidRequest(detailsFromZod(input.error))
-    return { status: 200, body: present(deps, engine.advance(env, decodeURIComponent(advance[1]!), input.data.status)) }
+    return { status: 200, body: present(deps, engine.advance(env, chargeIdOf(advance[1]!), input.data.status)) }
   }
 
   if (pathname === '/v1/account' && method === 'GET') return { status: 200, body: account(deps, env) }
@@ -337,6 +337,15 @@ function parseJson(raw: Buffer, optional: boolean): unknown {
     return JSON.parse(text)
   } catch (err) {
     throw invalidRequest([{ field: '(body)', message: `the body is not valid JSON: ${(err as Error).message}` }], 'Corpo JSON malformado.')
+  }
+}
+
+/** The id in a path: a malformed escape (`%ff`, `%E0%A4%A`, `%`) names no charge, it is not a server error. */
+function chargeIdOf(segment: string): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    throw chargeNotFound()
   }
 }
 
