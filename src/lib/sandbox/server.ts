@@ -111,7 +111,7 @@ async function route(deps: SandboxServerDeps, req: IncomingMessage, res: ServerR
   if (pathname.startsWith('/_sandbox/')) {
     const raw = await readBody(req)
     const who = authenticate(deps, req)
-    return panel(deps, method, pathname, url.searchParams, parseJson(raw, true), who, res)
+    return panel(deps, method, pathname, url.searchParams, parseJson(raw, true, req.headers['content-type']), who, res)
   }
   if (!pathname.startsWith('/v1/')) {
     await readBody(req)
@@ -175,7 +175,7 @@ async function api(
 
   if (pathname === '/v1/charges' && method === 'POST') {
     const idempotencyKey = parseIdempotencyKey(req.headers['idempotency-key'])
-    const input = ChargeCreateRequestSchema.safeParse(parseJson(rawBody, false))
+    const input = ChargeCreateRequestSchema.safeParse(parseJson(rawBody, false, req.headers['content-type']))
     if (!input.success) throw invalidRequest(detailsFromZod(input.error))
     const { charge, created } = await engine.create(env, input.data, idempotencyKey)
     return { status: created ? 201 : 200, body: present(deps, charge) }
@@ -193,7 +193,7 @@ async function api(
     if (env === 'live') {
       throw new SandboxApiError('not_available_in_live', 'Operação disponível apenas no sandbox: use uma chave svc_test_.')
     }
-    const input = AdvanceRequestSchema.safeParse(parseJson(rawBody, false))
+    const input = AdvanceRequestSchema.safeParse(parseJson(rawBody, false, req.headers['content-type']))
     if (!input.success) throw invalidRequest(detailsFromZod(input.error))
     return { status: 200, body: present(deps, engine.advance(env, chargeIdOf(advance[1]!), input.data.status)) }
   }
@@ -327,8 +327,21 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks)
 }
 
-function parseJson(raw: Buffer, optional: boolean): unknown {
-  const text = raw.toString('utf8')
+/** `application/json`, `…+json`, any parameters; absent is read as JSON too (spec: all bodies are JSON). */
+const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i
+const UTF8 = new TextDecoder('utf-8', { fatal: true })
+
+function parseJson(raw: Buffer, optional: boolean, contentType: string | undefined): unknown {
+  if (raw.length > 0 && contentType !== undefined && !JSON_TYPE.test(contentType.trim())) {
+    throw invalidRequest([{ field: 'Content-Type', message: `the body must be sent as application/json, not ${contentType}` }], 'Content-Type inválido: envie JSON (application/json).')
+  }
+  let text: string
+  try {
+    // Invalid UTF-8 is refused, not replaced by U+FFFD into a stored payer name.
+    text = UTF8.decode(raw)
+  } catch {
+    throw invalidRequest([{ field: '(body)', message: 'the body is not valid UTF-8' }], 'Corpo da requisição não é UTF-8 válido.')
+  }
   if (text.trim() === '') {
     if (optional) return undefined
     throw invalidRequest([{ field: '(body)', message: 'a JSON body is required' }], 'Corpo JSON obrigatório.')
