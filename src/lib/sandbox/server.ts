@@ -308,6 +308,9 @@ function parseIdempotencyKey(raw: string | string[] | undefined): string | undef
 
 /** Reads the whole body; past 1 MiB keeps draining (so the client reads the 413) then refuses. */
 async function readBody(req: IncomingMessage): Promise<Buffer> {
+  // A body declared too large is refused before it is read (and the connection closed after the
+  // answer), rather than drained: up to 16 MiB would be read first, and past that, cut unanswered.
+  if (Number(req.headers['content-length']) > MAX_BODY_BYTES) throw bodyTooLarge({ connection: 'close' })
   const chunks: Buffer[] = []
   let size = 0
   for await (const chunk of req as AsyncIterable<Buffer>) {
@@ -318,13 +321,16 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
     }
     if (size <= MAX_BODY_BYTES) chunks.push(chunk)
   }
-  if (size > MAX_BODY_BYTES) {
-    throw new SandboxApiError('invalid_request', `Corpo da requisição maior que ${MAX_BODY_BYTES} bytes.`, {
-      status: 413,
-      details: [{ field: '(body)', message: `the body must be at most ${MAX_BODY_BYTES} bytes` }],
-    })
-  }
+  if (size > MAX_BODY_BYTES) throw bodyTooLarge()
   return Buffer.concat(chunks)
+}
+
+function bodyTooLarge(headers?: Record<string, string>): SandboxApiError {
+  return new SandboxApiError('invalid_request', `Corpo da requisição maior que ${MAX_BODY_BYTES} bytes.`, {
+    status: 413,
+    details: [{ field: '(body)', message: `the body must be at most ${MAX_BODY_BYTES} bytes` }],
+    headers,
+  })
 }
 
 /** `application/json`, `…+json`, any parameters; absent is read as JSON too (spec: all bodies are JSON). */
