@@ -17,6 +17,7 @@ import { Report } from './lib/report.js'
 const SUITES = {
   startup: () => import('./startup.js').then((m) => m.benchStartup),
   list: () => import('./list.js').then((m) => m.benchList),
+  forwarder: () => import('./forwarder.js').then((m) => m.benchForwarder),
 }
 
 const { values } = parseArgs({
