@@ -11,6 +11,7 @@ import { EventEmitter } from 'node:events'
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { WEBHOOK_HEADERS } from '../contract/events.js'
+import { answerClientErrors, guardedServerOptions, type ServerTimeouts } from '../http-guard.js'
 import type { DeliveryRecord, EventStore, NewDeliveryRecord } from './event-store.js'
 import { type EventSummary, summarizeEvent } from './event-summary.js'
 import { Forwarder, type ForwardResult, forwardedHeaders } from './forward.js'
@@ -34,6 +35,8 @@ export interface ListenerOptions {
   maxBodyBytes?: number
   /** Milliseconds since the epoch (injected in tests). */
   now?: () => number
+  /** Deadlines for a request to arrive (slow-loris guard); tests shorten them. */
+  serverTimeouts?: Partial<ServerTimeouts>
 }
 
 export interface IncomingDelivery {
@@ -111,8 +114,10 @@ export class WebhookListener extends EventEmitter<Events> {
   }
 
   async start(): Promise<string> {
-    const server = createServer((req, res) => this.serve(req, res))
+    // Deadlines against slow-loris clients, and a 2.9-shaped answer to requests node cannot parse.
+    const server = createServer(guardedServerOptions(this.opts.serverTimeouts), (req, res) => this.serve(req, res))
     server.keepAliveTimeout = 5000
+    answerClientErrors(server, () => `lsn_${randomBytes(8).toString('hex')}`)
     this.server = server
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject)
@@ -140,14 +145,15 @@ export class WebhookListener extends EventEmitter<Events> {
     const limit = this.opts.maxBodyBytes ?? MAX_BODY_BYTES
     const chunks: Buffer[] = []
     let size = 0
-    let tooLarge = false
+    // A body declared too large is answered at once (and the connection closed), never read.
+    let tooLarge = Number(req.headers['content-length']) > limit
     req.on('data', (c: Buffer) => {
       size += c.length
       if (size > limit) tooLarge = true
       else chunks.push(c)
     })
     const work = new Promise<void>((resolve) => {
-      req.on('end', () => {
+      const respond = () => {
         const body = tooLarge ? new Uint8Array(0) : Buffer.concat(chunks)
         this.handle({ method: req.method ?? 'GET', headers: req.headers, body, tooLarge })
           .then((answer) => {
@@ -159,7 +165,11 @@ export class WebhookListener extends EventEmitter<Events> {
             res.end(JSON.stringify(errorBody('internal_error', `the listener failed: ${(err as Error).message}`)))
           })
           .finally(resolve)
-      })
+      }
+      if (tooLarge) {
+        res.setHeader('connection', 'close')
+        respond()
+      } else req.on('end', respond)
       req.on('error', () => resolve())
     })
     this.pending.add(work)
