@@ -50,6 +50,7 @@ export function parseReply(data: Buffer): RawReply {
   }
   let bodyBytes = data.subarray(Buffer.byteLength(text.slice(0, end + 4), 'latin1'))
   if (headers['content-length'] !== undefined) bodyBytes = bodyBytes.subarray(0, Number(headers['content-length']))
+  else if (/chunked/i.test(headers['transfer-encoding'] ?? '')) bodyBytes = dechunk(bodyBytes)
   const body = bodyBytes.toString('utf8')
   let json: RawReply['json']
   try {
@@ -58,6 +59,21 @@ export function parseReply(data: Buffer): RawReply {
     json = undefined
   }
   return { status: Number(statusLine!.split(' ')[1]), headers, body, json }
+}
+
+/** The payload of a chunked body (as much of it as arrived). */
+function dechunk(data: Buffer): Buffer {
+  const parts: Buffer[] = []
+  let at = 0
+  for (;;) {
+    const eol = data.indexOf('\r\n', at)
+    if (eol < 0) break
+    const size = Number.parseInt(data.subarray(at, eol).toString('latin1'), 16)
+    if (!size) break
+    parts.push(data.subarray(eol + 2, eol + 2 + size))
+    at = eol + 2 + size + 2
+  }
+  return Buffer.concat(parts)
 }
 
 /**
