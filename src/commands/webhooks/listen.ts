@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core'
 import { ApiCommand } from '../../lib/api-command.js'
 import { resolveWebhookSecrets } from '../../lib/config/resolve.js'
 import { AuthError, UsageError } from '../../lib/errors.js'
+import { isLoopbackHost } from '../../lib/http-guard.js'
 import { parseForwardUrl } from '../../lib/webhooks/forward.js'
 
 export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
@@ -51,6 +52,9 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
     } catch (err) {
       if (!(err instanceof AuthError) || global['api-key'] || global.profile) throw err
       noCredentialsReason = err.message.replace(/\.$/, '')
+    }
+    if (!isLoopbackHost(flags.host)) {
+      this.warnUser(`listening on ${flags.host}: anyone who can reach this address can send deliveries to this listener. Keep --host 127.0.0.1 and expose it through a tunnel unless you mean it.`)
     }
     const { runListen } = await import('../../lib/webhooks/listen-run.js')
     await runListen({
