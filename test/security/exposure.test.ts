@@ -21,13 +21,14 @@ import { runCommand } from '../helpers/run-command.js'
 
 useRawSockets()
 
-const NOT_LOCAL = '192.0.2.1'
-
 /** This machine's own non-loopback IPv4 addresses (none in some CI containers). */
 const ownAddresses = Object.values(networkInterfaces())
   .flat()
   .filter((a) => a && a.family === 'IPv4' && !a.internal)
   .map((a) => a!.address)
+
+/** A documentation address (RFC 5737) this machine does not have. */
+const NOT_LOCAL = ['192.0.2.1', '198.51.100.1', '203.0.113.1'].find((a) => !ownAddresses.includes(a))!
 
 /** Whether a TCP connection to host:port is accepted. */
 function reachable(host: string, port: number): Promise<boolean> {
