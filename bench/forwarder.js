@@ -4,13 +4,12 @@
  * process to a local app, against the same load sent straight to the app. The app and the
  * listener run in their own processes; the load loop runs here.
  */
-import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createInterface } from 'node:readline'
 import { signatureHeader } from '../dist/lib/webhooks/signature.js'
+import { startChild } from './lib/child.js'
 import { load } from './lib/load.js'
 import { BIN, ROOT } from './lib/proc.js'
 import { median, ms, percentile, perSecond, ratio } from './lib/stats.js'
@@ -99,32 +98,4 @@ function deliveries() {
 function check(result, what) {
   if (result.errors > 0 || result.statusErrors > 0) throw new Error(`${what}: ${result.errors} failed requests, ${result.statusErrors} non-200 answers`)
   return result
-}
-
-/** Starts `node args`, waits for its first stdout line (parsed by `ready`), drains the rest. */
-function startChild(args, env, ready) {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] })
-  let stderr = ''
-  child.stderr.on('data', (c) => {
-    if (stderr.length < 4000) stderr += c
-  })
-  const exited = new Promise((resolve) => child.once('exit', resolve))
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`node ${args.join(' ')} was not ready within 20 s: ${stderr.trim()}`)), 20_000)
-    child.once('exit', (code) => reject(new Error(`node ${args.join(' ')} exited (${code}) before it was ready: ${stderr.trim()}`)))
-    const lines = createInterface({ input: child.stdout })
-    lines.once('line', (line) => {
-      clearTimeout(timer)
-      lines.on('line', () => {}) // the listener's NDJSON, one line per delivery: drained
-      resolve({
-        ready: ready(line),
-        async stop() {
-          if (child.exitCode === null) {
-            child.kill('SIGTERM')
-            await exited
-          }
-        },
-      })
-    })
-  })
 }

@@ -4,7 +4,7 @@
  * same run and its target. Exits non-zero only when a benchmark could not run; a missed target
  * is reported, not fatal.
  *
- *   node bench/run.js [--quick] [--only startup,list,forwarder,sandbox,ink] [--runs N]
+ *   node bench/run.js [--quick] [--only startup,ink,list,forwarder,sandbox] [--runs N]
  *
  * Needs a build (dist/ and oclif.manifest.json): `npm run bench` builds first.
  */
@@ -16,8 +16,10 @@ import { Report } from './lib/report.js'
 
 const SUITES = {
   startup: () => import('./startup.js').then((m) => m.benchStartup),
+  ink: () => import('./ink.js').then((m) => m.benchInk),
   list: () => import('./list.js').then((m) => m.benchList),
   forwarder: () => import('./forwarder.js').then((m) => m.benchForwarder),
+  sandbox: () => import('./sandbox.js').then((m) => m.benchSandbox),
 }
 
 const { values } = parseArgs({

@@ -1,10 +1,17 @@
-// The merchant's local app in the forwarder benchmark: reads the body, answers 200. Prints its
-// URL on stdout when ready; stops when stdin closes.
+// The merchant's local app in the benchmarks: reads the body, answers 200, counts the POSTs it
+// received (GET /count). Prints its URL on stdout when ready; stops when stdin closes.
 import { createServer } from 'node:http'
 
+let received = 0
 const server = createServer((req, res) => {
+  if (req.method === 'GET' && req.url === '/count') {
+    res.writeHead(200, { 'content-type': 'application/json' })
+    res.end(JSON.stringify({ count: received }))
+    return
+  }
   req.on('data', () => {})
   req.on('end', () => {
+    received++
     res.writeHead(200, { 'content-type': 'application/json' })
     res.end('{"received":true}')
   })

@@ -1,0 +1,82 @@
+/**
+ * First frame of the Ink views, whole process on a pseudo-terminal (`script -qfc`, as a user
+ * sees it): time from spawn until the view's first complete frame is on the terminal, against
+ * the time `node -e` takes to print one line through the same pseudo-terminal. Views: `svc
+ * charges watch ID` (against a sandbox) and `svc webhooks listen` (forwarding to a local app).
+ */
+import { spawn, spawnSync } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createCharge } from './lib/api.js'
+import { startChild } from './lib/child.js'
+import { BIN, ROOT } from './lib/proc.js'
+import { cliEnv, startSandboxProcess } from './lib/sandbox.js'
+import { median, ms, ratio } from './lib/stats.js'
+
+export async function benchInk({ report, runs, quick }) {
+  const n = Math.max(5, quick ? 5 : Math.min(runs, 9))
+  report.section('1b. First frame of an Ink view', `pseudo-terminal via script -qfc, median of ${n} runs`)
+  if (spawnSync('script', ['--version'], { stdio: 'ignore' }).error) {
+    report.note('`script` (util-linux) is not installed: first-frame timings skipped')
+    return
+  }
+  const configDir = mkdtempSync(join(tmpdir(), 'svc-bench-cfg-'))
+  const sandbox = await startSandboxProcess({ inMemory: true })
+  const app = await startChild([join(ROOT, 'bench/lib/app.js')], {})
+  try {
+    const charge = await createCharge(sandbox)
+    const env = { ...cliEnv(sandbox, configDir), TERM: 'xterm-256color', SVC_WEBHOOK_SECRET: sandbox.webhookSecret }
+    delete env.NO_COLOR
+    const node = process.execPath
+    const cases = [
+      { name: 'node -e (one line, baseline)', cmd: [node, '-e', "process.stdout.write('ready\\n')"], marker: 'ready' },
+      // The key-hint line closes a complete frame of both views.
+      { name: 'svc charges watch ID, first frame', cmd: [node, BIN, 'charges', 'watch', charge.id], marker: 'q quit', target: 400 },
+      { name: 'svc webhooks listen, first frame', cmd: [node, BIN, 'webhooks', 'listen', '--forward', app.ready, '--port', '0'], marker: 'q quit', target: 400 },
+    ]
+    const times = cases.map(() => [])
+    for (let round = 0; round < n + 1; round++) {
+      for (const [i, c] of cases.entries()) {
+        const t = await firstFrame(c.cmd, c.marker, env)
+        if (round > 0) times[i].push(t)
+      }
+    }
+    const base = median(times[0])
+    report.row({ name: cases[0].name, value: ms(base) })
+    for (const [i, c] of cases.entries()) {
+      if (i === 0) continue
+      const m = median(times[i])
+      report.row({ name: c.name, value: ms(m), baseline: `node ${ratio(m / base)}`, target: `≤ ${c.target} ms`, ok: m <= c.target })
+    }
+  } finally {
+    await app.stop()
+    await sandbox.stop()
+    rmSync(configDir, { recursive: true, force: true })
+  }
+}
+
+/** Milliseconds until `marker` appears on the pseudo-terminal; the process is then stopped. */
+function firstFrame(cmd, marker, env) {
+  const quoted = cmd.map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ')
+  return new Promise((resolve, reject) => {
+    const started = performance.now()
+    const child = spawn('script', ['-qfec', quoted, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] })
+    let seen = ''
+    let done = false
+    const timer = setTimeout(() => finish(new Error(`"${marker}" did not appear within 10 s: ${JSON.stringify(seen.slice(-400))}`)), 10_000)
+    const finish = (err, t) => {
+      if (done) return
+      done = true
+      clearTimeout(timer)
+      // Closing the pseudo-terminal hangs up the session: the view and its process end with it.
+      child.once('exit', () => (err ? reject(err) : resolve(t)))
+      child.kill('SIGKILL')
+    }
+    child.stdout.on('data', (chunk) => {
+      seen += chunk
+      if (seen.includes(marker)) finish(undefined, performance.now() - started)
+    })
+    child.on('error', (err) => finish(err))
+  })
+}
