@@ -28,7 +28,7 @@ export abstract class PanelCommand<T extends typeof Command> extends ApiCommand<
     const flags = this.flags as unknown as Record<string, string | undefined>
     const env = this.io.env
     if (flags['api-key']) {
-      this.warnUser('--api-key is visible to other processes on this machine. The sandbox profile already holds the key.')
+      this.warnUser('--api-key is visible to other processes on this machine. The sandbox profile already holds the key; otherwise prefer SVC_API_KEY, or store it with `svc login --with-key-stdin`.')
     }
     let profile = flags.profile ?? env.SVC_PROFILE
     const explicit = Boolean((flags['api-key'] ?? env.SVC_API_KEY) && (flags['base-url'] ?? env.SVC_BASE_URL))
