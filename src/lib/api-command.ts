@@ -1,6 +1,6 @@
 /**
  * The base of every command that talks to the API: credential flags, timeout, the environment
- * badge, and a lazily created client (its modules load only when a request is made).
+ * badge, and a lazily created client (undici is loaded only when a request is made).
  */
 import { type Command, Flags } from '@oclif/core'
 import type { ApiClient } from './api/types.js'

@@ -1,5 +1,5 @@
 /**
- * The API client (spec part 4) over one keep-alive HTTP agent: bearer auth, JSON, response
+ * The API client (spec part 4) over one keep-alive undici Agent: bearer auth, JSON, response
  * validation with the contract's schemas, timeouts, and the retries of CLI.md.
  */
 import { randomUUID } from 'node:crypto'
