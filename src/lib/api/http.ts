@@ -1,15 +1,10 @@
 /**
- * One HTTP exchange over a single keep-alive agent: connection reuse across pages and retries,
- * a timeout that covers connect + headers + body, and transport failures sorted into the
- * reasons the retry policy needs. No retries, no parsing here.
- *
- * Node's own http/https, not the undici package: loading undici costs ~75 ms, about three times
- * Node's whole start-up, on every command that makes a request, and one agent with keep-alive
- * gives the same connection reuse. The modules are taken with process.getBuiltinModule: an ESM
- * `import 'node:http'` builds the module namespace, whose WebSocket/fetch getters load Node's
- * bundled undici (~35 ms) even though nothing here uses them.
+ * One HTTP exchange over a single keep-alive undici Agent: connection reuse across pages and
+ * retries, a timeout that covers connect + headers + body, and transport failures sorted into
+ * the reasons the retry policy needs. No retries, no parsing here.
  */
-import type { Agent, ClientRequest, IncomingHttpHeaders, IncomingMessage } from 'node:http'
+import type { IncomingHttpHeaders } from 'node:http'
+import { Agent } from 'undici'
 import type { TransportReason } from './retry.js'
 
 export interface HttpRequest {
@@ -56,17 +51,7 @@ const REASON_OF_CODE: Record<string, TransportReason> = {
 }
 
 /** Errors that are a bug or a bad argument, not the network: never retried. */
-const NOT_TRANSPORT = new Set([
-  'UND_ERR_INVALID_ARG',
-  'ERR_INVALID_ARG_TYPE',
-  'ERR_INVALID_ARG_VALUE',
-  'ERR_INVALID_CHAR',
-  'ERR_INVALID_HTTP_TOKEN',
-  'ERR_HTTP_INVALID_HEADER_VALUE',
-  'ERR_UNESCAPED_CHARACTERS',
-  'ERR_INVALID_URL',
-  'UND_ERR_NOT_SUPPORTED',
-])
+const NOT_TRANSPORT = new Set(['UND_ERR_INVALID_ARG', 'ERR_INVALID_ARG_TYPE', 'ERR_INVALID_CHAR', 'ERR_INVALID_HTTP_TOKEN', 'UND_ERR_NOT_SUPPORTED'])
 
 function errorCode(err: unknown): string | undefined {
   const e = err as { code?: unknown; cause?: { code?: unknown }; errors?: Array<{ code?: unknown }> }
@@ -77,12 +62,9 @@ function errorCode(err: unknown): string | undefined {
   return inner?.code as string | undefined
 }
 
-type HttpModule = typeof import('node:http')
-
 export class HttpTransport {
-  private readonly http: HttpModule
   private readonly agent: Agent
-  private readonly origin: URL
+  private readonly origin: string
   private readonly prefix: string
   private closed = false
 
@@ -91,52 +73,35 @@ export class HttpTransport {
     private readonly timeoutMs: number,
   ) {
     const url = new URL(baseUrl)
-    this.origin = new URL(url.origin)
+    this.origin = url.origin
     this.prefix = url.pathname.replace(/\/+$/, '')
-    this.http = (url.protocol === 'https:' ? process.getBuiltinModule('node:https') : process.getBuiltinModule('node:http')) as HttpModule
-    // Idle keep-alive sockets are unref'd by the agent, so they never hold the process open.
-    this.agent = new this.http.Agent({ keepAlive: true, keepAliveMsecs: 10_000, maxSockets: 16 })
+    this.agent = new Agent({ keepAliveTimeout: 10_000, connect: { timeout: timeoutMs } })
   }
 
   get host(): string {
-    return this.origin.host
+    return new URL(this.origin).host
   }
 
   async send(req: HttpRequest): Promise<HttpResponse> {
+    const controller = new AbortController()
     let timedOut = false
-    let request: ClientRequest | undefined
     const timer = setTimeout(() => {
       timedOut = true
-      request?.destroy(new Error(`timed out after ${this.timeoutMs} ms`))
+      controller.abort()
     }, this.timeoutMs)
     try {
-      return await new Promise<HttpResponse>((resolve, reject) => {
-        const headers: Record<string, string | number> = { ...req.headers }
-        if (req.body !== undefined) headers['content-length'] = Buffer.byteLength(req.body)
-        request = this.http.request(
-          {
-            protocol: this.origin.protocol,
-            hostname: this.origin.hostname.replace(/^\[|\]$/g, ''),
-            port: this.origin.port || undefined,
-            path: this.prefix + req.path,
-            method: req.method,
-            headers,
-            agent: this.agent,
-          },
-          (res: IncomingMessage) => {
-            const chunks: Buffer[] = []
-            res.on('data', (chunk: Buffer) => chunks.push(chunk))
-            res.on('error', reject)
-            // A connection cut mid-body ends the message without 'end': that is a reset, not an answer.
-            res.on('close', () => {
-              if (!res.complete) reject(Object.assign(new Error('the connection closed before the whole answer came'), { code: 'ECONNRESET' }))
-            })
-            res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }))
-          },
-        )
-        request.on('error', reject)
-        request.end(req.body)
+      const res = await this.agent.request({
+        origin: this.origin,
+        path: this.prefix + req.path,
+        method: req.method,
+        headers: req.headers,
+        body: req.body,
+        signal: controller.signal,
+        headersTimeout: this.timeoutMs,
+        bodyTimeout: this.timeoutMs,
       })
+      const body = await res.body.text()
+      return { status: res.statusCode, headers: res.headers, body }
     } catch (err) {
       if (timedOut) throw new TransportError('timeout', 'ETIMEDOUT', `timed out after ${this.timeoutMs} ms`, err)
       const code = errorCode(err)
@@ -151,6 +116,6 @@ export class HttpTransport {
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
-    this.agent.destroy()
+    await this.agent.close()
   }
 }
