@@ -63,7 +63,7 @@ async function main() {
   console.log(`listener ${ready.listening} → ${ready.forward} (registered as the sandbox's webhook URL)`)
 
   step('Create a charge of R$ 15,00 (the QR is drawn on a terminal)')
-  run(['charges', 'create', '--amount', '1500', '--external-id', 'demo-order-1', '--description', 'Demo order'])
+  run(['charges', 'create', '--amount', '1500', '--payer-tax-number', '529.982.247-25', '--external-id', 'demo-order-1', '--description', 'Demo order'])
   const id = run(['charges', 'list', '-q', '--external-id', 'demo-order-1'], { capture: true })
 
   step('The payer pays: advance to paid_pending_settlement')
