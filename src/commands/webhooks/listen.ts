@@ -3,6 +3,7 @@ import { ApiCommand } from '../../lib/api-command.js'
 import { resolveWebhookSecrets } from '../../lib/config/resolve.js'
 import { AuthError, UsageError } from '../../lib/errors.js'
 import { isLoopbackHost } from '../../lib/http-guard.js'
+import { parseEventFilter } from '../../lib/webhooks/event-filter.js'
 import { parseForwardUrl } from '../../lib/webhooks/forward.js'
 
 export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
@@ -14,12 +15,14 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
     'forwarded once is never forwarded again, also after a restart. Every delivery is kept in a local event log ' +
     '(`svc webhooks events`, `svc webhooks replay`). On a terminal a live view shows each charge moving through its states, ' +
     'confirmed with GET /v1/charges/{id}; otherwise one JSON object per delivery per line. Against the local sandbox the ' +
-    'listener registers itself as the webhook URL.'
+    'listener registers itself as the webhook URL. With --events, the other events are acknowledged (2xx) without being ' +
+    'forwarded, so the service does not retry them.'
 
   static override examples = [
     '<%= config.bin %> webhooks listen --forward localhost:3000/webhooks',
     '<%= config.bin %> webhooks listen --forward localhost:3000 --port 0 --no-tui | jq .outcome',
     '<%= config.bin %> webhooks listen --forward http://127.0.0.1:8080/hooks --secret "$OLD_SECRET" --secret "$NEW_SECRET" --events charge.settled,charge.refunded',
+    '<%= config.bin %> webhooks listen --forward localhost:3000 --events \'charge.*\'',
   ]
 
   static override flags = {
@@ -27,7 +30,11 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
     port: Flags.integer({ description: 'Port to listen on (0: any free port).', default: 4242, min: 0, max: 65_535 }),
     host: Flags.string({ description: 'Address to listen on.', default: '127.0.0.1' }),
     secret: Flags.string({ description: 'Webhook secret to verify with (repeat for rotation; or SVC_WEBHOOK_SECRET, or the profile\'s).', multiple: true }),
-    events: Flags.string({ description: 'Forward only these event types, comma-separated (prefix.* allowed); others are answered 2xx and skipped.' }),
+    events: Flags.string({
+      description:
+        'Forward only these event types, comma-separated; a trailing * matches a prefix (charge.*, withdrawal.*). Unknown types exit 2. ' +
+        'Events filtered out are acknowledged with a 2xx and NOT retried: the service considers them delivered and your app never gets them.',
+    }),
     'skip-verify': Flags.boolean({ description: 'Forward without checking signatures (loudly flagged; for debugging only).' }),
     'no-tui': Flags.boolean({ description: 'One JSON object per delivery per line, even on a terminal.' }),
   }
@@ -36,8 +43,7 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
     const { flags, io } = this
     const global = flags as unknown as { profile?: string; 'api-key'?: string }
     const forward = parseForwardUrl(flags.forward)
-    const events = flags.events?.split(',').map((e) => e.trim()).filter(Boolean)
-    if (flags.events !== undefined && !events?.length) throw new UsageError('--events needs at least one event type.', { field: 'events' })
+    const events = flags.events === undefined ? undefined : parseEventFilter(flags.events)
     const secrets = await resolveWebhookSecrets({ secret: flags.secret, profile: global.profile }, io.env)
     if (secrets.length === 0 && !flags['skip-verify']) {
       throw new UsageError('No webhook secret to verify deliveries with.', {

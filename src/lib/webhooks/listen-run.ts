@@ -70,6 +70,7 @@ export async function runListen(opts: ListenRunOptions): Promise<void> {
     })
     const registration = await registerListener(url, opts.credentials, opts.noCredentialsReason ?? 'none configured', opts.registerDeps)
     const notes = registrationNotes(registration, url, opts.secrets)
+    if (opts.events) notes.push(`Forwarding only ${opts.events.join(', ')}; other events are acknowledged (2xx) and not retried.`)
     opts.onReady?.(url)
     if (opts.tui) await live(opts, listener, store, url, notes, stop)
     else await lines(opts, listener, url, notes, stop)

@@ -12,6 +12,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net'
 import { WEBHOOK_HEADERS } from '../contract/events.js'
 import { answerClientErrors, guardedServerOptions, type ServerTimeouts } from '../http-guard.js'
+import { matchesEventFilter } from './event-filter.js'
 import type { DeliveryRecord, EventStore, NewDeliveryRecord } from './event-store.js'
 import { type EventSummary, summarizeEvent } from './event-summary.js'
 import { Forwarder, type ForwardResult, forwardedHeaders } from './forward.js'
@@ -61,12 +62,6 @@ export interface ListenerDelivery {
 }
 
 type Events = { delivery: [ListenerDelivery] }
-
-export function matchesEventFilter(type: string | undefined, filter: readonly string[] | undefined): boolean {
-  if (!filter || filter.length === 0) return true
-  if (!type) return false
-  return filter.some((f) => (f.endsWith('*') ? type.startsWith(f.slice(0, -1)) : f === type))
-}
 
 function flatHeaders(headers: IncomingDelivery['headers']): Record<string, string> {
   const out: Record<string, string> = {}

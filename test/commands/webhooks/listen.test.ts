@@ -99,6 +99,28 @@ describe('svc webhooks listen (piped)', () => {
     expect(run.stderr()).toContain('secret')
   })
 
+  it('exits 2 on a misspelt --events type, naming the flag and the closest type, before listening', async () => {
+    const run = start(['--forward', 'localhost:3000', '--port', '0', '--secret', SECRET, '--events', 'charge.*,charge.setled'])
+    expect(await run.done).toBe(2)
+    setIO(undefined)
+    expect(run.lines()).toEqual([])
+    expect(run.stderr()).toContain('--events')
+    expect(run.stderr()).toContain('did you mean charge.settled?')
+  })
+
+  it('says at start that filtered-out events are acknowledged and not retried', async () => {
+    const target = await app()
+    const run = start(['--forward', `127.0.0.1:${target.port}`, '--port', '0', '--secret', SECRET, '--events', 'charge.settled'])
+    const [first] = await run.waitLines(1)
+    const body = chargeEvent('evt_filtered', 'charge.awaiting_payment')
+    expect((await post(first!.listening as string, body, signedHeaders(body, { id: 'evt_filtered' }))).status).toBe(200)
+    const lines = await run.waitLines(2)
+    expect(lines[1]).toMatchObject({ eventId: 'evt_filtered', outcome: 'skipped' })
+    await run.stop()
+    expect(run.stderr()).toContain('Forwarding only charge.settled; other events are acknowledged (2xx) and not retried.')
+    expect(target.received).toHaveLength(0)
+  })
+
   it('exits 2 on a forward URL that is not http', async () => {
     const run = start(['--forward', 'ftp://localhost/x', '--secret', SECRET])
     expect(await run.done).toBe(2)

@@ -1,0 +1,54 @@
+/**
+ * The `--events` filter of `svc webhooks listen`. A filtered-out event is answered 2xx (the
+ * service then never retries it), so a typo in the filter silently loses events for the app:
+ * every entry is checked against the spec's event types before the listener starts.
+ */
+import { EVENT_TYPES } from '../contract/events.js'
+import { UsageError } from '../errors.js'
+
+/** Whether `type` passes the filter; entries ending in `*` match a prefix (`charge.*`). */
+export function matchesEventFilter(type: string | undefined, filter: readonly string[] | undefined): boolean {
+  if (!filter || filter.length === 0) return true
+  if (!type) return false
+  return filter.some((f) => (f.endsWith('*') ? type.startsWith(f.slice(0, -1)) : f === type))
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i]
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
+    prev = row
+  }
+  return prev[b.length]!
+}
+
+/** The known event type (or `prefix.*` pattern) nearest to what was typed, when one is near enough to be a typo. */
+export function closestEventType(entry: string): string | undefined {
+  const wildcard = entry.endsWith('*')
+  const candidates = wildcard ? [...new Set(EVENT_TYPES.map((t) => `${t.slice(0, t.lastIndexOf('.'))}.*`))] : [...EVENT_TYPES]
+  const typed = entry.toLowerCase()
+  let best: { name: string; d: number } | undefined
+  for (const name of candidates) {
+    const d = editDistance(typed, name)
+    if (!best || d < best.d) best = { name, d }
+  }
+  return best && best.d <= Math.max(2, Math.floor(entry.length / 3)) ? best.name : undefined
+}
+
+/** Parses `--events a,b,prefix.*`; an entry that can match no known event type is a usage error (exit 2). */
+export function parseEventFilter(raw: string): string[] {
+  const entries = [...new Set(raw.split(',').map((e) => e.trim()).filter(Boolean))]
+  if (entries.length === 0) throw new UsageError('--events needs at least one event type.', { field: 'events' })
+  for (const entry of entries) {
+    const known = entry.endsWith('*') ? EVENT_TYPES.some((t) => t.startsWith(entry.slice(0, -1))) : (EVENT_TYPES as readonly string[]).includes(entry)
+    if (known) continue
+    const near = closestEventType(entry)
+    const what = entry.endsWith('*') ? 'matches no known event type' : 'is not a known event type'
+    throw new UsageError(`--events: "${entry}" ${what}${near ? ` (did you mean ${near}?)` : ''}.`, {
+      field: 'events',
+      hint: `Known types: ${EVENT_TYPES.join(', ')}; a trailing * matches a prefix (charge.*, withdrawal.*). Events filtered out are answered 2xx and never retried.`,
+    })
+  }
+  return entries
+}
