@@ -13,7 +13,7 @@ describe('usage of the built binary', () => {
   it('prints help for a topic and a command through `svc help`', async () => {
     const topic = await svc(['help', 'charges'])
     expect(topic.exitCode).toBe(0)
-    expect(topic.stdout).toContain('svc charges list')
+    expect(topic.stdout).toContain('charges list')
     const cmd = await svc(['help', 'charges', 'create'])
     expect(cmd.stdout).toContain('--amount')
     expect(cmd.stdout).toContain('EXAMPLES')
