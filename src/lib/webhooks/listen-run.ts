@@ -62,6 +62,9 @@ export async function runListen(opts: ListenRunOptions): Promise<void> {
   })
   const shutdown = opts.stop ? undefined : shutdownSignal()
   const stop = opts.stop ?? shutdown!.signal
+  // Piped: every delivery gets its line, also the ones finished while shutting down.
+  const write = (d: ListenerDelivery) => io.out(`${JSON.stringify(deliveryLine(d))}\n`)
+  if (!opts.tui) listener.on('delivery', write)
   try {
     const url = await listener.start().catch((err: NodeJS.ErrnoException) => {
       if (err.code === 'EADDRINUSE') throw new UsageError(`Port ${opts.port} on ${opts.host} is already in use.`, { field: 'port', hint: 'Pass another --port, or --port 0 for any free one.' })
@@ -73,27 +76,35 @@ export async function runListen(opts: ListenRunOptions): Promise<void> {
     if (opts.events) notes.push(`Forwarding only ${opts.events.join(', ')}; other events are acknowledged (2xx) and not retried.`)
     opts.onReady?.(url)
     if (opts.tui) await live(opts, listener, store, url, notes, stop)
-    else await lines(opts, listener, url, notes, stop)
+    else await lines(opts, url, notes, stop)
   } finally {
     shutdown?.dispose()
+    // The live view has let go of the screen by now, so stderr is free in both modes.
     const inFlight = listener.inProgress
-    if (inFlight > 0 && !opts.tui) io.err(`Finishing ${inFlight} deliver${inFlight === 1 ? 'y' : 'ies'} in flight…\n`)
+    if (inFlight > 0) io.err(`Finishing ${inFlight} deliver${inFlight === 1 ? 'y' : 'ies'} in flight… (Ctrl+C again to stop now; the service retries what was not answered)\n`)
     await listener.close()
+    listener.off('delivery', write)
     store.close()
+    await flush(io.stdout)
   }
 }
 
-async function lines(opts: ListenRunOptions, listener: WebhookListener, url: string, notes: string[], stop: AbortSignal): Promise<void> {
+/** Resolves once everything written so far has been handed to the OS (a pipe may lag behind). */
+function flush(stream: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => {
+    if ((stream as { writableEnded?: boolean }).writableEnded) resolve()
+    else stream.write('', () => resolve())
+  })
+}
+
+async function lines(opts: ListenRunOptions, url: string, notes: string[], stop: AbortSignal): Promise<void> {
   const { io } = opts
   const paint = painter(io.colorErr)
   io.out(`${JSON.stringify({ listening: url, forward: opts.forward.href })}\n`)
   if (opts.skipVerify) io.err(`${paint(['bold', 'red'], 'WARNING: --skip-verify is on: signatures are NOT checked; anything sent to this port reaches your app.')}\n`)
   io.err(`Listening on ${url}, forwarding to ${opts.forward.href}\n`)
   for (const n of notes) io.err(`${n}\n`)
-  const write = (d: ListenerDelivery) => io.out(`${JSON.stringify(deliveryLine(d))}\n`)
-  listener.on('delivery', write)
   if (!stop.aborted) await new Promise<void>((resolve) => stop.addEventListener('abort', () => resolve(), { once: true }))
-  listener.off('delivery', write)
 }
 
 async function live(opts: ListenRunOptions, listener: WebhookListener, store: EventStore, url: string, notes: string[], stop: AbortSignal): Promise<void> {

@@ -1,8 +1,8 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { setIO } from '../../../src/lib/output/io.js'
-import { chargeEvent, post, SECRET, signedHeaders, startApp, type TargetApp } from '../../lib/webhooks/fixtures.js'
+import { chargeEvent, deferred, post, SECRET, signedHeaders, startApp, type TargetApp } from '../../lib/webhooks/fixtures.js'
 import { startListen as start } from './listen-harness.js'
 
 const cleanups: Array<() => Promise<void>> = []
@@ -56,6 +56,32 @@ describe('svc webhooks listen (piped)', () => {
     expect(await run.stop()).toBe(0)
     expect(run.stderr()).toContain('No API credentials')
     expect(target.received).toHaveLength(1)
+  })
+
+  it('prints the line of every delivery finished during shutdown (a slow app), after saying it is finishing them', async () => {
+    const release = deferred()
+    const target = await startApp((r, res) => {
+      void release.promise.then(() => {
+        res.statusCode = r.headers['x-svc-event-id'] === 'evt_slow2' ? 500 : 200
+        res.end('done')
+      })
+    })
+    cleanups.push(() => target.close())
+    const run = start(['--forward', `127.0.0.1:${target.port}`, '--port', '0', '--secret', SECRET])
+    const [first] = await run.waitLines(1)
+    const ids = ['evt_slow1', 'evt_slow2', 'evt_slow3']
+    const answers = ids.map((id) => {
+      const body = chargeEvent(id, 'charge.awaiting_payment')
+      return post(first!.listening as string, body, signedHeaders(body, { id }))
+    })
+    await vi.waitFor(() => expect(target.received).toHaveLength(3), { timeout: 3000, interval: 10 })
+    const stopped = run.stop()
+    await vi.waitFor(() => expect(run.stderr()).toContain('Finishing 3 deliveries in flight'), { timeout: 3000, interval: 10 })
+    release.resolve()
+    expect(await stopped).toBe(0)
+    expect((await Promise.all(answers)).map((a) => a.status)).toEqual([200, 502, 200])
+    const byId = Object.fromEntries(run.lines().slice(1).map((l) => [l.eventId, [l.outcome, l.status]]))
+    expect(byId).toEqual({ evt_slow1: ['forwarded', 200], evt_slow2: ['failed', 502], evt_slow3: ['forwarded', 200] })
   })
 
   it('is loud about --skip-verify on stderr and in every line', async () => {
