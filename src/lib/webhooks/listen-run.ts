@@ -72,7 +72,7 @@ export async function runListen(opts: ListenRunOptions): Promise<void> {
       throw err
     })
     const registration = await registerListener(url, opts.credentials, opts.noCredentialsReason ?? 'none configured', opts.registerDeps)
-    const notes = registrationNotes(registration, url, opts.secrets)
+    const notes = registrationNotes(registration, url, opts.secrets, opts.skipVerify)
     if (opts.events) notes.push(`Forwarding only ${opts.events.join(', ')}; other events are acknowledged (2xx) and not retried.`)
     opts.onReady?.(url)
     if (opts.tui) await live(opts, listener, store, url, notes, stop)

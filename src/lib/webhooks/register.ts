@@ -41,9 +41,13 @@ export async function registerListener(listening: string, credentials: Credentia
 }
 
 /** Human lines (stderr or the live view's notices) about where deliveries will come from. */
-export function registrationNotes(reg: Registration, listening: string, secrets: readonly string[]): string[] {
+export function registrationNotes(reg: Registration, listening: string, secrets: readonly string[], skipVerify = false): string[] {
   const port = new URL(listening).port
-  const secretNote = secrets.length > 0 ? `verifying with ${secrets.map((s) => maskSecret(s)).join(', ')}` : 'no webhook secret known'
+  const secretNote = skipVerify
+    ? 'signatures are NOT verified (--skip-verify): anything sent to this port reaches your app'
+    : secrets.length > 0
+      ? `verifying with ${secrets.map((s) => maskSecret(s)).join(', ')}`
+      : 'no webhook secret known'
   switch (reg.kind) {
     case 'sandbox':
       return [`Registered ${reg.url} as the sandbox's ${reg.environment} webhook URL; ${secretNote}.`]
@@ -56,6 +60,6 @@ export function registrationNotes(reg: Registration, listening: string, secrets:
         `then set the tunnel's https URL as the ${reg.environment} webhook URL in the panel (API → Webhook). ${secretNote[0]!.toUpperCase()}${secretNote.slice(1)}.`,
       ]
     case 'no_credentials':
-      return [`No API credentials (${reg.reason}): deliveries are verified and forwarded, but not confirmed with the API and the URL is not registered anywhere.`]
+      return [`No API credentials (${reg.reason}): deliveries are ${skipVerify ? 'forwarded (NOT verified: --skip-verify)' : 'verified and forwarded'}, but not confirmed with the API and the URL is not registered anywhere.`]
   }
 }

@@ -107,6 +107,16 @@ describe('svc webhooks listen (piped)', () => {
     expect(run.stderr()).not.toContain(SECRET)
   })
 
+  it('with --skip-verify never claims to verify, even when a secret is known', async () => {
+    const target = await app()
+    const sandbox = await fakeService(true)
+    const run = start(['--forward', `127.0.0.1:${target.port}`, '--port', '0', '--skip-verify'], { SVC_API_KEY: 'svc_test_abcdefghijklmnop', SVC_BASE_URL: sandbox.baseUrl, SVC_WEBHOOK_SECRET: SECRET })
+    await run.waitLines(1)
+    await run.stop()
+    expect(run.stderr()).toContain('as the sandbox\'s test webhook URL; signatures are NOT verified (--skip-verify)')
+    expect(run.stderr()).not.toMatch(/verifying with/i)
+  })
+
   it('against a real service says what to expose and where to set it', async () => {
     const target = await app()
     const service = await fakeService(false)
