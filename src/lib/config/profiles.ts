@@ -19,7 +19,10 @@ export interface ProfileSummary {
   webhookSecret: string | null
 }
 
-export function summarizeProfile(name: string, profile: Profile, isDefault: boolean): ProfileSummary {
+export function summarizeProfile(name: string, stored: Profile, isDefault: boolean): ProfileSummary {
+  // A damaged profile being removed (see ProfileStore.open's `tolerate`) may hold non-strings.
+  const text = (v: unknown) => (typeof v === 'string' ? v : undefined)
+  const profile: Profile = { apiKey: text(stored.apiKey), baseUrl: text(stored.baseUrl), webhookSecret: text(stored.webhookSecret) }
   return {
     name,
     default: isDefault,
@@ -64,7 +67,8 @@ export interface RemoveResult {
 }
 
 export async function removeProfile(name: string, env: NodeJS.ProcessEnv): Promise<RemoveResult> {
-  const store = await ProfileStore.open(env)
+  // The way out the invalid_config hint offers for a damaged profile: its own bad fields do not block its removal.
+  const store = await ProfileStore.open(env, { tolerate: name })
   const profile = store.require(name)
   const wasDefault = store.defaultProfile === name
   store.remove(name)

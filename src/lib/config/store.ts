@@ -6,6 +6,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
+import { z } from 'zod'
 import { EXIT } from '../contract/errors.js'
 import { AuthError, CliError, UsageError } from '../errors.js'
 
@@ -19,6 +20,21 @@ export interface ConfigData {
   defaultProfile?: string
   profiles: Record<string, Profile>
 }
+
+/**
+ * The shape the code relies on. Valid JSON of another shape (`"apiKey": 5`, `"profiles": "zzz"`)
+ * would otherwise crash deep inside a command (`key.startsWith is not a function`) or list
+ * nonsense. Unknown fields are kept: a newer version may have written them.
+ */
+const ProfileSchema = z.looseObject({
+  apiKey: z.string().optional(),
+  baseUrl: z.string().optional(),
+  webhookSecret: z.string().optional(),
+})
+const ConfigSchema = z.looseObject({
+  defaultProfile: z.string().optional(),
+  profiles: z.record(z.string(), ProfileSchema).optional(),
+})
 
 /** Letters, digits, `.`, `_` and `-`, starting with a letter or digit: safe in a file, a shell and a table. */
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
@@ -73,11 +89,7 @@ export class ProfileStore {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw unreadableConfig(path, error)
     }
     if (text !== undefined) {
-      try {
-        data = { profiles: {}, ...(JSON.parse(text) as Partial<ConfigData>) }
-      } catch (error) {
-        throw unreadableConfig(path, error)
-      }
+      data = { profiles: {}, ...parseConfig(path, text) }
       tighten(path, 0o600)
     }
     return new ProfileStore({
@@ -91,8 +103,21 @@ export class ProfileStore {
     })
   }
 
-  static async open(env: NodeJS.ProcessEnv = process.env): Promise<ProfileStore> {
+  /**
+   * The profiles for reading and writing. A file of the wrong shape is refused before conf sees it
+   * (conf would rewrite some of them with its defaults). `tolerate` names the one profile whose
+   * bad fields may be ignored, so that `svc profiles remove NAME` can drop a damaged profile.
+   */
+  static async open(env: NodeJS.ProcessEnv = process.env, opts: { tolerate?: string } = {}): Promise<ProfileStore> {
     const dir = configDir(env)
+    const file = join(dir, 'config.json')
+    let text: string | undefined
+    try {
+      text = readFileSync(file, 'utf8')
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw unreadableConfig(file, error)
+    }
+    if (text !== undefined) parseConfig(file, text, opts.tolerate)
     if (!existsSync(dir)) {
       mkdirSync(dir, { recursive: true, mode: 0o700 })
       // mkdir's mode goes through the umask; an unusual umask must not widen a secrets directory.
@@ -133,7 +158,10 @@ export class ProfileStore {
 
   get(name: string): Profile | undefined {
     const profiles = this.conf.store.profiles ?? {}
-    return Object.hasOwn(profiles, name) ? profiles[name] : undefined
+    if (!Object.hasOwn(profiles, name)) return undefined
+    // Only a profile being removed despite a bad shape (open's `tolerate`) can be anything but an object.
+    const profile = profiles[name] as unknown
+    return profile !== null && typeof profile === 'object' ? (profile as Profile) : {}
   }
 
   names(): string[] {
@@ -189,6 +217,25 @@ export class ProfileStore {
   }
 }
 
+/** Parses and checks the config file's text; throws invalid_config naming the file and the first bad field. */
+function parseConfig(path: string, text: string, tolerate?: string): Partial<ConfigData> {
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (error) {
+    throw unreadableConfig(path, error)
+  }
+  const result = ConfigSchema.safeParse(json)
+  if (result.success) return json as Partial<ConfigData>
+  const issues = result.error.issues.filter((i) => !(tolerate !== undefined && i.path[0] === 'profiles' && i.path[1] === tolerate))
+  if (issues.length === 0) return json as Partial<ConfigData>
+  const issue = issues[0]!
+  const field = issue.path.length ? issue.path.map(String).join('.') : '(the whole file)'
+  const profile = issue.path[0] === 'profiles' && issue.path.length >= 2 ? String(issue.path[1]) : undefined
+  const fix = profile && PROFILE_NAME.test(profile) ? `, or drop that profile with \`svc profiles remove ${profile}\`` : ''
+  throw badShape(path, field, issue.message, fix)
+}
+
 /** A hand-edited file that no longer parses must not cost the user their other profiles: say where it is. */
 function unreadableConfig(path: string, error: unknown): CliError {
   return new CliError(`The config file ${path} cannot be read: ${(error as Error).message}`, {
@@ -196,6 +243,16 @@ function unreadableConfig(path: string, error: unknown): CliError {
     code: 'invalid_config',
     hint: 'Fix the JSON by hand, or move the file away and log in again with `svc login`.',
     cause: error,
+  })
+}
+
+/** Valid JSON of the wrong shape: the same error as a file that does not parse, naming the field. */
+function badShape(path: string, field: string, problem: string, fix: string): CliError {
+  return new CliError(`The config file ${path} is not valid: ${field}: ${problem}.`, {
+    exitCode: EXIT.unexpected,
+    code: 'invalid_config',
+    details: [{ field, message: problem }],
+    hint: `Edit the file to fix ${field}${fix}, or move the file away and log in again with \`svc login\`. It was left as it is.`,
   })
 }
 
