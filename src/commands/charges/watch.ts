@@ -1,6 +1,5 @@
 import { Args, Flags } from '@oclif/core'
 import { ApiCommand } from '../../lib/api-command.js'
-import { EXIT } from '../../lib/contract/errors.js'
 import { parseDuration } from '../../lib/domain/time.js'
 import { UsageError } from '../../lib/errors.js'
 
@@ -38,10 +37,6 @@ export default class ChargesWatch extends ApiCommand<typeof ChargesWatch> {
     const { runWatch } = await import('../../lib/tui/watch-run.js')
     const tui = this.io.isStdoutTTY && this.io.isStdinTTY && !this.flags.json
     if (tui) this.note(`${await this.badge()} watching charges`)
-    const { missing } = await runWatch({ client, ids, recent: this.flags.limit, intervalMs, tui, json: Boolean(this.flags.json), io: this.io, environment })
-    if (missing.length > 0) {
-      for (const id of missing) this.io.err(`Charge ${id} not found in the ${environment} environment.\n`)
-      this.exitWith(EXIT.notFound)
-    }
+    await runWatch({ client, ids, recent: this.flags.limit, intervalMs, tui, json: Boolean(this.flags.json), io: this.io, environment })
   }
 }

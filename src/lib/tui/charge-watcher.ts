@@ -53,6 +53,8 @@ export class ChargeWatcher {
   private readonly lanes: LaneBook
   private readonly listeners = new Set<() => void>()
   private state: WatchState = { lanes: [], charges: {}, polls: 0, missing: [] }
+  /** The API's 404 for each named charge that does not exist (its requestId is worth quoting). */
+  readonly notFound = new Map<string, ApiError>()
 
   constructor(opts: ChargeWatcherOptions) {
     this.opts = opts
@@ -87,6 +89,7 @@ export class ChargeWatcher {
             } catch (err) {
               if (err instanceof ApiError && err.status === 404) {
                 missing.add(id)
+                this.notFound.set(id, err)
                 return undefined
               }
               throw err
@@ -118,13 +121,17 @@ export class ChargeWatcher {
     return changes
   }
 
-  /** Polls until `signal` aborts (or, with `untilFinal`, every named charge is final). */
-  async run(signal: AbortSignal, onChanges: (changes: WatchChange[]) => void = () => {}, untilFinal = false): Promise<void> {
+  /** Polls until `signal` aborts (or, with `untilFinal`, every named charge is final); `sleepFirst` when a poll was just made. */
+  async run(signal: AbortSignal, onChanges: (changes: WatchChange[]) => void = () => {}, untilFinal = false, sleepFirst = false): Promise<void> {
     const sleep = this.opts.sleep ?? abortableSleep
+    let first = true
     while (!signal.aborted) {
-      onChanges(await this.poll())
-      if (untilFinal && this.allFinal()) return
-      if (signal.aborted) return
+      if (!(first && sleepFirst)) {
+        onChanges(await this.poll())
+        if (untilFinal && this.allFinal()) return
+        if (signal.aborted) return
+      }
+      first = false
       await sleep(this.opts.intervalMs ?? 2000, signal)
     }
   }

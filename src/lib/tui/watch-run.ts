@@ -4,6 +4,7 @@
  * SIGINT or SIGTERM.
  */
 import type { ApiClient } from '../api/types.js'
+import { ApiError } from '../errors.js'
 import type { IO } from '../output/io.js'
 import { ChargeWatcher, type WatchChange } from './charge-watcher.js'
 
@@ -20,9 +21,20 @@ export interface WatchRunOptions {
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>
 }
 
-export interface WatchRunResult {
-  /** Named charges that were not found in this environment. */
-  missing: string[]
+/** The named charges the API does not know, as one typed error (exit 4) for BaseCommand to render. */
+export function notFoundError(notFound: Map<string, ApiError>, environment: string | undefined): ApiError {
+  const where = environment ? ` in the ${environment} environment` : ''
+  const hint = `Check the id${environment ? `, and that it was created with a ${environment} key (a charge lives in one environment only)` : ''}.`
+  const [first] = notFound.entries()
+  const [id, err] = first!
+  if (notFound.size === 1) return new ApiError({ status: 404, code: err.apiCode, message: `Charge ${id} not found${where}.`, requestId: err.requestId, hint })
+  return new ApiError({
+    status: 404,
+    code: err.apiCode,
+    message: `${notFound.size} of the charges were not found${where}.`,
+    details: [...notFound].map(([missing, e]) => ({ field: 'id', message: `${missing} not found${e.requestId ? ` (requestId ${e.requestId})` : ''}` })),
+    hint,
+  })
 }
 
 function shutdownSignal(): { signal: AbortSignal; dispose(): void } {
@@ -39,37 +51,38 @@ export function changeLine(change: WatchChange, json: boolean): string {
   return json ? `${JSON.stringify(c)}\n` : `${[c.updatedAt, c.id, c.status, String(c.amount.grossInCents)].join('\t')}\n`
 }
 
-export async function runWatch(opts: WatchRunOptions): Promise<WatchRunResult> {
+export async function runWatch(opts: WatchRunOptions): Promise<void> {
   const watcher = new ChargeWatcher({ client: opts.client, ids: opts.ids, recent: opts.recent, intervalMs: opts.intervalMs, sleep: opts.sleep })
+  let lastError: string | undefined
+  const print = (changes: WatchChange[]) => {
+    for (const change of changes) opts.io.out(changeLine(change, opts.json))
+    const { error } = watcher.getSnapshot()
+    if (error && error !== lastError) opts.io.err(`Poll failed: ${error}\n`)
+    lastError = error
+  }
+  // Named charges must exist: a mistyped id is an error up front, not a lane that never moves.
+  const initial = opts.ids.length > 0 ? await watcher.poll() : undefined
+  if (watcher.notFound.size > 0) throw notFoundError(watcher.notFound, opts.environment)
   const shutdown = opts.stop ? undefined : shutdownSignal()
   const stop = opts.stop ?? shutdown!.signal
   const loop = new AbortController()
   const onStop = () => loop.abort()
   stop.addEventListener('abort', onStop, { once: true })
-  let lastError: string | undefined
   try {
     if (opts.tui) {
       const { runWatchView } = await import('./run-watch-view.js')
       const scope = opts.ids.length ? `${opts.ids.length} charge${opts.ids.length === 1 ? '' : 's'}` : `the ${opts.recent} newest charges`
-      const polling = watcher.run(loop.signal)
+      const polling = watcher.run(loop.signal, undefined, false, initial !== undefined)
       await runWatchView({ watcher, scope, environment: opts.environment, intervalMs: opts.intervalMs, stdout: opts.io.stdout, stdin: opts.io.stdin, stderr: opts.io.stderr, stop })
       loop.abort()
       await polling
     } else {
-      await watcher.run(
-        loop.signal,
-        (changes) => {
-          for (const change of changes) opts.io.out(changeLine(change, opts.json))
-          const { error } = watcher.getSnapshot()
-          if (error && error !== lastError) opts.io.err(`Poll failed: ${error}\n`)
-          lastError = error
-        },
-        opts.ids.length > 0,
-      )
+      if (initial) print(initial)
+      const untilFinal = opts.ids.length > 0
+      if (!(untilFinal && watcher.allFinal())) await watcher.run(loop.signal, print, untilFinal, initial !== undefined)
     }
   } finally {
     stop.removeEventListener('abort', onStop)
     shutdown?.dispose()
   }
-  return { missing: watcher.getSnapshot().missing }
 }

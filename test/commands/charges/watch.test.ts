@@ -41,7 +41,14 @@ describe('svc charges watch (piped)', () => {
   it('exits 4 naming a charge that does not exist, and 2 for something that is not an id', async () => {
     const missing = await runCommand(ChargesWatch, ['0123456789abcdef01234567'], { env })
     expect(missing.exitCode).toBe(4)
-    expect(missing.stderr).toContain('0123456789abcdef01234567 not found')
+    expect(missing.stderr).toMatch(/^Error \[charge_not_found\]: Charge 0123456789abcdef01234567 not found in the test environment\. \(requestId \S+\)/)
+    expect(missing.stdout).toBe('')
+    const { charge: a } = await client.createCharge({ amountInCents: 1500, payerTaxNumber: '52998224725' })
+    const some = await runCommand(ChargesWatch, [a.id, 'ffffffffffffffffffffffff', 'eeeeeeeeeeeeeeeeeeeeeeee', '--json'], { env })
+    expect(some.exitCode).toBe(4)
+    expect(JSON.parse(some.stderr)).toMatchObject({
+      error: { code: 'charge_not_found', details: [{ field: 'id', message: expect.stringContaining('ffffffffffffffffffffffff') }, { field: 'id', message: expect.stringContaining('eeeeeeeeeeeeeeeeeeeeeeee') }] },
+    })
     const bad = await runCommand(ChargesWatch, ['nope'], { env })
     expect(bad.exitCode).toBe(2)
     expect(bad.stderr).toContain('not a charge id')
