@@ -3,9 +3,8 @@
  * module is a ProfileSummary, where the key and the secret are already masked, so no command can
  * print them in full by mistake.
  */
-import { AuthError } from '../errors.js'
 import { type Environment, environmentOfKey, maskSecret } from './mask.js'
-import { type Profile, ProfileStore } from './store.js'
+import { type Profile, ProfileStore, profileNotFound } from './store.js'
 
 export interface ProfileSummary {
   name: string
@@ -47,7 +46,7 @@ function targetName(store: ProfileStore, name: string | undefined, env: NodeJS.P
 export async function showProfile(name: string | undefined, env: NodeJS.ProcessEnv): Promise<ProfileSummary & { configFile: string }> {
   const store = await ProfileStore.open(env)
   const target = targetName(store, name, env)
-  if (!target) throw new AuthError('No profile named and no default profile.', 'Run `svc profiles list`, then `svc profiles show NAME`, or create one with `svc login`.')
+  if (!target) throw profileNotFound('No profile named and no default profile.', store.names(), 'show one with `svc profiles show NAME`, or create one with `svc login`')
   const profile = store.require(target)
   return { ...summarizeProfile(target, profile, store.defaultProfile === target), configFile: store.path }
 }

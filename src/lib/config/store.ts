@@ -8,7 +8,7 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { EXIT } from '../contract/errors.js'
-import { AuthError, CliError, UsageError } from '../errors.js'
+import { CliError, UsageError } from '../errors.js'
 
 export interface Profile {
   apiKey?: string
@@ -45,10 +45,18 @@ export function assertProfileName(name: string, field = 'profile'): void {
   }
 }
 
-/** The error for a profile that the user named but that does not exist: exit 3 with the way out. */
-export function unknownProfileError(name: string, known: string[]): AuthError {
-  const list = known.length ? ` Known profiles: ${known.join(', ')}.` : ' No profiles are stored yet.'
-  return new AuthError(`No profile named "${name}".${list}`, `List profiles with \`svc profiles list\`, or create one with \`svc login --profile ${name}\`.`)
+/**
+ * The error for a profile that the user named but that does not exist. Exit 3 (the credentials
+ * class of CLI.md), but its own code: `invalid_api_key` sent users looking at a key that was fine.
+ */
+export function unknownProfileError(name: string, known: string[]): CliError {
+  return profileNotFound(`No profile named "${name}".`, known, `create it with \`svc login --profile ${name}\``)
+}
+
+/** `profile_not_found`, exit 3, with the known profiles in the hint. */
+export function profileNotFound(message: string, known: string[], create = 'create one with `svc login`'): CliError {
+  const list = known.length ? `Known profiles: ${known.join(', ')}. ` : 'No profiles are stored yet. '
+  return new CliError(message, { exitCode: EXIT.auth, code: 'profile_not_found', hint: `${list}List them with \`svc profiles list\`, or ${create}.` })
 }
 
 /** The directory holding config.json and the local databases (event log). */

@@ -8,7 +8,8 @@ import { type Command, Flags } from '@oclif/core'
 import { ApiCommand } from '../api-command.js'
 import { type Credentials, resolveCredentials } from '../config/resolve.js'
 import { ProfileStore } from '../config/store.js'
-import { AuthError } from '../errors.js'
+import { EXIT } from '../contract/errors.js'
+import { CliError } from '../errors.js'
 import { painter } from '../output/color.js'
 import { PanelClient, type PanelEnv } from './client.js'
 
@@ -36,10 +37,11 @@ export abstract class PanelCommand<T extends typeof Command> extends ApiCommand<
       const store = await ProfileStore.open(env)
       if (store.get(SANDBOX_PROFILE)) profile = SANDBOX_PROFILE
       else if (!explicit) {
-        throw new AuthError(
-          'No `sandbox` profile: is the local sandbox running?',
-          'Start it with `svc sandbox start` (it writes the `sandbox` profile), or pass --base-url and --api-key of a running sandbox.',
-        )
+        throw new CliError('No `sandbox` profile: is the local sandbox running?', {
+          exitCode: EXIT.auth,
+          code: 'profile_not_found',
+          hint: 'Start it with `svc sandbox start` (it writes the `sandbox` profile), or pass --base-url and --api-key of a running sandbox.',
+        })
       }
     }
     this.panelCreds = await resolveCredentials({ 'api-key': flags['api-key'], 'base-url': flags['base-url'], profile }, env)

@@ -82,8 +82,7 @@ describe('resolveCredentials: key and base URL, flag > env > profile', () => {
       [{ profile: 'nope', 'api-key': FLAG_KEY, 'base-url': FLAG_URL }, env],
     ] as const) {
       const error = await resolveCredentials(flags, e).catch((err: unknown) => err)
-      expect(error).toBeInstanceOf(AuthError)
-      expect(error).toMatchObject({ exitCode: 3, message: expect.stringContaining('"nope"'), hint: expect.stringContaining('svc profiles list') })
+      expect(error).toMatchObject({ code: 'profile_not_found', exitCode: 3, message: expect.stringContaining('"nope"'), hint: expect.stringContaining('svc profiles list') })
     }
   })
 

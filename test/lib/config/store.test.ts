@@ -87,7 +87,8 @@ describe('ProfileStore', () => {
       }
     })()
     expect(error?.exitCode).toBe(3)
-    expect(error?.message).toContain('sandbox')
+    expect(error?.code).toBe('profile_not_found')
+    expect(error?.hint).toContain('Known profiles: sandbox.')
     expect(error?.hint).toContain('svc profiles list')
   })
 
