@@ -2,6 +2,7 @@ import type { Account as AccountData } from '../lib/contract/schemas.js'
 import { ApiCommand } from '../lib/api-command.js'
 import { formatBps, formatBRL } from '../lib/domain/money.js'
 import { type Paint, painter } from '../lib/output/color.js'
+import { safeText } from '../lib/output/safe-text.js'
 
 export default class Account extends ApiCommand<typeof Account> {
   static override summary = 'Show the merchant account: plan and fees, charge limits, settlement hold and webhook.'
@@ -27,17 +28,18 @@ function humanView(a: AccountData, paint: Paint): string {
   const badge = a.environment === 'test' ? paint(['bold', 'inverse', 'yellow'], ' TEST ') : paint(['bold', 'inverse', 'red'], ' LIVE ')
   const fixed = formatBRL(a.feeFixedInCents)
   const rows: Array<[string, string]> = [
-    ['Merchant', `${a.merchantId} (${a.email})`],
+    // The account's texts come from the server: shown with their control characters escaped.
+    ['Merchant', `${safeText(a.merchantId)} (${safeText(a.email)})`],
     ['Environment', a.environment],
-    ['Plan', `${a.plan.name}: ${formatBps(a.plan.feeBps)} + ${fixed} per charge`],
+    ['Plan', `${safeText(a.plan.name)}: ${formatBps(a.plan.feeBps)} + ${fixed} per charge`],
     ['Fixed fee', `${fixed} per charge`],
     ['Limits', `${formatBRL(a.limits.minChargeInCents)} to ${formatBRL(a.limits.maxChargeInCents)} per charge`],
     ['Settlement', `${a.settlementDelayHours} h hold after payment`],
-    ['Webhook', a.webhook ? `${a.webhook.url} ${a.webhook.active ? paint('green', '(active)') : paint('red', '(inactive)')}` : paint('dim', 'not configured')],
+    ['Webhook', a.webhook ? `${safeText(a.webhook.url)} ${a.webhook.active ? paint('green', '(active)') : paint('red', '(inactive)')}` : paint('dim', 'not configured')],
   ]
   const width = Math.max(...rows.map(([k]) => k.length))
   const lines = rows.map(([k, v]) => `  ${paint('dim', k.padEnd(width))}  ${v}`)
-  return `${badge} ${paint('bold', `Account ${a.merchantId}`)}\n\n${lines.join('\n')}\n`
+  return `${badge} ${paint('bold', `Account ${safeText(a.merchantId)}`)}\n\n${lines.join('\n')}\n`
 }
 
 /** The piped form: one `key<TAB>value` per line, raw API values, stable order. */
@@ -58,6 +60,6 @@ function fieldLines(a: AccountData): string {
   ]
   return rows
     .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => `${k}\t${v}\n`)
+    .map(([k, v]) => `${k}\t${safeText(String(v), 'tsv')}\n`)
     .join('')
 }

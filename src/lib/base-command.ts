@@ -7,6 +7,7 @@ import { EXIT, type ExitCode } from './contract/errors.js'
 import { CliError } from './errors.js'
 import { painter } from './output/color.js'
 import { createIO, getIO, type IO, setIO } from './output/io.js'
+import { safeText } from './output/safe-text.js'
 
 export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>
 export type BaseArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
@@ -110,11 +111,13 @@ export function renderError(err: Error & { oclif?: { exit?: number } }, io: IO, 
     io.err(`${JSON.stringify({ error })}\n`)
     return { code, exitCode }
   }
-  let line = `${paint(['bold', 'red'], 'Error')} [${code}]: ${message}`
-  if (requestId) line += ` ${paint('dim', `(requestId ${requestId})`)}`
+  // Messages, details and request ids may come from the server (or echo the user's input):
+  // their control characters are shown escaped, never obeyed by the terminal.
+  let line = `${paint(['bold', 'red'], 'Error')} [${safeText(code)}]: ${safeText(message, 'multiline')}`
+  if (requestId) line += ` ${paint('dim', `(requestId ${safeText(requestId)})`)}`
   io.err(`${line}\n`)
   // A detail that only repeats the headline (a single-field usage error) adds nothing on a terminal.
-  for (const d of details ?? []) if (d.message !== message) io.err(`  ${paint('bold', d.field)}: ${d.message}\n`)
-  if (hint) io.err(`${paint('dim', `Hint: ${hint}`)}\n`)
+  for (const d of details ?? []) if (d.message !== message) io.err(`  ${paint('bold', safeText(d.field))}: ${safeText(d.message)}\n`)
+  if (hint) io.err(`${paint('dim', `Hint: ${safeText(hint, 'multiline')}`)}\n`)
   return { code, exitCode }
 }

@@ -5,6 +5,7 @@ import { EXIT } from '../../lib/contract/errors.js'
 import { ApiError, SilentExit, UsageError } from '../../lib/errors.js'
 import { paintStatus } from '../../lib/output/charge-view.js'
 import { painter } from '../../lib/output/color.js'
+import { safeText } from '../../lib/output/safe-text.js'
 import { readStdinLines } from '../../lib/output/stdin.js'
 
 export default class ChargesCancel extends ApiCommand<typeof ChargesCancel> {
@@ -57,7 +58,7 @@ export default class ChargesCancel extends ApiCommand<typeof ChargesCancel> {
     }
     const paint = painter(this.io.colorErr)
     const code = (err as { code?: string }).code ?? 'internal_error'
-    const requestId = err instanceof ApiError && err.requestId ? ` ${paint('dim', `(requestId ${err.requestId})`)}` : ''
-    this.io.err(`${r.id}\t${paint('red', 'Error')} [${code}]: ${err.message}${requestId}\n`)
+    const requestId = err instanceof ApiError && err.requestId ? ` ${paint('dim', `(requestId ${safeText(err.requestId)})`)}` : ''
+    this.io.err(`${r.id}\t${paint('red', 'Error')} [${safeText(code)}]: ${safeText(err.message)}${requestId}\n`)
   }
 }

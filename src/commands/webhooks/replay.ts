@@ -2,6 +2,7 @@ import { Args, Flags } from '@oclif/core'
 import { BaseCommand } from '../../lib/base-command.js'
 import { EXIT } from '../../lib/contract/errors.js'
 import { resolveWebhookSecrets } from '../../lib/config/resolve.js'
+import { safeText } from '../../lib/output/safe-text.js'
 import { EventStore } from '../../lib/webhooks/event-store.js'
 import { Forwarder, parseForwardUrl } from '../../lib/webhooks/forward.js'
 import { replayEvent } from '../../lib/webhooks/replay.js'
@@ -40,7 +41,7 @@ export default class WebhooksReplay extends BaseCommand<typeof WebhooksReplay> {
       const out = { eventId: this.args.eventId, url: r.url.href, ok: r.result.ok, status: r.result.status ?? null, latencyMs: r.result.latencyMs, resigned: r.resigned, ...(r.result.message ? { error: r.result.message } : {}) }
       if (this.flags.json) this.printJson(out)
       else if (r.result.ok) this.io.out(`${this.args.eventId} → ${r.url.href}: ${r.result.status} in ${r.result.latencyMs} ms\n`)
-      else this.io.out(`${this.args.eventId} → ${r.url.href}: not delivered: ${r.result.message}\n`)
+      else this.io.out(`${this.args.eventId} → ${r.url.href}: not delivered: ${safeText(r.result.message ?? '')}\n`)
       if (!r.result.ok) this.exitWith(r.result.status === undefined ? EXIT.network : EXIT.unexpected)
     } finally {
       store.close()

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises'
 import type { Readable } from 'node:stream'
 import { EXIT, type ExitCode, exitCodeForApiError } from '../contract/errors.js'
 import { UsageError } from '../errors.js'
+import { safeText } from '../output/safe-text.js'
 import { readAllStdin } from '../output/stdin.js'
 
 export const RAW_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']
@@ -63,13 +64,18 @@ export async function readRequestBody(data: string, stdin: Readable): Promise<st
   return text
 }
 
-/** Pretty JSON for a terminal; any other text as it came. */
+/**
+ * Pretty JSON for a terminal; any other text as it came, lines and all. Control characters are
+ * escaped either way (JSON.stringify leaves C1 controls and bidi overrides as they are).
+ */
 export function prettyBody(body: string): string {
+  let text: string
   try {
-    return JSON.stringify(JSON.parse(body), null, 2)
+    text = JSON.stringify(JSON.parse(body), null, 2)
   } catch {
-    return body.replace(/\n$/, '')
+    text = body.replace(/\n$/, '')
   }
+  return safeText(text, 'multiline')
 }
 
 /** 2xx → 0; an error status → the exit code of its API error (CLI.md); 1xx/3xx → 1. */

@@ -8,14 +8,16 @@ import { formatBRL } from '../domain/money.js'
 import { relativeTime } from '../domain/time.js'
 import type { Paint } from './color.js'
 import { paintStatus } from './charge-view.js'
+import { safeText } from './safe-text.js'
 import { type Column, streamingTable, truncate } from './table.js'
 
 export const TSV_COLUMNS = ['id', 'status', 'amountInCents', 'externalId', 'createdAt'] as const
 
-const clean = (s: string | undefined) => (s ?? '').replace(/[\t\r\n]+/g, ' ')
+/** A TSV field: a tab, newline or other control character in a value is escaped, never breaks the row. */
+const field = (s: string | undefined) => safeText(s ?? '', 'tsv')
 
 export function chargeTsvRow(charge: Charge): string {
-  return `${[charge.id, charge.status, String(charge.amount.grossInCents), clean(charge.externalId), charge.createdAt].join('\t')}\n`
+  return `${[charge.id, charge.status, String(charge.amount.grossInCents), charge.externalId, charge.createdAt].map(field).join('\t')}\n`
 }
 
 const LOCAL_SHORT = new Intl.DateTimeFormat('pt-BR', { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false })
@@ -47,7 +49,7 @@ export function chargeTable(paint: Paint, columns: number, now: () => Date = () 
         c.id,
         paintStatus(paint, c.status),
         formatBRL(c.amount.grossInCents),
-        truncate(clean(c.externalId) || '-', extWidth),
+        truncate(safeText(c.externalId ?? '') || '-', extWidth),
         shortLocalTime(c.createdAt),
         paint('dim', relativeTime(new Date(c.createdAt), now())),
       ]),

@@ -8,6 +8,7 @@ import { STATUS_TONE } from '../domain/charge-states.js'
 import { formatBps, formatBRL } from '../domain/money.js'
 import { formatLocalTime, relativeTime } from '../domain/time.js'
 import { type Paint, TONE_STYLE } from './color.js'
+import { safeText } from './safe-text.js'
 
 export function paintStatus(paint: Paint, status: Charge['status']): string {
   return paint(TONE_STYLE[STATUS_TONE[status]] ?? 'bold', status)
@@ -42,14 +43,16 @@ export function chargeFields(charge: Charge, paint: Paint, now: Date = new Date(
   ]
   if (charge.status === 'awaiting_payment' || charge.status === 'created') fields.push(['Expires', when(pix.expiresAt, now)])
   else fields.push(['QR expiry', formatLocalTime(pix.expiresAt)])
-  if (charge.externalId) fields.push(['External ID', charge.externalId])
-  fields.push(['Payer', payer.name ? `${payer.name} (${payer.taxNumber})` : payer.taxNumber])
-  if (charge.description) fields.push(['Description', charge.description])
-  for (const [k, v] of Object.entries(charge.metadata ?? {})) fields.push([`  ${k}`, v])
+  // Outside data (the merchant's, the payer's, the bank's) is shown with its control characters escaped.
+  if (charge.externalId) fields.push(['External ID', safeText(charge.externalId)])
+  const taxNumber = safeText(payer.taxNumber)
+  fields.push(['Payer', payer.name ? `${safeText(payer.name)} (${taxNumber})` : taxNumber])
+  if (charge.description) fields.push(['Description', safeText(charge.description)])
+  for (const [k, v] of Object.entries(charge.metadata ?? {})) fields.push([`  ${safeText(k)}`, safeText(v)])
   if (settlement.paidAt) fields.push(['Paid', when(settlement.paidAt, now)])
   if (settlement.estimatedAt && !settlement.settledAt) fields.push(['Settles', `${when(settlement.estimatedAt, now)}, after a ${settlement.delayHours} h hold`])
   if (settlement.settledAt) fields.push(['Settled', when(settlement.settledAt, now)])
-  if (settlement.blockchainTxId) fields.push(['Blockchain tx', settlement.blockchainTxId])
+  if (settlement.blockchainTxId) fields.push(['Blockchain tx', safeText(settlement.blockchainTxId)])
   fields.push(['Created', when(charge.createdAt, now)])
   return fields
 }
@@ -76,13 +79,17 @@ export function renderChargeView(charge: Charge, opts: ViewOptions): string {
   parts.push(`${environmentBadge(paint, charge.environment)} ${opts.headline ?? `Charge ${charge.id}`}`)
   if (opts.qr !== undefined) {
     parts.push(opts.qr.replace(/\n+$/, ''))
-    parts.push(`${paint('dim', 'Pix copy-and-paste:')}\n${charge.pix.qrCode}`)
+    parts.push(`${paint('dim', 'Pix copy-and-paste:')}\n${safeText(charge.pix.qrCode)}`)
   }
   parts.push(labelled(chargeFields(charge, paint, opts.now), paint))
   return `${parts.join('\n\n')}\n`
 }
 
-/** `key<TAB>value` lines with the API's raw values: the piped form of one charge. */
+/**
+ * `key<TAB>value` lines with the API's raw values: the piped form of one charge. A tab, newline,
+ * backslash or other control character inside a value is escaped (`\t`, `\n`, `\\`, `\x1b`), so
+ * each field stays on its own line and `cut -f2` gets the whole value.
+ */
 export function chargeFieldLines(charge: Charge): string {
   const { amount, pix, settlement, payer } = charge
   const rows: Array<[string, string | number | undefined]> = [
@@ -108,6 +115,6 @@ export function chargeFieldLines(charge: Charge): string {
   ]
   return rows
     .filter(([, v]) => v !== undefined && v !== '')
-    .map(([k, v]) => `${k}\t${String(v).replace(/[\t\r\n]+/g, ' ')}\n`)
+    .map(([k, v]) => `${safeText(k, 'tsv')}\t${safeText(String(v), 'tsv')}\n`)
     .join('')
 }

@@ -3,8 +3,13 @@
  * so coloured cells line up. Two shapes: `renderTable` sizes columns from all the rows it is
  * given; `streamingTable` uses fixed widths so rows can be written as they arrive (lists that
  * follow every page keep memory flat).
+ *
+ * Callers clean outside data with `safeText` before painting it; the table also passes every
+ * cell through `safeText(…, 'painted')`, so a renderer that forgot still cannot move the cursor,
+ * clear the screen or break a row (only colour sequences survive that pass).
  */
 import { type Paint, stripAnsi } from './color.js'
+import { safeText } from './safe-text.js'
 
 export interface Column {
   header: string
@@ -31,7 +36,8 @@ export function pad(text: string, width: number, align: 'left' | 'right' = 'left
 
 const GAP = '  '
 
-function line(cells: string[], columns: Column[], widths: number[]): string {
+function line(rawCells: string[], columns: Column[], widths: number[]): string {
+  const cells = rawCells.map((c) => safeText(c, 'painted'))
   const parts = cells.map((cell, i) => {
     const fitted = visibleWidth(cell) > widths[i]! && stripAnsi(cell) === cell ? truncate(cell, widths[i]!) : cell
     // The last left-aligned cell is not padded: no trailing spaces.
@@ -47,7 +53,7 @@ function headerLine(columns: Column[], widths: number[], paint: Paint): string {
 /** A whole table, header included, sized to its content (each column capped at its `width`). */
 export function renderTable(columns: Column[], rows: string[][], paint: Paint): string {
   const widths = columns.map((c, i) => {
-    const natural = Math.max(visibleWidth(c.header), ...rows.map((r) => visibleWidth(r[i] ?? '')))
+    const natural = Math.max(visibleWidth(c.header), ...rows.map((r) => visibleWidth(safeText(r[i] ?? '', 'painted'))))
     return c.width ? Math.min(natural, Math.max(c.width, visibleWidth(c.header))) : natural
   })
   return [headerLine(columns, widths, paint), ...rows.map((r) => line(r, columns, widths))].map((l) => `${l}\n`).join('')

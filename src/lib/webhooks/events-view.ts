@@ -4,6 +4,7 @@
  * rows in a stable column order. Terminal: a table.
  */
 import type { Paint } from '../output/color.js'
+import { safeText } from '../output/safe-text.js'
 import { renderTable } from '../output/table.js'
 import type { DeliveryRecord } from './event-store.js'
 
@@ -37,7 +38,7 @@ export function deliveryJson(r: DeliveryRecord): Record<string, unknown> {
   }
 }
 
-const clean = (s: string | number | undefined) => String(s ?? '').replace(/[\t\r\n]+/g, ' ')
+const clean = (s: string | number | undefined) => safeText(String(s ?? ''), 'tsv')
 
 function verificationCell(r: DeliveryRecord): string {
   return r.verification === 'failed' ? (r.verifyReason ?? 'failed') : r.verification
@@ -52,8 +53,8 @@ const OUTCOME_STYLE = { forwarded: 'green', failed: 'red', rejected: 'red', dupl
 export function deliveriesTable(records: DeliveryRecord[], paint: Paint): string {
   const rows = records.map((r) => [
     new Date(r.receivedAt).toLocaleString('pt-BR', { hour12: false }).replace(',', ''),
-    r.eventId ?? '-',
-    r.type ?? '-',
+    safeText(r.eventId ?? '-'),
+    safeText(r.type ?? '-'),
     r.verification === 'verified' ? paint('green', 'verified') : r.verification === 'skipped' ? paint('yellow', 'UNVERIFIED') : paint('red', verificationCell(r)),
     paint(OUTCOME_STYLE[r.outcome], r.source === 'replay' ? `${r.outcome} (replay)` : r.outcome),
     r.forwardStatus !== undefined ? String(r.forwardStatus) : '-',

@@ -7,9 +7,9 @@ import { charge } from '../../lib/api/fixtures.js'
 const now = new Date('2026-11-20T14:30:00Z')
 
 describe('charge list rows', () => {
-  it('TSV keeps the documented column order and cleans tabs out of the order id', () => {
+  it('TSV keeps the documented column order and escapes a tab inside the order id', () => {
     expect(TSV_COLUMNS).toEqual(['id', 'status', 'amountInCents', 'externalId', 'createdAt'])
-    expect(chargeTsvRow(charge({ externalId: 'a\tb' }))).toBe('65a1f0c2b3d4e5f60718293a\tawaiting_payment\t1500\ta b\t2026-11-20T14:00:00Z\n')
+    expect(chargeTsvRow(charge({ externalId: 'a\tb' }))).toBe('65a1f0c2b3d4e5f60718293a\tawaiting_payment\t1500\ta\\tb\t2026-11-20T14:00:00Z\n')
   })
 
   it('the terminal table shows R$, local time and age, and colours the status', () => {

@@ -4,6 +4,7 @@
  */
 import { painter } from '../../output/color.js'
 import type { IO } from '../../output/io.js'
+import { safeText } from '../../output/safe-text.js'
 import type { CheckReport, CheckRow } from './runner.js'
 
 type RowHead = Pick<CheckRow, 'id' | 'name' | 'expected'>
@@ -16,7 +17,7 @@ export interface ReportPrinter {
 
 /** One line per row: result, id, name, expected, observed, ms, note — tab-separated. */
 export function plainRow(row: CheckRow): string {
-  const cell = (v: string) => v.replace(/[\t\n\r]+/g, ' ')
+  const cell = (v: string) => safeText(v, 'tsv')
   return [row.pass ? 'pass' : 'fail', row.id, row.name, row.expected, row.observed, row.ms === null ? '-' : String(row.ms), row.note ?? '']
     .map(cell)
     .join('\t')
@@ -44,9 +45,9 @@ export function createReportPrinter(io: IO): ReportPrinter {
         return
       }
       const mark = row.pass ? paint('green', '✓') : paint(['bold', 'red'], '✗')
-      const observed = row.pass ? row.observed : paint('red', row.observed)
+      const observed = row.pass ? safeText(row.observed) : paint('red', safeText(row.observed))
       io.out(` ${mark} ${row.name.padEnd(nameWidth)}  ${row.expected.padEnd(expectedWidth)}  ${timeText(row.ms).padStart(8)}  ${observed}\n`)
-      if (row.note) io.out(`${paint('dim', `     ${row.note}`)}\n`)
+      if (row.note) io.out(`${paint('dim', `     ${safeText(row.note)}`)}\n`)
     },
     end(report) {
       const total = report.rows.length
