@@ -101,6 +101,6 @@ describe('every command documents itself', () => {
 
   it('shows the ids pipeline: list -q into cancel -', () => {
     const cancel = commands.find((c) => c.id === 'charges:cancel')!
-    expect((cancel.command.examples ?? []).map(exampleText)).toContain(`${BIN} charges list -q --status awaiting_payment | ${BIN} charges cancel -`)
+    expect((cancel.command.examples ?? []).map(exampleText)).toContain(`${BIN} charges list -q --status awaiting_payment --all | ${BIN} charges cancel -`)
   })
 })

@@ -18,7 +18,7 @@ export default class ChargesCancel extends ApiCommand<typeof ChargesCancel> {
 
   static override examples = [
     '<%= config.bin %> charges cancel 6650a1b2c3d4e5f60718293a',
-    '<%= config.bin %> charges list -q --status awaiting_payment | <%= config.bin %> charges cancel -',
+    '<%= config.bin %> charges list -q --status awaiting_payment --all | <%= config.bin %> charges cancel -',
     '<%= config.bin %> charges cancel 6650a1b2c3d4e5f60718293a 6650a1b2c3d4e5f60718293b --json',
   ]
 
@@ -30,8 +30,11 @@ export default class ChargesCancel extends ApiCommand<typeof ChargesCancel> {
     const given = (this.args.ids as string[] | undefined) ?? []
     const fromStdin = given.includes('-')
     if (fromStdin && given.length > 1) throw new UsageError('Pass ids as arguments or `-` for stdin, not both.', { field: 'ID' })
-    if (fromStdin && this.io.isStdinTTY) throw new UsageError('`-` reads ids from stdin, but stdin is a terminal.', { field: 'ID', hint: 'Pipe the ids in: svc charges list -q --status awaiting_payment | svc charges cancel -' })
-    const ids = normalizeIds(fromStdin ? await readStdinLines(this.io.stdin) : given, fromStdin ? 'on stdin' : 'as arguments')
+    if (fromStdin && this.io.isStdinTTY) throw new UsageError('`-` reads ids from stdin, but stdin is a terminal.', { field: 'ID', hint: 'Pipe the ids in: svc charges list -q --status awaiting_payment --all | svc charges cancel -' })
+    const lines = fromStdin ? await readStdinLines(this.io.stdin) : given
+    // Like `xargs -r`: a pipeline that found nothing to cancel is not a failure (set -e scripts go on).
+    if (fromStdin && lines.length === 0) return this.note('no charge ids on stdin; nothing to cancel')
+    const ids = normalizeIds(lines, fromStdin ? 'on stdin' : 'as arguments')
     const client = await this.client()
     if (this.io.isStderrTTY && !this.flags.json) this.note(`${await this.badge()} canceling ${ids.length} charge${ids.length === 1 ? '' : 's'}`)
     const worst = await cancelCharges(ids, (id) => client.cancelCharge(id), (r) => this.report(r))

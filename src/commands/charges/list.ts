@@ -14,7 +14,7 @@ export default class ChargesList extends ApiCommand<typeof ChargesList> {
 
   static override examples = [
     '<%= config.bin %> charges list --status awaiting_payment --created-after 2h',
-    '<%= config.bin %> charges list -q --status awaiting_payment | <%= config.bin %> charges cancel -',
+    '<%= config.bin %> charges list -q --status awaiting_payment --all | <%= config.bin %> charges cancel -',
     '<%= config.bin %> charges list --all --created-after yesterday --ndjson | jq -r .amount.netInCents',
     '<%= config.bin %> charges list --external-id order-1042 --json',
   ]
@@ -42,6 +42,8 @@ export default class ChargesList extends ApiCommand<typeof ChargesList> {
       const sink = chargeSink(this.io, mode)
       for (const charge of page.data) sink.write(charge)
       this.footer(sink.end(), mode === 'table' && page.hasMore ? page.data.at(-1)?.id : undefined)
+      // A pipeline (list -q | cancel -) would silently act on the first page only: say so, on stderr.
+      if (page.hasMore && !this.io.isStdoutTTY) this.note('more charges exist: add --all to get every page')
       return
     }
     const sink = chargeSink(this.io, mode)

@@ -16,7 +16,7 @@ export function normalizeIds(raw: string[], source: string): string[] {
   if (ids.length === 0) {
     throw new UsageError(`No charge ids given ${source}.`, {
       field: 'ID',
-      hint: 'Pass ids as arguments, or `-` to read them from stdin: svc charges list -q --status awaiting_payment | svc charges cancel -',
+      hint: 'Pass ids as arguments, or `-` to read them from stdin: svc charges list -q --status awaiting_payment --all | svc charges cancel -',
     })
   }
   const bad = ids.filter((id) => !CHARGE_ID.test(id))

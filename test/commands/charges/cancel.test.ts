@@ -78,10 +78,21 @@ describe('svc charges cancel', () => {
   })
 })
 
+describe('svc charges cancel - with nothing on stdin', () => {
+  it('exits 0 with a note and sends nothing, like xargs -r, so a set -e pipeline that found no charges goes on', async () => {
+    const tracker = trackUnmatched()
+    const r = await runCommand(ChargesCancel, ['-'], { env: testEnv, stdin: '\n\n' })
+    expect(tracker.sent()).toEqual([])
+    expect(r.exitCode).toBe(0)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toBe('no charge ids on stdin; nothing to cancel\n')
+    expect((await runCommand(ChargesCancel, ['-'], { env: testEnv, stdin: '' })).exitCode).toBe(0)
+  })
+})
+
 describe('svc charges cancel: usage (exit 2, nothing sent)', () => {
   const cases: Array<[string, string[], string | undefined, string]> = [
     ['no ids at all', [], undefined, 'No charge ids'],
-    ['an empty stdin', ['-'], '\n\n', 'No charge ids given on stdin'],
     ['a malformed id among good ones', [idOf(1), 'not-an-id'], undefined, '"not-an-id" is not 24 hexadecimal characters'],
     ['a malformed id on stdin', ['-'], `${idOf(1)}\nXYZ\n`, '"XYZ"'],
     ['`-` mixed with ids', ['-', idOf(1)], '', 'not both'],

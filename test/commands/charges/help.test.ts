@@ -17,8 +17,8 @@ describe('--help of the charge commands', () => {
     for (const [flag, def] of Object.entries(cmd.flags ?? {})) expect((def as { description?: string }).description, flag).toBeTruthy()
   })
 
-  it('list and cancel show the pipeline that cancels every charge awaiting payment', () => {
-    const pipeline = '<%= config.bin %> charges list -q --status awaiting_payment | <%= config.bin %> charges cancel -'
+  it('list and cancel show the pipeline that cancels every charge awaiting payment, every page of them (--all)', () => {
+    const pipeline = '<%= config.bin %> charges list -q --status awaiting_payment --all | <%= config.bin %> charges cancel -'
     expect(ChargesList.examples).toContain(pipeline)
     expect(ChargesCancel.examples).toContain(pipeline)
   })

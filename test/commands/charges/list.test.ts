@@ -26,7 +26,23 @@ describe('svc charges list', () => {
       `${idOf(2)}\tawaiting_payment\t1500\torder-2\t2026-11-20T14:02:00Z\n${idOf(1)}\tawaiting_payment\t1500\t\t2026-11-20T14:01:00Z\n`,
     )
     expect(r.stdout).not.toMatch(ANSI)
-    expect(r.stderr).toBe('')
+    expect(r.stderr).toBe('more charges exist: add --all to get every page\n')
+  })
+
+  it('piped, a page with hasMore: the -q | cancel - pipeline is told on stderr that --all gets every page', async () => {
+    nock(BASE_URL).get('/v1/charges').query({ status: 'awaiting_payment' }).reply(200, page([3, 2], true))
+    const r = await runCommand(ChargesList, ['-q', '--status', 'awaiting_payment'], { env: testEnv })
+    expect(r.stdout).toBe(`${idOf(3)}\n${idOf(2)}\n`)
+    expect(r.stderr).toBe('more charges exist: add --all to get every page\n')
+  })
+
+  it('piped, no note when the page is the last one, with --all, or with --json (the object carries hasMore)', async () => {
+    nock(BASE_URL).get('/v1/charges').reply(200, page([1], false))
+    expect((await runCommand(ChargesList, ['-q'], { env: testEnv })).stderr).toBe('')
+    nock(BASE_URL).get('/v1/charges').query(true).reply(200, page([2], true)).get('/v1/charges').query(true).reply(200, page([1], false))
+    expect((await runCommand(ChargesList, ['-q', '--all'], { env: testEnv })).stderr).toBe('')
+    nock(BASE_URL).get('/v1/charges').reply(200, page([2], true))
+    expect((await runCommand(ChargesList, ['--json'], { env: testEnv })).stderr).toBe('')
   })
 
   it('on a terminal: a table with coloured status, R$ amounts and times, the badge on stderr and a next-page hint', async () => {
