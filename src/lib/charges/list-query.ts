@@ -34,7 +34,8 @@ export function parseListFlags(flags: ListFlags, now: Date = new Date()): Charge
     if (raw === undefined) return undefined
     const d = parseInstant(raw, now)
     if (d) return d.toISOString()
-    issues.push({ field: flagLabel(flag, apiField), message: `"${raw}" is not a time: use RFC 3339, a date (2026-11-01), today, yesterday or an age (2h, 7d)` })
+    const why = /^\s*\d{4}-\d{2}-\d{2}/.test(raw) ? 'is not a date and time that exists' : 'is not a time'
+    issues.push({ field: flagLabel(flag, apiField), message: `"${raw}" ${why}: use RFC 3339, a date (2026-11-01), today, yesterday or an age (2h, 7d)` })
     return undefined
   }
   const createdAfter = instant('created-after', 'createdAfter')

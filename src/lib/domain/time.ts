@@ -14,6 +14,20 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/
 
 /**
+ * Whether the written date and time exist on the calendar. `new Date` rolls an impossible day
+ * over (2026-02-30 becomes 2 March, 24:00 the next day) instead of refusing it, so the fields
+ * are checked as written: a round trip through the UTC calendar for the date, ranges for the time.
+ */
+function existsOnCalendar(text: string): boolean {
+  const [y, m, d] = text.slice(0, 10).split('-').map(Number) as [number, number, number]
+  const date = new Date(0)
+  date.setUTCFullYear(y, m - 1, d)
+  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return false
+  const time = /T(\d{2}):(\d{2})(?::(\d{2}))?/i.exec(text)
+  return !time || (Number(time[1]) <= 23 && Number(time[2]) <= 59 && Number(time[3] ?? 0) <= 59)
+}
+
+/**
  * An instant from RFC 3339, a date (`2026-11-01`, local midnight), `now`, `today`, `yesterday`,
  * or a duration meaning "that long ago" (`2h`, `7d`). Undefined when it is none of these.
  */
@@ -28,6 +42,7 @@ export function parseInstant(text: string, now: Date = new Date()): Date | undef
     return d
   }
   if (RFC3339.test(s) || DATE_ONLY.test(s)) {
+    if (!existsOnCalendar(s)) return undefined
     const d = DATE_ONLY.test(s) ? new Date(`${s}T00:00:00`) : new Date(s)
     return Number.isNaN(d.getTime()) ? undefined : d
   }

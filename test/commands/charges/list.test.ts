@@ -135,6 +135,7 @@ describe('svc charges list: validation (exit 2, nothing sent)', () => {
     ['limit not a number', ['--limit', 'ten'], '--limit'],
     ['unknown status', ['--status', 'paid'], '--status'],
     ['a time that is not one', ['--created-after', 'last tuesday'], '--created-after (createdAfter)'],
+    ['a date that does not exist', ['--created-after', '2026-02-30'], '--created-after (createdAfter): "2026-02-30" is not a date and time that exists'],
     ['after not before before', ['--created-after', '2026-11-02', '--created-before', '2026-11-01'], '--created-after (createdAfter): must be earlier'],
     ['external id too long', ['--external-id', 'x'.repeat(129)], '--external-id (externalId)'],
     ['a cursor that is not an id', ['--starting-after', 'abc'], '--starting-after (startingAfter)'],

@@ -24,6 +24,11 @@ describe('parseListFlags', () => {
     })
   })
 
+  it('refuses a date that does not exist (2026-02-30), naming the flag, instead of rolling it over to March', () => {
+    expect(() => parseListFlags({ 'created-after': '2026-02-30' }, now)).toThrow(/--created-after/)
+    expect(() => parseListFlags({ 'created-before': '2026-02-30T10:00:00Z' }, now)).toThrow(/--created-before/)
+  })
+
   it.each([['1.5'], ['0'], ['101'], ['x']])('refuses --limit %s', (limit) => {
     expect(() => parseListFlags({ limit }, now)).toThrow(/invalid --limit \(limit\)/i)
   })
