@@ -5,6 +5,7 @@
  * can use it against a sandbox running in another process. Wire types live here on purpose: they
  * are the panel's contract, seen from the client side.
  */
+import { environmentOfKey, maskSecret } from '../config/mask.js'
 import { ApiError, NetworkError, ResponseError } from '../errors.js'
 
 export type PanelEnv = 'live' | 'test'
@@ -113,7 +114,14 @@ export class PanelClient {
 
   /** 404 `webhook_not_configured` (an ApiError, exit 4) when the environment has no URL. */
   getWebhook(env?: PanelEnv): Promise<PanelWebhookEndpoint> {
-    return this.call('GET', '/webhook', { query: { env } })
+    const environment = this.env(env)
+    return this.call('GET', '/webhook', {
+      query: { env },
+      notFound: {
+        message: `No webhook URL is set for the ${environment} environment.`,
+        hint: `Set one with \`svc sandbox webhook set URL --env ${environment}\`, or run \`svc webhooks listen\`.`,
+      },
+    })
   }
 
   setWebhook(url: string, env?: PanelEnv): Promise<PanelWebhookEndpoint> {
@@ -125,8 +133,9 @@ export class PanelClient {
     return this.call('GET', '/deliveries', { query: { env: filter.env, eventId: filter.eventId, limit } })
   }
 
-  resendDelivery(eventId: string): Promise<{ eventId: string }> {
-    return this.call('POST', `/deliveries/${encodeURIComponent(eventId)}/resend`, { body: {} })
+  /** 404 (exit 4) when the environment (the key's, or `env`) has no delivery of that event. */
+  resendDelivery(eventId: string, env?: PanelEnv): Promise<{ eventId: string }> {
+    return this.call('POST', `/deliveries/${encodeURIComponent(eventId)}/resend`, { query: { env }, body: {}, notFound: deliveryNotFound(eventId, this.env(env)) })
   }
 
   listKeys(): Promise<{ data: PanelKey[] }> {
@@ -139,7 +148,14 @@ export class PanelClient {
 
   /** The key travels in the body, never in the URL (URLs end up in logs). */
   revokeKey(key: string, env?: PanelEnv): Promise<PanelKey> {
-    return this.call('POST', '/keys/revoke', { body: { key, ...(env ? { env } : {}) } })
+    const shown = key.includes('…') || key.includes('...') ? key : maskSecret(key) || key
+    return this.call('POST', '/keys/revoke', {
+      body: { key, ...(env ? { env } : {}) },
+      notFound: {
+        message: `No key ${shown} in this sandbox${env ? ` (${env} environment)` : ''}.`,
+        hint: 'See its keys with `svc sandbox keys list`: give a key in full, or masked as listed there (svc_test_…a1b2).',
+      },
+    })
   }
 
   getAccount(): Promise<PanelAccountSettings> {
@@ -158,7 +174,12 @@ export class PanelClient {
     return this.call('POST', '/clock/advance', { body: { ms } })
   }
 
-  private async call<T>(method: string, path: string, opts: { query?: Record<string, string | undefined>; body?: unknown } = {}): Promise<T> {
+  /** The environment acted on: the one asked for, else the key's. */
+  private env(env?: PanelEnv): PanelEnv {
+    return env ?? environmentOfKey(this.target.apiKey) ?? 'test'
+  }
+
+  private async call<T>(method: string, path: string, opts: { query?: Record<string, string | undefined>; body?: unknown; notFound?: NotFound } = {}): Promise<T> {
     const url = new URL(`${this.baseUrl}/_sandbox${path}`)
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, v)
     const headers: Record<string, string> = { authorization: `Bearer ${this.target.apiKey}`, accept: 'application/json' }
@@ -190,16 +211,42 @@ export class PanelClient {
     if (!error || typeof error.code !== 'string') {
       throw new ResponseError(`The sandbox answered ${res.status} without an error body. Is ${this.baseUrl} a local sandbox?`, res.status)
     }
+    let message = typeof error.message === 'string' ? error.message : error.code
+    let hint: string | undefined
+    if (res.status === 404) {
+      // A 404 means "no such thing" only from a sandbox; anything else has no panel at all.
+      if (!(await detectSandbox(this.baseUrl))) hint = `Is ${this.baseUrl} a local sandbox? The panel exists only in \`svc sandbox start\`.`
+      else if (opts.notFound) ({ message, hint } = opts.notFound)
+    }
     throw new ApiError({
       status: res.status,
       code: error.code,
-      message: typeof error.message === 'string' ? error.message : error.code,
+      message,
       details: Array.isArray(error.details) ? (error.details as Array<{ field: string; message: string }>) : undefined,
       requestId: typeof error.requestId === 'string' ? error.requestId : undefined,
       retryAfterMs: retryAfterMs(res.headers.get('retry-after')),
-      hint: res.status === 404 && error.code === 'not_found' ? 'Is this a local sandbox? The panel exists only in `svc sandbox start`.' : undefined,
+      hint,
     })
   }
+}
+
+/** What a 404 from a running sandbox means for one request: said in the CLI's words. */
+interface NotFound {
+  message: string
+  hint: string
+}
+
+function deliveryNotFound(eventId: string, env: PanelEnv): NotFound {
+  const other = env === 'test' ? 'live' : 'test'
+  return {
+    message: `No delivery with event id ${eventId} in the ${env} environment.`,
+    hint: `List the deliveries with \`svc sandbox deliveries\`; an event of the ${other} environment needs --env ${other}.`,
+  }
+}
+
+/** The same answer as a resend of an unknown event, for `svc sandbox deliveries --event-id` finding nothing (exit 4). */
+export function noDeliveryError(eventId: string, env: PanelEnv): ApiError {
+  return new ApiError({ status: 404, code: 'not_found', ...deliveryNotFound(eventId, env) })
 }
 
 /** An absolute http(s) URL: what a webhook endpoint may be (checked before sending). */

@@ -293,8 +293,11 @@ export class WebhookDeliveries implements EventSink {
     if (!this.closed) this.track(this.attempt(job, now, false))
   }
 
-  /** Sends the delivery again: same event id and body, fresh timestamp and signature, one more attempt. */
-  resend(eventId: string): { eventId: string } | undefined {
+  /**
+   * Sends the delivery again: same event id and body, fresh timestamp and signature, one more attempt.
+   * Undefined when there is no delivery of that event (in `environment`, when given: the panel acts on one environment).
+   */
+  resend(eventId: string, environment?: Env): { eventId: string } | undefined {
     let job = this.pending.get(eventId)
     if (!job) {
       this.flushWrites()
@@ -302,6 +305,7 @@ export class WebhookDeliveries implements EventSink {
       if (!row) return undefined
       job = jobFromRow(row)
     }
+    if (environment !== undefined && job.env !== environment) return undefined
     this.track(this.attempt(job, this.clock.now(), true))
     return { eventId }
   }

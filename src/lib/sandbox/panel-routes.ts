@@ -81,8 +81,15 @@ export async function handlePanelRequest(req: PanelRequest, deps: PanelDeps): Pr
     case 'POST /keys/revoke': {
       const body = parse(KeyRevokeSchema, req.body)
       if ('error' in body) return body.error
-      const revoked = deps.admin.revokeKey(body.data.key, body.data.env)
-      if (!revoked) return fail(CHOSEN_CODES.notFound, 'Chave de API não encontrada nesta conta.')
+      // The masked form as `keys list` shows it, also typed with three dots where `…` is hard to type.
+      const key = body.data.key.replace(/^((?:svc_(?:live|test)_)?)\.\.\./, '$1…')
+      const env = body.data.env
+      const lookalikes = deps.admin.listKeys().filter((k) => (env === undefined || k.environment === env) && k.key !== key && maskSecret(k.key) === key)
+      if (lookalikes.length > 1) {
+        return invalid([{ field: 'key', message: `${key} matches ${lookalikes.length} keys: pass the full key (or --env to narrow it)` }])
+      }
+      const revoked = deps.admin.revokeKey(key, env)
+      if (!revoked) return fail(CHOSEN_CODES.notFound, `Chave de API ${key.includes('…') ? key : maskSecret(key)} não encontrada nesta conta${env ? ` (ambiente ${env})` : ''}.`)
       return ok(200, masked(revoked))
     }
     case 'GET /account':
@@ -108,8 +115,8 @@ export async function handlePanelRequest(req: PanelRequest, deps: PanelDeps): Pr
   const resend = RESEND.exec(path)
   if (resend && method === 'POST') {
     const eventId = decodeURIComponent(resend[1]!)
-    const accepted = deps.deliveries.resend(eventId)
-    if (!accepted) return fail(CHOSEN_CODES.notFound, `Nenhuma entrega do evento ${eventId} no registro de entregas.`)
+    const accepted = deps.deliveries.resend(eventId, req.environment)
+    if (!accepted) return fail(CHOSEN_CODES.notFound, `Nenhuma entrega do evento ${eventId} no ambiente ${req.environment}.`)
     return ok(202, accepted)
   }
   return fail(CHOSEN_CODES.notFound, `Rota do painel não encontrada: ${method} /_sandbox${path}.`)

@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core'
 import { painter } from '../../../lib/output/color.js'
+import { noDeliveryError } from '../../../lib/panel/client.js'
 import { envFlag, PanelCommand } from '../../../lib/panel/command.js'
 import { deliveriesTable, deliveriesTsv, deliveryDetail } from '../../../lib/panel/render.js'
 
@@ -8,7 +9,8 @@ export default class SandboxDeliveries extends PanelCommand<typeof SandboxDelive
   static override description =
     'Newest first, for the environment of the key (or --env). State is pending (retrying at 10s, 30s, 2min … 12h within 24 h), ' +
     'succeeded (a 2xx), failed (no 2xx within 24 h) or skipped (the endpoint was deactivated). With --event-id, a terminal also ' +
-    'shows every attempt with its answer and the body that was sent. Piped: tab-separated rows, no header, in the order ' +
+    'shows every attempt with its answer and the body that was sent; an event with no delivery in the environment exits 4 ' +
+    '(not_found), like `deliveries resend`, while a log with no deliveries at all is an empty list (exit 0). Piped: tab-separated rows, no header, in the order ' +
     '`eventId type url attempts lastStatus nextRetryAt state`.'
 
   static override examples = [
@@ -29,11 +31,12 @@ export default class SandboxDeliveries extends PanelCommand<typeof SandboxDelive
     const filter = { env: this.envChoice(), eventId: this.flags['event-id'], limit: this.flags.limit }
     const tty = this.io.isStdoutTTY && !this.flags.json
     const [{ data }, clock] = await Promise.all([panel.listDeliveries(filter), tty ? panel.getClock() : undefined])
+    if (filter.eventId && !data.length) throw noDeliveryError(filter.eventId, filter.env ?? (await this.credentials()).environment)
     if (this.flags.json) return this.printJson({ data })
     if (!tty) return this.io.out(deliveriesTsv(data))
     const paint = painter(this.io.color)
     this.note(`${await this.envBadge(filter.env)} webhook deliveries`)
-    if (!data.length) return this.note(filter.eventId ? `No delivery of event ${filter.eventId}.` : 'No deliveries yet. Set a URL with `svc sandbox webhook set URL`, then create a charge.')
+    if (!data.length) return this.note('No deliveries yet. Set a URL with `svc sandbox webhook set URL`, then create a charge.')
     this.io.out(deliveriesTable(data, Date.parse(clock!.now), paint))
     if (filter.eventId && data[0]) this.io.out(deliveryDetail(data[0], paint))
   }

@@ -1,23 +1,25 @@
 import { Args } from '@oclif/core'
 import { painter } from '../../../lib/output/color.js'
-import { PanelCommand } from '../../../lib/panel/command.js'
+import { envFlag, PanelCommand } from '../../../lib/panel/command.js'
 
 export default class SandboxDeliveriesResend extends PanelCommand<typeof SandboxDeliveriesResend> {
   static override summary = 'Send a webhook delivery again, with the same event id.'
   static override description =
     'Like the panel\'s resend button: the same event id and body, a fresh X-SVC-Timestamp and signature, counted as one more ' +
     'attempt in the delivery log. It goes out even when the endpoint is deactivated. Your handler should deduplicate by event id. ' +
-    'Exit 4 when the sandbox has no delivery of that event.'
+    'Acts on the environment of the key (or --env). Exit 4 when that environment has no delivery of the event, like ' +
+    '`svc sandbox deliveries --event-id`.'
 
   static override examples = [
     '<%= config.bin %> sandbox deliveries resend evt_3f2a9c01d4e5b6a7c8d9e0f1',
-    '<%= config.bin %> sandbox deliveries resend evt_3f2a9c01d4e5b6a7c8d9e0f1 --json',
+    '<%= config.bin %> sandbox deliveries resend evt_3f2a9c01d4e5b6a7c8d9e0f1 --env live --json',
   ]
 
   static override args = { eventId: Args.string({ description: 'Id of the event whose delivery to send again.', required: true }) }
+  static override flags = { env: envFlag }
 
   async run(): Promise<void> {
-    const result = await (await this.panel()).resendDelivery(this.args.eventId)
+    const result = await (await this.panel()).resendDelivery(this.args.eventId, this.envChoice())
     if (this.flags.json) return this.printJson(result)
     if (!this.io.isStdoutTTY) return this.io.out(`${result.eventId}\n`)
     const paint = painter(this.io.color)

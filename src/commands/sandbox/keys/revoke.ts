@@ -7,7 +7,8 @@ import { envFlag, PanelCommand } from '../../../lib/panel/command.js'
 export default class SandboxKeysRevoke extends PanelCommand<typeof SandboxKeysRevoke> {
   static override summary = 'Revoke a sandbox API key: requests with it get 401 revoked_api_key.'
   static override description =
-    'KEY is the full key, or its masked form as `keys list` shows it when that names one key. Pass `-` to read the key from ' +
+    'KEY is the full key, or its masked form as `keys list` shows it (svc_test_…a1b2, or with three dots: svc_test_...a1b2) ' +
+    'when that names exactly one key; exit 4 when it names none. Pass `-` to read the key from ' +
     'stdin, which keeps it out of the shell history and the process list. The key travels in the request body, never in a URL.'
 
   static override examples = [

@@ -1,4 +1,3 @@
-import { ApiError } from '../../../lib/errors.js'
 import { painter } from '../../../lib/output/color.js'
 import { envFlag, PanelCommand } from '../../../lib/panel/command.js'
 import { endpointLines, endpointView } from '../../../lib/panel/render.js'
@@ -18,11 +17,7 @@ export default class SandboxWebhookShow extends PanelCommand<typeof SandboxWebho
   static override flags = { env: envFlag }
 
   async run(): Promise<void> {
-    const endpoint = await (await this.panel()).getWebhook(this.envChoice()).catch(async (err: unknown) => {
-      if (!(err instanceof ApiError) || err.status !== 404) throw err
-      const env = this.envChoice() ?? (await this.credentials()).environment
-      throw new ApiError({ status: err.status, code: err.apiCode, message: err.message, requestId: err.requestId, hint: `Set one with \`svc sandbox webhook set URL --env ${env}\`, or run \`svc webhooks listen\`.` })
-    })
+    const endpoint = await (await this.panel()).getWebhook(this.envChoice())
     if (this.flags.json) return this.printJson(endpoint)
     if (!this.io.isStdoutTTY) return this.io.out(endpointLines(endpoint))
     const paint = painter(this.io.color)

@@ -144,6 +144,19 @@ describe('keys', () => {
     expect(await call('POST', '/keys/revoke', { key: 'svc_test_nope' })).toMatchObject({ status: 404 })
     expect(await call('POST', '/keys/revoke', {})).toMatchObject({ status: 400, body: { error: { details: [{ field: 'key' }] } } })
   })
+
+  it('refuses a masked form that names several keys (400 on key), and reads three dots as the ellipsis', async () => {
+    const twin = `svc_live_${'9'.repeat(28)}3210`
+    const listKeys = deps.admin.listKeys
+    deps.admin.listKeys = () => [...listKeys(), { key: twin, environment: 'live', revoked: false, createdAt: new Date(T0).toISOString() }]
+    const both = await call('POST', '/keys/revoke', { key: 'svc_live_…3210' })
+    expect(both).toMatchObject({ status: 400, body: { error: { code: 'invalid_request', details: [{ field: 'key', message: expect.stringContaining('matches 2 keys') }] } } })
+    const seen: string[] = []
+    const revoke = deps.admin.revokeKey
+    deps.admin.revokeKey = (key, env) => (seen.push(key), revoke(key, env))
+    await call('POST', '/keys/revoke', { key: 'svc_test_...cdef' })
+    expect(seen).toEqual(['svc_test_…cdef'])
+  })
 })
 
 describe('account', () => {
