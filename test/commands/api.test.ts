@@ -93,7 +93,7 @@ describe('svc api', () => {
     { argv: ['GET', '/v1/charges?externalId=order 1'], field: 'PATH' },
     { argv: ['GET', '/v1/account', '-H', 'X-Trace: a\r\nX-Evil: 1'], field: 'control characters' },
     { argv: ['POST', '/v1/split-charges', '-d', '{amount: 1}'], field: 'not valid JSON' },
-    { argv: ['POST', '/v1/split-charges', '-d', '@/nonexistent/body.json'], field: 'Cannot read the body file' },
+    { argv: ['POST', '/v1/split-charges', '-d', '@/nonexistent/body.json'], field: 'cannot read -d @/nonexistent/body.json: no such file' },
     { argv: ['GET', '/v1/account', '-H', 'no colon'], field: "'Name: value'" },
     { argv: ['GET', '/v1/account', '-H', 'Authorization: Bearer svc_live_other'], field: 'Authorization' },
   ])('rejects $argv locally with exit 2, sending nothing', async ({ argv, field }) => {

@@ -1,8 +1,8 @@
-import { readFile } from 'node:fs/promises'
 import { Flags } from '@oclif/core'
 import { EXIT } from '../../lib/contract/errors.js'
 import { BaseCommand } from '../../lib/base-command.js'
 import { UsageError } from '../../lib/errors.js'
+import { readInputFile } from '../../lib/output/input-file.js'
 import { readAllStdin } from '../../lib/output/stdin.js'
 import { verifySignature } from '../../lib/webhooks/signature.js'
 
@@ -33,7 +33,7 @@ export default class WebhooksVerify extends BaseCommand<typeof WebhooksVerify> {
     if (!this.flags['body-file'] && this.io.isStdinTTY) {
       throw new UsageError('No body given.', { field: 'body-file', hint: 'Pass --body-file FILE or pipe the raw body on stdin.' })
     }
-    const body = this.flags['body-file'] ? await readFile(this.flags['body-file']) : await readAllStdin(this.io.stdin)
+    const body = this.flags['body-file'] ? await readInputFile(this.flags['body-file'], { given: `--body-file ${this.flags['body-file']}`, field: 'body-file' }) : await readAllStdin(this.io.stdin)
     const result = verifySignature({ body, signature: this.flags.signature, timestamp: this.flags.timestamp, secrets, toleranceSeconds: this.flags.tolerance })
     if (this.flags.json) {
       this.printJson(result.ok ? { valid: true, secretIndex: result.secretIndex } : { valid: false, reason: result.reason, message: result.message })

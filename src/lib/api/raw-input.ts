@@ -3,10 +3,10 @@
  * `-d` body (JSON text, @FILE or @- for stdin). Also how its answer is shown and mapped to an
  * exit code.
  */
-import { readFile } from 'node:fs/promises'
 import type { Readable } from 'node:stream'
 import { EXIT, type ExitCode, exitCodeForApiError } from '../contract/errors.js'
 import { UsageError } from '../errors.js'
+import { readInputFile } from '../output/input-file.js'
 import { safeText } from '../output/safe-text.js'
 import { readAllStdin } from '../output/stdin.js'
 
@@ -52,9 +52,7 @@ export async function readRequestBody(data: string, stdin: Readable): Promise<st
   let text = data
   if (data === '@-') text = (await readAllStdin(stdin)).toString('utf8')
   else if (data.startsWith('@')) {
-    text = await readFile(data.slice(1), 'utf8').catch((err: NodeJS.ErrnoException) => {
-      throw new UsageError(`Cannot read the body file ${data.slice(1)}: ${err.code ?? err.message}.`, { field: 'data' })
-    })
+    text = (await readInputFile(data.slice(1), { given: `-d ${data}`, field: 'data' })).toString('utf8')
   }
   try {
     JSON.parse(text)

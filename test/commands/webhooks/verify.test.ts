@@ -37,6 +37,17 @@ describe('svc webhooks verify', () => {
     expect(r.stderr).toContain('secret')
   })
 
+  it('a --body-file that does not exist or is a directory: exit 2 naming the flag and the path, not "a bug"', async () => {
+    const sig = ['--secret', secret, '--timestamp', String(now), '--signature', signatureHeader(secret, now, body)]
+    const missing = await runCommand(WebhooksVerify, [...sig, '--body-file', '/nonexistent'])
+    expect(missing.exitCode).toBe(2)
+    expect(missing.stderr).toContain('cannot read --body-file /nonexistent: no such file')
+    expect(missing.stderr).not.toContain('bug')
+    const dir = await runCommand(WebhooksVerify, [...sig, '--body-file', process.env.SVC_CONFIG_DIR!, '--json'])
+    expect(dir.exitCode).toBe(2)
+    expect(JSON.parse(dir.stderr)).toMatchObject({ error: { code: 'invalid_request', details: [{ field: 'body-file' }] } })
+  })
+
   it('exits 2 when a required flag is missing', async () => {
     const r = await runCommand(WebhooksVerify, ['--secret', secret], { stdin: body })
     expect(r.exitCode).toBe(2)
