@@ -78,26 +78,40 @@ export interface PanelTarget {
   apiKey: string
   /** Per-request timeout, default 30 s. */
   timeoutMs?: number
+  /**
+   * SVC_DEBUG=1: one line per request and per answer, in the API client's format
+   * (`→ GET /path`, `← 200 GET /path 12ms requestId req_…`). The sink masks the key.
+   */
+  debug?: (line: string) => void
 }
 
 const DETECT_TIMEOUT_MS = 1500
 
 /** Whether `baseUrl` is a local sandbox (it answers `GET /_sandbox/info`). Never throws. */
-export async function detectSandbox(baseUrl: string, opts: { timeoutMs?: number } = {}): Promise<boolean> {
+export async function detectSandbox(baseUrl: string, opts: { timeoutMs?: number; debug?: (line: string) => void } = {}): Promise<boolean> {
+  const started = performance.now()
+  opts.debug?.('→ GET /_sandbox/info')
   try {
     const res = await fetch(`${trimSlash(baseUrl)}/_sandbox/info`, {
       signal: AbortSignal.timeout(opts.timeoutMs ?? DETECT_TIMEOUT_MS),
       redirect: 'manual',
     })
+    opts.debug?.(answerLine(String(res.status), 'GET', '/_sandbox/info', started, res.headers.get('x-request-id')))
     if (res.status !== 200) {
       await res.body?.cancel()
       return false
     }
     const body = (await res.json()) as { sandbox?: unknown }
     return body !== null && typeof body === 'object' && body.sandbox === true
-  } catch {
+  } catch (err) {
+    opts.debug?.(answerLine(describe(err), 'GET', '/_sandbox/info', started))
     return false
   }
+}
+
+/** The API client's `←` debug line: outcome, request, duration, requestId. */
+function answerLine(outcome: string, method: string, path: string, started: number, requestId?: string | null): string {
+  return `← ${outcome} ${method} ${path} ${Math.round(performance.now() - started)}ms${requestId ? ` requestId ${requestId}` : ''}`
 }
 
 /** Saves (and so reactivates) the environment's webhook URL in a local sandbox. */
@@ -184,6 +198,8 @@ export class PanelClient {
     for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, v)
     const headers: Record<string, string> = { authorization: `Bearer ${this.target.apiKey}`, accept: 'application/json' }
     if (opts.body !== undefined) headers['content-type'] = 'application/json'
+    this.target.debug?.(`→ ${method} ${url.pathname}${url.search}`)
+    const started = performance.now()
     let res: Response
     try {
       res = await fetch(url, {
@@ -194,12 +210,14 @@ export class PanelClient {
         redirect: 'manual',
       })
     } catch (err) {
+      this.target.debug?.(answerLine(describe(err), method, `${url.pathname}${url.search}`, started))
       throw new NetworkError(`Could not reach the sandbox at ${this.baseUrl} (${describe(err)}).`, {
         cause: err,
         hint: 'Start it with `svc sandbox start`, or point --base-url / --profile at the running sandbox.',
       })
     }
     const text = await res.text()
+    this.target.debug?.(answerLine(String(res.status), method, `${url.pathname}${url.search}`, started, res.headers.get('x-request-id')))
     let parsed: unknown
     try {
       parsed = text === '' ? null : JSON.parse(text)
@@ -215,7 +233,7 @@ export class PanelClient {
     let hint: string | undefined
     if (res.status === 404) {
       // A 404 means "no such thing" only from a sandbox; anything else has no panel at all.
-      if (!(await detectSandbox(this.baseUrl))) hint = `Is ${this.baseUrl} a local sandbox? The panel exists only in \`svc sandbox start\`.`
+      if (!(await detectSandbox(this.baseUrl, { debug: this.target.debug }))) hint = `Is ${this.baseUrl} a local sandbox? The panel exists only in \`svc sandbox start\`.`
       else if (opts.notFound) ({ message, hint } = opts.notFound)
     }
     throw new ApiError({

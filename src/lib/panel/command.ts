@@ -6,6 +6,7 @@
  */
 import { type Command, Flags } from '@oclif/core'
 import { ApiCommand } from '../api-command.js'
+import { redact } from '../config/mask.js'
 import { type Credentials, resolveCredentials } from '../config/resolve.js'
 import { ProfileStore } from '../config/store.js'
 import { EXIT } from '../contract/errors.js'
@@ -51,7 +52,9 @@ export abstract class PanelCommand<T extends typeof Command> extends ApiCommand<
   protected async panel(): Promise<PanelClient> {
     if (!this.panelClient) {
       const { apiKey, baseUrl } = await this.credentials()
-      this.panelClient = new PanelClient({ apiKey, baseUrl, timeoutMs: this.timeoutMs() })
+      // SVC_DEBUG=1 logs the panel's requests like the API client's, key masked (CLI.md, Network).
+      const debug = this.io.env.SVC_DEBUG === '1' ? (line: string) => this.io.err(`${redact(line, [apiKey])}\n`) : undefined
+      this.panelClient = new PanelClient({ apiKey, baseUrl, timeoutMs: this.timeoutMs(), debug })
     }
     return this.panelClient
   }
