@@ -1,5 +1,6 @@
-/** The selected delivery in full: headers, body, verification, the app's answer. */
+/** The selected delivery in full: headers, body, verification, the app's answer (all outside text through safeText). */
 import { Box, Text } from 'ink'
+import { safeText } from '../output/safe-text.js'
 import type { FeedDelivery } from './listen-feed.js'
 import { subjectText, verdictText } from './format.js'
 
@@ -10,12 +11,12 @@ export function DeliveryDetails({ delivery: d, maxBodyLines = 12 }: { delivery: 
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1}>
       <Text bold>
-        {d.type ?? '(no type)'} {d.eventId ?? ''} <Text dimColor>attempt #{d.attempt} · {d.receivedAt}</Text>
+        {safeText(d.type ?? '(no type)')} {safeText(d.eventId ?? '')} <Text dimColor>attempt #{d.attempt} · {d.receivedAt}</Text>
       </Text>
       <Text>{subjectText(d.summary)}</Text>
       <Text>
         verification: {d.verification}
-        {d.verifyReason ? ` (${d.verifyReason}: ${d.verifyMessage ?? ''})` : ''}
+        {d.verifyReason ? ` (${safeText(d.verifyReason)}: ${safeText(d.verifyMessage ?? '')})` : ''}
         {d.skipVerify ? ' — --skip-verify is on: this delivery was NOT checked' : ''}
       </Text>
       <Text>
@@ -24,21 +25,21 @@ export function DeliveryDetails({ delivery: d, maxBodyLines = 12 }: { delivery: 
         {d.forwardStatus !== undefined ? ` → ${d.forwardStatus}` : ''}
         {d.latencyMs !== undefined ? ` in ${d.latencyMs} ms` : ''}
       </Text>
-      {d.error ? <Text color="red">error: {d.error}</Text> : null}
+      {d.error ? <Text color="red">error: {safeText(d.error)}</Text> : null}
       {verdict ? <Text color={verdict.color}>API: {verdict.text}</Text> : null}
-      {d.responseSnippet ? <Text dimColor>app answered: {d.responseSnippet.slice(0, 200)}</Text> : null}
+      {d.responseSnippet ? <Text dimColor>app answered: {safeText(d.responseSnippet.slice(0, 200))}</Text> : null}
       <Text bold>headers</Text>
       {Object.entries(d.headers)
         .filter(([k]) => k === 'content-type' || k.startsWith('x-svc-'))
         .map(([k, v]) => (
           <Text key={k} dimColor>
-            {k}: {v}
+            {safeText(k)}: {safeText(v)}
           </Text>
         ))}
       <Text bold>body</Text>
       {lines.slice(0, maxBodyLines).map((l, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: lines have no identity
-        <Text key={i}>{l}</Text>
+        <Text key={i}>{safeText(l)}</Text>
       ))}
       {lines.length > maxBodyLines ? <Text dimColor>… {lines.length - maxBodyLines} more lines (svc webhooks events --json)</Text> : null}
     </Box>

@@ -1,13 +1,14 @@
 /** One delivery on one line: when, what, verification, what the app answered, and the API's verdict. */
 import { Text } from 'ink'
 import type { FeedDelivery } from './listen-feed.js'
+import { safeText } from '../output/safe-text.js'
 import { clockTime, type InkColor, shortId, subjectText, verdictText } from './format.js'
 
 function verificationText(d: FeedDelivery): { text: string; color: InkColor } {
   if (d.source === 'replay') return { text: '↻ replay', color: 'cyan' }
   if (d.verification === 'verified') return { text: '✔ verified', color: 'green' }
-  if (d.verification === 'skipped') return { text: d.verifyReason ? `⚠ UNVERIFIED (${d.verifyReason})` : '⚠ UNVERIFIED', color: 'yellow' }
-  return { text: `✘ ${d.verifyReason ?? 'rejected'}`, color: 'red' }
+  if (d.verification === 'skipped') return { text: d.verifyReason ? `⚠ UNVERIFIED (${safeText(d.verifyReason)})` : '⚠ UNVERIFIED', color: 'yellow' }
+  return { text: `✘ ${safeText(d.verifyReason ?? 'rejected')}`, color: 'red' }
 }
 
 function outcomeText(d: FeedDelivery): { text: string; color: InkColor } {
@@ -34,7 +35,7 @@ export function DeliveryRow({ delivery: d, selected }: { delivery: FeedDelivery;
     <Text>
       <Text inverse={selected}>{selected ? '›' : ' '}</Text>
       <Text dimColor> {clockTime(d.receivedAt)} </Text>
-      <Text bold>{(d.type ?? '(no type)').padEnd(30)}</Text> <Text dimColor>{shortId(d.eventId).padEnd(11)}</Text> <Text color={v.color}>{v.text}</Text>{' '}
+      <Text bold>{safeText(d.type ?? '(no type)').padEnd(30)}</Text> <Text dimColor>{shortId(d.eventId).padEnd(11)}</Text> <Text color={v.color}>{v.text}</Text>{' '}
       <Text color={o.color}>{o.text}</Text> <Text dimColor>#{d.attempt}</Text> {subjectText(d.summary)}
       {verdict ? <Text color={verdict.color}> {verdict.text}</Text> : null}
       {d.outOfOrder ? <Text color="yellow"> ↯ out of order</Text> : null}

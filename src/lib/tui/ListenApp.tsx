@@ -5,6 +5,7 @@
  */
 import { Box, Text, useApp, useInput } from 'ink'
 import { useState } from 'react'
+import { safeText } from '../output/safe-text.js'
 import { ChargeLane } from './ChargeLane.js'
 import { DeliveryDetails } from './DeliveryDetails.js'
 import { DeliveryRow } from './DeliveryRow.js'
@@ -112,7 +113,7 @@ export function ListenApp(props: ListenAppProps) {
       {state.notices.map((n, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: notices are a short rolling list
         <Text key={i} color="cyan">
-          {n}
+          {safeText(n)}
         </Text>
       ))}
       <Text dimColor>↑/↓ select · Enter details · r replay · f filter ({filter}) · q quit</Text>

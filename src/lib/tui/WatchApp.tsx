@@ -3,6 +3,7 @@ import { Box, Text, useApp, useInput } from 'ink'
 import { useState } from 'react'
 import type { Charge } from '../contract/schemas.js'
 import { formatBRL } from '../domain/money.js'
+import { safeText } from '../output/safe-text.js'
 import { ChargeLane } from './ChargeLane.js'
 import type { ChargeWatcher } from './charge-watcher.js'
 import { clockTime } from './format.js'
@@ -36,7 +37,7 @@ function ChargeDetails({ charge: c }: { charge: Charge }) {
         .filter(([, v]) => v !== undefined)
         .map(([k, v]) => (
           <Text key={k}>
-            <Text dimColor>{k.padEnd(14)}</Text> {v}
+            <Text dimColor>{k.padEnd(14)}</Text> {safeText(v ?? '')}
           </Text>
         ))}
     </Box>
@@ -83,8 +84,8 @@ export function WatchApp(props: WatchAppProps) {
         ))}
       </Box>
       {details && charge ? <ChargeDetails charge={charge} /> : null}
-      {state.missing.length > 0 ? <Text color="yellow">not found in this environment: {state.missing.join(', ')}</Text> : null}
-      {state.error ? <Text color="red">last poll failed: {state.error}</Text> : null}
+      {state.missing.length > 0 ? <Text color="yellow">not found in this environment: {safeText(state.missing.join(', '))}</Text> : null}
+      {state.error ? <Text color="red">last poll failed: {safeText(state.error)}</Text> : null}
       <Text dimColor>↑/↓ select · Enter details · q quit</Text>
     </Box>
   )

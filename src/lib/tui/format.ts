@@ -1,7 +1,12 @@
-/** Short texts shared by the live views (pure, so the wording is tested without rendering). */
+/**
+ * Short texts shared by the live views (pure, so the wording is tested without rendering). Ids,
+ * types, names and messages come from deliveries and the API: they pass through safeText, so a
+ * control character in them is shown, never obeyed by the terminal.
+ */
 import { type ChargeStatus, STATUS_TONE } from '../domain/charge-states.js'
 import { formatBRL } from '../domain/money.js'
 import { TONE_STYLE } from '../output/color.js'
+import { safeText } from '../output/safe-text.js'
 import type { Verdict } from '../webhooks/confirm.js'
 import type { EventSummary } from '../webhooks/event-summary.js'
 
@@ -21,7 +26,8 @@ export function clockTime(iso: string): string {
 /** `a1b2c3…e5f6` for long ids, as is for short ones. */
 export function shortId(id: string | undefined, keep = 6): string {
   if (!id) return '—'
-  return id.length <= keep * 2 + 1 ? id : `${id.slice(0, keep)}…${id.slice(-4)}`
+  const chars = [...safeText(id)]
+  return chars.length <= keep * 2 + 1 ? chars.join('') : `${chars.slice(0, keep).join('')}…${chars.slice(-4).join('')}`
 }
 
 export function verdictText(v: Verdict | undefined): { text: string; color: InkColor } | undefined {
@@ -32,14 +38,18 @@ export function verdictText(v: Verdict | undefined): { text: string; color: InkC
     case 'confirmed':
       return { text: v.movedOn ? `✔ confirmed (now ${v.api})` : '✔ confirmed', color: 'green' }
     case 'mismatch':
-      return { text: `✘ mismatch: ${v.reason}`, color: 'red' }
+      return { text: `✘ mismatch: ${safeText(v.reason)}`, color: 'red' }
     case 'unavailable':
-      return { text: `? not confirmed: ${v.reason}`, color: 'yellow' }
+      return { text: `? not confirmed: ${safeText(v.reason)}`, color: 'yellow' }
   }
 }
 
 /** What the event is about, in a few words: a charge, a split, a withdrawal or a product sale. */
 export function subjectText(s: EventSummary): string {
+  return safeText(rawSubject(s))
+}
+
+function rawSubject(s: EventSummary): string {
   if (s.productPayment) {
     const p = s.productPayment
     const value = p.valueInCents !== undefined ? formatBRL(p.valueInCents) : ''

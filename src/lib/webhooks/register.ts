@@ -5,6 +5,7 @@
  */
 import type { Credentials } from '../config/resolve.js'
 import { maskSecret } from '../config/mask.js'
+import { safeText } from '../output/safe-text.js'
 
 export type Registration =
   | { kind: 'sandbox'; url: string; environment: 'live' | 'test' }
@@ -52,7 +53,7 @@ export function registrationNotes(reg: Registration, listening: string, secrets:
     case 'sandbox':
       return [`Registered ${reg.url} as the sandbox's ${reg.environment} webhook URL; ${secretNote}.`]
     case 'sandbox_failed':
-      return [`Could not register ${reg.url} in the sandbox (${reg.message}). Set it with \`svc sandbox webhook set ${reg.url}\`.`]
+      return [`Could not register ${reg.url} in the sandbox (${safeText(reg.message)}). Set it with \`svc sandbox webhook set ${reg.url}\`.`]
     case 'remote':
       return [
         `${reg.baseUrl} is not a local sandbox: it cannot reach ${listening} on this machine.`,

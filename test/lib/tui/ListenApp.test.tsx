@@ -139,6 +139,24 @@ describe('ListenApp', () => {
     expect(f).toContain('product Ebook R$ 49,90 (net R$ 47,00) ana@example.com')
   })
 
+  it('shows control characters from a delivery as visible escapes, never sends them to the terminal', async () => {
+    const feed = new ListenFeed()
+    const app = mount(feed, { skipVerify: true })
+    const type = 'product.paid\u001b[2J'
+    const body = Buffer.from(JSON.stringify({ id: 'evt_\u001b]0;pwned\u0007', type, data: { productPayment: { product: 'Ebook\u001b[31mRED', buyerEmail: 'a\u009b2Jb@x' } } }))
+    const d = delivery(type, { body, chargeId: undefined, eventId: 'evt_\u001b]0;pwned\u0007', headers: { 'x-svc-event-type': type } })
+    feed.add({ ...d, summary: summarizeEvent(body), skipVerify: true })
+    await until(app, 'product.paid')
+    app.stdin.write('\r')
+    await until(app, 'headers')
+    const all = app.frames.join('')
+    expect(all).toContain('product.paid\\x1b[2J')
+    expect(all).toContain('Ebook\\x1b[31mRED')
+    expect(all).toContain('a\\x9b2Jb@x')
+    expect(all).toContain('x-svc-event-type: product.paid\\x1b[2J')
+    expect(all).not.toMatch(/\u001b\[2J|\u001b\]0|\u009b|\u0007/)
+  })
+
   it('keeps memory bounded however many deliveries arrive', () => {
     const feed = new ListenFeed({ maxDeliveries: 50, maxLanes: 5 })
     for (let i = 0; i < 500; i++) feed.add(delivery('charge.awaiting_payment', {}, i.toString(16).padStart(24, '0')))
