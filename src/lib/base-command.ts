@@ -8,6 +8,7 @@ import { CliError } from './errors.js'
 import { painter } from './output/color.js'
 import { createIO, getIO, type IO, setIO } from './output/io.js'
 import { safeText } from './output/safe-text.js'
+import { type CommandContext, describeParseError } from './parse-error.js'
 
 export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>
 export type BaseArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
@@ -62,18 +63,26 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   protected override async catch(err: Error & { oclif?: { exit?: number }; exitCode?: number }): Promise<never> {
     if (err instanceof Errors.ExitError) throw err
     const io = this.io ?? getIO()
-    const json = Boolean(this.flags?.json) || process.argv.includes('--json')
-    const { code, exitCode } = renderError(err, io, json)
+    // A parse error leaves no flags: look for --json in this command's own argv.
+    const json = Boolean(this.flags?.json) || (this.argv ?? process.argv).includes('--json')
+    const { code, exitCode } = renderError(err, io, json, this.commandContext())
     if (io.env.SVC_DEBUG === '1' && exitCode === EXIT.unexpected && err.stack && !(err instanceof CliError)) {
       io.err(`${err.stack}\n`)
     }
     void code
     throw new Errors.ExitError(exitCode)
   }
+
+  /** `svc charges get` and its flags, for the hint of a parse error. */
+  private commandContext(): CommandContext {
+    const id = (this.id ?? this.ctor.id ?? '').replaceAll(':', ' ')
+    const flags = { ...(this.ctor as unknown as typeof BaseCommand).baseFlags, ...this.ctor.flags }
+    return { usage: id ? `${this.config.bin} ${id}` : this.config.bin, flags }
+  }
 }
 
 /** Writes an error to stderr in the CLI.md shape and returns its exit code. */
-export function renderError(err: Error & { oclif?: { exit?: number } }, io: IO, json: boolean): { code: string; exitCode: ExitCode } {
+export function renderError(err: Error & { oclif?: { exit?: number } }, io: IO, json: boolean, command?: CommandContext): { code: string; exitCode: ExitCode } {
   const paint = painter(io.colorErr)
   let exitCode: ExitCode
   let code: string
@@ -92,13 +101,9 @@ export function renderError(err: Error & { oclif?: { exit?: number } }, io: IO, 
     // oclif's own parse errors: unknown flag, missing argument, bad option value.
     exitCode = (err.oclif.exit === 2 ? EXIT.usage : (err.oclif.exit as ExitCode)) ?? EXIT.usage
     code = 'invalid_request'
-    message = message
-      .split('\n')
-      .map((l) => l.trim())
-      .filter((l) => l && !/^See more help/.test(l) && !/^The following errors? occurred/.test(l))
-      .join('; ')
-      .replace(/^Error: /, '')
-    hint = 'See --help for the flags and examples.'
+    const parsed = describeParseError(err, command)
+    message = parsed.message
+    hint = parsed.hint
   } else {
     exitCode = EXIT.unexpected
     code = 'internal_error'
