@@ -87,17 +87,31 @@ export function readyBanner(started: StartedSandbox, opts: { speed?: number; cha
   return `${paint(['bold', 'inverse', 'green'], ' SANDBOX ')} ${paint('bold', 'Local sandbox ready')}\n\n${lines.join('\n')}\n`
 }
 
-/** What to try next (stderr, terminal only). */
+/**
+ * What to try next (stderr, terminal only). Each line must reach this sandbox: through the
+ * `sandbox` profile when it was written, else through --base-url and the credentials exported
+ * from the banner (never the default profile, which may be the real service). The keys are not
+ * pasted again: the banner above shows them.
+ */
 export function nextSteps(started: StartedSandbox, paint: Paint): string {
-  const profile = started.profiles.written && !started.profiles.madeDefault ? ` --profile ${SANDBOX_PROFILE}` : ''
+  const { profiles, sandbox } = started
+  let target: string
+  let lead = ''
+  if (!profiles.written) {
+    target = ` --base-url ${sandbox.baseUrl}`
+    lead = `${paint('dim', 'No profile was written (--no-profile): export the test key and the webhook secret above first;')}\n${paint('dim', 'the commands below read $SVC_API_KEY and $SVC_WEBHOOK_SECRET.')}\n`
+  } else {
+    target = profiles.madeDefault ? '' : ` --profile ${SANDBOX_PROFILE}`
+  }
   const steps = [
-    `svc charges create --amount 1500${profile}`,
-    `svc webhooks listen --forward localhost:3000/webhooks${profile}`,
-    `svc test advance CHARGE_ID --status paid_pending_settlement${profile}`,
-    'svc sandbox clock advance 25h',
-    'svc sandbox deliveries',
+    ...(profiles.written ? [] : ['export SVC_API_KEY=<test key> SVC_WEBHOOK_SECRET=<webhook secret>']),
+    `svc charges create --amount 1500${target}`,
+    `svc webhooks listen --forward localhost:3000/webhooks${target}`,
+    `svc test advance CHARGE_ID --status paid_pending_settlement${target}`,
+    `svc sandbox clock advance 25h${profiles.written ? '' : target}`,
+    `svc sandbox deliveries${profiles.written ? '' : target}`,
   ]
-  return `\n${paint('bold', 'Next steps')}\n${steps.map((s) => `  ${paint('cyan', s)}`).join('\n')}\n\n${paint('dim', 'Press Ctrl+C to stop.')}\n`
+  return `\n${paint('bold', 'Next steps')}\n${lead}${steps.map((s) => `  ${paint('cyan', s)}`).join('\n')}\n\n${paint('dim', 'Press Ctrl+C to stop.')}\n`
 }
 
 function listenError(err: unknown, opts: LocalSandboxOptions): Error {

@@ -14,7 +14,7 @@ export default class SandboxClockAdvance extends PanelCommand<typeof SandboxCloc
   static override examples = [
     '<%= config.bin %> sandbox clock advance 25h',
     '<%= config.bin %> sandbox clock advance 90s --json',
-    '<%= config.bin %> sandbox clock advance 1h30m && <%= config.bin %> charges get ch_123',
+    '<%= config.bin %> sandbox clock advance 1h30m && <%= config.bin %> charges get 01a20320a200000000000007',
   ]
 
   static override args = { duration: Args.string({ description: 'How far to move: 90s, 10m, 25h, 1h30m, 2d.', required: true }) }
