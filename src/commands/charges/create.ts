@@ -62,7 +62,7 @@ export default class ChargesCreate extends ApiCommand<typeof ChargesCreate> {
     else if (!this.flags.json) {
       const paint = painter(this.io.color)
       const headline = created ? 'Charge created' : paint('yellow', 'Existing charge returned (idempotent replay)')
-      this.io.out(renderChargeView(charge, { paint, headline, qr: await renderQr(charge.pix.qrCode, { color: this.io.color }) }))
+      this.io.out(renderChargeView(charge, { paint, headline, now: client.serverNow(), qr: await renderQr(charge.pix.qrCode, { color: this.io.color }) }))
     }
     if (!wait) {
       if (this.flags.json) this.printJson(charge)

@@ -44,7 +44,7 @@ export default class ChargesGet extends ApiCommand<typeof ChargesGet> {
     else if (!this.io.isStdoutTTY) this.io.out(chargeFieldLines(charge))
     else {
       const qr = charge.status === 'awaiting_payment' ? await renderQr(charge.pix.qrCode, { color: this.io.color }) : undefined
-      this.io.out(renderChargeView(charge, { paint: painter(this.io.color), qr }))
+      this.io.out(renderChargeView(charge, { paint: painter(this.io.color), qr, now: client.serverNow() }))
     }
     if (failure) throw failure
   }

@@ -39,14 +39,14 @@ export default class ChargesList extends ApiCommand<typeof ChargesList> {
     if (!this.flags.all) {
       const page = await client.listCharges(query)
       if (mode === 'json-array') return this.printJson(page)
-      const sink = chargeSink(this.io, mode)
+      const sink = chargeSink(this.io, mode, () => client.serverNow())
       for (const charge of page.data) sink.write(charge)
       this.footer(sink.end(), mode === 'table' && page.hasMore ? page.data.at(-1)?.id : undefined)
       // A pipeline (list -q | cancel -) would silently act on the first page only: say so, on stderr.
       if (page.hasMore && !this.io.isStdoutTTY) this.note('more charges exist: add --all to get every page')
       return
     }
-    const sink = chargeSink(this.io, mode)
+    const sink = chargeSink(this.io, mode, () => client.serverNow())
     for await (const charge of client.paginateCharges(query)) sink.write(charge)
     this.footer(sink.end(), undefined)
   }

@@ -33,6 +33,7 @@ export default class TestAdvance extends ApiCommand<typeof TestAdvance> {
     const charge = await advanceCharge(() => this.client(), credentials, id, this.flags.status)
     if (this.flags.json) return this.printJson(charge)
     if (!this.io.isStdoutTTY) return this.io.out(chargeFieldLines(charge))
-    this.io.out(renderChargeView(charge, { paint: painter(this.io.color), headline: `Charge moved to ${charge.status}` }))
+    const now = (await this.client()).serverNow()
+    this.io.out(renderChargeView(charge, { paint: painter(this.io.color), headline: `Charge moved to ${charge.status}`, now }))
   }
 }

@@ -26,6 +26,9 @@ interface Exchange {
 /** Methods that can be repeated without a second effect (RFC 9110 9.2.2). */
 const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE'])
 
+/** The Date header has a one-second resolution and the answer takes time to arrive: smaller differences are noise. */
+const SKEW_TRUST_MS = 5000
+
 const isLoopback = (host: string) => /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?$/i.test(host)
 
 class UndiciApiClient implements ApiClient {
@@ -35,6 +38,8 @@ class UndiciApiClient implements ApiClient {
   private readonly sleep: (ms: number) => Promise<void>
   private readonly random: () => number
   private readonly baseHeaders: Record<string, string>
+  /** Server clock minus local clock, from the latest Date header (0 while within SKEW_TRUST_MS). */
+  private skewMs = 0
 
   constructor(private readonly opts: ClientOptions) {
     this.timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS
@@ -117,6 +122,10 @@ class UndiciApiClient implements ApiClient {
     return { status: res.status, headers: res.headers, body: res.body }
   }
 
+  serverNow(): Date {
+    return new Date(Date.now() + this.skewMs)
+  }
+
   async close(): Promise<void> {
     await this.transport.close()
   }
@@ -150,6 +159,7 @@ class UndiciApiClient implements ApiClient {
       let transportError: TransportError | undefined
       try {
         res = await this.transport.send(request)
+        this.observeServerDate(res.headers.date)
         failure = this.failureOf(res)
       } catch (err) {
         if (!(err instanceof TransportError)) throw err
@@ -168,6 +178,13 @@ class UndiciApiClient implements ApiClient {
       if (failure && isAmbiguous(failure)) ambiguousEarlier = true
       await this.sleep(wait)
     }
+  }
+
+  private observeServerDate(header: string | undefined): void {
+    const at = header ? Date.parse(header) : Number.NaN
+    if (Number.isNaN(at)) return
+    const skew = at - Date.now()
+    this.skewMs = Math.abs(skew) > SKEW_TRUST_MS ? skew : 0
   }
 
   private failureOf(res: HttpResponse): Failure | undefined {

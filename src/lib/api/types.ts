@@ -40,6 +40,12 @@ export interface ApiClient {
   getAccount(): Promise<Account>
   testWebhook(): Promise<WebhookTestResponse>
   advanceCharge(id: string, status: AdvanceRequest['status']): Promise<Charge>
+  /**
+   * "Now" on the server's clock, from the Date header of its latest answer (the local clock until
+   * one came, or when the two differ by 5 s or less). A sandbox whose clock was advanced is ahead
+   * of ours: relative times ("3 min ago") must be computed against its clock, not ours.
+   */
+  serverNow(): Date
   /** Raw authenticated request for `svc api` (no schema validation, same retries). */
   raw(method: string, path: string, opts?: { body?: string; headers?: Record<string, string> }): Promise<RawResponse>
   close(): Promise<void>

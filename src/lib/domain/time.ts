@@ -50,12 +50,16 @@ export function parseInstant(text: string, now: Date = new Date()): Date | undef
   return ago === undefined ? undefined : new Date(now.getTime() - ago)
 }
 
-/** `3 min ago`, `in 2 h`: coarse relative time for tables. */
-export function relativeTime(instant: Date, now: Date = new Date()): string {
-  const diff = instant.getTime() - now.getTime()
+/**
+ * `3 min ago`, `in 2 h`: coarse relative time for tables. `happened` marks an event that is
+ * already in the past (created, paid, settled): when the server's clock runs ahead of the one
+ * `now` came from, it reads `just now`, never `in 2 h`.
+ */
+export function relativeTime(instant: Date, now: Date = new Date(), opts: { happened?: boolean } = {}): string {
+  const diff = opts.happened ? Math.min(0, instant.getTime() - now.getTime()) : instant.getTime() - now.getTime()
   const abs = Math.abs(diff)
   const fmt = (n: number, u: string) => (diff < 0 ? `${n} ${u} ago` : `in ${n} ${u}`)
-  if (abs < 45_000) return diff < 0 ? 'just now' : 'in a moment'
+  if (abs < 45_000) return diff <= 0 ? 'just now' : 'in a moment'
   if (abs < 3_600_000) return fmt(Math.round(abs / 60_000), 'min')
   if (abs < 86_400_000) return fmt(Math.round(abs / 3_600_000), 'h')
   return fmt(Math.round(abs / 86_400_000), 'd')

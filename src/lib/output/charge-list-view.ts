@@ -29,7 +29,10 @@ export function shortLocalTime(iso: string): string {
 
 const FIXED = [24, 23, 12, 16, 12]
 
-/** The terminal table of charges; the external id column takes what the terminal width leaves. */
+/**
+ * The terminal table of charges; the external id column takes what the terminal width leaves.
+ * `now` is the server's clock (ApiClient.serverNow) for the age column.
+ */
 export function chargeTable(paint: Paint, columns: number, now: () => Date = () => new Date()) {
   const gaps = 2 * 5
   const extWidth = Math.max(11, Math.min(40, columns - FIXED.reduce((a, b) => a + b, 0) - gaps))
@@ -51,7 +54,7 @@ export function chargeTable(paint: Paint, columns: number, now: () => Date = () 
         formatBRL(c.amount.grossInCents),
         truncate(safeText(c.externalId ?? '') || '-', extWidth),
         shortLocalTime(c.createdAt),
-        paint('dim', relativeTime(new Date(c.createdAt), now())),
+        paint('dim', relativeTime(new Date(c.createdAt), now(), { happened: true })),
       ]),
   }
 }

@@ -18,12 +18,14 @@ export function environmentBadge(paint: Paint, environment: string): string {
   return environment === 'live' ? paint(['bold', 'inverse', 'red'], ' LIVE ') : paint(['bold', 'inverse', 'yellow'], ' TEST ')
 }
 
-function when(iso: string, now: Date): string {
-  return `${formatLocalTime(iso)} (${relativeTime(new Date(iso), now)})`
+/** `happened`: an event in the past (see relativeTime), never shown as in the future. */
+function when(iso: string, now: Date, happened = false): string {
+  return `${formatLocalTime(iso)} (${relativeTime(new Date(iso), now, { happened })})`
 }
 
 export interface ViewOptions {
   paint: Paint
+  /** The server's "now" (ApiClient.serverNow), so relative times follow its clock, not ours. */
   now?: Date
   /** A line above the fields, e.g. "Charge created". */
   headline?: string
@@ -49,11 +51,11 @@ export function chargeFields(charge: Charge, paint: Paint, now: Date = new Date(
   fields.push(['Payer', payer.name ? `${safeText(payer.name)} (${taxNumber})` : taxNumber])
   if (charge.description) fields.push(['Description', safeText(charge.description)])
   for (const [k, v] of Object.entries(charge.metadata ?? {})) fields.push([`  ${safeText(k)}`, safeText(v)])
-  if (settlement.paidAt) fields.push(['Paid', when(settlement.paidAt, now)])
+  if (settlement.paidAt) fields.push(['Paid', when(settlement.paidAt, now, true)])
   if (settlement.estimatedAt && !settlement.settledAt) fields.push(['Settles', `${when(settlement.estimatedAt, now)}, after a ${settlement.delayHours} h hold`])
-  if (settlement.settledAt) fields.push(['Settled', when(settlement.settledAt, now)])
+  if (settlement.settledAt) fields.push(['Settled', when(settlement.settledAt, now, true)])
   if (settlement.blockchainTxId) fields.push(['Blockchain tx', safeText(settlement.blockchainTxId)])
-  fields.push(['Created', when(charge.createdAt, now)])
+  fields.push(['Created', when(charge.createdAt, now, true)])
   return fields
 }
 

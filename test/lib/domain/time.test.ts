@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseInstant } from '../../../src/lib/domain/time.js'
+import { parseInstant, relativeTime } from '../../../src/lib/domain/time.js'
 
 const now = new Date('2026-11-20T15:00:00Z')
 
@@ -16,5 +16,18 @@ describe('parseInstant refuses dates and times that do not exist', () => {
     expect(parseInstant('2026-04-30T23:59:59-03:00', now)?.toISOString()).toBe('2026-05-01T02:59:59.000Z')
     const local = parseInstant('2026-12-31', now)!
     expect([local.getFullYear(), local.getMonth(), local.getDate(), local.getHours()]).toEqual([2026, 11, 31, 0])
+  })
+})
+
+describe('relativeTime', () => {
+  const at = (ms: number) => new Date(now.getTime() + ms)
+  it('says how long ago, or how long until', () => {
+    expect(relativeTime(at(-3 * 60_000), now)).toBe('3 min ago')
+    expect(relativeTime(at(2 * 3_600_000), now)).toBe('in 2 h')
+  })
+
+  it('an event that already happened is never in the future: a clock ahead of ours reads "just now"', () => {
+    expect(relativeTime(at(2 * 3_600_000), now, { happened: true })).toBe('just now')
+    expect(relativeTime(at(-3 * 60_000), now, { happened: true })).toBe('3 min ago')
   })
 })

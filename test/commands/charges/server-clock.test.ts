@@ -1,0 +1,51 @@
+/**
+ * Relative times follow the server's clock: a sandbox advanced by 2 h creates charges 2 h ahead
+ * of the local clock, and they must read "3 min ago", not "in 2 h".
+ */
+import nock from 'nock'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import ChargesGet from '../../../src/commands/charges/get.js'
+import ChargesList from '../../../src/commands/charges/list.js'
+import { stripAnsi } from '../../../src/lib/output/color.js'
+import { runCommand } from '../../helpers/run-command.js'
+import { instantRetries } from '../../lib/api/instant-retries.js'
+import { BASE_URL, charge, testEnv } from './helpers.js'
+
+const sleeps = vi.hoisted(() => [] as number[])
+vi.mock('../../../src/lib/api/client.js', (orig) => instantRetries(orig, sleeps))
+
+afterEach(() => {
+  nock.cleanAll()
+})
+
+const ID = '65a1f0c2b3d4e5f60718293a'
+const MIN = 60_000
+const serverNow = () => Date.now() + 120 * MIN
+const aheadCharge = () => {
+  const created = new Date(serverNow() - 3 * MIN)
+  return charge({ status: 'canceled', createdAt: created.toISOString(), updatedAt: created.toISOString(), pix: { qrCode: '000201', expiresAt: new Date(serverNow() + 30 * MIN).toISOString() } })
+}
+
+describe('relative times on the server clock', () => {
+  it('charges get: created 3 min ago on a server clock 2 h ahead reads "3 min ago"', async () => {
+    nock(BASE_URL).get(`/v1/charges/${ID}`).reply(200, aheadCharge(), { date: new Date(serverNow()).toUTCString() })
+    const r = await runCommand(ChargesGet, [ID], { env: testEnv, tty: true })
+    expect(stripAnsi(r.stdout)).toMatch(/Created .*\(3 min ago\)/)
+  })
+
+  it('charges list: the AGE column too', async () => {
+    nock(BASE_URL).get('/v1/charges').reply(200, { data: [aheadCharge()], hasMore: false }, { date: new Date(serverNow()).toUTCString() })
+    const r = await runCommand(ChargesList, [], { env: testEnv, tty: true, columns: 140 })
+    expect(stripAnsi(r.stdout)).toContain('3 min ago')
+  })
+
+  it('without a usable Date header, a creation ahead of the local clock is "just now", never "in 2 h"', async () => {
+    nock(BASE_URL).get(`/v1/charges/${ID}`).reply(200, aheadCharge())
+    nock(BASE_URL).get('/v1/charges').reply(200, { data: [aheadCharge()], hasMore: false })
+    const get = stripAnsi((await runCommand(ChargesGet, [ID], { env: testEnv, tty: true })).stdout)
+    expect(get).toMatch(/Created .*\(just now\)/)
+    const list = stripAnsi((await runCommand(ChargesList, [], { env: testEnv, tty: true, columns: 140 })).stdout)
+    expect(list).toContain('just now')
+    expect(`${get}${list}`).not.toMatch(/in \d+ h/)
+  })
+})
