@@ -13,6 +13,11 @@
  * heap with a single clock timer armed at its head, so a failing endpoint never makes the clock
  * re-sort thousands of timers. Attempts run concurrently: a clock timer only starts them, it
  * never waits for an HTTP answer, so a stalled endpoint cannot hold up expiries or settlements.
+ *
+ * Order: the events of one charge (an advance to settled emits paid_pending_settlement then
+ * settled) make their first attempts one after the other, each once the previous one got its
+ * answer or failed, so a receiver sees them in the order they happened. Only that charge waits:
+ * other charges' events go out at once. Retries are not ordered (spec 6.3: handlers must cope).
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import { Agent, request } from 'undici'
@@ -109,6 +114,8 @@ interface Job {
   dueAt: number
   /** Bumped on every (re)schedule, so stale heap entries are skipped. */
   gen: number
+  /** Environment and charge: first attempts of the same lane run one at a time, in order. */
+  lane?: string
 }
 
 interface HeapEntry {
@@ -148,6 +155,8 @@ export class WebhookDeliveries implements EventSink {
   private heapSeq = 0
   private armed?: { id: number; dueAt: number }
   private readonly work = new Set<Promise<void>>()
+  /** Lanes with a first attempt in flight, each with the jobs queued behind it. */
+  private readonly lanes = new Map<string, Job[]>()
   private restored = false
   private closed = false
 
@@ -288,9 +297,37 @@ export class WebhookDeliveries implements EventSink {
     }
     this.queue(() => this.st.insert!.run(event.id, event.type, event.environment, event.body, ep.url, 'pending', now, now))
     const job: Job = { eventId: event.id, type: event.type, env: event.environment, body: event.body, url: ep.url, state: 'pending', retryIndex: 0, dueAt: now, gen: 0 }
+    if (event.chargeId !== undefined) job.lane = `${event.environment}:${event.chargeId}`
     this.pending.set(job.eventId, job)
     // After close() the row stays pending with its due time; restore() picks it up on the next start.
-    if (!this.closed) this.track(this.attempt(job, now, false))
+    if (!this.closed) this.firstAttempt(job)
+  }
+
+  /** Starts a job's first attempt now, or queues it behind the one of its lane in flight. */
+  private firstAttempt(job: Job): void {
+    const lane = job.lane
+    if (lane === undefined) return this.track(this.attempt(job, this.clock.now(), false))
+    const queued = this.lanes.get(lane)
+    if (queued) {
+      queued.push(job)
+      return
+    }
+    this.lanes.set(lane, [])
+    this.track(this.attemptInLane(job, lane))
+  }
+
+  private async attemptInLane(job: Job, lane: string): Promise<void> {
+    try {
+      await this.attempt(job, this.clock.now(), false)
+    } finally {
+      const next = this.lanes.get(lane)?.shift()
+      if (next === undefined || this.closed) {
+        // After close() the queued rows stay pending in the db; restore() sends them in order.
+        this.lanes.delete(lane)
+      } else {
+        this.track(this.attemptInLane(next, lane))
+      }
+    }
   }
 
   /**
@@ -345,7 +382,13 @@ export class WebhookDeliveries implements EventSink {
       const job = jobFromRow(row)
       job.dueAt = Math.max(job.dueAt, now)
       this.pending.set(job.eventId, job)
-      this.pushJob(job)
+      // Never attempted (queued in its lane when the sandbox stopped): first attempts in order, now.
+      if (row.attempts === 0) {
+        job.lane = laneOf(job)
+        this.firstAttempt(job)
+      } else {
+        this.pushJob(job)
+      }
     }
     for (const row of this.st.checksAll!.all() as Row[]) {
       this.pushCheck(row.event_id as string, row.environment as Env, row.first_attempt_ms as number, Math.max(row.check_ms as number, now))
@@ -640,6 +683,16 @@ function iso(ms: number): string {
 
 function opt<T>(v: unknown): T | undefined {
   return v === null || v === undefined ? undefined : (v as T)
+}
+
+/** The lane of a stored event (after a restart, when only its body is left): its environment and charge. */
+function laneOf(job: Job): string | undefined {
+  try {
+    const id = (JSON.parse(job.body) as { type?: unknown; data?: { charge?: { id?: unknown } } }).data?.charge?.id
+    return typeof id === 'string' && job.type !== 'charge.test' ? `${job.env}:${id}` : undefined
+  } catch {
+    return undefined
+  }
 }
 
 function toEndpointInfo(environment: Env, ep: EndpointState): EndpointInfo {

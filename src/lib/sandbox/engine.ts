@@ -257,7 +257,7 @@ export class ChargeEngine {
     }
     const id = newEventId()
     const body = JSON.stringify({ id, type: t.event, createdAt: at, environment: next.environment, data: { charge: next } })
-    return { charge: next, event: { id, type: t.event, environment: next.environment, createdAt: at, body } }
+    return { charge: next, event: { id, type: t.event, environment: next.environment, createdAt: at, body, chargeId: next.id } }
   }
 
   private publish(events: StoredEvent[]): void {

@@ -16,6 +16,8 @@ export interface StoredEvent {
   environment: Env
   createdAt: string
   body: string
+  /** The charge the event is about (absent for `charge.test`): its events are delivered in order. */
+  chargeId?: string
 }
 
 /** Where the engine publishes every event (the delivery worker implements it). */
