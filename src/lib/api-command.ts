@@ -18,6 +18,24 @@ export const apiFlags = {
   timeout: Flags.string({ description: 'Timeout per request, e.g. 30s, 2m.', default: '30s', helpGroup: 'GLOBAL' }),
 }
 
+/** 127.0.0.0/8, ::1 or localhost: traffic that never leaves the machine. */
+function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase()
+  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+}
+
+/** The warning for a base URL that would carry the key in clear, or undefined. */
+export function plainHttpWarning(baseUrl: string): string | undefined {
+  let url: URL
+  try {
+    url = new URL(baseUrl)
+  } catch {
+    return undefined
+  }
+  if (url.protocol !== 'http:' || isLoopbackHost(url.hostname)) return undefined
+  return `the API key is sent unencrypted to ${url.origin}; use https`
+}
+
 export abstract class ApiCommand<T extends typeof Command> extends BaseCommand<T> {
   static override baseFlags = { ...BaseCommand.baseFlags, ...apiFlags }
 
@@ -45,6 +63,9 @@ export abstract class ApiCommand<T extends typeof Command> extends BaseCommand<T
   protected async client(): Promise<ApiClient> {
     if (!this.apiClient) {
       const creds = await this.credentials()
+      // Anyone on the path can read a bearer key sent over plain http; loopback never leaves the machine.
+      const clear = plainHttpWarning(creds.baseUrl)
+      if (clear) this.warnUser(clear)
       const { createClient } = await import('./api/client.js')
       const debug = this.io.env.SVC_DEBUG === '1' ? (line: string) => this.io.err(`${redact(line, [creds.apiKey])}\n`) : undefined
       this.apiClient = createClient({ apiKey: creds.apiKey, baseUrl: creds.baseUrl, timeoutMs: this.timeoutMs(), debug, userAgent: `svc/${this.config.version}` })

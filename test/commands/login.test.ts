@@ -88,8 +88,9 @@ describe('svc login --with-key-stdin', () => {
 
   it('a 401 with --json: the API error object on stderr', async () => {
     const env = { SVC_CONFIG_DIR: freshConfigDir() }
-    nock(BASE_URL).get('/v1/account').reply(401, errorBody('revoked_api_key', 'Chave revogada'))
-    const r = await runCommand(Login, ['--with-key-stdin', '--base-url', BASE_URL, '--json'], { stdin: `${TEST_KEY}\n`, env })
+    const plainHttp = BASE_URL.replace(/^https:/, 'http:')
+    nock(plainHttp).get('/v1/account').reply(401, errorBody('revoked_api_key', 'Chave revogada'))
+    const r = await runCommand(Login, ['--with-key-stdin', '--base-url', plainHttp, '--json'], { stdin: `${TEST_KEY}\n`, env })
     expect(r.exitCode).toBe(3)
     // Warnings (here: a base URL that is not https) come first; the error object is the last line.
     expect(r.stderr).toContain('is not https')

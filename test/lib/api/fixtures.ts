@@ -1,7 +1,8 @@
 /** Valid API objects (spec part 2) for client and command tests. */
 import type { Account, Charge } from '../../../src/lib/contract/schemas.js'
 
-export const BASE_URL = 'http://api.svc.test'
+// https: a plain-http base URL that is not loopback draws a warning (the key would travel in clear).
+export const BASE_URL = 'https://api.svc.test'
 export const TEST_KEY = 'svc_test_4f9c2a7be1d04c6f8a3b5e7d9c1f2a4b'
 export const LIVE_KEY = 'svc_live_9a8b7c6d5e4f30211f2e3d4c5b6a7988'
 
