@@ -1,10 +1,13 @@
 /**
- * How the panel's answers look in a terminal (tables, labelled views) and piped (tab-separated
- * rows or `key<TAB>value` lines, no header, stable column order, raw values).
+ * How the panel's answers look in a terminal (tables fitted to its width, local times, money in
+ * reais) and piped (tab-separated rows or `key<TAB>value` lines, no header, stable column order,
+ * raw values: RFC 3339 times, centavos, basis points).
  */
 import { maskSecret } from '../config/mask.js'
+import { formatBps, formatBRL } from '../domain/money.js'
+import { formatLocalTime } from '../domain/time.js'
 import type { Paint, Style } from '../output/color.js'
-import { renderTable } from '../output/table.js'
+import { type Column, renderTable, visibleWidth } from '../output/table.js'
 import type { DeliveryState, PanelAccountSettings, PanelDelivery, PanelKey, PanelWebhookEndpoint } from './client.js'
 
 const STATE_STYLE: Record<DeliveryState, Style> = { pending: 'yellow', succeeded: 'green', failed: 'red', skipped: 'gray' }
@@ -25,14 +28,44 @@ function lastOutcome(d: PanelDelivery): string {
   return d.lastError ?? ''
 }
 
-export function deliveriesTable(rows: PanelDelivery[], sandboxNow: number, paint: Paint): string {
-  const columns = [
+const GAP = 2
+
+/** One way a table gives up width: a column shrinks down to `min` (never below its header), or is dropped. */
+export type FitStep = { index: number; min: number } | { index: number; drop: true }
+
+/**
+ * Fits a table in `total` terminal columns: the steps run in order until its lines fit, each
+ * shrinking a column (its cells are cut with `…`) or dropping it. A terminal too narrow even
+ * then gets the smallest table the steps allow.
+ */
+export function fitColumns(columns: Column[], cells: string[][], total: number, steps: FitStep[]): { columns: Column[]; cells: string[][] } {
+  const widths = columns.map((c, i) => Math.max(visibleWidth(c.header), ...cells.map((r) => visibleWidth(r[i] ?? ''))))
+  const dropped = new Set<number>()
+  let excess = widths.reduce((a, b) => a + b, 0) + GAP * (columns.length - 1) - total
+  for (const step of steps) {
+    if (excess <= 0) break
+    if ('drop' in step) {
+      dropped.add(step.index)
+      excess -= widths[step.index]! + GAP
+      continue
+    }
+    const floor = Math.max(step.min, visibleWidth(columns[step.index]!.header))
+    const give = Math.min(excess, Math.max(0, widths[step.index]! - floor))
+    widths[step.index]! -= give
+    excess -= give
+  }
+  const keep = (_: unknown, i: number) => !dropped.has(i)
+  return { columns: columns.map((c, i) => ({ ...c, width: widths[i] })).filter(keep), cells: cells.map((r) => r.filter(keep)) }
+}
+
+export function deliveriesTable(rows: PanelDelivery[], sandboxNow: number, paint: Paint, totalWidth = 120): string {
+  const columns: Column[] = [
     { header: 'EVENT ID' },
     { header: 'TYPE' },
-    { header: 'URL', width: 40 },
-    { header: 'ATTEMPTS', align: 'right' as const },
-    { header: 'LAST STATUS', width: 24 },
-    { header: 'NEXT RETRY' },
+    { header: 'URL' },
+    { header: 'TRIES', align: 'right' },
+    { header: 'ANSWER' },
+    { header: 'RETRY' },
     { header: 'STATE' },
   ]
   const cells = rows.map((d) => [
@@ -44,7 +77,17 @@ export function deliveriesTable(rows: PanelDelivery[], sandboxNow: number, paint
     d.nextRetryAt ? formatIn(Date.parse(d.nextRetryAt) - sandboxNow) : '',
     paint(STATE_STYLE[d.state] ?? 'bold', d.state),
   ])
-  return renderTable(columns, cells, paint)
+  // The URL (the same endpoint on most rows) and the last answer give way first, then the URL
+  // goes (--event-id shows it); event ids are cut last: they are what gets copied.
+  const fitted = fitColumns(columns, cells, totalWidth, [
+    { index: 2, min: 20 },
+    { index: 4, min: 8 },
+    { index: 1, min: 14 },
+    { index: 2, drop: true },
+    { index: 4, min: 6 },
+    { index: 0, min: 12 },
+  ])
+  return renderTable(fitted.columns, fitted.cells, paint)
 }
 
 /** Piped: `eventId type url attempts lastStatus nextRetryAt state`, tab-separated. */
@@ -58,18 +101,18 @@ export function deliveryDetail(d: PanelDelivery, paint: Paint): string {
   for (const a of d.attemptLog ?? []) {
     const outcome = a.status !== undefined && a.status >= 200 && a.status < 300 ? paint('green', String(a.status)) : paint('red', a.error ?? String(a.status))
     const manual = a.manual ? paint('dim', ' (resend)') : ''
-    out.push(`  #${a.attempt}  ${a.at}  ${outcome}  ${a.durationMs} ms${manual}${a.response ? `  ${paint('dim', oneLine(a.response, 60))}` : ''}`)
+    out.push(`  #${a.attempt}  ${formatLocalTime(a.at)}  ${outcome}  ${a.durationMs} ms${manual}${a.response ? `  ${paint('dim', oneLine(a.response, 60))}` : ''}`)
   }
   const attempts = out.length ? `\n${paint('bold', 'Attempts')}\n${out.join('\n')}\n` : ''
   return `${attempts}\n${paint('bold', 'Body sent')}\n${d.body}\n`
 }
 
 export function endpointView(ep: PanelWebhookEndpoint, paint: Paint): string {
-  const state = ep.active ? paint('green', 'active') : paint('red', `deactivated${ep.deactivatedAt ? ` since ${ep.deactivatedAt}` : ''}`)
+  const state = ep.active ? paint('green', 'active') : paint('red', `deactivated${ep.deactivatedAt ? ` since ${formatLocalTime(ep.deactivatedAt)}` : ''}`)
   const rows: Array<[string, string]> = [
     ['URL', paint('bold', ep.url)],
     ['State', state],
-    ['Last success', ep.lastSuccessAt ?? paint('dim', 'none yet')],
+    ['Last success', ep.lastSuccessAt ? formatLocalTime(ep.lastSuccessAt) : paint('dim', 'none yet')],
   ]
   const text = labelled(rows, paint)
   return ep.active ? text : `${text}${paint('dim', `Save the URL again to reactivate it: svc sandbox webhook set ${ep.url} --env ${ep.environment}`)}\n`
@@ -90,34 +133,55 @@ function shownKey(key: string): string {
   return key.includes('…') ? key : maskSecret(key) || key
 }
 
-export function keysTable(keys: PanelKey[], paint: Paint): string {
-  const cells = keys.map((k) => [shownKey(k.key), k.environment, k.revoked ? paint('red', 'revoked') : paint('green', 'active'), k.createdAt])
-  return renderTable([{ header: 'KEY' }, { header: 'ENV' }, { header: 'STATE' }, { header: 'CREATED' }], cells, paint)
+export function keysTable(keys: PanelKey[], paint: Paint, totalWidth = 120): string {
+  const cells = keys.map((k) => [shownKey(k.key), k.environment, k.revoked ? paint('red', 'revoked') : paint('green', 'active'), formatLocalTime(k.createdAt)])
+  const columns: Column[] = [{ header: 'KEY' }, { header: 'ENV' }, { header: 'STATE' }, { header: 'CREATED' }]
+  const fitted = fitColumns(columns, cells, totalWidth, [
+    { index: 3, min: 10 },
+    { index: 0, min: 14 },
+  ])
+  return renderTable(fitted.columns, fitted.cells, paint)
 }
 
 export function keysTsv(keys: PanelKey[]): string {
   return keys.map((k) => `${shownKey(k.key)}\t${k.environment}\t${k.revoked ? 'revoked' : 'active'}\t${k.createdAt}\n`).join('')
 }
 
-const SETTING_LABELS: Array<[keyof PanelAccountSettings, string]> = [
-  ['feeBps', 'Fee (bps)'],
-  ['feeFixedInCents', 'Fixed fee (centavos)'],
-  ['settlementDelayHours', 'Settlement hold (h)'],
-  ['activated', 'Activated'],
-  ['blocked', 'Blocked'],
-  ['merchantIdPresent', 'Merchant id present'],
-  ['qrValiditySeconds', 'QR validity (s)'],
+/** Each setting's label and how a person reads it; piped output keeps the raw value (centavos, bps, hours, seconds). */
+const SETTINGS: Array<[keyof PanelAccountSettings, string, (s: PanelAccountSettings) => string]> = [
+  ['feeBps', 'Fee', (s) => formatBps(s.feeBps)],
+  ['feeFixedInCents', 'Fixed fee', (s) => formatBRL(s.feeFixedInCents)],
+  ['settlementDelayHours', 'Settlement hold', (s) => `${s.settlementDelayHours} h`],
+  ['activated', 'Activated', (s) => yesNo(s.activated)],
+  ['blocked', 'Blocked', (s) => yesNo(s.blocked)],
+  ['merchantIdPresent', 'Merchant id present', (s) => yesNo(s.merchantIdPresent)],
+  ['qrValiditySeconds', 'QR validity', (s) => formatSeconds(s.qrValiditySeconds)],
 ]
 
 export function settingsView(s: PanelAccountSettings, paint: Paint): string {
   return labelled(
-    SETTING_LABELS.map(([k, label]) => [label, String(s[k])]),
+    SETTINGS.map(([, label, show]) => [label, show(s)]),
     paint,
   )
 }
 
 export function settingsLines(s: PanelAccountSettings): string {
-  return fieldLines(SETTING_LABELS.map(([k]) => [k, s[k]]))
+  return fieldLines(SETTINGS.map(([k]) => [k, s[k]]))
+}
+
+function yesNo(value: boolean): string {
+  return value ? 'yes' : 'no'
+}
+
+/** `90 s`, `15 min`, `1 h`, `1 h 30 min`, `2 d`: a whole number of seconds for a person. */
+export function formatSeconds(total: number): string {
+  if (total < 60 || total % 60 !== 0) return `${total} s`
+  const minutes = total / 60
+  if (minutes < 60) return `${minutes} min`
+  const hours = Math.floor(minutes / 60)
+  const rest = minutes % 60
+  if (rest) return `${hours} h ${rest} min`
+  return hours % 24 === 0 ? `${hours / 24} d` : `${hours} h`
 }
 
 function labelled(rows: Array<[string, string]>, paint: Paint): string {

@@ -116,7 +116,7 @@ describe('svc sandbox deliveries and clock', () => {
     const r = await runCommand(SandboxDeliveries, [], { tty: true })
     expect(r.exitCode).toBe(0)
     expect(r.stdout).toMatch(ANSI)
-    for (const h of ['EVENT ID', 'TYPE', 'URL', 'ATTEMPTS', 'LAST STATUS', 'NEXT RETRY', 'STATE']) expect(r.stdout).toContain(h)
+    for (const h of ['EVENT ID', 'TYPE', 'URL', 'TRIES', 'ANSWER', 'RETRY', 'STATE']) expect(r.stdout).toContain(h)
     expect(r.stdout).toContain('charge.test')
   })
 

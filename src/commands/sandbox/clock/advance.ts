@@ -1,5 +1,5 @@
 import { Args } from '@oclif/core'
-import { parseDuration } from '../../../lib/domain/time.js'
+import { formatLocalTime, parseDuration } from '../../../lib/domain/time.js'
 import { UsageError } from '../../../lib/errors.js'
 import { painter } from '../../../lib/output/color.js'
 import { PanelCommand } from '../../../lib/panel/command.js'
@@ -27,6 +27,6 @@ export default class SandboxClockAdvance extends PanelCommand<typeof SandboxCloc
     const result = await (await this.panel()).advanceClock(ms)
     if (this.flags.json) return this.printJson(result)
     if (!this.io.isStdoutTTY) return this.io.out(`${result.now}\n`)
-    this.io.out(`Sandbox clock moved ${this.args.duration} ahead: ${painter(this.io.color)('bold', result.now)}\n`)
+    this.io.out(`Sandbox clock moved ${this.args.duration} ahead: ${painter(this.io.color)('bold', formatLocalTime(result.now))}\n`)
   }
 }

@@ -7,7 +7,8 @@ import { deliveriesTable, deliveriesTsv, deliveryDetail } from '../../../lib/pan
 export default class SandboxDeliveries extends PanelCommand<typeof SandboxDeliveries> {
   static override summary = 'Show the sandbox\'s webhook delivery log: attempts, last status, next retry, state.'
   static override description =
-    'Newest first, for the environment of the key (or --env). State is pending (retrying at 10s, 30s, 2min … 12h within 24 h), ' +
+    'Newest first, for the environment of the key (or --env). On a terminal the table fits its width: TRIES is the ' +
+    'number of attempts, ANSWER the last status (or error), RETRY when the next one is due on the sandbox clock. State is pending (retrying at 10s, 30s, 2min … 12h within 24 h), ' +
     'succeeded (a 2xx), failed (no 2xx within 24 h) or skipped (the endpoint was deactivated). With --event-id, a terminal also ' +
     'shows every attempt with its answer and the body that was sent; an event with no delivery in the environment exits 4 ' +
     '(not_found), like `deliveries resend`, while a log with no deliveries at all is an empty list (exit 0). Piped: tab-separated rows, no header, in the order ' +
@@ -37,7 +38,7 @@ export default class SandboxDeliveries extends PanelCommand<typeof SandboxDelive
     const paint = painter(this.io.color)
     this.note(`${await this.envBadge(filter.env)} webhook deliveries`)
     if (!data.length) return this.note('No deliveries yet. Set a URL with `svc sandbox webhook set URL`, then create a charge.')
-    this.io.out(deliveriesTable(data, Date.parse(clock!.now), paint))
+    this.io.out(deliveriesTable(data, Date.parse(clock!.now), paint, this.io.columns))
     if (filter.eventId && data[0]) this.io.out(deliveryDetail(data[0], paint))
   }
 }

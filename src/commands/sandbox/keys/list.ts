@@ -13,6 +13,6 @@ export default class SandboxKeysList extends PanelCommand<typeof SandboxKeysList
   async run(): Promise<void> {
     const { data } = await (await this.panel()).listKeys()
     if (this.flags.json) return this.printJson({ data })
-    this.io.out(this.io.isStdoutTTY ? keysTable(data, painter(this.io.color)) : keysTsv(data))
+    this.io.out(this.io.isStdoutTTY ? keysTable(data, painter(this.io.color), this.io.columns) : keysTsv(data))
   }
 }

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest'
+import { painter } from '../../../src/lib/output/color.js'
+import { visibleWidth } from '../../../src/lib/output/table.js'
+import type { PanelDelivery } from '../../../src/lib/panel/client.js'
+import { deliveriesTable, formatSeconds } from '../../../src/lib/panel/render.js'
+
+const NOW = Date.parse('2026-11-22T12:00:00Z')
+const plain = painter(false)
+
+function delivery(over: Partial<PanelDelivery> = {}): PanelDelivery {
+  return {
+    eventId: 'evt_3f2a9c01d4e5b6a7c8d9e0f1',
+    type: 'charge.paid_pending_settlement',
+    environment: 'test',
+    url: 'https://merchant.example.com/api/v2/payments/webhooks/pix?tenant=acme-industries',
+    attempts: 3,
+    lastError: 'timeout: no answer within 10 s',
+    nextRetryAt: new Date(NOW + 125_000).toISOString(),
+    state: 'pending',
+    createdAt: new Date(NOW).toISOString(),
+    body: '{}',
+    ...over,
+  }
+}
+
+const rows = [delivery(), delivery({ eventId: 'evt_000000000000000000000001', type: 'charge.settled', state: 'succeeded', lastStatus: 200, nextRetryAt: undefined })]
+
+describe('deliveriesTable', () => {
+  it.each([60, 80, 100, 120, 160])('fits %i columns', (columns) => {
+    const text = deliveriesTable(rows, NOW, plain, columns)
+    expect(Math.max(...text.split('\n').map(visibleWidth))).toBeLessThanOrEqual(Math.max(columns, 72))
+  })
+
+  it('keeps event ids whole from 80 columns up, dropping the URL first; a wide terminal shows everything', () => {
+    const narrow = deliveriesTable(rows, NOW, plain, 80)
+    expect(narrow).toContain('evt_3f2a9c01d4e5b6a7c8d9e0f1')
+    expect(narrow).not.toContain('URL')
+    const wide = deliveriesTable(rows, NOW, plain, 240)
+    expect(wide).toContain(rows[0]!.url)
+    expect(wide).toContain('charge.paid_pending_settlement')
+    expect(wide).toContain('timeout: no answer within 10 s')
+    expect(wide).toContain('in 2m 5s')
+  })
+})
+
+it('formatSeconds reads a QR validity for a person', () => {
+  expect([45, 90, 900, 3600, 5400, 86_400, 172_800].map(formatSeconds)).toEqual(['45 s', '90 s', '15 min', '1 h', '1 h 30 min', '1 d', '2 d'])
+})
