@@ -1,12 +1,15 @@
 /**
  * How the panel's answers look in a terminal (tables fitted to its width, local times, money in
  * reais) and piped (tab-separated rows or `key<TAB>value` lines, no header, stable column order,
- * raw values: RFC 3339 times, centavos, basis points).
+ * raw values: RFC 3339 times, centavos, basis points). What came from outside (event types,
+ * URLs, the receiver's answers and errors, bodies) goes through safeText: a control character in
+ * it is shown, never obeyed by the terminal, and cannot break a piped row.
  */
 import { maskSecret } from '../config/mask.js'
 import { formatBps, formatBRL } from '../domain/money.js'
 import { formatLocalTime } from '../domain/time.js'
 import type { Paint, Style } from '../output/color.js'
+import { safeText } from '../output/safe-text.js'
 import { type Column, renderTable, visibleWidth } from '../output/table.js'
 import type { DeliveryState, PanelAccountSettings, PanelDelivery, PanelKey, PanelWebhookEndpoint } from './client.js'
 
@@ -26,6 +29,11 @@ export function formatIn(ms: number): string {
 function lastOutcome(d: PanelDelivery): string {
   if (d.lastStatus !== undefined) return String(d.lastStatus)
   return d.lastError ?? ''
+}
+
+/** A field of a piped row: tabs, newlines and backslashes escaped so that it stays one field. */
+function tsv(value: string | number | boolean | undefined): string {
+  return safeText(String(value ?? ''), 'tsv')
 }
 
 const GAP = 2
@@ -69,11 +77,11 @@ export function deliveriesTable(rows: PanelDelivery[], sandboxNow: number, paint
     { header: 'STATE' },
   ]
   const cells = rows.map((d) => [
-    d.eventId,
-    d.type,
-    d.url,
+    safeText(d.eventId),
+    safeText(d.type),
+    safeText(d.url),
     String(d.attempts),
-    lastOutcome(d),
+    safeText(lastOutcome(d)),
     d.nextRetryAt ? formatIn(Date.parse(d.nextRetryAt) - sandboxNow) : '',
     paint(STATE_STYLE[d.state] ?? 'bold', d.state),
   ])
@@ -92,30 +100,30 @@ export function deliveriesTable(rows: PanelDelivery[], sandboxNow: number, paint
 
 /** Piped: `eventId type url attempts lastStatus nextRetryAt state`, tab-separated. */
 export function deliveriesTsv(rows: PanelDelivery[]): string {
-  return rows.map((d) => [d.eventId, d.type, d.url, d.attempts, lastOutcome(d), d.nextRetryAt ?? '', d.state].join('\t') + '\n').join('')
+  return rows.map((d) => [d.eventId, d.type, d.url, d.attempts, lastOutcome(d), d.nextRetryAt, d.state].map(tsv).join('\t') + '\n').join('')
 }
 
 /** One delivery in full (terminal): every attempt with its answer, then the body that was sent. */
 export function deliveryDetail(d: PanelDelivery, paint: Paint): string {
   const out: string[] = []
   for (const a of d.attemptLog ?? []) {
-    const outcome = a.status !== undefined && a.status >= 200 && a.status < 300 ? paint('green', String(a.status)) : paint('red', a.error ?? String(a.status))
+    const outcome = a.status !== undefined && a.status >= 200 && a.status < 300 ? paint('green', String(a.status)) : paint('red', safeText(a.error ?? String(a.status)))
     const manual = a.manual ? paint('dim', ' (resend)') : ''
-    out.push(`  #${a.attempt}  ${formatLocalTime(a.at)}  ${outcome}  ${a.durationMs} ms${manual}${a.response ? `  ${paint('dim', oneLine(a.response, 60))}` : ''}`)
+    out.push(`  #${a.attempt}  ${formatLocalTime(a.at)}  ${outcome}  ${a.durationMs} ms${manual}${a.response ? `  ${paint('dim', safeText(oneLine(a.response, 60)))}` : ''}`)
   }
   const attempts = out.length ? `\n${paint('bold', 'Attempts')}\n${out.join('\n')}\n` : ''
-  return `${attempts}\n${paint('bold', 'Body sent')}\n${d.body}\n`
+  return `${attempts}\n${paint('bold', 'Body sent')}\n${safeText(d.body, 'multiline')}\n`
 }
 
 export function endpointView(ep: PanelWebhookEndpoint, paint: Paint): string {
   const state = ep.active ? paint('green', 'active') : paint('red', `deactivated${ep.deactivatedAt ? ` since ${formatLocalTime(ep.deactivatedAt)}` : ''}`)
   const rows: Array<[string, string]> = [
-    ['URL', paint('bold', ep.url)],
+    ['URL', paint('bold', safeText(ep.url))],
     ['State', state],
     ['Last success', ep.lastSuccessAt ? formatLocalTime(ep.lastSuccessAt) : paint('dim', 'none yet')],
   ]
   const text = labelled(rows, paint)
-  return ep.active ? text : `${text}${paint('dim', `Save the URL again to reactivate it: svc sandbox webhook set ${ep.url} --env ${ep.environment}`)}\n`
+  return ep.active ? text : `${text}${paint('dim', `Save the URL again to reactivate it: svc sandbox webhook set ${safeText(ep.url)} --env ${ep.environment}`)}\n`
 }
 
 export function endpointLines(ep: PanelWebhookEndpoint): string {
@@ -134,7 +142,7 @@ function shownKey(key: string): string {
 }
 
 export function keysTable(keys: PanelKey[], paint: Paint, totalWidth = 120): string {
-  const cells = keys.map((k) => [shownKey(k.key), k.environment, k.revoked ? paint('red', 'revoked') : paint('green', 'active'), formatLocalTime(k.createdAt)])
+  const cells = keys.map((k) => [safeText(shownKey(k.key)), k.environment, k.revoked ? paint('red', 'revoked') : paint('green', 'active'), formatLocalTime(k.createdAt)])
   const columns: Column[] = [{ header: 'KEY' }, { header: 'ENV' }, { header: 'STATE' }, { header: 'CREATED' }]
   const fitted = fitColumns(columns, cells, totalWidth, [
     { index: 3, min: 10 },
@@ -144,7 +152,7 @@ export function keysTable(keys: PanelKey[], paint: Paint, totalWidth = 120): str
 }
 
 export function keysTsv(keys: PanelKey[]): string {
-  return keys.map((k) => `${shownKey(k.key)}\t${k.environment}\t${k.revoked ? 'revoked' : 'active'}\t${k.createdAt}\n`).join('')
+  return keys.map((k) => `${[shownKey(k.key), k.environment, k.revoked ? 'revoked' : 'active', k.createdAt].map(tsv).join('\t')}\n`).join('')
 }
 
 /** Each setting's label and how a person reads it; piped output keeps the raw value (centavos, bps, hours, seconds). */
@@ -192,7 +200,7 @@ function labelled(rows: Array<[string, string]>, paint: Paint): string {
 function fieldLines(rows: Array<[string, string | number | boolean | undefined]>): string {
   return rows
     .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => `${k}\t${v}\n`)
+    .map(([k, v]) => `${k}\t${tsv(v)}\n`)
     .join('')
 }
 

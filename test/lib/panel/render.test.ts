@@ -46,3 +46,29 @@ describe('deliveriesTable', () => {
 it('formatSeconds reads a QR validity for a person', () => {
   expect([45, 90, 900, 3600, 5400, 86_400, 172_800].map(formatSeconds)).toEqual(['45 s', '90 s', '15 min', '1 h', '1 h 30 min', '1 d', '2 d'])
 })
+
+describe('outside data (the receiver\'s answers, event types, URLs, bodies)', () => {
+  const hostile = delivery({
+    type: 'charge.\u001b]0;pwned\u0007settled',
+    lastError: 'boom\u001b[2J\tthen\nmore',
+    attemptLog: [{ attempt: 1, at: new Date(NOW).toISOString(), url: 'x', status: 500, response: 'oops\u001b[31mred\u009b', durationMs: 3, manual: false }],
+    body: '{"a":"\u001b[2J"}\n\r{"b":1}',
+  })
+
+  it('reaches the terminal as visible escapes, never as control characters', async () => {
+    const { deliveryDetail } = await import('../../../src/lib/panel/render.js')
+    const text = deliveriesTable([hostile], NOW, plain, 240) + deliveryDetail(hostile, plain)
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for raw control characters
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/)
+    expect(text).toContain('charge.\\x1b]0;pwned\\x07settled')
+    expect(text).toContain('\\x1b[2J')
+  })
+
+  it('cannot break a piped row: one line, seven fields', async () => {
+    const { deliveriesTsv } = await import('../../../src/lib/panel/render.js')
+    const out = deliveriesTsv([{ ...hostile, lastStatus: undefined }])
+    expect(out.split('\n')).toHaveLength(2)
+    expect(out.split('\t')).toHaveLength(7)
+    expect(out).toContain('boom\\x1b[2J\\tthen\\nmore')
+  })
+})
