@@ -15,7 +15,14 @@ interface ArgLike {
 /** The command the error happened in: `svc charges get` and its flags' descriptions. */
 export interface CommandContext {
   usage: string
-  flags?: Record<string, { description?: string } | undefined>
+  flags?: Record<string, { description?: string; char?: string } | undefined>
+  /** What the user typed after the command: oclif's note about multi-value flags matters only when one was given. */
+  argv?: string[]
+}
+
+/** Whether `argv` uses the flag `--name` (also as `--name=v`, or its one-letter form). */
+function uses(argv: string[], name: string, char: string | undefined): boolean {
+  return argv.some((a) => a === `--${name}` || a.startsWith(`--${name}=`) || (char !== undefined && a.startsWith(`-${char}`) && !a.startsWith('--')))
 }
 
 const described = (name: string, description: string | undefined) => (description ? `${name} (${description.trim().replace(/\.$/, '')})` : name)
@@ -28,8 +35,10 @@ export function describeParseError(err: Error & { args?: unknown }, command?: Co
     const args = (err.args as ArgLike[]).filter((a) => a?.name)
     const message = `Missing required argument${args.length === 1 ? '' : 's'}: ${args.map((a) => described(a.name!, a.description)).join(', ')}`
     // oclif's note: arguments given after a flag that takes several values are taken as its values.
-    const multiple = /Note: (.+?) allows? multiple values/.exec(raw)?.[1]
-    const note = multiple ? ` Put the arguments before ${multiple} (it takes several values), or after \`--\`.` : ''
+    const given = (/Note: (.+?) allows? multiple values/.exec(raw)?.[1] ?? '')
+      .split(', ')
+      .filter((f) => f && (!command?.argv || uses(command.argv, f.replace(/^--/, ''), command.flags?.[f.replace(/^--/, '')]?.char)))
+    const note = given.length ? ` Put the arguments before ${given.join(', ')} (${given.length === 1 ? 'it takes' : 'they take'} several values), or after \`--\`.` : ''
     return { message, hint: `${help}${note}` }
   }
   const lines = raw

@@ -32,13 +32,21 @@ describe('oclif parse errors', () => {
     ])
   })
 
-  it('several missing arguments, one line; the note about flags with several values becomes advice', async () => {
+  it('several missing arguments, one line', async () => {
     const r = await runCommand(Api, [], { env: testEnv })
     expect(r.exitCode).toBe(2)
     const [error, hint] = lines(r.stderr)
     expect(error).toMatch(/^Error \[invalid_request\]: Missing required arguments: method \(HTTP method: GET, .*\), path \(Path .*\)$/)
-    expect(hint).toBe('Hint: See `svc api --help`. Put the arguments before --header (it takes several values), or after `--`.')
+    expect(hint).toBe('Hint: See `svc api --help`.')
     expect(r.stderr).not.toContain(';')
+  })
+
+  it('arguments swallowed by a flag that takes several values: the hint says to put them first', async () => {
+    for (const argv of [['-H', 'X-A: 1', 'GET', '/v1/account'], ['--header', 'X-A: 1', 'GET', '/v1/account']]) {
+      const r = await runCommand(Api, argv, { env: testEnv })
+      expect(r.exitCode).toBe(2)
+      expect(lines(r.stderr)[1]).toBe('Hint: See `svc api --help`. Put the arguments before --header (it takes several values), or after `--`.')
+    }
   })
 
   it.each([
