@@ -1,44 +1,56 @@
 /**
  * One charge's lane: every state of the happy path (and any other it reached), the current one
  * bold; ● seen, ◌ passed before the first state seen, ↯ arrived out of order, ○ not reached.
+ * Narrower terminals get short state names, then the icons alone; the time and the amount go
+ * first, the verdict last.
  */
-import { Text } from 'ink'
+import type { ChargeStatus } from '../domain/charge-states.js'
 import { formatBRL } from '../domain/money.js'
-import { clockTime, shortId, statusColor, verdictText } from './format.js'
+import type { Piece, Segment } from './fit.js'
+import { FitText } from './FitText.js'
+import { clockTime, shortId, statusColor, verdictShort, verdictText } from './format.js'
 import { type Lane, laneColumns } from './lanes.js'
 
-export function ChargeLane({ lane, showVerdict = true }: { lane: Lane; showVerdict?: boolean }) {
+const SHORT: Partial<Record<ChargeStatus, string>> = { awaiting_payment: 'awaiting', paid_pending_settlement: 'paid' }
+
+function stepPieces(lane: Lane, form: 'full' | 'short' | 'icons'): Piece[] {
   const reached = new Map(lane.steps.map((s) => [s.status, s]))
-  const columns = laneColumns(lane)
-  const verdict = showVerdict ? verdictText(lane.verdict) : undefined
+  const out: Piece[] = []
+  laneColumns(lane).forEach((status, i) => {
+    const step = reached.get(status)
+    const icon = step?.inferred ? '◌' : step ? (step.outOfOrder ? '↯' : '●') : '○'
+    const style: Piece = step?.inferred ? { text: '', color: statusColor(status), dim: true } : step ? { text: '', color: statusColor(status), bold: status === lane.current } : { text: '', dim: true }
+    if (form === 'icons') {
+      out.push({ ...style, text: icon })
+      return
+    }
+    if (i > 0) out.push({ text: form === 'full' ? ' ─ ' : ' ', dim: true })
+    out.push({ ...style, text: form === 'full' ? `${icon} ${status}` : `${icon}${SHORT[status] ?? status}` })
+  })
+  if (form === 'icons') out.push({ text: ' ' }, { text: lane.current, color: statusColor(lane.current), bold: true })
+  return out
+}
+
+/** The aligned part of a lane (see fitColumns): id, states, amount, time of the last state. */
+export function laneCells(lane: Lane): Segment[] {
   const last = lane.steps[lane.steps.length - 1]
-  return (
-    <Text>
-      <Text>{shortId(lane.chargeId).padEnd(12)} </Text>
-      {columns.map((status, i) => {
-        const step = reached.get(status)
-        const current = status === lane.current
-        return (
-          <Text key={status}>
-            {i > 0 ? <Text dimColor>{' ─ '}</Text> : null}
-            {step?.inferred ? (
-              <Text color={statusColor(status)} dimColor>
-                ◌ {status}
-              </Text>
-            ) : step ? (
-              <Text color={statusColor(status)} bold={current}>
-                {step.outOfOrder ? '↯' : '●'} {status}
-              </Text>
-            ) : (
-              <Text dimColor>○ {status}</Text>
-            )}
-          </Text>
-        )
-      })}
-      {lane.grossInCents !== undefined ? <Text> {formatBRL(lane.grossInCents)}</Text> : null}
-      {last ? <Text dimColor> {clockTime(last.at)}</Text> : null}
-      {verdict ? <Text color={verdict.color}> {verdict.text}</Text> : null}
-      {lane.steps.some((s) => s.outOfOrder) ? <Text color="yellow"> out of order</Text> : null}
-    </Text>
-  )
+  return [
+    { forms: [[{ text: shortId(lane.chargeId) }]], priority: 100 },
+    { forms: [stepPieces(lane, 'full'), stepPieces(lane, 'short'), stepPieces(lane, 'icons')], priority: 60, gap: '  ' },
+    { forms: [lane.grossInCents !== undefined ? [{ text: formatBRL(lane.grossInCents) }] : [], []], priority: 30 },
+    { forms: [last ? [{ text: clockTime(last.at), dim: true }] : [], []], priority: 20 },
+  ]
+}
+
+/** The free end of a lane: the API's verdict and whether a state arrived out of order. */
+export function laneTail(lane: Lane, showVerdict = true): Segment[] {
+  const verdict = showVerdict ? verdictText(lane.verdict) : undefined
+  const tail: Segment[] = []
+  if (verdict) tail.push({ forms: [[{ text: verdict.text, color: verdict.color }], [{ text: verdictShort(lane.verdict)!, color: verdict.color }]], priority: 50, cut: lane.verdict?.kind === 'mismatch' || lane.verdict?.kind === 'unavailable' })
+  if (lane.steps.some((s) => s.outOfOrder)) tail.push({ forms: [[{ text: 'out of order', color: 'yellow' }], [{ text: '↯', color: 'yellow' }]], priority: 50 })
+  return tail
+}
+
+export function ChargeLane({ lane, cells, width, showVerdict = true }: { lane: Lane; cells: Piece[]; width: number; showVerdict?: boolean }) {
+  return <FitText segments={[{ forms: [cells], priority: 1000 }, ...laneTail(lane, showVerdict)]} width={width} />
 }

@@ -3,13 +3,15 @@
  * the deliveries as they arrive, and the selected one's details. Keys: ↑/↓ select, Enter
  * details, r replay to the app, f filter, q quit.
  */
-import { Box, Text, useApp, useInput } from 'ink'
+import { Box, Text, useApp, useInput, useWindowSize } from 'ink'
 import { useState } from 'react'
 import { safeText } from '../output/safe-text.js'
-import { ChargeLane } from './ChargeLane.js'
+import { ChargeLane, laneCells, laneTail } from './ChargeLane.js'
 import { DeliveryDetails } from './DeliveryDetails.js'
-import { DeliveryRow } from './DeliveryRow.js'
+import { DeliveryRow, deliveryCells, deliveryTail } from './DeliveryRow.js'
+import { fitColumns, leastWidth } from './fit.js'
 import type { FeedDelivery, FeedState, ListenFeed } from './listen-feed.js'
+import { StatusLog } from './status-log.js'
 import { useFeed } from './use-feed.js'
 
 export const FILTERS = ['all', 'charges', 'problems'] as const
@@ -29,10 +31,14 @@ export interface ListenAppProps {
   forward: string
   environment?: 'live' | 'test'
   skipVerify: boolean
+  /** Where deliveries come from, in one line (e.g. "registered as the sandbox's test webhook URL"). */
+  registration?: string
   /** Resends the event to the app; resolves to a line for the notices. */
   onReplay: (eventId: string) => Promise<string>
   onQuit: () => void
-  /** Delivery rows shown at once. */
+  /** What reached stderr while the view is up. */
+  status?: StatusLog
+  /** At most this many delivery rows / lanes (default: as many as the terminal holds; 6 lanes). */
   rows?: number
   lanes?: number
 }
@@ -41,7 +47,7 @@ function Header({ props, state, filter }: { props: ListenAppProps; state: FeedSt
   const c = state.counts
   return (
     <Box flexDirection="column">
-      <Text>
+      <Text wrap="truncate-end">
         {props.environment ? (
           <Text inverse bold color={props.environment === 'test' ? 'yellow' : 'red'}>
             {` ${props.environment.toUpperCase()} `}
@@ -49,25 +55,48 @@ function Header({ props, state, filter }: { props: ListenAppProps; state: FeedSt
         ) : null}{' '}
         <Text bold>listening</Text> {props.listening} <Text dimColor>→</Text> <Text bold>forwarding</Text> {props.forward}
       </Text>
+      {props.registration ? (
+        <Text dimColor wrap="truncate-end">
+          {props.registration}
+        </Text>
+      ) : null}
       {props.skipVerify ? (
-        <Text inverse bold color="red">
+        <Text inverse bold color="red" wrap="truncate-end">
           {' ⚠ --skip-verify: SIGNATURES ARE NOT CHECKED — anything sent here reaches your app '}
         </Text>
       ) : null}
-      <Text dimColor>
+      <Text dimColor wrap="truncate-end">
         {c.total} deliveries · {c.forwarded} forwarded · {c.failed} failed · {c.rejected} rejected · {c.duplicate} duplicates · {c.skipped} filtered{c.replays ? ` · ${c.replays} replayed` : ''} · view: {filter}
       </Text>
     </Box>
   )
 }
 
+const NO_STATUS = new StatusLog()
+
+/** How the terminal's rows are shared: lanes and delivery rows (or the details box) get what the fixed lines leave. */
+export function listenLayout(o: { height: number; fixed: number; lanes: number; maxLanes: number; deliveries: number; maxRows?: number; details: boolean }) {
+  // The frame stays below the terminal's height: a frame that fills it is redrawn from the top
+  // on every change, and leaves the shell prompt on its last line.
+  const space = Math.max(4, o.height - 1 - o.fixed)
+  const gap = space >= 16 ? 1 : 0
+  const body = space - 2 - 2 * gap
+  if (o.details) {
+    const rows = Math.min(3, Math.max(1, o.deliveries))
+    return { gap, laneRows: 0, rows, detailsLines: Math.max(3, body + 1 + gap - rows) }
+  }
+  const laneRows = o.lanes === 0 ? 1 : Math.max(1, Math.min(o.lanes, o.maxLanes, Math.floor(body / 3)))
+  return { gap, laneRows, rows: Math.max(1, Math.min(o.maxRows ?? Number.POSITIVE_INFINITY, body - laneRows)), detailsLines: 0 }
+}
+
 export function ListenApp(props: ListenAppProps) {
   const state = useFeed(props.feed)
+  const status = useFeed(props.status ?? NO_STATUS)
+  const { columns, rows: height } = useWindowSize()
   const { exit } = useApp()
   const [filter, setFilter] = useState<FilterMode>('all')
   const [selectedSeq, setSelectedSeq] = useState<number | undefined>(undefined)
   const [details, setDetails] = useState(false)
-  const rows = props.rows ?? 10
   const visible = applyFilter(state.deliveries, filter)
   const found = visible.findIndex((d) => d.seq === selectedSeq)
   const index = found === -1 ? 0 : found
@@ -92,31 +121,50 @@ export function ListenApp(props: ListenAppProps) {
     }
   })
 
+  const statusLines = status.slice(-2)
+  const fixed = 2 + (props.registration ? 1 : 0) + (props.skipVerify ? 1 : 0) + state.notices.length + statusLines.length + 1
+  const open = details && selected !== undefined
+  const layout = listenLayout({ height, fixed, lanes: state.lanes.length, maxLanes: props.lanes ?? 6, deliveries: visible.length, maxRows: props.rows, details: open })
+  const rows = layout.rows
   const start = Math.max(0, Math.min(index - Math.floor(rows / 2), visible.length - rows))
-  const lanes = state.lanes.slice(0, props.lanes ?? 6)
+  const lanes = state.lanes.slice(0, layout.laneRows)
+  // The aligned columns leave room for the shortest form of every row's end (its verdict).
+  const laneRows = fitColumns(lanes.map((l) => laneCells(l)), columns - Math.max(0, ...lanes.map((l) => leastWidth(laneTail(l)))))
+  const shown = visible.slice(start, start + rows)
+  const rowCells = fitColumns(shown.map((d) => deliveryCells(d, d.seq === selected?.seq)), columns - Math.max(0, ...shown.map((d) => leastWidth(deliveryTail(d)))))
   return (
-    <Box flexDirection="column">
+    <Box flexDirection="column" width={columns} maxHeight={Math.max(1, height - 1)} overflow="hidden">
       <Header props={props} state={state} filter={filter} />
-      <Box flexDirection="column" marginTop={1}>
-        <Text bold>Charges</Text>
-        {lanes.length === 0 ? <Text dimColor> no charge events yet</Text> : lanes.map((l) => <ChargeLane key={l.chargeId} lane={l} />)}
-      </Box>
-      <Box flexDirection="column" marginTop={1}>
+      {open ? null : (
+        <Box flexDirection="column" marginTop={layout.gap}>
+          <Text bold>Charges</Text>
+          {lanes.length === 0 ? <Text dimColor> no charge events yet</Text> : lanes.map((l, i) => <ChargeLane key={l.chargeId} lane={l} cells={laneRows[i]!} width={columns} />)}
+        </Box>
+      )}
+      <Box flexDirection="column" marginTop={layout.gap}>
         <Text bold>Deliveries</Text>
         {visible.length === 0 ? (
           <Text dimColor> waiting for deliveries…</Text>
         ) : (
-          visible.slice(start, start + rows).map((d) => <DeliveryRow key={d.seq} delivery={d} selected={d.seq === selected?.seq} />)
+          shown.map((d, i) => <DeliveryRow key={d.seq} delivery={d} cells={rowCells[i]!} width={columns} />)
         )}
       </Box>
-      {details && selected ? <DeliveryDetails delivery={selected} /> : null}
+      {open ? <DeliveryDetails delivery={selected} maxLines={layout.detailsLines} /> : null}
       {state.notices.map((n, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: notices are a short rolling list
-        <Text key={i} color="cyan">
+        <Text key={i} color="cyan" wrap="truncate-end">
           {safeText(n)}
         </Text>
       ))}
-      <Text dimColor>↑/↓ select · Enter details · r replay · f filter ({filter}) · q quit</Text>
+      {statusLines.map((l, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: a short rolling list
+        <Text key={`s${i}`} dimColor wrap="truncate-end">
+          {safeText(l)}
+        </Text>
+      ))}
+      <Text dimColor wrap="truncate-end">
+        ↑/↓ select · Enter details · r replay · f filter ({filter}) · q quit
+      </Text>
     </Box>
   )
 }

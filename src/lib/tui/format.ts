@@ -44,9 +44,29 @@ export function verdictText(v: Verdict | undefined): { text: string; color: InkC
   }
 }
 
+/** The verdict in a few columns, for narrow terminals. */
+export function verdictShort(v: Verdict | undefined): string | undefined {
+  if (!v) return undefined
+  switch (v.kind) {
+    case 'pending':
+      return '…'
+    case 'confirmed':
+      return v.movedOn ? `✔ now ${v.api}` : '✔'
+    case 'mismatch':
+      return '✘ mismatch'
+    case 'unavailable':
+      return '? not confirmed'
+  }
+}
+
 /** What the event is about, in a few words: a charge, a split, a withdrawal or a product sale. */
 export function subjectText(s: EventSummary): string {
   return safeText(rawSubject(s))
+}
+
+/** The subject without amounts and details: for a charge, its id alone. */
+export function subjectShort(s: EventSummary): string {
+  return s.charge && !s.productPayment && !s.withdrawal ? `charge ${shortId(s.charge.id)}` : subjectText(s)
 }
 
 function rawSubject(s: EventSummary): string {

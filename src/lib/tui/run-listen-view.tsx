@@ -2,10 +2,10 @@
 import { ListenApp, type ListenAppProps } from './ListenApp.js'
 import { runUntilExit, type ViewStreams } from './run-view.js'
 
-export interface ListenViewOptions extends Omit<ListenAppProps, 'onQuit'>, ViewStreams {
+export interface ListenViewOptions extends Omit<ListenAppProps, 'onQuit' | 'status'>, ViewStreams {
   stop: AbortSignal
 }
 
 export function runListenView({ stdout, stdin, stderr, stop, ...props }: ListenViewOptions): Promise<void> {
-  return runUntilExit(<ListenApp {...props} onQuit={() => {}} />, { stdout, stdin, stderr }, stop)
+  return runUntilExit((status) => <ListenApp {...props} status={status} onQuit={() => {}} />, { stdout, stdin, stderr }, stop)
 }

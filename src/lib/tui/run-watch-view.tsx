@@ -2,10 +2,10 @@
 import { runUntilExit, type ViewStreams } from './run-view.js'
 import { WatchApp, type WatchAppProps } from './WatchApp.js'
 
-export interface WatchViewOptions extends Omit<WatchAppProps, 'onQuit'>, ViewStreams {
+export interface WatchViewOptions extends Omit<WatchAppProps, 'onQuit' | 'status'>, ViewStreams {
   stop: AbortSignal
 }
 
 export function runWatchView({ stdout, stdin, stderr, stop, ...props }: WatchViewOptions): Promise<void> {
-  return runUntilExit(<WatchApp {...props} onQuit={() => {}} />, { stdout, stdin, stderr }, stop)
+  return runUntilExit((status) => <WatchApp {...props} status={status} onQuit={() => {}} />, { stdout, stdin, stderr }, stop)
 }

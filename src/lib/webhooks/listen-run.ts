@@ -13,7 +13,7 @@ import { EventStore } from './event-store.js'
 import { Forwarder } from './forward.js'
 import { type ListenerDelivery, WebhookListener } from './listener.js'
 import { deliveryLine } from './ndjson.js'
-import { type RegisterDeps, registerListener, registrationNotes } from './register.js'
+import { type RegisterDeps, registerListener, registrationNotes, registrationSummary } from './register.js'
 import { replayEvent } from './replay.js'
 
 export interface ListenRunOptions {
@@ -75,7 +75,7 @@ export async function runListen(opts: ListenRunOptions): Promise<void> {
     const notes = registrationNotes(registration, url, opts.secrets, opts.skipVerify)
     if (opts.events) notes.push(`Forwarding only ${opts.events.join(', ')}; other events are acknowledged (2xx) and not retried.`)
     opts.onReady?.(url)
-    if (opts.tui) await live(opts, listener, store, url, notes, stop)
+    if (opts.tui) await live(opts, listener, store, url, notes, registrationSummary(registration, opts.secrets, opts.skipVerify), stop)
     else await lines(opts, url, notes, stop)
   } finally {
     shutdown?.dispose()
@@ -107,12 +107,13 @@ async function lines(opts: ListenRunOptions, url: string, notes: string[], stop:
   if (!stop.aborted) await new Promise<void>((resolve) => stop.addEventListener('abort', () => resolve(), { once: true }))
 }
 
-async function live(opts: ListenRunOptions, listener: WebhookListener, store: EventStore, url: string, notes: string[], stop: AbortSignal): Promise<void> {
+async function live(opts: ListenRunOptions, listener: WebhookListener, store: EventStore, url: string, notes: string[], registration: string, stop: AbortSignal): Promise<void> {
   const [{ ListenFeed }, { runListenView }] = await Promise.all([import('../tui/listen-feed.js'), import('../tui/run-listen-view.js')])
   const client = opts.client
   const confirmer = client && opts.credentials ? new ChargeConfirmer(async (id) => (await client()).getCharge(id)) : undefined
   const feed = new ListenFeed({ confirmer })
-  for (const n of notes) feed.notice(n)
+  // Printed before the view takes the screen (they stay above it); the header keeps the gist.
+  for (const n of notes) opts.io.err(`${n}\n`)
   const add = (d: ListenerDelivery) => feed.add(d)
   listener.on('delivery', add)
   const forwarder = new Forwarder({ timeoutMs: opts.forwardTimeoutMs })
@@ -131,6 +132,7 @@ async function live(opts: ListenRunOptions, listener: WebhookListener, store: Ev
       forward: opts.forward.href,
       environment: opts.credentials?.environment,
       skipVerify: opts.skipVerify,
+      registration,
       onReplay,
       stdout: opts.io.stdout,
       stdin: opts.io.stdin,

@@ -64,3 +64,18 @@ export function registrationNotes(reg: Registration, listening: string, secrets:
       return [`No API credentials (${reg.reason}): deliveries are ${skipVerify ? 'forwarded (NOT verified: --skip-verify)' : 'verified and forwarded'}, but not confirmed with the API and the URL is not registered anywhere.`]
   }
 }
+
+/** The same, in one line for the live view's header (the full notes are printed above the view). */
+export function registrationSummary(reg: Registration, secrets: readonly string[], skipVerify = false): string {
+  const verify = skipVerify ? 'signatures NOT verified' : secrets.length > 0 ? `verifying with ${secrets.map((s) => maskSecret(s)).join(', ')}` : 'no webhook secret known'
+  switch (reg.kind) {
+    case 'sandbox':
+      return `registered as the sandbox's ${reg.environment} webhook URL · ${verify}`
+    case 'sandbox_failed':
+      return `NOT registered in the sandbox (see above) · ${verify}`
+    case 'remote':
+      return `expose this port with a tunnel and set it as the ${reg.environment} webhook URL (see above) · ${verify}`
+    case 'no_credentials':
+      return `no API credentials: not confirmed with the API, not registered · ${verify}`
+  }
+}

@@ -1,12 +1,13 @@
-import { render } from 'ink-testing-library'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Charge } from '../../../src/lib/contract/schemas.js'
 import { ListenApp } from '../../../src/lib/tui/ListenApp.js'
 import { ListenFeed } from '../../../src/lib/tui/listen-feed.js'
+import { StatusLog } from '../../../src/lib/tui/status-log.js'
 import { ChargeConfirmer } from '../../../src/lib/webhooks/confirm.js'
 import type { DeliveryRecord } from '../../../src/lib/webhooks/event-store.js'
 import { summarizeEvent } from '../../../src/lib/webhooks/event-summary.js'
 import { chargeEvent } from '../webhooks/fixtures.js'
+import { renderAt } from './render-at.js'
 
 const CHARGE = 'c0ffee'.padEnd(24, '0')
 let seq = 0
@@ -45,8 +46,10 @@ afterEach(() => {
   seq = 0
 })
 
-function mount(feed: ListenFeed, over: { skipVerify?: boolean; onReplay?: (id: string) => Promise<string>; onQuit?: () => void } = {}) {
-  const app = render(
+/** Mounted on a wide terminal (160×40) unless the test gives a size. */
+function mount(feed: ListenFeed, over: { skipVerify?: boolean; onReplay?: (id: string) => Promise<string>; onQuit?: () => void; size?: [number, number]; registration?: string } = {}) {
+  const [columns, rows] = over.size ?? [160, 40]
+  const app = renderAt(
     <ListenApp
       feed={feed}
       listening="http://127.0.0.1:4242/"
@@ -55,15 +58,19 @@ function mount(feed: ListenFeed, over: { skipVerify?: boolean; onReplay?: (id: s
       skipVerify={over.skipVerify ?? false}
       onReplay={over.onReplay ?? (async () => 'ok')}
       onQuit={over.onQuit ?? (() => {})}
+      registration={over.registration}
     />,
+    columns,
+    rows,
   )
   mounted.push(app)
   return app
 }
 
 /** The last frame with wrapped lines joined, so that a phrase is found wherever the terminal broke it. */
-const frame = (app: ReturnType<typeof render>) => (app.lastFrame() ?? '').replace(/\s+/g, ' ')
-const until = (app: ReturnType<typeof render>, text: string) => vi.waitFor(() => expect(frame(app)).toContain(text), { timeout: 3000, interval: 10 })
+type Mounted = { lastFrame(): string | undefined }
+const frame = (app: Mounted) => (app.lastFrame() ?? '').replace(/\s+/g, ' ')
+const until = (app: Mounted, text: string) => vi.waitFor(() => expect(frame(app)).toContain(text), { timeout: 3000, interval: 10 })
 
 describe('ListenApp', () => {
   it('draws deliveries and the charge lane as events arrive, each confirmed by the API', async () => {
@@ -155,6 +162,60 @@ describe('ListenApp', () => {
     expect(all).toContain('a\\x9b2Jb@x')
     expect(all).toContain('x-svc-event-type: product.paid\\x1b[2J')
     expect(all).not.toMatch(/\u001b\[2J|\u001b\]0|\u009b|\u0007/)
+  })
+
+  describe('fits the terminal', () => {
+    /** Two charges paid then settled, each event confirmed while the API is already a step ahead. */
+    async function busyFeed() {
+      const second = 'beef'.padEnd(24, '0')
+      const states: Record<string, string> = { [CHARGE]: 'settled', [second]: 'settled' }
+      const feed = new ListenFeed({ confirmer: api(states) })
+      for (let i = 0; i < 20; i++) feed.add(delivery('charge.test', { chargeId: undefined }))
+      for (const id of [CHARGE, second]) {
+        for (const type of ['charge.awaiting_payment', 'charge.paid_pending_settlement', 'charge.settled']) feed.add(delivery(type, {}, id))
+      }
+      await feed.settled()
+      return feed
+    }
+    const lines = (app: Mounted) => (app.lastFrame() ?? '').split('\n')
+    const registration = "registered as the sandbox's test webhook URL · verifying with whsec_…52be"
+
+    for (const [columns, rows] of [
+      [120, 40],
+      [80, 24],
+    ] as const) {
+      it(`at ${columns}×${rows}: no line wraps, the frame stays below the last row, and the verdicts stay on their rows`, async () => {
+        const feed = await busyFeed()
+        const app = mount(feed, { size: [columns, rows], registration })
+        await until(app, 'charge.settled')
+        app.stdin.write('\u001B[B') // the paid_pending_settlement before the newest: confirmed, and the API says it is now settled
+        await vi.waitFor(() => expect(lines(app).find((l) => l.startsWith('›'))).toContain('charge.paid_pending_settlement'), { interval: 10 })
+        const shown = lines(app)
+        for (const l of shown) expect([...l].length, l).toBeLessThanOrEqual(columns)
+        expect(shown.length).toBeLessThan(rows)
+        const selected = shown.find((l) => l.startsWith('›'))!
+        expect(selected).toMatch(columns >= 120 ? /✔ confirmed \(now settled\)$/ : /✔ now settled$/)
+        expect(shown.find((l) => l.startsWith('beef00…0000'))).toMatch(columns >= 120 ? /● settled/ : /●settled/)
+        expect(shown[1]).toBe(registration)
+        expect(shown[shown.length - 1]).toMatch(/^↑\/↓ select · Enter details/)
+        app.stdin.write('\r')
+        await until(app, 'x-svc-event-type')
+        for (const l of lines(app)) expect([...l].length, l).toBeLessThanOrEqual(columns)
+        expect(lines(app).length).toBeLessThan(rows)
+      })
+    }
+
+    it('shows what reached stderr as its last status lines, never inside the rows', async () => {
+      const status = new StatusLog()
+      const feed = await busyFeed()
+      const app = renderAt(<ListenApp feed={feed} listening="http://127.0.0.1:4242/" forward="http://localhost:3000/" skipVerify={false} onReplay={async () => ''} onQuit={() => {}} status={status} />, 80, 24)
+      mounted.push(app)
+      status.write('[svc] GET /v1/charges/c0ffee 200 3ms req_1\n[svc] GET /v1/charges/beef 200 2ms req_2\n')
+      await until(app, 'req_2')
+      const shown = lines(app)
+      expect(shown.slice(-3, -1)).toEqual(['[svc] GET /v1/charges/c0ffee 200 3ms req_1', '[svc] GET /v1/charges/beef 200 2ms req_2'])
+      expect(shown.length).toBeLessThan(24)
+    })
   })
 
   it('keeps memory bounded however many deliveries arrive', () => {
