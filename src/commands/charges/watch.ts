@@ -36,7 +36,6 @@ export default class ChargesWatch extends ApiCommand<typeof ChargesWatch> {
     const { environment } = await this.credentials()
     const { runWatch } = await import('../../lib/tui/watch-run.js')
     const tui = this.io.isStdoutTTY && this.io.isStdinTTY && !this.flags.json
-    if (tui) this.note(`${await this.badge()} watching charges`)
     await runWatch({ client, ids, recent: this.flags.limit, intervalMs, tui, json: Boolean(this.flags.json), io: this.io, environment })
   }
 }

@@ -58,7 +58,7 @@ export class ChargeWatcher {
 
   constructor(opts: ChargeWatcherOptions) {
     this.opts = opts
-    this.lanes = new LaneBook(opts.maxLanes ?? Math.max(20, opts.ids?.length ?? 0))
+    this.lanes = new LaneBook(opts.maxLanes ?? (opts.ids?.length ? opts.ids.length : (opts.recent ?? 10)))
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -113,6 +113,8 @@ export class ChargeWatcher {
       this.lanes.apply(charge.id, { status: charge.status, at: charge.updatedAt, grossInCents: charge.amount.grossInCents })
       changes.push({ charge, from: before?.status })
     }
+    // The newest `recent` charges: a charge pushed out of the list leaves the view (a failed poll keeps what was there).
+    if (!this.opts.ids?.length && error === undefined) this.lanes.retain(new Set(fetched.map((c) => c.id)))
     const lanes = this.lanes.list()
     // Only the charges that still have a lane are kept: memory stays flat however long it runs.
     const kept = new Set(lanes.map((l) => l.chargeId))

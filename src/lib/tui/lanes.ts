@@ -104,6 +104,11 @@ export class LaneBook {
     if (lane) this.lanes.set(chargeId, { ...lane, verdict })
   }
 
+  /** Drops every lane but these (a watch of the newest charges follows the list as it moves on). */
+  retain(chargeIds: ReadonlySet<string>): void {
+    for (const id of [...this.lanes.keys()]) if (!chargeIds.has(id)) this.lanes.delete(id)
+  }
+
   get(chargeId: string): Lane | undefined {
     return this.lanes.get(chargeId)
   }

@@ -4,6 +4,7 @@ import type { Charge } from '../../../src/lib/contract/schemas.js'
 import { ApiError } from '../../../src/lib/errors.js'
 import { ChargeWatcher } from '../../../src/lib/tui/charge-watcher.js'
 import { WatchApp } from '../../../src/lib/tui/WatchApp.js'
+import { renderAt } from './render-at.js'
 
 const A = 'a'.repeat(24)
 const B = 'b'.repeat(24)
@@ -62,6 +63,25 @@ describe('ChargeWatcher', () => {
     expect(w.getSnapshot().missing).toEqual([B])
   })
 
+  it('watching the newest N shows N lanes: a new charge pushes the oldest out', async () => {
+    const ids = [1, 2, 3, 4, 5, 6].map((n) => String(n).repeat(24))
+    let newest = 5
+    const api = {
+      getCharge: vi.fn(),
+      listCharges: vi.fn(async ({ limit }: { limit?: number }) => ({
+        data: ids.slice(0, newest).reverse().slice(0, limit).map((id) => charge(id, 'awaiting_payment')),
+        hasMore: newest > (limit ?? 10),
+      })),
+    }
+    const w = new ChargeWatcher({ client: api, recent: 5 })
+    await w.poll()
+    expect(w.getSnapshot().lanes.map((l) => l.chargeId).sort()).toEqual(ids.slice(0, 5))
+    newest = 6
+    await w.poll()
+    expect(w.getSnapshot().lanes.map((l) => l.chargeId).sort()).toEqual(ids.slice(1, 6))
+    expect(Object.keys(w.getSnapshot().charges).sort()).toEqual(ids.slice(1, 6))
+  })
+
   it('keeps a poll failure as a visible error and goes on', async () => {
     const api = fakeApi({ [A]: 'awaiting_payment' })
     api.listCharges.mockRejectedValueOnce(new Error('connection refused'))
@@ -75,6 +95,33 @@ describe('ChargeWatcher', () => {
 })
 
 describe('WatchApp', () => {
+  it('fits 80×24 and 120×40: one header, lanes that never wrap, details included, the frame below the last row', async () => {
+    const states: Record<string, string> = {}
+    for (let i = 0; i < 30; i++) states[i.toString(16).padStart(24, '0')] = ['awaiting_payment', 'paid_pending_settlement', 'settled', 'expired', 'refunded'][i % 5]!
+    const w = new ChargeWatcher({ client: fakeApi(states), recent: 30 })
+    await w.poll()
+    for (const [columns, rows] of [
+      [80, 24],
+      [120, 40],
+    ] as const) {
+      const app = renderAt(<WatchApp watcher={w} scope="the 30 newest charges" environment="test" intervalMs={2000} onQuit={() => {}} />, columns, rows)
+      mounted.push(app)
+      await vi.waitFor(() => expect(app.lastFrame()).toContain('refunded'), { interval: 10 })
+      const check = () => {
+        const lines = (app.lastFrame() ?? '').split('\n')
+        for (const l of lines) expect([...l].length, l).toBeLessThanOrEqual(columns)
+        expect(lines.length).toBeLessThan(rows)
+        expect(lines.filter((l) => l.includes('watching'))).toHaveLength(1)
+        expect(lines[lines.length - 1]).toMatch(/^↑\/↓ select/)
+      }
+      check()
+      app.stdin.write('\r')
+      await vi.waitFor(() => expect(app.lastFrame()).toContain('updated'), { interval: 10 })
+      check()
+    }
+  })
+
+
   it('draws a lane per charge as polls arrive, shows details on Enter and quits on q', async () => {
     const states: Record<string, string> = { [A]: 'awaiting_payment', [B]: 'expired' }
     const w = new ChargeWatcher({ client: fakeApi(states) })
