@@ -256,7 +256,7 @@ function unreadableConfig(path: string, error: unknown): CliError {
 
 /** Valid JSON of the wrong shape: the same error as a file that does not parse, naming the field. */
 function badShape(path: string, field: string, problem: string, fix: string): CliError {
-  return new CliError(`The config file ${path} is not valid: ${field}: ${problem}.`, {
+  return new CliError(`The config file ${path} is not valid at ${field}.`, {
     exitCode: EXIT.unexpected,
     code: 'invalid_config',
     details: [{ field, message: problem }],
