@@ -32,7 +32,7 @@ export default class WebhooksEvents extends BaseCommand<typeof WebhooksEvents> {
       if (this.flags.json) return this.printJson(records.map(deliveryJson))
       if (this.flags.ndjson) return this.io.out(records.map((r) => `${JSON.stringify(deliveryJson(r))}\n`).join(''))
       if (records.length === 0) return this.note(`No deliveries in ${store.path}${this.flags.type ? ` of type ${this.flags.type}` : ''}. Start one with \`svc webhooks listen --forward localhost:3000\`.`)
-      if (this.io.isStdoutTTY) this.io.out(deliveriesTable(records, painter(this.io.color)))
+      if (this.io.isStdoutTTY) this.io.out(deliveriesTable(records, painter(this.io.color), this.io.columns))
       else this.io.out(records.map(deliveryTsvRow).join(''))
     } finally {
       store.close()

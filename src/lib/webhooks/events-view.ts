@@ -5,7 +5,7 @@
  */
 import type { Paint } from '../output/color.js'
 import { safeText } from '../output/safe-text.js'
-import { renderTable } from '../output/table.js'
+import { type Column, renderTable, visibleWidth } from '../output/table.js'
 import type { DeliveryRecord } from './event-store.js'
 
 export const EVENTS_TSV_COLUMNS = ['receivedAt', 'eventId', 'type', 'verification', 'outcome', 'status', 'forwardStatus', 'latencyMs', 'attempt', 'source'] as const
@@ -50,29 +50,75 @@ export function deliveryTsvRow(r: DeliveryRecord): string {
 
 const OUTCOME_STYLE = { forwarded: 'green', failed: 'red', rejected: 'red', duplicate: 'gray', skipped: 'gray' } as const
 
-export function deliveriesTable(records: DeliveryRecord[], paint: Paint): string {
-  const rows = records.map((r) => [
-    new Date(r.receivedAt).toLocaleString('pt-BR', { hour12: false }).replace(',', ''),
-    safeText(r.eventId ?? '-'),
-    safeText(r.type ?? '-'),
-    r.verification === 'verified' ? paint('green', 'verified') : r.verification === 'skipped' ? paint('yellow', 'UNVERIFIED') : paint('red', verificationCell(r)),
-    paint(OUTCOME_STYLE[r.outcome], r.source === 'replay' ? `${r.outcome} (replay)` : r.outcome),
-    r.forwardStatus !== undefined ? String(r.forwardStatus) : '-',
-    r.latencyMs !== undefined ? `${r.latencyMs} ms` : '-',
-    `#${r.attempt}`,
-  ])
-  return renderTable(
-    [
-      { header: 'RECEIVED' },
-      { header: 'EVENT ID', width: 32 },
-      { header: 'TYPE', width: 30 },
-      { header: 'VERIFIED' },
-      { header: 'OUTCOME' },
-      { header: 'APP', align: 'right' },
-      { header: 'LATENCY', align: 'right' },
-      { header: 'TRY', align: 'right' },
-    ],
-    rows,
-    paint,
-  )
+/** `evt_3f9a…9e0a`: the start and the end of an id, which is how people match ids by eye. */
+export function middleTruncate(text: string, width: number): string {
+  const chars = [...text]
+  if (chars.length <= width) return text
+  const tail = Math.min(4, Math.max(1, Math.floor((width - 1) / 3)))
+  return `${chars.slice(0, width - 1 - tail).join('')}…${chars.slice(-tail).join('')}`
+}
+
+interface EventsColumn extends Column {
+  key: string
+  cell: (r: DeliveryRecord) => string
+  paint?: (r: DeliveryRecord, text: string, paint: Paint) => string
+}
+
+const GAP = 2
+
+function receivedLong(r: DeliveryRecord): string {
+  return new Date(r.receivedAt).toLocaleString('pt-BR', { hour12: false }).replace(',', '')
+}
+
+function receivedShort(records: DeliveryRecord[]): (r: DeliveryRecord) => string {
+  const day = (r: DeliveryRecord) => new Date(r.receivedAt).toDateString()
+  const oneDay = records.every((r) => day(r) === day(records[0]!))
+  return (r) => {
+    const d = new Date(r.receivedAt)
+    const time = d.toTimeString().slice(0, 8)
+    return oneDay ? time : `${d.toLocaleDateString('pt-BR', { day: '2-digit', month: '2-digit' })} ${time.slice(0, 5)}`
+  }
+}
+
+/**
+ * The terminal table, fitted to `width` columns (a wrapped row is unreadable). Narrower, in
+ * this order: the date goes when every row is from one day (else the year and seconds), then
+ * the attempt, the latency, the middle of the event ids (--json and the piped form keep them
+ * whole), the app's status; the type is cut last.
+ */
+export function deliveriesTable(records: DeliveryRecord[], paint: Paint, width = Number.POSITIVE_INFINITY): string {
+  const columns: EventsColumn[] = [
+    { key: 'received', header: 'RECEIVED', cell: receivedLong },
+    { key: 'id', header: 'EVENT ID', cell: (r) => safeText(r.eventId ?? '-') },
+    { key: 'type', header: 'TYPE', cell: (r) => safeText(r.type ?? '-') },
+    {
+      key: 'verified',
+      header: 'VERIFIED',
+      cell: (r) => (r.verification === 'verified' ? 'verified' : r.verification === 'skipped' ? 'UNVERIFIED' : safeText(verificationCell(r))),
+      paint: (r, t, p) => p(r.verification === 'verified' ? 'green' : r.verification === 'skipped' ? 'yellow' : 'red', t),
+    },
+    { key: 'outcome', header: 'OUTCOME', cell: (r) => (r.source === 'replay' ? `${r.outcome} (replay)` : r.outcome), paint: (r, t, p) => p(OUTCOME_STYLE[r.outcome], t) },
+    { key: 'app', header: 'APP', align: 'right', cell: (r) => (r.forwardStatus !== undefined ? String(r.forwardStatus) : '-') },
+    { key: 'latency', header: 'LATENCY', align: 'right', cell: (r) => (r.latencyMs !== undefined ? `${r.latencyMs} ms` : '-') },
+    { key: 'try', header: 'TRY', align: 'right', cell: (r) => `#${r.attempt}` },
+  ]
+  const natural = (cols: EventsColumn[]) =>
+    cols.reduce((sum, c) => sum + Math.max(visibleWidth(c.header), ...records.map((r) => visibleWidth(c.cell(r)))), 0) + GAP * (cols.length - 1)
+  const steps: Array<(cols: EventsColumn[]) => EventsColumn[]> = [
+    (cols) => cols.map((c) => (c.key === 'received' ? { ...c, cell: receivedShort(records) } : c)),
+    (cols) => cols.filter((c) => c.key !== 'try'),
+    (cols) => cols.filter((c) => c.key !== 'latency'),
+    (cols) => cols.map((c) => (c.key === 'id' ? { ...c, cell: (r: DeliveryRecord) => middleTruncate(safeText(r.eventId ?? '-'), 13) } : c)),
+    (cols) => cols.filter((c) => c.key !== 'app'),
+  ]
+  let cols = columns
+  for (const step of steps) {
+    if (natural(cols) <= width) break
+    cols = step(cols)
+  }
+  // Still too wide: the type gives up what is missing (renderTable cuts it with …).
+  const over = natural(cols) - width
+  if (over > 0) cols = cols.map((c) => (c.key === 'type' ? { ...c, width: Math.max(visibleWidth(c.header), Math.max(...records.map((r) => visibleWidth(c.cell(r)))) - over) } : c))
+  const rows = records.map((r) => cols.map((c) => (c.paint ? c.paint(r, c.cell(r), paint) : c.cell(r))))
+  return renderTable(cols, rows, paint)
 }

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebhooksEvents from '../../../src/commands/webhooks/events.js'
+import { painter } from '../../../src/lib/output/color.js'
 import { EventStore } from '../../../src/lib/webhooks/event-store.js'
+import { deliveriesTable } from '../../../src/lib/webhooks/events-view.js'
 import { runCommand } from '../../helpers/run-command.js'
 import { chargeEvent, signedHeaders } from '../../lib/webhooks/fixtures.js'
 
@@ -41,6 +43,32 @@ describe('svc webhooks events', () => {
     expect(lines[0]).toMatch(/^RECEIVED\s+EVENT ID\s+TYPE\s+VERIFIED\s+OUTCOME\s+APP\s+LATENCY\s+TRY$/)
     expect(lines[1]).toContain('timestamp_too_old')
     expect(lines[3]).toMatch(/evt_1\s+charge\.awaiting_payment\s+verified\s+forwarded\s+200\s+7 ms\s+#1/)
+  })
+
+  it('fits the table to the terminal: whole ids at 120 columns, ids cut in the middle and fewer columns at 80', async () => {
+    const wide = await EventStore.open({ path: ':memory:' })
+    try {
+      const ids = ['3f9a1c0d2b7e4a5f6c8d9e0a', '51458a2e87ba7d9c0887375b', '33d26bfac15bd0ab860934be'].map((h) => `evt_${h}`)
+      const types = ['charge.settled', 'charge.paid_pending_settlement', 'charge.awaiting_payment']
+      ids.forEach((id, i) => {
+        const body = Buffer.from(chargeEvent(id, types[i]!))
+        wide.record({ receivedAt: `2026-11-22T12:00:0${i}.000Z`, source: 'service', eventId: id, type: types[i], headers: signedHeaders(body, { id, type: types[i] }), body, verification: 'verified', outcome: 'forwarded', answeredStatus: 200, forwardStatus: 200, latencyMs: 32, forwardUrl: 'http://localhost:3000/' })
+      })
+      const records = wide.list({ limit: 10 })
+      const at120 = deliveriesTable(records, painter(false), 120).trimEnd().split('\n')
+      for (const l of at120) expect(l.length, l).toBeLessThanOrEqual(120)
+      expect(at120[0]).toMatch(/^RECEIVED\s+EVENT ID\s+TYPE\s+VERIFIED\s+OUTCOME\s+APP\s+LATENCY\s+TRY$/)
+      expect(at120.slice(1).join('\n')).toContain('evt_51458a2e87ba7d9c0887375b  charge.paid_pending_settlement  verified  forwarded')
+      const at80 = deliveriesTable(records, painter(false), 80).trimEnd().split('\n')
+      for (const l of at80) expect(l.length, l).toBeLessThanOrEqual(80)
+      expect(at80[0]).toMatch(/^RECEIVED\s+EVENT ID\s+TYPE\s+VERIFIED\s+OUTCOME/)
+      expect(at80[0]).not.toContain('TRY')
+      expect(at80.slice(1).join('\n')).toMatch(/evt_5145…375b\s+charge\.paid_pending_settlement\s+verified/)
+      const run = await runCommand(WebhooksEvents, ['--no-color'], { tty: true, columns: 60 })
+      for (const l of run.stdout.trimEnd().split('\n')) expect(l.length, l).toBeLessThanOrEqual(60)
+    } finally {
+      wide.close()
+    }
   })
 
   it('says so on stderr when nothing matches', async () => {
