@@ -25,6 +25,7 @@ import { LIMITS } from '../contract/limits.js'
 import { signatureHeader } from '../webhooks/signature.js'
 import type { SandboxClock } from './clock.js'
 import { transaction } from './db.js'
+import { MinHeap } from './min-heap.js'
 import type { Env, EventSink, SandboxContext, StoredEvent, WebhookEndpoint } from './types.js'
 
 export type DeliveryState = 'pending' | 'succeeded' | 'failed' | 'skipped'
@@ -151,7 +152,7 @@ export class WebhookDeliveries implements EventSink {
   private readonly pending = new Map<string, Job>()
   private writes: Array<() => void> = []
   private writeTimer?: NodeJS.Immediate
-  private readonly heap: HeapEntry[] = []
+  private readonly heap = new MinHeap<HeapEntry>(before)
   private heapSeq = 0
   private armed?: { id: number; dueAt: number }
   private readonly work = new Set<Promise<void>>()
@@ -394,7 +395,7 @@ export class WebhookDeliveries implements EventSink {
       this.pushCheck(row.event_id as string, row.environment as Env, row.first_attempt_ms as number, Math.max(row.check_ms as number, now))
     }
     this.arm()
-    if (this.heap.length && this.heap[0]!.due <= now) this.track(this.clock.tick())
+    if (this.heap.size && this.heap.peek()!.due <= now) this.track(this.clock.tick())
   }
 
   /**
@@ -504,7 +505,7 @@ export class WebhookDeliveries implements EventSink {
     if (nextRetry !== null || checkAt !== null) {
       this.arm()
       // A manual clock runs timers only on advance/tick: run what already fell due (an advance in progress).
-      if (this.heap.length && this.heap[0]!.due <= this.clock.now()) this.track(this.clock.tick())
+      if (this.heap.size && this.heap.peek()!.due <= this.clock.now()) this.track(this.clock.tick())
     }
   }
 
@@ -561,7 +562,7 @@ export class WebhookDeliveries implements EventSink {
 
   private pushJob(job: Job): void {
     const gen = ++job.gen
-    this.push({
+    this.heap.push({
       due: job.dueAt,
       seq: this.heapSeq++,
       valid: () => job.gen === gen && this.pending.get(job.eventId) === job,
@@ -570,14 +571,13 @@ export class WebhookDeliveries implements EventSink {
   }
 
   private pushCheck(eventId: string, env: Env, firstAttemptAt: number, due: number): void {
-    this.push({ due, seq: this.heapSeq++, valid: () => true, fire: (d) => this.checkWindow(eventId, env, firstAttemptAt, d) })
+    this.heap.push({ due, seq: this.heapSeq++, valid: () => true, fire: (d) => this.checkWindow(eventId, env, firstAttemptAt, d) })
   }
-
 
   /** Keeps exactly one clock timer, at the earliest due entry of our heap. */
   private arm(): void {
-    while (this.heap.length && !this.heap[0]!.valid()) this.pop()
-    const head = this.heap[0]
+    while (this.heap.size && !this.heap.peek()!.valid()) this.heap.pop()
+    const head = this.heap.peek()
     if (this.armed && head && this.armed.dueAt <= head.due) return
     if (this.armed) this.clock.cancel(this.armed.id)
     this.armed = undefined
@@ -591,8 +591,8 @@ export class WebhookDeliveries implements EventSink {
     if (this.armed?.id !== id) return
     const bound = Math.max(this.armed.dueAt, this.clock.now())
     this.armed = undefined
-    while (this.heap.length && this.heap[0]!.due <= bound) {
-      const entry = this.pop()!
+    while (this.heap.size && this.heap.peek()!.due <= bound) {
+      const entry = this.heap.pop()!
       if (entry.valid()) entry.fire(entry.due)
     }
     this.arm()
@@ -603,39 +603,6 @@ export class WebhookDeliveries implements EventSink {
       .catch((err: unknown) => this.log(`webhooks: internal error: ${err instanceof Error ? err.message : String(err)}`))
       .finally(() => this.work.delete(tracked))
     this.work.add(tracked)
-  }
-
-  private push(entry: HeapEntry): void {
-    const h = this.heap
-    h.push(entry)
-    let i = h.length - 1
-    while (i > 0) {
-      const parent = (i - 1) >> 1
-      if (!before(h[i]!, h[parent]!)) break
-      ;[h[i], h[parent]] = [h[parent]!, h[i]!]
-      i = parent
-    }
-  }
-
-  private pop(): HeapEntry | undefined {
-    const h = this.heap
-    const top = h[0]
-    const last = h.pop()
-    if (h.length && last) {
-      h[0] = last
-      let i = 0
-      for (;;) {
-        const l = 2 * i + 1
-        const r = l + 1
-        let m = i
-        if (l < h.length && before(h[l]!, h[m]!)) m = l
-        if (r < h.length && before(h[r]!, h[m]!)) m = r
-        if (m === i) break
-        ;[h[i], h[m]] = [h[m]!, h[i]!]
-        i = m
-      }
-    }
-    return top
   }
 }
 

@@ -6,6 +6,7 @@
  * (the clock runs the re-armed timer in the same `advance` when it is still due).
  */
 import type { SandboxClock } from './clock.js'
+import { MinHeap } from './min-heap.js'
 
 interface Entry {
   dueAt: number
@@ -14,7 +15,7 @@ interface Entry {
 }
 
 export class DueQueue {
-  private readonly heap: Entry[] = []
+  private readonly heap = new MinHeap<Entry>(less)
   /** The live deadline of each key; heap entries that disagree are stale and skipped. */
   private readonly live = new Map<string, number>()
   private seq = 0
@@ -30,7 +31,7 @@ export class DueQueue {
   set(key: string, dueAt: number): void {
     if (this.live.get(key) === dueAt) return
     this.live.set(key, dueAt)
-    this.push({ dueAt, seq: this.seq++, key })
+    this.heap.push({ dueAt, seq: this.seq++, key })
     this.arm()
   }
 
@@ -56,7 +57,7 @@ export class DueQueue {
   private arm(): void {
     if (this.stopped) return
     this.dropStale()
-    const head = this.heap[0]
+    const head = this.heap.peek()
     if (this.armed && head && this.armed.dueAt === head.dueAt) return
     if (this.armed) this.clock.cancel(this.armed.id)
     this.armed = undefined
@@ -70,9 +71,9 @@ export class DueQueue {
     this.armed = undefined
     for (;;) {
       this.dropStale()
-      const head = this.heap[0]
+      const head = this.heap.peek()
       if (!head || head.dueAt > upTo || this.stopped) break
-      this.pop()
+      this.heap.pop()
       this.live.delete(head.key)
       this.onDue(head.key, head.dueAt)
     }
@@ -81,43 +82,10 @@ export class DueQueue {
 
   private dropStale(): void {
     for (;;) {
-      const head = this.heap[0]
+      const head = this.heap.peek()
       if (!head || this.live.get(head.key) === head.dueAt) return
-      this.pop()
+      this.heap.pop()
     }
-  }
-
-  private push(e: Entry): void {
-    const h = this.heap
-    h.push(e)
-    let i = h.length - 1
-    while (i > 0) {
-      const p = (i - 1) >> 1
-      if (!less(h[i]!, h[p]!)) break
-      ;[h[i], h[p]] = [h[p]!, h[i]!]
-      i = p
-    }
-  }
-
-  private pop(): Entry | undefined {
-    const h = this.heap
-    const top = h[0]
-    const last = h.pop()
-    if (h.length > 0 && last) {
-      h[0] = last
-      let i = 0
-      for (;;) {
-        const l = 2 * i + 1
-        const r = l + 1
-        let m = i
-        if (l < h.length && less(h[l]!, h[m]!)) m = l
-        if (r < h.length && less(h[r]!, h[m]!)) m = r
-        if (m === i) break
-        ;[h[i], h[m]] = [h[m]!, h[i]!]
-        i = m
-      }
-    }
-    return top
   }
 }
 
