@@ -1,7 +1,8 @@
 /**
  * The sandbox's HTTP face (spec part 4 over node:http): routing, bearer authentication (part
  * 5), JSON bodies up to 1 MiB, per-key rate limiting, chaos, and every error in the shape of
- * 2.9 with a requestId (also sent as X-Request-Id on every answer).
+ * 2.9 with a requestId (also sent as X-Request-Id on every answer). Every answer's Date header is
+ * the sandbox clock's time.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { STATUS_OF_CODE } from '../contract/errors.js'
@@ -78,6 +79,9 @@ async function handle(deps: SandboxServerDeps, req: IncomingMessage, res: Server
   const requestId = newRequestId()
   const started = performance.now()
   res.setHeader('x-request-id', requestId)
+  // Clients read the server's time from Date (client.serverNow()): it is the sandbox clock's,
+  // which may run fast or have been advanced, not the wall clock node would send.
+  res.setHeader('date', deps.clock.nowDate().toUTCString())
   res.once('close', () => {
     const outcome = res.writableFinished ? String(res.statusCode) : 'dropped'
     deps.log(`${req.method} ${(req.url ?? '/').split('?')[0]} → ${outcome} ${Math.round(performance.now() - started)}ms ${requestId}`)
