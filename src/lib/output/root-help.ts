@@ -75,8 +75,9 @@ export function fastAnswer(root: string, argv: readonly string[], term: Terminal
   if (argv.length > 1 || term.env.OCLIF_NEXT_VERSION !== undefined) return undefined
   const pjson = readPackageJson(root)
   const oclif = pjson.oclif ?? {}
-  // Hooks (init, prerun) run before oclif answers; only oclif can run them.
-  if (oclif.hooks && Object.keys(oclif.hooks).length > 0) return undefined
+  // Hooks that run before oclif answers (init, prerun, …) need oclif; command_not_found never
+  // runs for --version or the root help, so it does not stand in the way.
+  if (Object.keys(oclif.hooks ?? {}).some((name) => name !== 'command_not_found')) return undefined
   if (argv.length === 1 && ['--version', ...(oclif.additionalVersionFlags ?? [])].includes(argv[0]!)) {
     const ua = userAgent(pjson)
     return ua === undefined ? undefined : `${ua}\n`
@@ -133,7 +134,10 @@ export function renderRootHelp(root: string, pjson: PackageJson, term: Terminal)
     out += `${f.section('TOPICS', list)}\n\n`
   }
   if (rootCommands.length > 0) {
-    const list = f.list(rootCommands.map((c) => [c.id.replaceAll(':', separator), firstLine(c)]))
+    // The one template root commands use (plugin-help's "Display help for <%= config.bin %>.")
+    // is rendered here as oclif would; any other template still leaves the answer to oclif.
+    const bin = oclif.bin || pjson.name
+    const list = f.list(rootCommands.map((c) => [c.id.replaceAll(':', separator), firstLine(c).replaceAll('<%= config.bin %>', bin)]))
     if (list === undefined) return undefined
     out += `${f.section('COMMANDS', list)}\n\n`
   }
