@@ -1,0 +1,31 @@
+import { Args } from '@oclif/core'
+import { BaseCommand } from '../lib/base-command.js'
+
+export default class Completion extends BaseCommand<typeof Completion> {
+  static override summary = 'Print the shell completion script for bash or fish.'
+  static override description =
+    'Completes commands, flags and fixed values (statuses, --env test|live, event types, HTTP methods), generated ' +
+    'from the installed commands so it never drifts. For zsh, use `svc autocomplete zsh`.'
+
+  static override examples = [
+    '<%= config.bin %> completion bash > ~/.local/share/bash-completion/completions/svc',
+    '<%= config.bin %> completion fish > ~/.config/fish/completions/svc.fish',
+    'source <(<%= config.bin %> completion bash)   # this shell only',
+  ]
+
+  static override args = {
+    shell: Args.string({ description: 'The shell to complete in.', required: true, options: ['bash', 'fish'] }),
+  }
+
+  async run(): Promise<void> {
+    // scripts/completions.js ships in the package beside dist/ and has no dependencies.
+    const url = new URL('../../scripts/completions.js', import.meta.url).href
+    const gen = (await import(url)) as {
+      loadModel(root?: string): Promise<unknown>
+      bashCompletion(model: unknown): string
+      fishCompletion(model: unknown): string
+    }
+    const model = await gen.loadModel(this.config.root)
+    this.io.out(this.args.shell === 'fish' ? gen.fishCompletion(model) : gen.bashCompletion(model))
+  }
+}

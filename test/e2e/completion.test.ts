@@ -1,0 +1,27 @@
+/** `svc completion bash|fish` from the built binary: the script a user sources completes enum values. */
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { svc } from '../helpers/cli.js'
+
+describe('svc completion', () => {
+  it('prints a bash script that completes charge statuses after --status', async () => {
+    const r = await svc(['completion', 'bash'])
+    expect(r.exitCode).toBe(0)
+    const script = join(mkdtempSync(join(tmpdir(), 'svc-comp-')), 'svc.bash')
+    writeFileSync(script, r.stdout)
+    const out = execFileSync('bash', ['--norc', '--noprofile', '-c', `source '${script}'; COMP_WORDS=(svc charges list --status ''); COMP_CWORD=4; COMPREPLY=(); _svc_complete; printf '%s\\n' "\${COMPREPLY[@]}"`], { encoding: 'utf8' })
+    expect(out.split('\n').filter(Boolean).sort()).toEqual(
+      ['awaiting_payment', 'canceled', 'created', 'expired', 'failed', 'paid_pending_settlement', 'refunded', 'settled'],
+    )
+  })
+
+  it('prints a fish script and refuses an unknown shell with exit 2', async () => {
+    const fish = await svc(['completion', 'fish'])
+    expect(fish.stdout).toContain('complete -c svc')
+    const bad = await svc(['completion', 'tcsh'])
+    expect(bad.exitCode).toBe(2)
+  })
+})
