@@ -4,6 +4,17 @@
  * forward status and latency, and the attempt number. A second table remembers which event ids
  * reached the app with success, so that deduplication survives a restart. Both are bounded:
  * the oldest rows go once the cap is passed.
+ *
+ * Writes are grouped: record() writes into a transaction that stays open until the end of the
+ * current event-loop turn (setImmediate), so the deliveries finished in one turn share one
+ * commit; committed() resolves once what was recorded so far is committed. The listener answers
+ * the service only after that, so a 2xx is never sent for an event whose "delivered" mark could
+ * still be lost by a crash (a resend after a restart is then answered from the log, not
+ * forwarded again). The cost is at most one turn of latency per answer. The log is in WAL mode
+ * with synchronous=NORMAL: a commit survives the process being killed; only a power loss or OS
+ * crash may roll back the last commits, and what that loses is the memory of a forward (a later
+ * resend could reach the app twice), never an event. An fsync per commit (synchronous=FULL)
+ * would block the event loop for every turn under load.
  */
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -109,11 +120,37 @@ CREATE TABLE IF NOT EXISTS delivered (
 CREATE INDEX IF NOT EXISTS delivered_seq ON delivered(seq);
 `
 
+/** The statements of the hot path, prepared once per connection. */
+function prepare(db: DatabaseSync) {
+  return {
+    insert: db.prepare(
+      `INSERT INTO deliveries (received_at, source, event_id, event_type, charge_id, attempt, headers, body, verification, verify_reason, verify_message,
+        outcome, answered_status, forward_url, forward_status, latency_ms, error, response_snippet)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    markDelivered: db.prepare('INSERT OR REPLACE INTO delivered (event_id, delivered_at, seq) VALUES (?, ?, ?)'),
+    isDelivered: db.prepare('SELECT 1 AS hit FROM delivered WHERE event_id = ?'),
+    countFor: db.prepare("SELECT COUNT(*) AS n FROM deliveries WHERE event_id = ? AND source = 'service'"),
+    pruneDeliveries: db.prepare('DELETE FROM deliveries WHERE seq <= (SELECT MAX(seq) FROM deliveries) - ?'),
+    countDelivered: db.prepare('SELECT COUNT(*) AS n FROM delivered'),
+    pruneDelivered: db.prepare('DELETE FROM delivered WHERE event_id IN (SELECT event_id FROM delivered ORDER BY seq ASC LIMIT ?)'),
+  }
+}
+
+/** The open write transaction and the callers waiting for its commit. */
+interface Batch {
+  done: Promise<void>
+  resolve(): void
+  reject(err: unknown): void
+}
+
 export class EventStore {
   readonly path: string
   private readonly maxDeliveries: number
   private readonly maxDelivered: number
+  private readonly st: ReturnType<typeof prepare>
   private insertsSincePrune = 0
+  private batch?: Batch
 
   private constructor(
     private readonly db: DatabaseSync,
@@ -123,6 +160,7 @@ export class EventStore {
     this.path = path
     this.maxDeliveries = opts.maxDeliveries ?? 10_000
     this.maxDelivered = opts.maxDelivered ?? 100_000
+    this.st = prepare(db)
   }
 
   /** Opens (creating it 0600 if needed) the event log. node:sqlite is loaded only here. */
@@ -137,21 +175,22 @@ export class EventStore {
     }
     const { DatabaseSync } = await import('node:sqlite')
     const db = new DatabaseSync(path, { timeout: 5000 })
-    db.exec('PRAGMA journal_mode = DELETE; PRAGMA synchronous = NORMAL;')
+    // WAL: a commit appends to the log without an fsync (see the top of this file for the trade).
+    db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;')
     db.exec(SCHEMA)
     return new EventStore(db, path, opts)
   }
 
-  /** Records one delivery and returns it with its sequence number and attempt. */
+  /**
+   * Records one delivery and returns it with its sequence number and attempt. The row is visible
+   * to this store at once and committed at the end of the event-loop turn: await committed()
+   * before telling anyone outside the process that it is stored.
+   */
   record(rec: NewDeliveryRecord): DeliveryRecord {
-    const attempt = rec.attempt ?? (rec.eventId ? this.countFor(rec.eventId) + 1 : 1)
-    const result = this.db
-      .prepare(
-        `INSERT INTO deliveries (received_at, source, event_id, event_type, charge_id, attempt, headers, body, verification, verify_reason, verify_message,
-          outcome, answered_status, forward_url, forward_status, latency_ms, error, response_snippet)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      )
-      .run(
+    this.begin()
+    try {
+      const attempt = rec.attempt ?? (rec.eventId ? this.countFor(rec.eventId) + 1 : 1)
+      const result = this.st.insert.run(
         rec.receivedAt,
         rec.source,
         rec.eventId ?? null,
@@ -171,21 +210,74 @@ export class EventStore {
         rec.error ?? null,
         rec.responseSnippet ?? null,
       )
-    const seq = Number(result.lastInsertRowid)
-    if (rec.outcome === 'forwarded' && rec.eventId) {
-      this.db.prepare('INSERT OR REPLACE INTO delivered (event_id, delivered_at, seq) VALUES (?, ?, ?)').run(rec.eventId, rec.receivedAt, seq)
+      const seq = Number(result.lastInsertRowid)
+      if (rec.outcome === 'forwarded' && rec.eventId) this.st.markDelivered.run(rec.eventId, rec.receivedAt, seq)
+      if (++this.insertsSincePrune >= 100) this.prune()
+      return { ...rec, seq, attempt }
+    } catch (err) {
+      // Some errors (disk full, I/O) roll the whole transaction back: its waiters must not hear "stored".
+      if (!this.db.isTransaction) this.fail(err)
+      throw err
     }
-    if (++this.insertsSincePrune >= 100) this.prune()
-    return { ...rec, seq, attempt }
+  }
+
+  /** Resolves once every delivery recorded so far is committed; rejects when that commit failed. */
+  committed(): Promise<void> {
+    return this.batch?.done ?? Promise.resolve()
+  }
+
+  /** Commits what was recorded now, instead of at the end of the turn. */
+  flush(): void {
+    const batch = this.batch
+    if (!batch) return
+    this.batch = undefined
+    try {
+      this.db.exec('COMMIT')
+    } catch (err) {
+      this.rollback()
+      batch.reject(err)
+      return
+    }
+    batch.resolve()
+  }
+
+  private begin(): void {
+    if (this.batch) return
+    this.db.exec('BEGIN IMMEDIATE')
+    let resolve!: () => void
+    let reject!: (err: unknown) => void
+    const done = new Promise<void>((res, rej) => {
+      resolve = res
+      reject = rej
+    })
+    // Nobody may be waiting (a replay records and moves on): a failed commit must not crash the process.
+    done.catch(() => {})
+    this.batch = { done, resolve, reject }
+    setImmediate(() => this.flush())
+  }
+
+  private fail(err: unknown): void {
+    const batch = this.batch
+    this.batch = undefined
+    this.rollback()
+    batch?.reject(err)
+  }
+
+  private rollback(): void {
+    try {
+      if (this.db.isTransaction) this.db.exec('ROLLBACK')
+    } catch {
+      // Already rolled back by SQLite.
+    }
   }
 
   /** Whether this event already reached the app with a 2xx (deduplication). */
   isDelivered(eventId: string): boolean {
-    return this.db.prepare('SELECT 1 AS hit FROM delivered WHERE event_id = ?').get(eventId) !== undefined
+    return this.st.isDelivered.get(eventId) !== undefined
   }
 
   countFor(eventId: string): number {
-    const row = this.db.prepare("SELECT COUNT(*) AS n FROM deliveries WHERE event_id = ? AND source = 'service'").get(eventId) as { n: number }
+    const row = this.st.countFor.get(eventId) as { n: number }
     return Number(row.n)
   }
 
@@ -225,17 +317,16 @@ export class EventStore {
   /** Drops the oldest rows beyond the caps. */
   prune(): void {
     this.insertsSincePrune = 0
-    this.db.prepare('DELETE FROM deliveries WHERE seq <= (SELECT MAX(seq) FROM deliveries) - ?').run(this.maxDeliveries)
-    const count = (this.db.prepare('SELECT COUNT(*) AS n FROM delivered').get() as { n: number }).n
-    if (Number(count) > this.maxDelivered) {
-      this.db
-        .prepare('DELETE FROM delivered WHERE event_id IN (SELECT event_id FROM delivered ORDER BY seq ASC LIMIT ?)')
-        .run(Number(count) - this.maxDelivered)
-    }
+    this.st.pruneDeliveries.run(this.maxDeliveries)
+    const count = Number((this.st.countDelivered.get() as { n: number }).n)
+    if (count > this.maxDelivered) this.st.pruneDelivered.run(count - this.maxDelivered)
   }
 
+  /** Commits what is pending, then closes the database. */
   close(): void {
-    if (this.db.isOpen) this.db.close()
+    if (!this.db.isOpen) return
+    this.flush()
+    this.db.close()
   }
 }
 

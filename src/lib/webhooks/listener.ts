@@ -76,6 +76,8 @@ function errorBody(code: string, message: string, details?: Array<{ field: strin
 export class WebhookListener extends EventEmitter<Events> {
   private readonly opts: ListenerOptions
   private readonly forwarder: Forwarder
+  /** The forwarder was made here, so close() lets go of its connections. */
+  private readonly ownsForwarder: boolean
   private readonly now: () => number
   private readonly inFlight = new Map<string, Promise<ForwardResult>>()
   private readonly pending = new Set<Promise<unknown>>()
@@ -86,6 +88,7 @@ export class WebhookListener extends EventEmitter<Events> {
     super()
     this.opts = opts
     this.forwarder = opts.forwarder ?? new Forwarder({ timeoutMs: opts.forwardTimeoutMs })
+    this.ownsForwarder = !opts.forwarder
     this.now = opts.now ?? Date.now
   }
 
@@ -134,6 +137,7 @@ export class WebhookListener extends EventEmitter<Events> {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending])
     server.closeAllConnections()
     await closed
+    if (this.ownsForwarder) await this.forwarder.close()
   }
 
   private serve(req: IncomingMessage, res: ServerResponse): void {
@@ -238,15 +242,27 @@ export class WebhookListener extends EventEmitter<Events> {
     }
     // Record first (it marks the id delivered), then let go of the in-flight entry: no window for a second forward.
     const fields = { forwardStatus: result.status, latencyMs: result.latencyMs, error: result.ok ? undefined : result.message, responseSnippet: result.responseSnippet }
-    const answer = result.ok
-      ? this.finish({ ...accepted, ...fields, outcome: 'forwarded', answeredStatus: 200 }, summary, { received: true, forwarded: true, status: result.status })
-      : this.finish({ ...accepted, ...fields, outcome: 'failed', answeredStatus: failureStatus(result) }, summary, failureBody(result))
-    if (id && this.inFlight.get(id) === forwarding) this.inFlight.delete(id)
+    let answer: Promise<DeliveryAnswer>
+    try {
+      answer = result.ok
+        ? this.finish({ ...accepted, ...fields, outcome: 'forwarded', answeredStatus: 200 }, summary, { received: true, forwarded: true, status: result.status })
+        : this.finish({ ...accepted, ...fields, outcome: 'failed', answeredStatus: failureStatus(result) }, summary, failureBody(result))
+    } finally {
+      // finish() has recorded synchronously by now (the commit is what it awaits).
+      if (id && this.inFlight.get(id) === forwarding) this.inFlight.delete(id)
+    }
     return answer
   }
 
-  private finish(rec: NewDeliveryRecord, summary: EventSummary, body: unknown): DeliveryAnswer {
+  /**
+   * Records the delivery, and answers once the record is committed: a 2xx never leaves before
+   * the event's "delivered" mark is durable, so a resend after a crash is not forwarded again.
+   * The record is visible to isDelivered() at once (same connection), which closes the window
+   * for a concurrent copy.
+   */
+  private async finish(rec: NewDeliveryRecord, summary: EventSummary, body: unknown): Promise<DeliveryAnswer> {
     const record = this.opts.store.record(rec)
+    await this.opts.store.committed()
     this.emit('delivery', { record, summary, skipVerify: this.skipVerify })
     return { status: record.answeredStatus, body, record }
   }
