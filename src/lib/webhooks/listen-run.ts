@@ -62,8 +62,10 @@ export async function runListen(opts: ListenRunOptions): Promise<void> {
   })
   const shutdown = opts.stop ? undefined : shutdownSignal()
   const stop = opts.stop ?? shutdown!.signal
-  // Piped: every delivery gets its line, also the ones finished while shutting down.
-  const write = (d: ListenerDelivery) => io.out(`${JSON.stringify(deliveryLine(d))}\n`)
+  // Piped: every delivery gets its line, also the ones finished while shutting down. The lines
+  // of one event-loop turn go out in one write (under load, one write per line cost a syscall each).
+  const lineBuffer = new LineBuffer((text) => io.out(text))
+  const write = (d: ListenerDelivery) => lineBuffer.push(`${JSON.stringify(deliveryLine(d))}\n`)
   if (!opts.tui) listener.on('delivery', write)
   try {
     const url = await listener.start().catch((err: NodeJS.ErrnoException) => {
@@ -84,8 +86,32 @@ export async function runListen(opts: ListenRunOptions): Promise<void> {
     if (inFlight > 0) io.err(`Finishing ${inFlight} deliver${inFlight === 1 ? 'y' : 'ies'} in flight… (Ctrl+C again to stop now; the service retries what was not answered)\n`)
     await listener.close()
     listener.off('delivery', write)
+    lineBuffer.flush()
     store.close()
     await flush(io.stdout)
+  }
+}
+
+/** Text gathered during one event-loop turn and written at its end, in order. */
+class LineBuffer {
+  private pending = ''
+  private scheduled = false
+
+  constructor(private readonly write: (text: string) => void) {}
+
+  push(text: string): void {
+    this.pending += text
+    if (this.scheduled) return
+    this.scheduled = true
+    setImmediate(() => this.flush())
+  }
+
+  flush(): void {
+    this.scheduled = false
+    if (!this.pending) return
+    const text = this.pending
+    this.pending = ''
+    this.write(text)
   }
 }
 
@@ -141,5 +167,6 @@ async function live(opts: ListenRunOptions, listener: WebhookListener, store: Ev
     })
   } finally {
     listener.off('delivery', add)
+    await forwarder.close()
   }
 }
