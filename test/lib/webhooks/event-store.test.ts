@@ -18,12 +18,41 @@ function rec(eventId: string, outcome: NewDeliveryRecord['outcome'] = 'forwarded
 }
 
 describe('EventStore', () => {
-  it('creates events.db in the config dir, readable by the owner only', async () => {
+  it('creates events.db in the config dir, readable by the owner only (its write-ahead log too)', async () => {
     const store = await EventStore.open()
     store.record(rec('evt_1'))
-    store.close()
+    await store.committed()
     const path = join(process.env.SVC_CONFIG_DIR!, 'events.db')
     expect(statSync(path).mode & 0o777).toBe(0o600)
+    expect(statSync(`${path}-wal`).mode & 0o777).toBe(0o600)
+    store.close()
+  })
+
+  it('groups the records of one event-loop turn in one commit, seen by other connections once committed() resolves', async () => {
+    const path = join(process.env.SVC_CONFIG_DIR!, 'grouped.db')
+    const writer = await EventStore.open({ path })
+    const reader = await EventStore.open({ path })
+    writer.record(rec('evt_g1'))
+    writer.record(rec('evt_g2', 'failed'))
+    // Visible to the writer at once (deduplication in this process), not yet to anyone else.
+    expect(writer.isDelivered('evt_g1')).toBe(true)
+    expect(writer.record(rec('evt_g2')).attempt).toBe(2)
+    expect(reader.isDelivered('evt_g1')).toBe(false)
+    await writer.committed()
+    expect(reader.isDelivered('evt_g1')).toBe(true)
+    expect(reader.list({ eventId: 'evt_g2' }).map((r) => r.attempt)).toEqual([2, 1])
+    reader.close()
+    writer.close()
+  })
+
+  it('commits what is pending when it is closed', async () => {
+    const path = join(process.env.SVC_CONFIG_DIR!, 'closing.db')
+    const store = await EventStore.open({ path })
+    store.record(rec('evt_close'))
+    store.close()
+    const again = await EventStore.open({ path })
+    expect(again.isDelivered('evt_close')).toBe(true)
+    again.close()
   })
 
   it('keeps raw bodies byte for byte, numbers attempts per event, and lists newest first', async () => {

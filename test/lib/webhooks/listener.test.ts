@@ -1,5 +1,7 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { EventStore } from '../../../src/lib/webhooks/event-store.js'
 import { parseForwardUrl } from '../../../src/lib/webhooks/forward.js'
 import { type ListenerDelivery, type ListenerOptions, WebhookListener } from '../../../src/lib/webhooks/listener.js'
@@ -151,6 +153,60 @@ describe('WebhookListener over HTTP', () => {
     expect(again.status).toBe(200)
     expect(again.json).toMatchObject({ duplicate: true })
     expect(target.received).toHaveLength(1)
+  })
+
+  it('answers 2xx only once the delivered mark is committed to the log (a crash after the answer cannot forget it)', async () => {
+    const target = await app()
+    const path = join(process.env.SVC_CONFIG_DIR!, 'commit-events.db')
+    const store = await EventStore.open({ path })
+    cleanups.push(() => store.close())
+    // Hold the log's commit: the answer must wait for it.
+    const gate = deferred()
+    const committed = store.committed.bind(store)
+    store.committed = () => gate.promise.then(committed)
+    const { url, listener } = await listen(`127.0.0.1:${target.port}`, { store })
+    const body = chargeEvent('evt_commit', 'charge.settled')
+    let answered = false
+    const answer = post(url, body, signedHeaders(body, { id: 'evt_commit' })).then((a) => ((answered = true), a))
+    await vi.waitFor(() => expect(target.received).toHaveLength(1))
+    while (listener.inProgress > 0 && store.list({ eventId: 'evt_commit' }).length === 0) await new Promise((r) => setImmediate(r))
+    for (let i = 0; i < 5; i++) await new Promise((r) => setImmediate(r))
+    expect(answered).toBe(false)
+    gate.resolve()
+    expect((await answer).status).toBe(200)
+    // Another connection (another process after a crash) sees the mark.
+    const other = await EventStore.open({ path })
+    cleanups.push(() => other.close())
+    expect(other.isDelivered('evt_commit')).toBe(true)
+  })
+
+  it('keeps one connection to the app across deliveries, and gets through after the app restarts on the same port', async () => {
+    const sockets: number[] = []
+    const serve = () => {
+      const server = createServer((req, res) => {
+        sockets.push(req.socket.remotePort!)
+        req.resume().on('end', () => res.end('ok'))
+      })
+      cleanups.push(() => new Promise<void>((resolve) => (server.closeAllConnections(), server.close(() => resolve()))))
+      return server
+    }
+    const first = serve()
+    await new Promise<void>((resolve) => first.listen(0, '127.0.0.1', resolve))
+    const port = (first.address() as AddressInfo).port
+    const { url } = await listen(`127.0.0.1:${port}`)
+    for (const id of ['evt_ka1', 'evt_ka2', 'evt_ka3']) {
+      const body = chargeEvent(id, 'charge.settled')
+      expect((await post(url, body, signedHeaders(body, { id }))).status).toBe(200)
+    }
+    expect(new Set(sockets).size).toBe(1)
+    // The app restarts: the kept connection is gone, the next delivery opens a new one.
+    first.closeAllConnections()
+    await new Promise<void>((resolve) => first.close(() => resolve()))
+    const second = serve()
+    await new Promise<void>((resolve) => second.listen(port, '127.0.0.1', resolve))
+    const body = chargeEvent('evt_ka4', 'charge.settled')
+    expect((await post(url, body, signedHeaders(body, { id: 'evt_ka4' }))).status).toBe(200)
+    expect(sockets).toHaveLength(4)
   })
 
   it('rejects a bad signature with 400 and the reason, records it, and forwards nothing', async () => {
