@@ -20,11 +20,11 @@
  * other charges' events go out at once. Retries are not ordered (spec 6.3: handlers must cope).
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
-import { Agent, request } from 'undici'
+import { Agent, type Dispatcher } from 'undici'
 import { LIMITS } from '../contract/limits.js'
 import { signatureHeader } from '../webhooks/signature.js'
 import type { SandboxClock } from './clock.js'
-import { transaction } from './db.js'
+import { GroupCommit } from './group-commit.js'
 import { MinHeap } from './min-heap.js'
 import type { Env, EventSink, SandboxContext, StoredEvent, WebhookEndpoint } from './types.js'
 
@@ -150,8 +150,7 @@ export class WebhookDeliveries implements EventSink {
   private readonly st: Record<string, StatementSync>
   private readonly endpoints = new Map<Env, EndpointState>()
   private readonly pending = new Map<string, Job>()
-  private writes: Array<() => void> = []
-  private writeTimer?: NodeJS.Immediate
+  private readonly writes: GroupCommit
   private readonly heap = new MinHeap<HeapEntry>(before)
   private heapSeq = 0
   private armed?: { id: number; dueAt: number }
@@ -216,6 +215,7 @@ export class WebhookDeliveries implements EventSink {
     this.secret = ctx.webhookSecret
     this.timeoutMs = opts.timeoutMs ?? LIMITS.webhookTimeoutMs
     this.wallNow = opts.wallNow ?? Date.now
+    this.writes = ctx.writes ?? new GroupCommit(ctx.db)
     if (opts.send) {
       this.send = opts.send
     } else {
@@ -537,25 +537,22 @@ export class WebhookDeliveries implements EventSink {
 
   // ------------------------------------------------------------ writes
 
+  /** Queues a write into the turn's group commit (one commit for a burst of deliveries). */
   private queue(write: () => void): void {
-    this.writes.push(write)
-    this.writeTimer ??= setImmediate(() => this.flushWrites())
+    this.writes.defer(write, this.writeFailed)
   }
 
-  /** Writes everything queued in one transaction (one commit for a burst of deliveries). */
+  private lastWriteError: unknown
+  private readonly writeFailed = (err: unknown): void => {
+    // A failed commit fails every write of its batch with the same error: one line, not hundreds.
+    if (err === this.lastWriteError) return
+    this.lastWriteError = err
+    this.log(`webhooks: could not save the delivery log: ${err instanceof Error ? err.message : String(err)}`)
+  }
+
+  /** Commits what is queued, for a reader of the tables. */
   private flushWrites(): void {
-    if (this.writeTimer) clearImmediate(this.writeTimer)
-    this.writeTimer = undefined
-    if (!this.writes.length) return
-    const batch = this.writes
-    this.writes = []
-    try {
-      transaction(this.db, () => {
-        for (const write of batch) write()
-      })
-    } catch (err) {
-      this.log(`webhooks: could not save the delivery log: ${err instanceof Error ? err.message : String(err)}`)
-    }
+    this.writes.flush()
   }
 
   // ------------------------------------------------------------ scheduling
@@ -610,20 +607,78 @@ function before(a: HeapEntry, b: HeapEntry): boolean {
   return a.due < b.due || (a.due === b.due && a.seq < b.seq)
 }
 
-async function sendWithUndici(agent: Agent, d: OutgoingDelivery): Promise<DeliveryResponse> {
-  // undici's request never follows redirects: a 3xx comes back as is and counts as a failure.
-  const res = await request(d.url, { method: 'POST', headers: d.headers, body: d.body, dispatcher: agent, signal: AbortSignal.timeout(d.timeoutMs) })
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of res.body) {
-    chunks.push(chunk as Buffer)
-    size += (chunk as Buffer).length
-    if (size >= RESPONSE_READ_CAP) {
-      res.body.destroy()
-      break
+/**
+ * One POST through undici's dispatcher, with a plain handler rather than request(): no body
+ * stream or AbortSignal per delivery, which cost more than the rest of sending it. Redirects are
+ * not followed (a 3xx comes back as is and counts as a failure); the answer is read up to
+ * RESPONSE_READ_CAP, then the connection is cut; the whole exchange is bounded by `timeoutMs`.
+ */
+function sendWithUndici(agent: Agent, d: OutgoingDelivery): Promise<DeliveryResponse> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    let status = 0
+    let settled = false
+    let controller: Dispatcher.DispatchController | undefined
+    const settle = (err?: Error): void => {
+      if (settled) return
+      settled = true
+      clearTimeout(timer)
+      if (err) reject(err)
+      else resolve({ status, body: Buffer.concat(chunks, Math.min(size, RESPONSE_READ_CAP)).toString('utf8', 0, Math.min(size, SNIPPET * 4)) })
     }
+    const timer = setTimeout(() => {
+      const err = Object.assign(new Error('The operation was aborted due to timeout'), { name: 'TimeoutError' })
+      settle(err)
+      controller?.abort(err)
+    }, d.timeoutMs)
+    const target = targetOf(d.url)
+    try {
+      agent.dispatch(
+        { origin: target.origin, path: target.path, method: 'POST', headers: d.headers, body: d.body },
+        {
+          onRequestStart(c) {
+            controller = c
+            if (settled) c.abort(new Error('timed out before it was sent'))
+          },
+          onResponseStart(_c, statusCode) {
+            status = statusCode
+          },
+          onResponseData(c, chunk) {
+            if (settled) return
+            chunks.push(chunk)
+            size += chunk.length
+            if (size >= RESPONSE_READ_CAP) {
+              // Enough of an answer for the log: stop reading it.
+              settle()
+              c.abort(new Error('response body over the read cap'))
+            }
+          },
+          onResponseEnd() {
+            settle()
+          },
+          onResponseError(_c, err) {
+            settle(err)
+          },
+        },
+      )
+    } catch (err) {
+      settle(err as Error)
+    }
+  })
+}
+
+/** Origin and path of an endpoint URL, parsed once: every delivery goes to one of a few URLs. */
+const targets = new Map<string, { origin: string; path: string }>()
+function targetOf(url: string): { origin: string; path: string } {
+  let target = targets.get(url)
+  if (!target) {
+    const u = new URL(url)
+    target = { origin: u.origin, path: `${u.pathname}${u.search}` }
+    if (targets.size >= 64) targets.clear()
+    targets.set(url, target)
   }
-  return { status: res.statusCode, body: Buffer.concat(chunks).toString('utf8', 0, Math.min(size, SNIPPET * 4)) }
+  return target
 }
 
 function describeSendError(err: unknown, timeoutMs: number): string {

@@ -3,8 +3,13 @@
  * domain/charge-states.ts, one move at a time, and each move is saved together with its event
  * (carrying the full Charge) before the event is published. Expiry and settlement are timers
  * on the sandbox clock, re-armed from the database after a restart.
+ *
+ * A creation is one write: the charge, its event and its idempotency record go into the group
+ * commit of the turn (group-commit.ts), and the 201 is answered only once that commit is done, so
+ * an answered charge survives any restart. Until then the creation is held in memory (by
+ * Idempotency-Key and by externalId), where a concurrent duplicate finds it: 409 charge_processing.
  */
-import { createHash } from 'node:crypto'
+import { hash as digest } from 'node:crypto'
 import type { Charge, ChargeCreateRequest } from '../contract/schemas.js'
 import { type AdvanceTarget, type ChargeStatus, type Transition, type Trigger, advancePath, transitionFor } from '../domain/charge-states.js'
 import { computeAmount } from '../domain/money.js'
@@ -41,9 +46,9 @@ export interface ChargeEngineDeps {
   /** The sandbox's base URL, for `pix.qrCodeImageUrl` (known once the server listens). */
   baseUrl: () => string
   /**
-   * Runs between reserving a creation and saving the charge: creation always takes at least
-   * one turn of the event loop, so a concurrent duplicate sees `charge_processing`; tests hold
-   * it open to make that case deterministic.
+   * Runs between reserving a creation and saving the charge (which always takes at least one
+   * turn of the event loop: the group commit), so a concurrent duplicate sees
+   * `charge_processing`; tests hold it open to make that case deterministic.
    */
   beforeChargeInsert?: () => Promise<void> | void
 }
@@ -57,7 +62,9 @@ export interface CreateResult {
 export class ChargeEngine {
   /** Pending expiries and settlements, keyed `trigger env id`. */
   private readonly due: DueQueue
+  /** Creations not yet committed, by `env NUL externalId` and by `env NUL Idempotency-Key`: their request hash. */
   private readonly inFlight = new Map<string, string>()
+  private readonly keysInFlight = new Map<string, string>()
   private stopped = false
 
   constructor(private readonly deps: ChargeEngineDeps) {
@@ -73,12 +80,13 @@ export class ChargeEngine {
     const { store, clock } = this.deps
     const hash = requestHash(input)
 
-    if (idempotencyKey !== undefined) {
-      const rec = store.getIdempotency(env, idempotencyKey)
+    const keyFlight = idempotencyKey === undefined ? undefined : `${env}\u0000${idempotencyKey}`
+    if (keyFlight !== undefined) {
+      const flying = this.keysInFlight.get(keyFlight)
+      if (flying !== undefined) throw flying === hash ? processing() : idempotencyConflict()
+      const rec = store.getIdempotency(env, idempotencyKey!)
       if (rec) {
-        if (rec.requestHash !== hash) {
-          throw new SandboxApiError('idempotency_key_conflict', 'Esta Idempotency-Key já foi usada com outro corpo de requisição.')
-        }
+        if (rec.requestHash !== hash) throw idempotencyConflict()
         if (!rec.chargeId) throw processing()
         return { charge: this.mustGet(env, rec.chargeId), created: false }
       }
@@ -90,10 +98,7 @@ export class ChargeEngine {
       const existing = store.getByExternalId(env, input.externalId!)
       if (existing) {
         if (existing.requestHash !== hash) throw externalIdConflict()
-        if (idempotencyKey !== undefined) {
-          store.reserveIdempotency(env, idempotencyKey, hash, clock.now())
-          store.completeIdempotency(env, idempotencyKey, existing.charge.id)
-        }
+        if (idempotencyKey !== undefined) store.saveIdempotency(env, idempotencyKey, hash, existing.charge.id, clock.now())
         return { charge: existing.charge, created: false }
       }
     }
@@ -103,19 +108,18 @@ export class ChargeEngine {
       throw new SandboxApiError('provider_error', 'O provedor de pagamento recusou a cobrança (simulado: valor de R$ 14,02).')
     }
 
-    if (idempotencyKey !== undefined) store.reserveIdempotency(env, idempotencyKey, hash, clock.now())
+    if (keyFlight !== undefined) this.keysInFlight.set(keyFlight, hash)
     if (flightKey !== undefined) this.inFlight.set(flightKey, hash)
     try {
-      await new Promise((resolve) => setImmediate(resolve))
       await this.deps.beforeChargeInsert?.()
       if (this.stopped) throw new SandboxApiError('provider_unavailable', 'O sandbox está sendo encerrado; tente novamente.')
-      const charge = this.insertNew(env, input, hash)
-      if (idempotencyKey !== undefined) store.completeIdempotency(env, idempotencyKey, charge.id)
+      const { charge, events } = await store.insertCharge(() => clock.now(), (id, nowMs) => this.draft(env, input, hash, id, nowMs), idempotencyKey)
+      // Saved: now (and only now) the event goes out and the charge's deadlines are armed.
+      this.publish(events)
+      this.armTimers(charge)
       return { charge, created: true }
-    } catch (err) {
-      if (idempotencyKey !== undefined) store.releaseIdempotency(env, idempotencyKey)
-      throw err
     } finally {
+      if (keyFlight !== undefined) this.keysInFlight.delete(keyFlight)
       if (flightKey !== undefined) this.inFlight.delete(flightKey)
     }
   }
@@ -129,39 +133,31 @@ export class ChargeEngine {
     if (s.blocked) throw new SandboxApiError('charge_blocked', 'A criação de cobranças está bloqueada para esta conta.')
   }
 
-  private insertNew(env: Env, input: ChargeCreateRequest, hash: string): Charge {
-    const { store, clock } = this.deps
-    const settings = store.getSettings()
-    const nowMs = clock.now()
+  /** The new charge, already moved to awaiting_payment, with its event (pure: it may run twice). */
+  private draft(env: Env, input: ChargeCreateRequest, hash: string, id: string, nowMs: number): { charge: Charge; requestHash: string; events: StoredEvent[] } {
+    const settings = this.deps.store.getSettings()
     const now = new Date(nowMs).toISOString()
-    const events: StoredEvent[] = []
-    const charge = store.insertCharge((id) => {
-      const draft: Charge = {
-        id,
-        ...(input.externalId !== undefined ? { externalId: input.externalId } : {}),
-        status: 'created',
-        environment: env,
-        amount: { ...computeAmount(input.amountInCents, settings) } as Charge['amount'],
-        pix: {
-          qrCode: brCodeFor(id),
-          qrCodeImageUrl: `${this.deps.baseUrl()}${qrImagePath(id)}`,
-          expiresAt: new Date(nowMs + settings.qrValiditySeconds * 1000).toISOString(),
-        },
-        settlement: { delayHours: settings.settlementDelayHours },
-        payer: { taxNumber: maskTaxNumber(input.payerTaxNumber), ...(input.payerName !== undefined ? { name: input.payerName } : {}) },
-        ...(input.description !== undefined ? { description: input.description } : {}),
-        ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
-        createdAt: now,
-        updatedAt: now,
-      }
-      // `created` is transient: the QR is issued in the same breath (charge-states.ts).
-      const issued = this.applyMove(draft, must(transitionFor('created', 'issue_qr')), nowMs)
-      events.push(issued.event)
-      return { charge: issued.charge, requestHash: hash, events }
-    }, nowMs)
-    this.publish(events)
-    this.armTimers(charge)
-    return charge
+    const draft: Charge = {
+      id,
+      ...(input.externalId !== undefined ? { externalId: input.externalId } : {}),
+      status: 'created',
+      environment: env,
+      amount: { ...computeAmount(input.amountInCents, settings) } as Charge['amount'],
+      pix: {
+        qrCode: brCodeFor(id),
+        qrCodeImageUrl: `${this.deps.baseUrl()}${qrImagePath(id)}`,
+        expiresAt: new Date(nowMs + settings.qrValiditySeconds * 1000).toISOString(),
+      },
+      settlement: { delayHours: settings.settlementDelayHours },
+      payer: { taxNumber: maskTaxNumber(input.payerTaxNumber), ...(input.payerName !== undefined ? { name: input.payerName } : {}) },
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
+      createdAt: now,
+      updatedAt: now,
+    }
+    // `created` is transient: the QR is issued in the same breath (charge-states.ts).
+    const issued = this.applyMove(draft, must(transitionFor('created', 'issue_qr')), nowMs)
+    return { charge: issued.charge, requestHash: hash, events: [issued.event] }
   }
 
   // ------------------------------------------------------------ reads and moves
@@ -195,7 +191,7 @@ export class ChargeEngine {
   testEvent(env: Env): StoredEvent {
     const nowMs = this.deps.clock.now()
     const createdAt = new Date(nowMs).toISOString()
-    const id = newEventId()
+    const id = newEventId(nowMs)
     const sample = {
       id: '000000000000000000000000',
       status: 'awaiting_payment',
@@ -255,7 +251,7 @@ export class ChargeEngine {
       next.settlement.settledAt = at
       next.settlement.blockchainTxId = newBlockchainTxId()
     }
-    const id = newEventId()
+    const id = newEventId(atMs)
     const body = JSON.stringify({ id, type: t.event, createdAt: at, environment: next.environment, data: { charge: next } })
     return { charge: next, event: { id, type: t.event, environment: next.environment, createdAt: at, body, chargeId: next.id } }
   }
@@ -316,7 +312,8 @@ export class ChargeEngine {
 /** Same body ⇔ same hash: canonical JSON (sorted keys), the tax number without punctuation. */
 export function requestHash(input: ChargeCreateRequest): string {
   const normalized = { ...input, payerTaxNumber: normalizeTaxNumber(input.payerTaxNumber) }
-  return createHash('sha256').update(canonicalJson(normalized)).digest('hex')
+  // One-shot: a Hash object per creation cost more than the hashing.
+  return digest('sha256', canonicalJson(normalized), 'hex')
 }
 
 function canonicalJson(value: unknown): string {
@@ -334,6 +331,10 @@ function processing(): SandboxApiError {
   return new SandboxApiError('charge_processing', 'A cobrança original ainda está sendo criada; tente novamente em 1 segundo.', {
     headers: { 'retry-after': '1' },
   })
+}
+
+function idempotencyConflict(): SandboxApiError {
+  return new SandboxApiError('idempotency_key_conflict', 'Esta Idempotency-Key já foi usada com outro corpo de requisição.')
 }
 
 function externalIdConflict(): SandboxApiError {

@@ -1,8 +1,25 @@
 /** Identifiers and secrets the sandbox hands out. */
-import { randomBytes } from 'node:crypto'
+import { randomBytes, randomFillSync } from 'node:crypto'
+
+// Random bytes are drawn from the system's generator 4 KiB at a time, each byte used once: a
+// creation needs three ids, and one call per id cost more than the rest of the id.
+const POOL = Buffer.allocUnsafe(4096)
+let used = POOL.length
 
 export function randomHex(bytes: number): string {
-  return randomBytes(bytes).toString('hex')
+  if (bytes > POOL.length) return randomBytes(bytes).toString('hex')
+  if (used + bytes > POOL.length) {
+    randomFillSync(POOL)
+    used = 0
+  }
+  const hex = POOL.toString('hex', used, used + bytes)
+  used += bytes
+  return hex
+}
+
+/** An instant in ms as 12 hex characters (sorts like the instant until the year 10889). */
+function instantHex(ms: number): string {
+  return Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0').slice(-12)
 }
 
 /**
@@ -11,10 +28,15 @@ export function randomHex(bytes: number): string {
  * order (newest first) across restarts.
  */
 export function chargeId(createdMs: number, seq: number): string {
-  return Math.max(0, createdMs).toString(16).padStart(12, '0').slice(-12) + seq.toString(16).padStart(12, '0').slice(-12)
+  return instantHex(createdMs) + seq.toString(16).padStart(12, '0').slice(-12)
 }
 
-export const newEventId = (): string => `evt_${randomHex(12)}`
+/**
+ * An event id: `evt_`, the event's instant (12 hex) and 48 random bits. Ids that grow with time
+ * land at the end of the unique indexes of events and deliveries instead of on a random page each
+ * (a third fewer pages written per creation).
+ */
+export const newEventId = (atMs: number): string => `evt_${instantHex(atMs)}${randomHex(6)}`
 export const newRequestId = (): string => `req_${randomHex(12)}`
 export const newApiKey = (env: 'live' | 'test'): string => `svc_${env}_${randomHex(16)}`
 export const newWebhookSecret = (): string => `whsec_${randomHex(24)}`

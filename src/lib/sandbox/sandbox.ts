@@ -12,7 +12,9 @@ import type { Server } from 'node:http'
 import { createAdmin } from './admin.js'
 import { Chaos } from './chaos.js'
 import { SandboxClock } from './clock.js'
-import { openDatabase } from './db.js'
+import { Checkpointer } from './checkpointer.js'
+import { DB_FILE, openDatabase } from './db.js'
+import { GroupCommit } from './group-commit.js'
 import { WebhookDeliveries } from './deliveries.js'
 import { ChargeEngine } from './engine.js'
 import { handlePanelRequest } from './panel-routes.js'
@@ -28,7 +30,9 @@ const CLOCK_LEAD_META = 'clock_lead_ms'
 export async function startSandbox(opts: SandboxStartOptions = {}): Promise<RunningSandbox> {
   const log = opts.log ?? (() => {})
   const db = openDatabase({ dataDir: opts.dataDir, inMemory: opts.inMemory })
-  const store = new SandboxStore(db)
+  const writes = new GroupCommit(db)
+  const store = new SandboxStore(db, writes)
+  const checkpointer = opts.inMemory || !opts.dataDir ? undefined : new Checkpointer(db, join(opts.dataDir, DB_FILE), writes, log)
   const ownsClock = opts.clock === undefined
   // A clock moved ahead (`clock advance 25h`) stays ahead after a restart.
   const lead = Number(store.getMeta(CLOCK_LEAD_META) ?? '0')
@@ -36,7 +40,7 @@ export async function startSandbox(opts: SandboxStartOptions = {}): Promise<Runn
   const { merchant, testKey, liveKey } = store.ensureMerchant(clock.nowDate().toISOString())
   store.clearUnfinishedIdempotency()
 
-  const ctx: SandboxContext = { db, clock, log, webhookSecret: merchant.webhookSecret }
+  const ctx: SandboxContext = { db, clock, log, webhookSecret: merchant.webhookSecret, writes }
   const deliveries: DeliveryWorker = opts.deliveries ? opts.deliveries(ctx) : new WebhookDeliveries(ctx)
   let baseUrl = ''
   const engine = new ChargeEngine({ store, clock, sink: deliveries, log, baseUrl: () => baseUrl, beforeChargeInsert: opts.beforeChargeInsert })
@@ -65,6 +69,8 @@ export async function startSandbox(opts: SandboxStartOptions = {}): Promise<Runn
     baseUrl = urlOf(address)
   } catch (err) {
     await deliveries.close().catch(() => {})
+    writes.flush()
+    await checkpointer?.stop()
     db.close()
     throw err
   }
@@ -83,6 +89,8 @@ export async function startSandbox(opts: SandboxStartOptions = {}): Promise<Runn
       await deliveries.close()
       store.setMeta(CLOCK_LEAD_META, String(clock.now() - Date.now()))
       if (ownsClock) clock.stop()
+      writes.flush()
+      await checkpointer?.stop()
       db.close()
     })()
     return closing

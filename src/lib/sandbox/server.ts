@@ -87,8 +87,7 @@ async function handle(deps: SandboxServerDeps, req: IncomingMessage, res: Server
     deps.log(`${req.method} ${(req.url ?? '/').split('?')[0]} → ${outcome} ${Math.round(performance.now() - started)}ms ${requestId}`)
   })
   try {
-    const url = new URL(req.url ?? '/', 'http://sandbox.invalid')
-    const answer = await route(deps, req, res, url)
+    const answer = await route(deps, req, res, parseTarget(req.url))
     if (answer) send(res, answer)
   } catch (err) {
     if (res.headersSent || res.destroyed) {
@@ -101,7 +100,20 @@ async function handle(deps: SandboxServerDeps, req: IncomingMessage, res: Server
 }
 
 /** Returns the answer to send, or undefined when the connection was dealt with (dropped). */
-async function route(deps: SandboxServerDeps, req: IncomingMessage, res: ServerResponse, url: URL): Promise<Answer | undefined> {
+/** Plain paths (letters, digits, `_`, `-` between slashes) need no URL parser: most requests. */
+const PLAIN_PATH = /^(\/[\w-]+)+$/
+
+function parseTarget(target: string | undefined): { pathname: string; searchParams: URLSearchParams } {
+  if (target !== undefined && PLAIN_PATH.test(target)) return { pathname: target, searchParams: new URLSearchParams() }
+  return new URL(target ?? '/', 'http://sandbox.invalid')
+}
+
+async function route(
+  deps: SandboxServerDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: { pathname: string; searchParams: URLSearchParams },
+): Promise<Answer | undefined> {
   const { pathname } = url
   const method = req.method ?? 'GET'
 
@@ -311,22 +323,41 @@ function parseIdempotencyKey(raw: string | string[] | undefined): string | undef
 }
 
 /** Reads the whole body; past 1 MiB keeps draining (so the client reads the 413) then refuses. */
-async function readBody(req: IncomingMessage): Promise<Buffer> {
+function readBody(req: IncomingMessage): Promise<Buffer> {
   // A body declared too large is refused before it is read (and the connection closed after the
   // answer), rather than drained: up to 16 MiB would be read first, and past that, cut unanswered.
-  if (Number(req.headers['content-length']) > MAX_BODY_BYTES) throw bodyTooLarge({ connection: 'close' })
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length
-    if (size > MAX_DRAIN_BYTES) {
-      req.socket.destroy()
-      throw new SandboxApiError('invalid_request', 'Corpo da requisição grande demais.', { status: 413 })
+  if (Number(req.headers['content-length']) > MAX_BODY_BYTES) return Promise.reject(bodyTooLarge({ connection: 'close' }))
+  // Listeners rather than `for await`: an async iterator per request cost more than the reading.
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const done = (err?: unknown): void => {
+      req.off('data', onData)
+      req.off('end', onEnd)
+      req.off('error', done)
+      req.off('close', onClose)
+      if (err !== undefined) reject(err)
+      else if (size > MAX_BODY_BYTES) reject(bodyTooLarge())
+      else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks))
     }
-    if (size <= MAX_BODY_BYTES) chunks.push(chunk)
-  }
-  if (size > MAX_BODY_BYTES) throw bodyTooLarge()
-  return Buffer.concat(chunks)
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length
+      if (size > MAX_DRAIN_BYTES) {
+        req.socket.destroy()
+        done(new SandboxApiError('invalid_request', 'Corpo da requisição grande demais.', { status: 413 }))
+        return
+      }
+      if (size <= MAX_BODY_BYTES) chunks.push(chunk)
+    }
+    const onEnd = (): void => done()
+    const onClose = (): void => {
+      if (!req.complete) done(Object.assign(new Error('the client closed the connection before the body ended'), { code: 'ECONNRESET' }))
+    }
+    req.on('data', onData)
+    req.once('end', onEnd)
+    req.once('error', done)
+    req.once('close', onClose)
+  })
 }
 
 function bodyTooLarge(headers?: Record<string, string>): SandboxApiError {

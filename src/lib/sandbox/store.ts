@@ -2,12 +2,17 @@
  * Everything the sandbox keeps, over the database of db.ts: the merchant and its settings, the
  * API keys (test and live, with revocation), charges, idempotency records and events. Pure
  * persistence: the rules live in engine.ts and server.ts.
+ *
+ * Every request reads its API key and a charge creation reads the settings: both are kept in
+ * memory, loaded on first use and replaced by the store's own writes (the panel changes them
+ * only through this store, and one sandbox process owns its data dir).
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import type { Charge } from '../contract/schemas.js'
 import type { ChargeStatus } from '../domain/charge-states.js'
 import { chargeId, newApiKey, newMerchantId, newWebhookSecret } from './ids.js'
 import { transaction } from './db.js'
+import { GroupCommit } from './group-commit.js'
 import type { AccountSettings, Env, SandboxKey, StoredEvent } from './types.js'
 
 export const DEFAULT_SETTINGS: AccountSettings = {
@@ -47,8 +52,14 @@ type Row = Record<string, unknown>
 
 export class SandboxStore {
   private readonly st: Record<string, StatementSync>
+  private settings?: AccountSettings
+  private readonly keys = new Map<string, KeyRecord>()
 
-  constructor(readonly db: DatabaseSync) {
+  constructor(
+    readonly db: DatabaseSync,
+    /** Where charge creations are committed, together with whatever else is written in the same turn. */
+    readonly writes: GroupCommit = new GroupCommit(db),
+  ) {
     const p = (sql: string) => db.prepare(sql)
     this.st = {
       metaGet: p('SELECT value FROM meta WHERE key = ?'),
@@ -69,9 +80,7 @@ export class SandboxStore {
       chargeCount: p('SELECT COUNT(*) AS n FROM charges'),
       chargeCountEnv: p('SELECT COUNT(*) AS n FROM charges WHERE environment = ?'),
       idemGet: p('SELECT * FROM idempotency WHERE environment = ? AND key = ?'),
-      idemInsert: p('INSERT INTO idempotency (environment, key, request_hash, charge_id, created_ms) VALUES (?, ?, ?, NULL, ?)'),
-      idemComplete: p('UPDATE idempotency SET charge_id = ? WHERE environment = ? AND key = ?'),
-      idemDelete: p('DELETE FROM idempotency WHERE environment = ? AND key = ?'),
+      idemInsert: p('INSERT INTO idempotency (environment, key, request_hash, charge_id, created_ms) VALUES (?, ?, ?, ?, ?)'),
       idemDeleteUnfinished: p('DELETE FROM idempotency WHERE charge_id IS NULL'),
       eventInsert: p('INSERT INTO events (id, type, environment, created_at, charge_id, body) VALUES (?, ?, ?, ?, ?, ?)'),
       eventsOfCharge: p('SELECT * FROM events WHERE charge_id = ? ORDER BY seq'),
@@ -107,14 +116,18 @@ export class SandboxStore {
   }
 
   getSettings(): AccountSettings {
-    const raw = this.getMeta('settings')
-    return { ...DEFAULT_SETTINGS, ...(raw ? (JSON.parse(raw) as Partial<AccountSettings>) : {}) }
+    if (!this.settings) {
+      const raw = this.getMeta('settings')
+      this.settings = { ...DEFAULT_SETTINGS, ...(raw ? (JSON.parse(raw) as Partial<AccountSettings>) : {}) }
+    }
+    return { ...this.settings }
   }
 
   updateSettings(patch: Partial<AccountSettings>): AccountSettings {
     const next = { ...this.getSettings() }
     for (const [k, v] of Object.entries(patch)) if (v !== undefined) (next as Record<string, unknown>)[k] = v
     this.setMeta('settings', JSON.stringify(next))
+    this.settings = { ...next }
     return next
   }
 
@@ -127,8 +140,13 @@ export class SandboxStore {
   }
 
   findKey(key: string): KeyRecord | undefined {
+    const known = this.keys.get(key)
+    if (known) return { ...known }
     const row = this.st.keyGet!.get(key) as Row | undefined
-    return row ? toKey(row) : undefined
+    if (!row) return undefined
+    const record = toKey(row)
+    this.keys.set(key, record)
+    return { ...record }
   }
 
   listKeys(): KeyRecord[] {
@@ -136,7 +154,9 @@ export class SandboxStore {
   }
 
   revokeKey(key: string): boolean {
-    return Number(this.st.keyRevoke!.run(key).changes) > 0
+    const changed = Number(this.st.keyRevoke!.run(key).changes) > 0
+    this.keys.delete(key)
+    return changed
   }
 
   private firstValidKey(env: Env): string | undefined {
@@ -145,14 +165,24 @@ export class SandboxStore {
 
   // ------------------------------------------------------------ charges
 
-  /** Inserts a new charge (its id made from the creation instant and the row number) with its events, atomically. */
-  insertCharge(build: (id: string) => { charge: Charge; requestHash: string; events: StoredEvent[] }, createdMs: number): Charge {
-    return transaction(this.db, () => {
+  /**
+   * Inserts a new charge with its events and its idempotency record, atomically, in the next group
+   * commit; resolves once committed. `build` gets the creation instant and the charge id (made from
+   * that instant and the row number, so ids grow in commit order) and may run twice (group-commit.ts).
+   */
+  insertCharge(
+    now: () => number,
+    build: (id: string, createdMs: number) => { charge: Charge; requestHash: string; events: StoredEvent[] },
+    idempotencyKey?: string,
+  ): Promise<{ charge: Charge; events: StoredEvent[] }> {
+    return this.writes.run(() => {
+      const createdMs = now()
       const seq = Number((this.st.nextSeq!.get() as Row).seq)
-      const { charge, requestHash, events } = build(chargeId(createdMs, seq))
+      const { charge, requestHash, events } = build(chargeId(createdMs, seq), createdMs)
       this.st.chargeInsert!.run(seq, charge.id, charge.environment, charge.externalId ?? null, charge.status, createdMs, requestHash, JSON.stringify(charge))
       for (const e of events) this.insertEvent(e, charge.id)
-      return charge
+      if (idempotencyKey !== undefined) this.st.idemInsert!.run(charge.environment, idempotencyKey, requestHash, charge.id, createdMs)
+      return { charge, events }
     })
   }
 
@@ -215,19 +245,15 @@ export class SandboxStore {
     return { requestHash: row.request_hash as string, chargeId: (row.charge_id as string | null) ?? undefined }
   }
 
-  reserveIdempotency(env: Env, key: string, requestHash: string, nowMs: number): void {
-    this.st.idemInsert!.run(env, key, requestHash, nowMs)
+  /** Records that `key` answers with an existing charge (a replay by externalId under a new key). */
+  saveIdempotency(env: Env, key: string, requestHash: string, chargeId: string, nowMs: number): void {
+    this.st.idemInsert!.run(env, key, requestHash, chargeId, nowMs)
   }
 
-  completeIdempotency(env: Env, key: string, chargeId: string): void {
-    this.st.idemComplete!.run(chargeId, env, key)
-  }
-
-  releaseIdempotency(env: Env, key: string): void {
-    this.st.idemDelete!.run(env, key)
-  }
-
-  /** A creation cut short by a crash never finished: its key must not answer `charge_processing` forever. */
+  /**
+   * Sandboxes before group commit reserved a key in the database before creating its charge; one
+   * cut short by a crash left the reservation, which must not answer `charge_processing` forever.
+   */
   clearUnfinishedIdempotency(): void {
     this.st.idemDeleteUnfinished!.run()
   }

@@ -6,6 +6,7 @@
 import type { DatabaseSync } from 'node:sqlite'
 import type { ServerTimeouts } from '../http-guard.js'
 import type { SandboxClock } from './clock.js'
+import type { GroupCommit } from './group-commit.js'
 
 export type Env = 'live' | 'test'
 
@@ -32,6 +33,8 @@ export interface SandboxContext {
   log: (line: string) => void
   /** The merchant's webhook secret (one per sandbox, both environments). */
   webhookSecret: string
+  /** The sandbox's group commit, shared so that a turn's creations and delivery rows make one commit (default: the worker's own). */
+  writes?: GroupCommit
 }
 
 export interface WebhookEndpoint {

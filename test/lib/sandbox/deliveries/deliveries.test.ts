@@ -180,6 +180,25 @@ describe('retries', () => {
     expect(worker.list()[0]!.lastError).toMatch(/timeout/)
   })
 
+  it('keeps the start of a large answer for the log and counts the 2xx (real HTTP)', async () => {
+    target.answers = [{ status: 200, body: 'é'.repeat(512 * 1024) }]
+    worker.publish(event())
+    await worker.flush()
+    const [d] = worker.list()
+    expect(d).toMatchObject({ state: 'succeeded', attempts: 1, lastStatus: 200 })
+    expect(d!.lastResponse).toBe('é'.repeat(1024))
+  })
+
+  it('names a refused connection as the reason of a failed attempt (real HTTP)', async () => {
+    const url = target.url
+    await target.close()
+    worker.setEndpoint('test', url)
+    worker.publish(event())
+    await worker.flush()
+    expect(worker.list()[0]).toMatchObject({ state: 'pending', attempts: 1, lastError: 'ECONNREFUSED' })
+    target = await startTarget()
+  })
+
   it('does not deactivate an endpoint that had a success within the 24 h window', async () => {
     target.answers = [{ status: 500 }]
     worker.publish(event())

@@ -1,0 +1,146 @@
+/**
+ * WAL checkpoints on a worker thread. SQLite's automatic checkpoint runs inside the commit that
+ * takes the log past 1000 pages, on the event loop: copying those pages into the database file
+ * and syncing both stalled every request behind it (a quarter of the sandbox's time under load).
+ * Here a worker with its own connection copies them while the sandbox keeps answering.
+ *
+ * A checkpoint copies only the pages committed before it started, and the log starts over only
+ * once everything in it was copied, which never happens while commits keep landing. So each
+ * cycle ends with a short catch-up: the group commit holds its next batch (the event loop goes
+ * on; creations wait a few ms for their answer) while the worker copies what came in meanwhile.
+ *
+ * Durability is SQLite's own: a checkpoint only moves committed pages from the log into the
+ * database. If the worker cannot run, the connection's automatic checkpoint is switched back on.
+ */
+import type { DatabaseSync } from 'node:sqlite'
+import { Worker } from 'node:worker_threads'
+import type { GroupCommit } from './group-commit.js'
+
+/** Writes committed between two checkpoint cycles (about 3 log pages each: ~20 MB of log). */
+export const CHECKPOINT_EVERY_WRITES = 2000
+const AUTOCHECKPOINT_PAGES = 1000
+const HOLD_CAP_MS = 1000
+
+// Plain CommonJS, run with `eval` so that it loads the same from src/ (tests) and dist/.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads')
+const { DatabaseSync } = require('node:sqlite')
+let db, checkpoint
+try {
+  db = new DatabaseSync(workerData.file)
+  checkpoint = db.prepare('PRAGMA wal_checkpoint(PASSIVE)')
+} catch (err) {
+  parentPort.postMessage({ error: String((err && err.message) || err) })
+}
+parentPort.on('message', (m) => {
+  if (m === 'stop') {
+    try { if (db) db.close() } catch {}
+    parentPort.close()
+    return
+  }
+  try {
+    const r = checkpoint.get()
+    parentPort.postMessage({ log: r.log, checkpointed: r.checkpointed })
+  } catch (err) {
+    parentPort.postMessage({ error: String((err && err.message) || err) })
+  }
+})
+`
+
+type Reply = { log: number; checkpointed: number } | { error: string }
+
+export class Checkpointer {
+  private worker?: Worker
+  private running = false
+  private writesSince = 0
+  /** Commits since the checkpoint in flight was asked for: it did not copy them. */
+  private commitsDuring = 0
+  private release?: () => void
+
+  constructor(
+    private readonly db: DatabaseSync,
+    file: string,
+    private readonly writes: GroupCommit,
+    private readonly log: (line: string) => void,
+    private readonly everyWrites = CHECKPOINT_EVERY_WRITES,
+  ) {
+    let worker: Worker
+    try {
+      worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file } })
+    } catch (err) {
+      log(`sandbox: WAL checkpoints stay on the main thread (${(err as Error).message})`)
+      return
+    }
+    // Never what keeps the process alive: a process that exits without close() loses nothing
+    // (SQLite replays the log on the next open).
+    worker.unref()
+    worker.on('message', (reply: Reply) => this.onReply(worker, reply))
+    worker.on('error', (err) => this.fallBack(err.message))
+    worker.once('exit', () => this.fallBack('the checkpoint worker stopped'))
+    this.worker = worker
+    db.exec('PRAGMA wal_autocheckpoint = 0')
+    writes.onCommit = (n) => this.afterCommit(n)
+  }
+
+  /** Stops the worker; the caller's close of the database then checkpoints what is left. */
+  async stop(): Promise<void> {
+    const worker = this.worker
+    if (!worker) return
+    this.fallBack()
+    const exited = new Promise((resolve) => worker.once('exit', resolve))
+    worker.ref() // the caller awaits this exit: keep the process alive until it comes
+    worker.postMessage('stop')
+    await exited
+  }
+
+  private afterCommit(writes: number): void {
+    this.writesSince += writes
+    this.commitsDuring++
+    if (this.running || this.writesSince < this.everyWrites || !this.worker) return
+    this.running = true
+    this.writesSince = 0
+    this.ask(this.worker)
+  }
+
+  private ask(worker: Worker): void {
+    this.commitsDuring = 0
+    worker.postMessage('checkpoint')
+  }
+
+  private onReply(from: Worker, reply: Reply): void {
+    if (from !== this.worker) return
+    if ('error' in reply) {
+      this.fallBack(reply.error)
+      void from.terminate()
+      return
+    }
+    if (!this.release && (this.commitsDuring > 0 || reply.checkpointed < reply.log)) {
+      // Commits landed during the copy: copy them too, with the next batch held back, so that
+      // the log is all in the database and the next commit starts it over.
+      const release = this.writes.hold()
+      // A passive checkpoint never waits for a lock; still, a stuck disk must not hold creations for good.
+      const cap = setTimeout(release, HOLD_CAP_MS).unref()
+      this.release = () => {
+        clearTimeout(cap)
+        release()
+      }
+      this.ask(from)
+      return
+    }
+    this.release?.()
+    this.release = undefined
+    this.running = false
+  }
+
+  /** Back to SQLite's own checkpoints on the main connection (with a note, unless stopping). */
+  private fallBack(reason?: string): void {
+    if (!this.worker) return
+    this.worker = undefined
+    this.release?.()
+    this.release = undefined
+    this.running = false
+    this.writes.onCommit = undefined
+    if (reason !== undefined) this.log(`sandbox: WAL checkpoints back on the main thread (${reason})`)
+    if (this.db.isOpen) this.db.exec(`PRAGMA wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`)
+  }
+}
