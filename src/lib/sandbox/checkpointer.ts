@@ -56,6 +56,7 @@ export class Checkpointer {
   /** Commits since the checkpoint in flight was asked for: it did not copy them. */
   private commitsDuring = 0
   private release?: () => void
+  private waiters: Array<() => void> = []
 
   constructor(
     private readonly db: DatabaseSync,
@@ -93,6 +94,17 @@ export class Checkpointer {
     await exited
   }
 
+  /** Resolves once no checkpoint is in flight. */
+  idle(): Promise<void> {
+    if (!this.running) return Promise.resolve()
+    return new Promise((resolve) => this.waiters.push(resolve))
+  }
+
+  /** Whether checkpoints run on the worker (false once fallen back to SQLite's own). */
+  get active(): boolean {
+    return this.worker !== undefined
+  }
+
   private afterCommit(writes: number): void {
     this.writesSince += writes
     this.commitsDuring++
@@ -127,18 +139,23 @@ export class Checkpointer {
       this.ask(from)
       return
     }
+    this.done()
+  }
+
+  private done(): void {
     this.release?.()
     this.release = undefined
     this.running = false
+    const waiters = this.waiters
+    this.waiters = []
+    for (const resolve of waiters) resolve()
   }
 
   /** Back to SQLite's own checkpoints on the main connection (with a note, unless stopping). */
   private fallBack(reason?: string): void {
     if (!this.worker) return
     this.worker = undefined
-    this.release?.()
-    this.release = undefined
-    this.running = false
+    this.done()
     this.writes.onCommit = undefined
     if (reason !== undefined) this.log(`sandbox: WAL checkpoints back on the main thread (${reason})`)
     if (this.db.isOpen) this.db.exec(`PRAGMA wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`)

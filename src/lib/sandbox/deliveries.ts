@@ -8,8 +8,9 @@
  * again. State lives in the sandbox's database, so pending retries survive a restart.
  *
  * Hot path (thousands of events a second): the endpoint is read from memory; rows are written with
- * prepared statements, batched into one transaction per turn of the event loop (a commit per
- * event would cost more than the delivery); connections are kept alive; retries wait in our own
+ * prepared statements, deferred into the sandbox's group commit, one transaction per turn of the
+ * event loop shared with the charge creations (a commit per event would cost more than the
+ * delivery); connections are kept alive; retries wait in our own
  * heap with a single clock timer armed at its head, so a failing endpoint never makes the clock
  * re-sort thousands of timers. Attempts run concurrently: a clock timer only starts them, it
  * never waits for an HTTP answer, so a stalled endpoint cannot hold up expiries or settlements.
@@ -18,6 +19,11 @@
  * settled) make their first attempts one after the other, each once the previous one got its
  * answer or failed, so a receiver sees them in the order they happened. Only that charge waits:
  * other charges' events go out at once. Retries are not ordered (spec 6.3: handlers must cope).
+ *
+ * What a crash (kill -9, not a clean stop) loses: the delivery rows and attempts of the last
+ * turn, not yet committed. An event whose row was lost is in the events table but is not sent
+ * after the restart; an attempt whose outcome was lost is made again (at least once: receivers
+ * deduplicate by X-SVC-Event-Id). A clean stop (close()) commits everything.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import { Agent, type Dispatcher } from 'undici'
