@@ -1,11 +1,13 @@
 /**
  * One HTTP exchange over a single keep-alive undici Agent: connection reuse across pages and
  * retries, a timeout that covers connect + headers + body, and transport failures sorted into
- * the reasons the retry policy needs. No retries, no parsing here.
+ * the reasons the retry policy needs. No retries, no parsing here. The answer is gathered
+ * through the Agent's dispatch handler (no stream per answer; see undici-agent.ts).
  */
 import type { IncomingHttpHeaders } from 'node:http'
-import { Agent } from 'undici'
+import type { Dispatcher } from 'undici'
 import type { TransportReason } from './retry.js'
+import { createAgent, type LeanAgent } from './undici-agent.js'
 
 export interface HttpRequest {
   method: string
@@ -63,7 +65,7 @@ function errorCode(err: unknown): string | undefined {
 }
 
 export class HttpTransport {
-  private readonly agent: Agent
+  private readonly agent: LeanAgent
   private readonly origin: string
   private readonly prefix: string
   private closed = false
@@ -75,42 +77,81 @@ export class HttpTransport {
     const url = new URL(baseUrl)
     this.origin = url.origin
     this.prefix = url.pathname.replace(/\/+$/, '')
-    this.agent = new Agent({ keepAliveTimeout: 10_000, connect: { timeout: timeoutMs } })
+    this.agent = createAgent({ keepAliveTimeout: 10_000, connect: { timeout: timeoutMs } })
   }
 
   get host(): string {
     return new URL(this.origin).host
   }
 
-  async send(req: HttpRequest): Promise<HttpResponse> {
-    const controller = new AbortController()
-    let timedOut = false
-    const timer = setTimeout(() => {
-      timedOut = true
-      controller.abort()
-    }, this.timeoutMs)
-    try {
-      const res = await this.agent.request({
-        origin: this.origin,
-        path: this.prefix + req.path,
-        method: req.method,
-        headers: req.headers,
-        body: req.body,
-        signal: controller.signal,
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
-      })
-      const body = await res.body.text()
-      return { status: res.statusCode, headers: res.headers, body }
-    } catch (err) {
-      if (timedOut) throw new TransportError('timeout', 'ETIMEDOUT', `timed out after ${this.timeoutMs} ms`, err)
-      const code = errorCode(err)
-      if (code === undefined || NOT_TRANSPORT.has(code)) throw err
-      const message = err instanceof Error && err.message ? err.message : code
-      throw new TransportError(REASON_OF_CODE[code] ?? 'other', code, message, err)
-    } finally {
-      clearTimeout(timer)
-    }
+  send(req: HttpRequest): Promise<HttpResponse> {
+    return new Promise((resolve, reject) => {
+      let controller: Dispatcher.DispatchController | undefined
+      let settled = false
+      let status = 0
+      let headers: IncomingHttpHeaders = {}
+      const chunks: Buffer[] = []
+      const fail = (err: unknown) => {
+        if (settled) return
+        settled = true
+        clearTimeout(timer)
+        reject(this.transportError(err, false))
+      }
+      const timer = setTimeout(() => {
+        if (settled) return
+        settled = true
+        const err = new Error(`timed out after ${this.timeoutMs} ms`)
+        controller?.abort(err)
+        reject(this.transportError(err, true))
+      }, this.timeoutMs)
+      const handler: Dispatcher.DispatchHandler = {
+        onRequestStart(c) {
+          controller = c
+          if (settled) c.abort(new Error('timed out'))
+        },
+        onResponseStart(_c, statusCode, responseHeaders) {
+          status = statusCode
+          headers = responseHeaders
+        },
+        onResponseData(_c, chunk) {
+          chunks.push(chunk)
+        },
+        onResponseEnd() {
+          if (settled) return
+          settled = true
+          clearTimeout(timer)
+          resolve({ status, headers, body: Buffer.concat(chunks).toString('utf8') })
+        },
+        onResponseError(_c, err) {
+          fail(err)
+        },
+      }
+      try {
+        this.agent.dispatch(
+          {
+            origin: this.origin,
+            path: this.prefix + req.path,
+            method: req.method as Dispatcher.HttpMethod,
+            headers: req.headers,
+            body: req.body,
+            headersTimeout: this.timeoutMs,
+            bodyTimeout: this.timeoutMs,
+          },
+          handler,
+        )
+      } catch (err) {
+        fail(err)
+      }
+    })
+  }
+
+  /** A failure without an HTTP answer, sorted for the retry policy; a bug or bad argument as it is. */
+  private transportError(err: unknown, timedOut: boolean): unknown {
+    if (timedOut) return new TransportError('timeout', 'ETIMEDOUT', `timed out after ${this.timeoutMs} ms`, err)
+    const code = errorCode(err)
+    if (code === undefined || NOT_TRANSPORT.has(code)) return err
+    const message = err instanceof Error && err.message ? err.message : code
+    return new TransportError(REASON_OF_CODE[code] ?? 'other', code, message, err)
   }
 
   async close(): Promise<void> {

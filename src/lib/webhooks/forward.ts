@@ -10,6 +10,7 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import { performance } from 'node:perf_hooks'
 import type { Dispatcher } from 'undici'
+import type { LeanAgent } from '../api/undici-agent.js'
 import { LIMITS } from '../contract/limits.js'
 import { UsageError } from '../errors.js'
 
@@ -76,7 +77,7 @@ export class Forwarder {
   private readonly monotonic: () => number
   /** The loopback address that last answered for a `localhost` target. */
   private localhostPreferred?: string
-  private agent?: Promise<Dispatcher>
+  private agent?: Promise<LeanAgent>
 
   constructor(opts: ForwarderOptions = {}) {
     this.timeoutMs = opts.timeoutMs ?? LIMITS.webhookTimeoutMs
@@ -131,9 +132,9 @@ export class Forwarder {
     if (agent) await (await agent).close()
   }
 
-  private dispatcher(): Promise<Dispatcher> {
-    this.agent ??= import('undici').then(
-      ({ Agent }) => new Agent({ keepAliveTimeout: 4_000, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs }),
+  private dispatcher(): Promise<LeanAgent> {
+    this.agent ??= import('../api/undici-agent.js').then(({ createAgent }) =>
+      createAgent({ keepAliveTimeout: 4_000, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs }),
     )
     return this.agent
   }
