@@ -6,7 +6,6 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
-import { z } from 'zod'
 import { EXIT } from '../contract/errors.js'
 import { CliError, UsageError } from '../errors.js'
 
@@ -24,17 +23,47 @@ export interface ConfigData {
 /**
  * The shape the code relies on. Valid JSON of another shape (`"apiKey": 5`, `"profiles": "zzz"`)
  * would otherwise crash deep inside a command (`key.startsWith is not a function`) or list
- * nonsense. Unknown fields are kept: a newer version may have written them.
+ * nonsense. Unknown fields are kept: a newer version may have written them. Checked by hand, not
+ * with zod: every API command reads this file, and zod costs ~40 ms to load, which commands that
+ * never decode an API answer (the listener's first frame, for one) should not pay.
  */
-const ProfileSchema = z.looseObject({
-  apiKey: z.string().optional(),
-  baseUrl: z.string().optional(),
-  webhookSecret: z.string().optional(),
-})
-const ConfigSchema = z.looseObject({
-  defaultProfile: z.string().optional(),
-  profiles: z.record(z.string(), ProfileSchema).optional(),
-})
+interface ShapeIssue {
+  path: string[]
+  message: string
+}
+
+const PROFILE_FIELDS = ['apiKey', 'baseUrl', 'webhookSecret'] as const
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+function kindOf(value: unknown): string {
+  return value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value}`
+}
+
+/** Every place where `json` is not the ConfigData shape, in file order (defaultProfile, then profiles). */
+function shapeIssues(json: unknown): ShapeIssue[] {
+  if (!isRecord(json)) return [{ path: [], message: `expected an object, got ${kindOf(json)}` }]
+  const issues: ShapeIssue[] = []
+  if (json.defaultProfile !== undefined && typeof json.defaultProfile !== 'string') {
+    issues.push({ path: ['defaultProfile'], message: `expected a string, got ${kindOf(json.defaultProfile)}` })
+  }
+  const profiles = json.profiles
+  if (profiles === undefined) return issues
+  if (!isRecord(profiles)) return [...issues, { path: ['profiles'], message: `expected an object of profiles, got ${kindOf(profiles)}` }]
+  for (const [name, profile] of Object.entries(profiles)) {
+    if (!isRecord(profile)) {
+      issues.push({ path: ['profiles', name], message: `expected an object, got ${kindOf(profile)}` })
+      continue
+    }
+    for (const field of PROFILE_FIELDS) {
+      const value = profile[field]
+      if (value !== undefined && typeof value !== 'string') issues.push({ path: ['profiles', name, field], message: `expected a string, got ${kindOf(value)}` })
+    }
+  }
+  return issues
+}
 
 /** Letters, digits, `.`, `_` and `-`, starting with a letter or digit: safe in a file, a shell and a table. */
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/
@@ -233,12 +262,10 @@ function parseConfig(path: string, text: string, tolerate?: string): Partial<Con
   } catch (error) {
     throw unreadableConfig(path, error)
   }
-  const result = ConfigSchema.safeParse(json)
-  if (result.success) return json as Partial<ConfigData>
-  const issues = result.error.issues.filter((i) => !(tolerate !== undefined && i.path[0] === 'profiles' && i.path[1] === tolerate))
+  const issues = shapeIssues(json).filter((i) => !(tolerate !== undefined && i.path[0] === 'profiles' && i.path[1] === tolerate))
   if (issues.length === 0) return json as Partial<ConfigData>
   const issue = issues[0]!
-  const field = issue.path.length ? issue.path.map(String).join('.') : '(the whole file)'
+  const field = issue.path.length ? issue.path.join('.') : '(the whole file)'
   const profile = issue.path[0] === 'profiles' && issue.path.length >= 2 ? String(issue.path[1]) : undefined
   const fix = profile && PROFILE_NAME.test(profile) ? `, or drop that profile with \`svc profiles remove ${profile}\`` : ''
   throw badShape(path, field, issue.message, fix)

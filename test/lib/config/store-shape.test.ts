@@ -22,6 +22,8 @@ const BAD_SHAPES: Array<{ text: string; field: string }> = [
   { text: '{"profiles":{},"defaultProfile":["a"]}', field: 'defaultProfile' },
   { text: '[]', field: '(the whole file)' },
   { text: 'null', field: '(the whole file)' },
+  { text: '{"profiles":{"ok":{"apiKey":"svc_test_x"},"x":null}}', field: 'profiles.x' },
+  { text: '{"profiles":{"x":{"apiKey":"svc_test_x","baseUrl":null}}}', field: 'profiles.x.baseUrl' },
 ]
 
 describe('a config file of the wrong shape', () => {
