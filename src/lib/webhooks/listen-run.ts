@@ -8,6 +8,7 @@ import type { Credentials } from '../config/resolve.js'
 import { UsageError } from '../errors.js'
 import type { IO } from '../output/io.js'
 import { painter } from '../output/color.js'
+import { loadView } from '../tui/load-view.js'
 import { ChargeConfirmer } from './confirm.js'
 import { EventStore } from './event-store.js'
 import { Forwarder } from './forward.js'
@@ -134,7 +135,7 @@ async function lines(opts: ListenRunOptions, url: string, notes: string[], stop:
 }
 
 async function live(opts: ListenRunOptions, listener: WebhookListener, store: EventStore, url: string, notes: string[], registration: string, stop: AbortSignal): Promise<void> {
-  const [{ ListenFeed }, { runListenView }] = await Promise.all([import('../tui/listen-feed.js'), import('../tui/run-listen-view.js')])
+  const [{ ListenFeed }, { runListenView }] = await Promise.all([import('../tui/listen-feed.js'), loadView(() => import('../tui/run-listen-view.js'))])
   const client = opts.client
   const confirmer = client && opts.credentials ? new ChargeConfirmer(async (id) => (await client()).getCharge(id)) : undefined
   const feed = new ListenFeed({ confirmer })
