@@ -5,9 +5,10 @@
  * Here a worker with its own connection copies them while the sandbox keeps answering.
  *
  * A checkpoint copies only the pages committed before it started, and the log starts over only
- * once everything in it was copied, which never happens while commits keep landing. So each
- * cycle ends with a short catch-up: the group commit holds its next batch (the event loop goes
- * on; creations wait a few ms for their answer) while the worker copies what came in meanwhile.
+ * once everything in it was copied, which never happens while commits keep landing. So a cycle
+ * copies again what came in during the previous copy, each copy shorter than the last, and ends
+ * with a short catch-up: the group commit holds its next batch (the event loop goes on;
+ * creations wait a few ms for their answer) while the worker copies the rest.
  *
  * Durability is SQLite's own: a checkpoint only moves committed pages from the log into the
  * database. If the worker cannot run, the connection's automatic checkpoint is switched back on.
@@ -16,10 +17,13 @@ import type { DatabaseSync } from 'node:sqlite'
 import { Worker } from 'node:worker_threads'
 import type { GroupCommit } from './group-commit.js'
 
-/** Writes committed between two checkpoint cycles (about 3 log pages each: ~20 MB of log). */
-export const CHECKPOINT_EVERY_WRITES = 2000
+/** Writes committed between two checkpoint cycles: about 1300 creations (3 writes each), ~16 MB of log. */
+export const CHECKPOINT_EVERY_WRITES = 4000
 const AUTOCHECKPOINT_PAGES = 1000
 const HOLD_CAP_MS = 1000
+/** A copy this short is the last one of a cycle, made with commits held; so is the fifth. */
+const CATCH_UP_MS = 4
+const FREE_ROUNDS = 4
 
 // Plain CommonJS, run with `eval` so that it loads the same from src/ (tests) and dist/.
 const WORKER_SOURCE = `
@@ -55,6 +59,8 @@ export class Checkpointer {
   private writesSince = 0
   /** Commits since the checkpoint in flight was asked for: it did not copy them. */
   private commitsDuring = 0
+  private askedAt = 0
+  private rounds = 0
   private release?: () => void
   private waiters: Array<() => void> = []
 
@@ -111,11 +117,14 @@ export class Checkpointer {
     if (this.running || this.writesSince < this.everyWrites || !this.worker) return
     this.running = true
     this.writesSince = 0
+    this.rounds = 0
     this.ask(this.worker)
   }
 
   private ask(worker: Worker): void {
     this.commitsDuring = 0
+    this.askedAt = performance.now()
+    this.rounds++
     worker.postMessage('checkpoint')
   }
 
@@ -127,8 +136,13 @@ export class Checkpointer {
       return
     }
     if (!this.release && (this.commitsDuring > 0 || reply.checkpointed < reply.log)) {
-      // Commits landed during the copy: copy them too, with the next batch held back, so that
-      // the log is all in the database and the next commit starts it over.
+      // Commits landed during the copy: copy them too. While that takes long, with commits going
+      // on; then once with the next batch held back, so that the log is all in the database and
+      // the next commit starts it over.
+      if (performance.now() - this.askedAt > CATCH_UP_MS && this.rounds < FREE_ROUNDS) {
+        this.ask(from)
+        return
+      }
       const release = this.writes.hold()
       // A passive checkpoint never waits for a lock; still, a stuck disk must not hold creations for good.
       const cap = setTimeout(release, HOLD_CAP_MS).unref()
