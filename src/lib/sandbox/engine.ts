@@ -137,7 +137,7 @@ export class ChargeEngine {
   private draft(env: Env, input: ChargeCreateRequest, hash: string, id: string, nowMs: number): { charge: Charge; requestHash: string; events: StoredEvent[] } {
     const settings = this.deps.store.getSettings()
     const now = new Date(nowMs).toISOString()
-    const draft: Charge = {
+    const created: Charge = {
       id,
       ...(input.externalId !== undefined ? { externalId: input.externalId } : {}),
       status: 'created',
@@ -156,7 +156,7 @@ export class ChargeEngine {
       updatedAt: now,
     }
     // `created` is transient: the QR is issued in the same breath (charge-states.ts).
-    const issued = this.applyMove(draft, must(transitionFor('created', 'issue_qr')), nowMs)
+    const issued = this.applyMove(created, must(transitionFor('created', 'issue_qr')), nowMs)
     return { charge: issued.charge, requestHash: hash, events: [issued.event] }
   }
 
