@@ -28,6 +28,9 @@ if (argv.length <= 1 && !process.env.SVC_NO_FAST_PATH) {
 if (answer !== undefined) {
   process.stdout.write(answer)
 } else {
+  // The Node version was checked above (stricter than oclif's); oclif's own check loads all of
+  // semver (47 modules, ~12 ms of every command) to say the same thing.
+  process.env.OCLIF_DISABLE_ENGINE_WARNING ??= '1'
   const { execute } = await import('@oclif/core')
   await execute({ dir: import.meta.url })
 }
