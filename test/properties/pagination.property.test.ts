@@ -5,7 +5,8 @@
  * first. Runs: page sizes 1–7, 0–30 charges, inserts with equal or later creation times.
  */
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import nock from 'nock'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createClient } from '../../src/lib/api/client.js'
 import { paginate } from '../../src/lib/api/paginate.js'
 import type { ChargeListQuery } from '../../src/lib/contract/schemas.js'
@@ -15,6 +16,11 @@ import { startSandbox } from '../../src/lib/sandbox/sandbox.js'
 const CPF = '52998224725'
 
 describe('pagination under concurrent inserts (property)', () => {
+  // Only loopback, to a sandbox this file starts: nock's interceptor is not needed here, and it
+  // holds every POST body for ~50 ms, which made 25 runs brush against the timeout.
+  beforeAll(() => nock.restore())
+  afterAll(() => nock.activate())
+
   it('yields each pre-existing charge exactly once, none twice, newest first', async () => {
     const plan = fc.record({
       initial: fc.integer({ min: 0, max: 30 }),
@@ -58,5 +64,5 @@ describe('pagination under concurrent inserts (property)', () => {
       }),
       { numRuns: 25 },
     )
-  })
+  }, 60_000)
 })
