@@ -3,7 +3,7 @@
  * the deliveries as they arrive, and the selected one's details. Keys: ↑/↓ select, Enter
  * details, r replay to the app, f filter, q quit.
  */
-import { Box, Text, useApp, useInput, useWindowSize } from 'ink'
+import { Box, Static, Text, useApp, useInput, useWindowSize } from 'ink'
 import { useState } from 'react'
 import { safeText } from '../output/safe-text.js'
 import { ChargeLane, laneCells, laneTail } from './ChargeLane.js'
@@ -31,7 +31,7 @@ export interface ListenAppProps {
   forward: string
   environment?: 'live' | 'test'
   skipVerify: boolean
-  /** Where deliveries come from, in one line (e.g. "registered as the sandbox's test webhook URL"). */
+  /** Where deliveries come from, in one line (e.g. "registered as the sandbox's test webhook URL"); else the feed's. */
   registration?: string
   /** Resends the event to the app; resolves to a line for the notices. */
   onReplay: (eventId: string) => Promise<string>
@@ -41,6 +41,10 @@ export interface ListenAppProps {
   /** At most this many delivery rows / lanes (default: as many as the terminal holds; 6 lanes). */
   rows?: number
   lanes?: number
+}
+
+function registrationOf(props: ListenAppProps, state: FeedState): string | undefined {
+  return props.registration ?? state.registration
 }
 
 function Header({ props, state, filter }: { props: ListenAppProps; state: FeedState; filter: FilterMode }) {
@@ -55,9 +59,9 @@ function Header({ props, state, filter }: { props: ListenAppProps; state: FeedSt
         ) : null}{' '}
         <Text bold>listening</Text> {props.listening} <Text dimColor>→</Text> <Text bold>forwarding</Text> {props.forward}
       </Text>
-      {props.registration ? (
+      {registrationOf(props, state) ? (
         <Text dimColor wrap="truncate-end">
-          {props.registration}
+          {registrationOf(props, state)}
         </Text>
       ) : null}
       {props.skipVerify ? (
@@ -122,7 +126,7 @@ export function ListenApp(props: ListenAppProps) {
   })
 
   const statusLines = status.slice(-2)
-  const fixed = 2 + (props.registration ? 1 : 0) + (props.skipVerify ? 1 : 0) + state.notices.length + statusLines.length + 1
+  const fixed = 2 + (registrationOf(props, state) ? 1 : 0) + (props.skipVerify ? 1 : 0) + state.notices.length + statusLines.length + 1
   const open = details && selected !== undefined
   const layout = listenLayout({ height, fixed, lanes: state.lanes.length, maxLanes: props.lanes ?? 6, deliveries: visible.length, maxRows: props.rows, details: open })
   const rows = layout.rows
@@ -134,6 +138,8 @@ export function ListenApp(props: ListenAppProps) {
   const rowCells = fitColumns(shown.map((d) => deliveryCells(d, d.seq === selected?.seq)), columns - Math.max(0, ...shown.map((d) => leastWidth(deliveryTail(d)))))
   return (
     <Box flexDirection="column" width={columns} maxHeight={Math.max(1, height - 1)} overflow="hidden">
+      {/* Printed once above the frame and left there, as if written before the view. */}
+      <Static items={state.startNotes}>{(note, i) => <Text key={i}>{note}</Text>}</Static>
       <Header props={props} state={state} filter={filter} />
       {open ? null : (
         <Box flexDirection="column" marginTop={layout.gap}>

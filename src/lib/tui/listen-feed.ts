@@ -40,6 +40,10 @@ export interface FeedState {
   deliveries: FeedDelivery[]
   lanes: Lane[]
   notices: string[]
+  /** Where deliveries come from, in one line (the header's), once the listener knows. */
+  registration?: string
+  /** Start-up notes (registration, filter), shown once above the view. */
+  startNotes: string[]
   /** Deliveries from the service by outcome; replays are counted apart. */
   counts: Record<Outcome, number> & { total: number; replays: number }
 }
@@ -62,7 +66,7 @@ export class ListenFeed {
   private readonly lanes: LaneBook
   private readonly confirmer?: ChargeConfirmer
   private readonly listeners = new Set<() => void>()
-  private state: FeedState = { deliveries: [], lanes: [], notices: [], counts: emptyCounts() }
+  private state: FeedState = { deliveries: [], lanes: [], notices: [], startNotes: [], counts: emptyCounts() }
   private readonly confirmations = new Set<Promise<void>>()
 
   constructor(opts: ListenFeedOptions = {}) {
@@ -118,6 +122,11 @@ export class ListenFeed {
       this.confirmations.add(job)
       void job.finally(() => this.confirmations.delete(job))
     }
+  }
+
+  /** Where deliveries come from (the header's line) and the start-up notes that say more. */
+  setRegistration(summary: string, notes: readonly string[] = []): void {
+    this.set({ ...this.state, registration: summary, startNotes: [...this.state.startNotes, ...notes] })
   }
 
   notice(text: string): void {

@@ -74,12 +74,15 @@ export async function runListen(opts: ListenRunOptions): Promise<void> {
       if (err.code === 'EADDRNOTAVAIL') throw new UsageError(`Cannot listen on ${opts.host}: no such local address.`, { field: 'host' })
       throw err
     })
-    const registration = await registerListener(url, opts.credentials, opts.noCredentialsReason ?? 'none configured', opts.registerDeps)
-    const notes = registrationNotes(registration, url, opts.secrets, opts.skipVerify)
-    if (opts.events) notes.push(`Forwarding only ${opts.events.join(', ')}; other events are acknowledged (2xx) and not retried.`)
-    opts.onReady?.(url)
-    if (opts.tui) await live(opts, listener, store, url, notes, registrationSummary(registration, opts.secrets, opts.skipVerify), stop)
-    else await lines(opts, url, notes, stop)
+    const register = async (): Promise<Started> => {
+      const registration = await registerListener(url, opts.credentials, opts.noCredentialsReason ?? 'none configured', opts.registerDeps)
+      const notes = registrationNotes(registration, url, opts.secrets, opts.skipVerify)
+      if (opts.events) notes.push(`Forwarding only ${opts.events.join(', ')}; other events are acknowledged (2xx) and not retried.`)
+      opts.onReady?.(url)
+      return { notes, summary: registrationSummary(registration, opts.secrets, opts.skipVerify) }
+    }
+    if (opts.tui) await live(opts, listener, store, url, register, stop)
+    else await lines(opts, url, (await register()).notes, stop)
   } finally {
     shutdown?.dispose()
     // The live view has let go of the screen by now, so stderr is free in both modes.
@@ -134,13 +137,28 @@ async function lines(opts: ListenRunOptions, url: string, notes: string[], stop:
   if (!stop.aborted) await new Promise<void>((resolve) => stop.addEventListener('abort', () => resolve(), { once: true }))
 }
 
-async function live(opts: ListenRunOptions, listener: WebhookListener, store: EventStore, url: string, notes: string[], registration: string, stop: AbortSignal): Promise<void> {
+/** What the listener says once it is registered: the notes, and their gist for the view's header. */
+interface Started {
+  notes: string[]
+  summary: string
+}
+
+async function live(opts: ListenRunOptions, listener: WebhookListener, store: EventStore, url: string, register: () => Promise<Started>, stop: AbortSignal): Promise<void> {
   const [{ ListenFeed }, { runListenView }] = await Promise.all([import('../tui/listen-feed.js'), loadView(() => import('../tui/run-listen-view.js'))])
   const client = opts.client
   const confirmer = client && opts.credentials ? new ChargeConfirmer(async (id) => (await client()).getCharge(id)) : undefined
   const feed = new ListenFeed({ confirmer })
-  // Printed before the view takes the screen (they stay above it); the header keeps the gist.
-  for (const n of notes) opts.io.err(`${n}\n`)
+  // The view comes up first and registers right after its first frame: registering makes the
+  // process's first fetch (~60 ms of loading), which the first frame need not wait for (no
+  // delivery can come before the sandbox knows the URL). The notes appear above the view, where
+  // they were printed before it; the header keeps the gist.
+  feed.setRegistration('registering…')
+  setImmediate(() => {
+    register().then(
+      ({ notes, summary }) => feed.setRegistration(summary, notes),
+      (err: Error) => feed.setRegistration(`not registered: ${err.message}`),
+    )
+  })
   const add = (d: ListenerDelivery) => feed.add(d)
   listener.on('delivery', add)
   const forwarder = new Forwarder({ timeoutMs: opts.forwardTimeoutMs })
@@ -159,7 +177,6 @@ async function live(opts: ListenRunOptions, listener: WebhookListener, store: Ev
       forward: opts.forward.href,
       environment: opts.credentials?.environment,
       skipVerify: opts.skipVerify,
-      registration,
       onReplay,
       stdout: opts.io.stdout,
       stdin: opts.io.stdin,

@@ -1,0 +1,56 @@
+/**
+ * The live view of `svc webhooks listen` end to end (runListen with a fake terminal): it comes up
+ * before the registration with the sandbox is done (that costs the process's first fetch), then
+ * shows where deliveries come from, with the notes above the view.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { createIO } from '../../../src/lib/output/io.js'
+import { parseForwardUrl } from '../../../src/lib/webhooks/forward.js'
+import { runListen } from '../../../src/lib/webhooks/listen-run.js'
+import { Keys, Screen } from '../tui/render-at.js'
+import { deferred, SECRET } from './fixtures.js'
+
+const stops: AbortController[] = []
+afterEach(() => {
+  while (stops.length) stops.pop()!.abort()
+})
+
+describe('runListen on a terminal', () => {
+  it('draws the view before the registration is done, then shows it in the header and its notes above the view', async () => {
+    const screen = new Screen(140, 30)
+    const keys = new Keys()
+    const errors = new Screen(140, 30)
+    const io = createIO({ stdout: screen as never, stdin: keys as never, stderr: errors as never, isStdoutTTY: true, isStdinTTY: true, isStderrTTY: true, env: {} })
+    const sandboxAnswers = deferred<boolean>()
+    const registered: string[] = []
+    const stop = new AbortController()
+    stops.push(stop)
+    const text = () => screen.frames.join('')
+    const running = runListen({
+      forward: parseForwardUrl('127.0.0.1:9/hooks'),
+      host: '127.0.0.1',
+      port: 0,
+      secrets: [SECRET],
+      skipVerify: false,
+      tui: true,
+      io,
+      credentials: { apiKey: 'svc_test_0123456789abcdef01234567', baseUrl: 'http://127.0.0.1:1', environment: 'test', source: 'SVC_API_KEY' },
+      storePath: ':memory:',
+      stop: stop.signal,
+      registerDeps: {
+        detectSandbox: () => sandboxAnswers.promise,
+        setWebhookUrl: async ({ url }) => void registered.push(url),
+      },
+    })
+    await vi.waitFor(() => expect(text()).toContain('q quit'), { timeout: 5000, interval: 10 })
+    expect(text()).toContain('registering…')
+    expect(registered).toEqual([])
+
+    sandboxAnswers.resolve(true)
+    await vi.waitFor(() => expect(text()).toContain("registered as the sandbox's test webhook URL"), { timeout: 5000, interval: 10 })
+    expect(registered).toHaveLength(1)
+    expect(text()).toContain(`Registered ${registered[0]} as the sandbox's test webhook URL`)
+    stop.abort()
+    await running
+  })
+})
