@@ -40,14 +40,5 @@ export function memoryIO(env: NodeJS.ProcessEnv = {}): { io: IO; out: () => stri
   return { io, out: () => out, err: () => err }
 }
 
-/** A seeded PRNG (mulberry32), so a failing run can be replayed with the same faults. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+/** A seeded PRNG, so a failing run can be replayed with the same faults (the sandbox's own). */
+export { mulberry32 as seeded } from '../../src/lib/sandbox/chaos.js'

@@ -5,29 +5,13 @@
  */
 import { statusOfEventType } from '../domain/charge-states.js'
 import type { ChargeConfirmer, Verdict } from '../webhooks/confirm.js'
-import type { DeliveryRecord, DeliverySource, Outcome, Verification } from '../webhooks/event-store.js'
+import type { DeliveryRecord, Outcome } from '../webhooks/event-store.js'
 import { type EventSummary, summarizeEvent } from '../webhooks/event-summary.js'
 import type { ListenerDelivery } from '../webhooks/listener.js'
 import { type Lane, LaneBook } from './lanes.js'
 
-export interface FeedDelivery {
-  seq: number
-  receivedAt: string
-  source: DeliverySource
-  eventId?: string
-  type?: string
-  attempt: number
-  verification: Verification
-  verifyReason?: string
-  verifyMessage?: string
-  outcome: Outcome
-  answeredStatus: number
-  forwardUrl?: string
-  forwardStatus?: number
-  latencyMs?: number
-  error?: string
-  responseSnippet?: string
-  headers: Record<string, string>
+/** A delivery as the view keeps it: the log's record without the raw bytes, plus what the view adds. */
+export interface FeedDelivery extends Omit<DeliveryRecord, 'body'> {
   /** The start of the body as text, for the details view (the full bytes stay in the log). */
   bodyPreview: string
   summary: EventSummary
