@@ -31,6 +31,19 @@ if (answer !== undefined) {
   // The Node version was checked above (stricter than oclif's); oclif's own check loads all of
   // semver (47 modules, ~12 ms of every command) to say the same thing.
   process.env.OCLIF_DISABLE_ENGINE_WARNING ??= '1'
+  // The reader of our stdout went away (`svc … | head -3`): stop as if asked to. Long-running
+  // commands (listen, watch, sandbox) get their clean SIGTERM path, finishing work in flight;
+  // the rest just end, like a Unix tool killed by SIGPIPE, without a stack trace.
+  let pipeClosed = false
+  process.stdout.on('error', (err) => {
+    if (err.code !== 'EPIPE' || pipeClosed) return
+    pipeClosed = true
+    // oclif's final flush waits for a 'drain' a closed pipe never sends; once the work is done
+    // and nothing is left to run, leave with the command's own exit code.
+    process.once('beforeExit', () => process.exit(process.exitCode ?? 0))
+    if (process.listenerCount('SIGTERM') > 0) process.emit('SIGTERM')
+    else process.exit(0)
+  })
   const { execute } = await import('@oclif/core')
   await execute({ dir: import.meta.url })
 }

@@ -122,7 +122,9 @@ class LineBuffer {
 /** Resolves once everything written so far has been handed to the OS (a pipe may lag behind). */
 function flush(stream: NodeJS.WritableStream): Promise<void> {
   return new Promise((resolve) => {
-    if ((stream as { writableEnded?: boolean }).writableEnded) resolve()
+    const s = stream as { writableEnded?: boolean; destroyed?: boolean; errored?: unknown }
+    // A closed pipe (the reader left: `| head`) will never call back; there is nothing to wait for.
+    if (s.writableEnded || s.destroyed || s.errored) resolve()
     else stream.write('', () => resolve())
   })
 }
