@@ -2,68 +2,21 @@
  * The CLI's client of the local sandbox's panel API (`/_sandbox/…`): what the real service's web
  * panel does (webhook URL, delivery log, keys, plan), plus the sandbox's clock. It speaks plain
  * HTTP with the bearer key and never imports the sandbox's server code, so the webhooks listener
- * can use it against a sandbox running in another process. Wire types live here on purpose: they
- * are the panel's contract, seen from the client side.
+ * can use it against a sandbox running in another process. The wire shapes are the panel's
+ * contract (contract/panel.ts), shared with the server.
  */
 import { environmentOfKey, maskSecret } from '../config/mask.js'
+import type { AccountSettings, AttemptRecord, DeliveryRecord, PanelEnv, SandboxKey, WebhookEndpoint } from '../contract/panel.js'
 import { ApiError, NetworkError, ResponseError } from '../errors.js'
 
-export type PanelEnv = 'live' | 'test'
+export type { DeliveryState, PanelEnv } from '../contract/panel.js'
+export type PanelDelivery = DeliveryRecord
+export type PanelAttempt = AttemptRecord
+export type PanelKey = SandboxKey
+export type PanelAccountSettings = AccountSettings
 
-export interface PanelWebhookEndpoint {
-  environment: PanelEnv
-  url: string
-  active: boolean
-  deactivatedAt?: string
+export interface PanelWebhookEndpoint extends WebhookEndpoint {
   lastSuccessAt?: string
-}
-
-export type DeliveryState = 'pending' | 'succeeded' | 'failed' | 'skipped'
-
-export interface PanelDelivery {
-  eventId: string
-  type: string
-  environment: PanelEnv
-  url: string
-  attempts: number
-  lastStatus?: number
-  lastError?: string
-  lastResponse?: string
-  nextRetryAt?: string
-  state: DeliveryState
-  createdAt: string
-  firstAttemptAt?: string
-  body: string
-  /** Only when the log is filtered by event id. */
-  attemptLog?: PanelAttempt[]
-}
-
-export interface PanelAttempt {
-  attempt: number
-  at: string
-  url: string
-  status?: number
-  error?: string
-  response?: string
-  durationMs: number
-  manual: boolean
-}
-
-export interface PanelKey {
-  key: string
-  environment: PanelEnv
-  revoked: boolean
-  createdAt: string
-}
-
-export interface PanelAccountSettings {
-  feeBps: number
-  feeFixedInCents: number
-  settlementDelayHours: number
-  activated: boolean
-  blocked: boolean
-  merchantIdPresent: boolean
-  qrValiditySeconds: number
 }
 
 export type PanelAccountPatch = Partial<Pick<PanelAccountSettings, 'feeBps' | 'feeFixedInCents' | 'settlementDelayHours' | 'activated' | 'blocked' | 'qrValiditySeconds'>>

@@ -28,13 +28,14 @@
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import { Agent, type Dispatcher } from 'undici'
 import { LIMITS } from '../contract/limits.js'
+import type { AttemptRecord, DeliveryRecord, DeliveryState } from '../contract/panel.js'
 import { signatureHeader } from '../webhooks/signature.js'
 import type { SandboxClock } from './clock.js'
 import { GroupCommit } from './group-commit.js'
 import { MinHeap } from './min-heap.js'
 import type { Env, EventSink, SandboxContext, StoredEvent, WebhookEndpoint } from './types.js'
 
-export type DeliveryState = 'pending' | 'succeeded' | 'failed' | 'skipped'
+export type { AttemptRecord, DeliveryRecord, DeliveryState }
 
 /** One HTTP POST as the worker sends it (what an injected sender receives). */
 export interface OutgoingDelivery {
@@ -65,35 +66,7 @@ export interface EndpointInfo extends WebhookEndpoint {
   lastSuccessAt?: string
 }
 
-export interface AttemptRecord {
-  attempt: number
-  at: string
-  url: string
-  status?: number
-  error?: string
-  response?: string
-  durationMs: number
-  /** A resend from the panel rather than the retry schedule. */
-  manual: boolean
-}
 
-export interface DeliveryRecord {
-  eventId: string
-  type: string
-  environment: Env
-  url: string
-  attempts: number
-  lastStatus?: number
-  lastError?: string
-  lastResponse?: string
-  nextRetryAt?: string
-  state: DeliveryState
-  createdAt: string
-  firstAttemptAt?: string
-  body: string
-  /** Every attempt, oldest first (only when the log is filtered by event id). */
-  attemptLog?: AttemptRecord[]
-}
 
 export interface DeliveryFilter {
   environment?: Env

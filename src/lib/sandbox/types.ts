@@ -6,6 +6,10 @@
 import type { DatabaseSync } from 'node:sqlite'
 import type { ServerTimeouts } from '../http-guard.js'
 import type { SandboxClock } from './clock.js'
+
+import type { AccountSettings, SandboxKey, WebhookEndpoint } from '../contract/panel.js'
+
+export type { AccountSettings, SandboxKey, WebhookEndpoint }
 import type { GroupCommit } from './group-commit.js'
 
 export type Env = 'live' | 'test'
@@ -37,32 +41,8 @@ export interface SandboxContext {
   writes?: GroupCommit
 }
 
-export interface WebhookEndpoint {
-  environment: Env
-  url: string
-  active: boolean
-  /** Set when the endpoint was deactivated after 24 h without a success. */
-  deactivatedAt?: string
-}
 
-export interface SandboxKey {
-  /** Masked form only, except in the one `keys create` answer and the start banner. */
-  key: string
-  environment: Env
-  revoked: boolean
-  createdAt: string
-}
 
-export interface AccountSettings {
-  feeBps: number
-  feeFixedInCents: number
-  settlementDelayHours: number
-  activated: boolean
-  blocked: boolean
-  merchantIdPresent: boolean
-  /** Seconds a QR stays payable (spec: "not shown"). */
-  qrValiditySeconds: number
-}
 
 export interface PanelRequest {
   method: string

@@ -1,0 +1,64 @@
+/**
+ * The sandbox panel's wire shapes (`/_sandbox/…`): written once here, served by the sandbox and
+ * read by the CLI's panel client, which must not import the sandbox's server code. Type-only.
+ */
+export type PanelEnv = 'live' | 'test'
+
+export type DeliveryState = 'pending' | 'succeeded' | 'failed' | 'skipped'
+
+export interface WebhookEndpoint {
+  environment: PanelEnv
+  url: string
+  active: boolean
+  /** Set when the endpoint was deactivated after 24 h without a success. */
+  deactivatedAt?: string
+}
+
+export interface AttemptRecord {
+  attempt: number
+  at: string
+  url: string
+  status?: number
+  error?: string
+  response?: string
+  durationMs: number
+  /** A resend from the panel rather than the retry schedule. */
+  manual: boolean
+}
+
+export interface DeliveryRecord {
+  eventId: string
+  type: string
+  environment: PanelEnv
+  url: string
+  attempts: number
+  lastStatus?: number
+  lastError?: string
+  lastResponse?: string
+  nextRetryAt?: string
+  state: DeliveryState
+  createdAt: string
+  firstAttemptAt?: string
+  body: string
+  /** Every attempt, oldest first (only when the log is filtered by event id). */
+  attemptLog?: AttemptRecord[]
+}
+
+export interface SandboxKey {
+  /** Masked form only, except in the one `keys create` answer and the start banner. */
+  key: string
+  environment: PanelEnv
+  revoked: boolean
+  createdAt: string
+}
+
+export interface AccountSettings {
+  feeBps: number
+  feeFixedInCents: number
+  settlementDelayHours: number
+  activated: boolean
+  blocked: boolean
+  merchantIdPresent: boolean
+  /** Seconds a QR stays payable (spec: "not shown"). */
+  qrValiditySeconds: number
+}
