@@ -14,6 +14,8 @@ export interface BackgroundCommand {
   /** Resolves once stdout matches (or rejects when the command ended first). */
   waitFor(pattern: RegExp): Promise<RegExpMatchArray>
   stop(): Promise<number>
+  /** The exit code the binary would have had, once the command ends by itself. */
+  done: Promise<number>
 }
 
 export function startCommand(cmd: RunnableCommand, argv: string[], env: Record<string, string | undefined> = {}): BackgroundCommand {
@@ -42,6 +44,7 @@ export function startCommand(cmd: RunnableCommand, argv: string[], env: Record<s
   )
   const finished = done.then(() => true)
   return {
+    done,
     stdout: () => out,
     stderr: () => err,
     async waitFor(pattern) {
