@@ -14,7 +14,7 @@ const argv = process.argv.slice(2)
 let answer
 if (argv.length <= 1 && !process.env.SVC_NO_FAST_PATH) {
   // Any doubt (a dist/ older than this file, an unreadable manifest): oclif answers instead.
-  answer = await import('../dist/lib/output/root-help.js')
+  answer = await import('../dist/root-help.js')
     .then(({ fastAnswer }) =>
       fastAnswer(fileURLToPath(new URL('..', import.meta.url)), argv, {
         env: process.env,

@@ -1,5 +1,5 @@
 import type { Account as AccountData } from '../lib/contract/schemas.js'
-import { ApiCommand } from '../lib/api-command.js'
+import { ApiCommand } from '../lib/command/api.js'
 import { formatBps, formatBRL } from '../lib/domain/money.js'
 import { type Paint, painter } from '../lib/output/color.js'
 import { safeText } from '../lib/output/safe-text.js'

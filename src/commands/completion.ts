@@ -1,5 +1,5 @@
 import { Args } from '@oclif/core'
-import { BaseCommand } from '../lib/base-command.js'
+import { BaseCommand } from '../lib/command/base.js'
 
 export default class Completion extends BaseCommand<typeof Completion> {
   static override summary = 'Print the shell completion script for bash or fish.'

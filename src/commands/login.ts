@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core'
-import { BaseCommand } from '../lib/base-command.js'
-import { login } from '../lib/config/login.js'
+import { BaseCommand } from '../lib/command/base.js'
+import { login } from '../lib/services/login.js'
 import { maskSecret } from '../lib/config/mask.js'
 import { summarizeProfile } from '../lib/config/profiles.js'
 import { parseDuration } from '../lib/domain/time.js'

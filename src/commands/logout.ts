@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core'
-import { BaseCommand } from '../lib/base-command.js'
+import { BaseCommand } from '../lib/command/base.js'
 import { logout } from '../lib/config/profiles.js'
 
 export default class Logout extends BaseCommand<typeof Logout> {

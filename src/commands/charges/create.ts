@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import { Flags } from '@oclif/core'
-import { ApiCommand } from '../../lib/api-command.js'
+import { ApiCommand } from '../../lib/command/api.js'
 import { completeRequest, parseCreateFlags } from '../../lib/charges/create-input.js'
 import { resolvePayerTaxNumber } from '../../lib/charges/payer.js'
 import { parseWaitFlags, waitFlags } from '../../lib/charges/wait-flags.js'

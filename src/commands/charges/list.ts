@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core'
-import { ApiCommand } from '../../lib/api-command.js'
+import { ApiCommand } from '../../lib/command/api.js'
 import { parseListFlags } from '../../lib/charges/list-query.js'
 import { chargeSink, listMode } from '../../lib/charges/list-sink.js'
 import { CHARGE_STATUSES } from '../../lib/domain/charge-states.js'

@@ -1,5 +1,5 @@
 import { Args, Flags } from '@oclif/core'
-import { ApiCommand } from '../../lib/api-command.js'
+import { ApiCommand } from '../../lib/command/api.js'
 import { parseDuration } from '../../lib/domain/time.js'
 import { UsageError } from '../../lib/errors.js'
 
@@ -34,7 +34,7 @@ export default class ChargesWatch extends ApiCommand<typeof ChargesWatch> {
     if (intervalMs === undefined || intervalMs < 200) throw new UsageError('--interval must be a duration of at least 200ms, e.g. 2s.', { field: 'interval' })
     const client = await this.client()
     const { environment } = await this.credentials()
-    const { runWatch } = await import('../../lib/tui/watch-run.js')
+    const { runWatch } = await import('../../lib/services/watch.js')
     const tui = this.io.isStdoutTTY && this.io.isStdinTTY && !this.flags.json
     await runWatch({ client, ids, recent: this.flags.limit, intervalMs, tui, json: Boolean(this.flags.json), io: this.io, environment })
   }

@@ -1,4 +1,4 @@
-import { BaseCommand } from '../../lib/base-command.js'
+import { BaseCommand } from '../../lib/command/base.js'
 import { profileRowsTsv, profileTable } from '../../lib/config/profile-view.js'
 import { listProfiles } from '../../lib/config/profiles.js'
 

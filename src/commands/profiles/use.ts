@@ -1,5 +1,5 @@
 import { Args } from '@oclif/core'
-import { BaseCommand } from '../../lib/base-command.js'
+import { BaseCommand } from '../../lib/command/base.js'
 import { useProfile } from '../../lib/config/profiles.js'
 
 export default class ProfilesUse extends BaseCommand<typeof ProfilesUse> {

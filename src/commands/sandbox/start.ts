@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core'
-import { BaseCommand } from '../../lib/base-command.js'
+import { BaseCommand } from '../../lib/command/base.js'
 import { UsageError } from '../../lib/errors.js'
 import { painter } from '../../lib/output/color.js'
-import { isLoopback, nextSteps, readyBanner, startLocalSandbox } from '../../lib/panel/start.js'
+import { isLoopback, nextSteps, readyBanner, startLocalSandbox } from '../../lib/services/sandbox-start.js'
 
 export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
   static override summary = 'Run the local emulator of the whole service in the foreground.'

@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core'
 import { EXIT } from '../../lib/contract/errors.js'
-import { BaseCommand } from '../../lib/base-command.js'
+import { BaseCommand } from '../../lib/command/base.js'
 import { maskSecret } from '../../lib/config/mask.js'
 import { resolveWebhookSecrets } from '../../lib/config/resolve.js'
 import { NetworkError, UsageError } from '../../lib/errors.js'

@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core'
-import { BaseCommand } from '../../lib/base-command.js'
+import { BaseCommand } from '../../lib/command/base.js'
 import { painter } from '../../lib/output/color.js'
 import { EventStore } from '../../lib/webhooks/event-store.js'
 import { deliveriesTable, deliveryJson, deliveryTsvRow } from '../../lib/webhooks/events-view.js'

@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core'
-import { ApiCommand } from '../../lib/api-command.js'
+import { ApiCommand } from '../../lib/command/api.js'
 import { resolveWebhookSecrets } from '../../lib/config/resolve.js'
 import { AuthError, UsageError } from '../../lib/errors.js'
-import { isLoopbackHost } from '../../lib/http-guard.js'
+import { isLoopbackHost } from '../../lib/net/server-guard.js'
 import { parseEventFilter } from '../../lib/webhooks/event-filter.js'
 import { parseForwardUrl } from '../../lib/webhooks/forward.js'
 
@@ -62,7 +62,7 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
     if (!isLoopbackHost(flags.host)) {
       this.warnUser(`listening on ${flags.host}: anyone who can reach this address can send deliveries to this listener. Keep --host 127.0.0.1 and expose it through a tunnel unless you mean it.`)
     }
-    const { runListen } = await import('../../lib/webhooks/listen-run.js')
+    const { runListen } = await import('../../lib/services/listen.js')
     await runListen({
       forward,
       host: flags.host,

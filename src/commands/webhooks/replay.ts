@@ -1,5 +1,5 @@
 import { Args, Flags } from '@oclif/core'
-import { BaseCommand } from '../../lib/base-command.js'
+import { BaseCommand } from '../../lib/command/base.js'
 import { EXIT } from '../../lib/contract/errors.js'
 import { resolveWebhookSecrets } from '../../lib/config/resolve.js'
 import { safeText } from '../../lib/output/safe-text.js'

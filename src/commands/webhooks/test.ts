@@ -1,4 +1,4 @@
-import { ApiCommand } from '../../lib/api-command.js'
+import { ApiCommand } from '../../lib/command/api.js'
 import { ApiError } from '../../lib/errors.js'
 import { painter } from '../../lib/output/color.js'
 

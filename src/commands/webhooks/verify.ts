@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core'
 import { EXIT } from '../../lib/contract/errors.js'
-import { BaseCommand } from '../../lib/base-command.js'
+import { BaseCommand } from '../../lib/command/base.js'
 import { UsageError } from '../../lib/errors.js'
 import { readInputFile } from '../../lib/output/input-file.js'
 import { readAllStdin } from '../../lib/output/stdin.js'

@@ -6,6 +6,10 @@
 import { type Environment, environmentOfKey, maskSecret } from './mask.js'
 import { type Profile, ProfileStore, profileNotFound } from './store.js'
 
+/** The profiles `svc sandbox start` writes: its test key, and its live key. */
+export const SANDBOX_PROFILE = 'sandbox'
+export const SANDBOX_LIVE_PROFILE = 'sandbox-live'
+
 export interface ProfileSummary {
   name: string
   default: boolean

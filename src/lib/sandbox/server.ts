@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { STATUS_OF_CODE } from '../contract/errors.js'
 import { LIMITS } from '../contract/limits.js'
-import { answerClientErrors, guardedServerOptions, type ServerTimeouts } from '../http-guard.js'
+import { answerClientErrors, guardedServerOptions, type ServerTimeouts } from '../net/server-guard.js'
 import {
   AdvanceRequestSchema,
   type Charge,
@@ -44,7 +44,7 @@ export interface SandboxServerDeps {
   baseUrl: () => string
   /** The panel routes under `/_sandbox/` (authenticated by any valid key of this sandbox). */
   panel?: (req: PanelRequest) => Promise<PanelResponse>
-  /** Deadlines for a request to arrive (default: http-guard's; tests shorten them). */
+  /** Deadlines for a request to arrive (default: net/server-guard's; tests shorten them). */
   timeouts?: Partial<ServerTimeouts>
 }
 

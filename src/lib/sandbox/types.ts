@@ -4,7 +4,7 @@
  * api/ that it exists to test.
  */
 import type { DatabaseSync } from 'node:sqlite'
-import type { ServerTimeouts } from '../http-guard.js'
+import type { ServerTimeouts } from '../net/server-guard.js'
 import type { SandboxClock } from './clock.js'
 
 import type { AccountSettings, SandboxKey, WebhookEndpoint } from '../contract/panel.js'

@@ -8,8 +8,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import SandboxStart from '../../../src/commands/sandbox/start.js'
 import { ProfileStore } from '../../../src/lib/config/store.js'
 import { createIO, setIO } from '../../../src/lib/output/io.js'
-import { detectSandbox } from '../../../src/lib/panel/client.js'
-import { isLoopback } from '../../../src/lib/panel/start.js'
+import { detectSandbox } from '../../../src/lib/sandbox-client/client.js'
+import { isLoopback } from '../../../src/lib/services/sandbox-start.js'
 import { ROOT, runCommand } from '../../helpers/run-command.js'
 
 interface Started {

@@ -2,9 +2,9 @@ import { Flags } from '@oclif/core'
 import { parseDuration } from '../../../lib/domain/time.js'
 import { UsageError } from '../../../lib/errors.js'
 import { painter } from '../../../lib/output/color.js'
-import type { PanelAccountPatch } from '../../../lib/panel/client.js'
-import { PanelCommand } from '../../../lib/panel/command.js'
-import { settingsLines, settingsView } from '../../../lib/panel/render.js'
+import type { PanelAccountPatch } from '../../../lib/sandbox-client/client.js'
+import { PanelCommand } from '../../../lib/command/sandbox-panel.js'
+import { settingsLines, settingsView } from '../../../lib/sandbox-client/views.js'
 
 const bool = (description: string) => Flags.string({ description, options: ['true', 'false'] })
 

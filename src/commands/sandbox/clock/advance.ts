@@ -2,7 +2,7 @@ import { Args } from '@oclif/core'
 import { formatLocalTime, parseDuration } from '../../../lib/domain/time.js'
 import { UsageError } from '../../../lib/errors.js'
 import { painter } from '../../../lib/output/color.js'
-import { PanelCommand } from '../../../lib/panel/command.js'
+import { PanelCommand } from '../../../lib/command/sandbox-panel.js'
 
 export default class SandboxClockAdvance extends PanelCommand<typeof SandboxClockAdvance> {
   static override summary = 'Move the sandbox\'s clock forward; expiries, settlements and webhook retries that fall due run at once.'

@@ -1,7 +1,7 @@
 import { formatLocalTime } from '../../../lib/domain/time.js'
 import { painter } from '../../../lib/output/color.js'
-import { PanelCommand } from '../../../lib/panel/command.js'
-import { formatIn } from '../../../lib/panel/render.js'
+import { PanelCommand } from '../../../lib/command/sandbox-panel.js'
+import { formatIn } from '../../../lib/sandbox-client/views.js'
 
 export default class SandboxClockShow extends PanelCommand<typeof SandboxClockShow> {
   static override summary = 'Show the sandbox\'s clock: its time, speed and lead over the wall clock.'

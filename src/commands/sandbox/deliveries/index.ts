@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core'
 import { painter } from '../../../lib/output/color.js'
-import { noDeliveryError } from '../../../lib/panel/client.js'
-import { envFlag, PanelCommand } from '../../../lib/panel/command.js'
-import { deliveriesTable, deliveriesTsv, deliveryDetail } from '../../../lib/panel/render.js'
+import { noDeliveryError } from '../../../lib/sandbox-client/client.js'
+import { envFlag, PanelCommand } from '../../../lib/command/sandbox-panel.js'
+import { deliveriesTable, deliveriesTsv, deliveryDetail } from '../../../lib/sandbox-client/views.js'
 
 export default class SandboxDeliveries extends PanelCommand<typeof SandboxDeliveries> {
   static override summary = 'Show the sandbox\'s webhook delivery log: attempts, last status, next retry, state.'

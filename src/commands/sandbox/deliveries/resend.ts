@@ -1,6 +1,6 @@
 import { Args } from '@oclif/core'
 import { painter } from '../../../lib/output/color.js'
-import { envFlag, PanelCommand } from '../../../lib/panel/command.js'
+import { envFlag, PanelCommand } from '../../../lib/command/sandbox-panel.js'
 
 export default class SandboxDeliveriesResend extends PanelCommand<typeof SandboxDeliveriesResend> {
   static override summary = 'Send a webhook delivery again, with the same event id.'

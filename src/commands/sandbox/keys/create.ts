@@ -1,5 +1,5 @@
 import { painter } from '../../../lib/output/color.js'
-import { envFlag, PanelCommand } from '../../../lib/panel/command.js'
+import { envFlag, PanelCommand } from '../../../lib/command/sandbox-panel.js'
 
 export default class SandboxKeysCreate extends PanelCommand<typeof SandboxKeysCreate> {
   static override summary = 'Create another API key in the sandbox (shown in full this once).'

@@ -1,6 +1,6 @@
 import { painter } from '../../../lib/output/color.js'
-import { PanelCommand } from '../../../lib/panel/command.js'
-import { keysTable, keysTsv } from '../../../lib/panel/render.js'
+import { PanelCommand } from '../../../lib/command/sandbox-panel.js'
+import { keysTable, keysTsv } from '../../../lib/sandbox-client/views.js'
 
 export default class SandboxKeysList extends PanelCommand<typeof SandboxKeysList> {
   static override summary = 'List the sandbox\'s API keys (masked), test and live, with their state.'

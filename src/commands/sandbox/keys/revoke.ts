@@ -2,7 +2,7 @@ import { Args } from '@oclif/core'
 import { UsageError } from '../../../lib/errors.js'
 import { painter } from '../../../lib/output/color.js'
 import { readStdinLines } from '../../../lib/output/stdin.js'
-import { envFlag, PanelCommand } from '../../../lib/panel/command.js'
+import { envFlag, PanelCommand } from '../../../lib/command/sandbox-panel.js'
 
 export default class SandboxKeysRevoke extends PanelCommand<typeof SandboxKeysRevoke> {
   static override summary = 'Revoke a sandbox API key: requests with it get 401 revoked_api_key.'

@@ -1,8 +1,8 @@
 import { Args } from '@oclif/core'
 import { UsageError } from '../../../lib/errors.js'
 import { painter } from '../../../lib/output/color.js'
-import { isHttpUrl } from '../../../lib/panel/client.js'
-import { envFlag, PanelCommand } from '../../../lib/panel/command.js'
+import { isHttpUrl } from '../../../lib/sandbox-client/client.js'
+import { envFlag, PanelCommand } from '../../../lib/command/sandbox-panel.js'
 
 export default class SandboxWebhookSet extends PanelCommand<typeof SandboxWebhookSet> {
   static override summary = 'Set the webhook URL of a sandbox environment (saving it again reactivates it).'

@@ -1,6 +1,6 @@
 import { painter } from '../../../lib/output/color.js'
-import { envFlag, PanelCommand } from '../../../lib/panel/command.js'
-import { endpointLines, endpointView } from '../../../lib/panel/render.js'
+import { envFlag, PanelCommand } from '../../../lib/command/sandbox-panel.js'
+import { endpointLines, endpointView } from '../../../lib/sandbox-client/views.js'
 
 export default class SandboxWebhookShow extends PanelCommand<typeof SandboxWebhookShow> {
   static override summary = 'Show the webhook URL of a sandbox environment and whether it is active.'

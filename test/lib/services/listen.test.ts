@@ -6,9 +6,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createIO } from '../../../src/lib/output/io.js'
 import { parseForwardUrl } from '../../../src/lib/webhooks/forward.js'
-import { runListen } from '../../../src/lib/webhooks/listen-run.js'
+import { runListen } from '../../../src/lib/services/listen.js'
 import { Keys, Screen } from '../tui/render-at.js'
-import { deferred, SECRET } from './fixtures.js'
+import { deferred, SECRET } from '../webhooks/fixtures.js'
 
 const stops: AbortController[] = []
 afterEach(() => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { painter } from '../../../src/lib/output/color.js'
 import { visibleWidth } from '../../../src/lib/output/table.js'
-import type { PanelDelivery } from '../../../src/lib/panel/client.js'
-import { deliveriesTable, formatSeconds } from '../../../src/lib/panel/render.js'
+import type { PanelDelivery } from '../../../src/lib/sandbox-client/client.js'
+import { deliveriesTable, formatSeconds } from '../../../src/lib/sandbox-client/views.js'
 
 const NOW = Date.parse('2026-11-22T12:00:00Z')
 const plain = painter(false)
@@ -56,7 +56,7 @@ describe('outside data (the receiver\'s answers, event types, URLs, bodies)', ()
   })
 
   it('reaches the terminal as visible escapes, never as control characters', async () => {
-    const { deliveryDetail } = await import('../../../src/lib/panel/render.js')
+    const { deliveryDetail } = await import('../../../src/lib/sandbox-client/views.js')
     const text = deliveriesTable([hostile], NOW, plain, 240) + deliveryDetail(hostile, plain)
     // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for raw control characters
     expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/)
@@ -65,7 +65,7 @@ describe('outside data (the receiver\'s answers, event types, URLs, bodies)', ()
   })
 
   it('cannot break a piped row: one line, seven fields', async () => {
-    const { deliveriesTsv } = await import('../../../src/lib/panel/render.js')
+    const { deliveriesTsv } = await import('../../../src/lib/sandbox-client/views.js')
     const out = deliveriesTsv([{ ...hostile, lastStatus: undefined }])
     expect(out.split('\n')).toHaveLength(2)
     expect(out.split('\t')).toHaveLength(7)

@@ -5,7 +5,7 @@
  * colour codes and tabs, which our one-line `Error [code]: message` turned into
  * "Missing 1 required arg:; id  Charge id…".
  */
-import { stripAnsi } from './output/color.js'
+import { stripAnsi } from '../output/color.js'
 
 interface ArgLike {
   name?: string

@@ -5,16 +5,16 @@
  * real service. They talk to the panel API through PanelClient, never through the API client.
  */
 import { type Command, Flags } from '@oclif/core'
-import { ApiCommand } from '../api-command.js'
+import { ApiCommand } from './api.js'
 import { redact } from '../config/mask.js'
 import { type Credentials, resolveCredentials } from '../config/resolve.js'
+import { SANDBOX_PROFILE } from '../config/profiles.js'
 import { ProfileStore } from '../config/store.js'
 import { EXIT } from '../contract/errors.js'
 import { CliError } from '../errors.js'
 import { painter } from '../output/color.js'
-import { PanelClient, type PanelEnv } from './client.js'
+import { PanelClient, type PanelEnv } from '../sandbox-client/client.js'
 
-export const SANDBOX_PROFILE = 'sandbox'
 
 export const envFlag = Flags.string({
   description: 'Environment to act on (default: the one of the key used).',

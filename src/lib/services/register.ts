@@ -28,7 +28,7 @@ export function reachableUrl(listening: string): string {
 
 export async function registerListener(listening: string, credentials: Credentials | undefined, reason: string, deps?: RegisterDeps): Promise<Registration> {
   if (!credentials) return { kind: 'no_credentials', reason }
-  const d = deps ?? (await import('../panel/client.js'))
+  const d = deps ?? (await import('../sandbox-client/client.js'))
   const url = reachableUrl(listening)
   if (!(await d.detectSandbox(credentials.baseUrl))) {
     return { kind: 'remote', baseUrl: credentials.baseUrl, environment: credentials.environment }

@@ -3,11 +3,11 @@
  * that maps typed errors to stderr output and the exit codes of CLI.md.
  */
 import { Command, Errors, Flags, type Interfaces } from '@oclif/core'
-import { EXIT, type ExitCode } from './contract/errors.js'
-import { CliError } from './errors.js'
-import { painter } from './output/color.js'
-import { createIO, getIO, type IO, setIO } from './output/io.js'
-import { safeText } from './output/safe-text.js'
+import { EXIT, type ExitCode } from '../contract/errors.js'
+import { CliError } from '../errors.js'
+import { painter } from '../output/color.js'
+import { createIO, getIO, type IO, setIO } from '../output/io.js'
+import { safeText } from '../output/safe-text.js'
 import { type CommandContext, describeParseError } from './parse-error.js'
 
 export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>

@@ -2,7 +2,7 @@ import { readdirSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { painter } from '../../../src/lib/output/color.js'
-import { nextSteps, type StartedSandbox } from '../../../src/lib/panel/start.js'
+import { nextSteps, type StartedSandbox } from '../../../src/lib/services/sandbox-start.js'
 import type { RunningSandbox } from '../../../src/lib/sandbox/types.js'
 import { ROOT } from '../../helpers/run-command.js'
 

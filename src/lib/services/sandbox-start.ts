@@ -8,9 +8,8 @@ import { configDir, ProfileStore } from '../config/store.js'
 import { CliError, UsageError } from '../errors.js'
 import type { Paint } from '../output/color.js'
 import type { RunningSandbox } from '../sandbox/types.js'
-import { SANDBOX_PROFILE } from './command.js'
+import { SANDBOX_LIVE_PROFILE, SANDBOX_PROFILE } from '../config/profiles.js'
 
-export const SANDBOX_LIVE_PROFILE = 'sandbox-live'
 
 export interface LocalSandboxOptions {
   port: number

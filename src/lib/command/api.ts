@@ -3,14 +3,14 @@
  * badge, and a lazily created client (undici is loaded only when a request is made).
  */
 import { type Command, Flags } from '@oclif/core'
-import { leanZod } from './api/lean-zod.js'
-import type { ApiClient } from './api/types.js'
-import { BaseCommand } from './base-command.js'
-import { type Credentials, resolveCredentials } from './config/resolve.js'
-import { redact } from './config/mask.js'
-import { parseDuration } from './domain/time.js'
-import { UsageError } from './errors.js'
-import { painter } from './output/color.js'
+import { leanZod } from '../api/lean-zod.js'
+import type { ApiClient } from '../api/types.js'
+import { BaseCommand } from './base.js'
+import { type Credentials, resolveCredentials } from '../config/resolve.js'
+import { redact } from '../config/mask.js'
+import { parseDuration } from '../domain/time.js'
+import { UsageError } from '../errors.js'
+import { painter } from '../output/color.js'
 
 export const apiFlags = {
   'api-key': Flags.string({ description: 'API key (svc_live_… or svc_test_…). Visible to other processes: prefer SVC_API_KEY or a profile.', helpGroup: 'GLOBAL' }),
@@ -68,7 +68,7 @@ export abstract class ApiCommand<T extends typeof Command> extends BaseCommand<T
       const clear = plainHttpWarning(creds.baseUrl)
       if (clear) this.warnUser(clear)
       leanZod()
-      const { createClient } = await import('./api/client.js')
+      const { createClient } = await import('../api/client.js')
       const debug = this.io.env.SVC_DEBUG === '1' ? (line: string) => this.io.err(`${redact(line, [creds.apiKey])}\n`) : undefined
       this.apiClient = createClient({ apiKey: creds.apiKey, baseUrl: creds.baseUrl, timeoutMs: this.timeoutMs(), debug, userAgent: `svc/${this.config.version}` })
     }

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import { fastAnswer, wrapWords } from '../../../src/lib/output/root-help.js'
-import { ROOT } from '../../helpers/run-command.js'
+import { fastAnswer, wrapWords } from '../src/root-help.js'
+import { ROOT } from './helpers/run-command.js'
 
 // The fast answers must be byte for byte what oclif prints: the reference is the built binary
 // with the fast path turned off (npm test builds first, so the manifest is current).

@@ -9,9 +9,9 @@ import { ApiError, AuthError, UsageError } from '../errors.js'
 import type { IO } from '../output/io.js'
 import { promptHidden } from '../output/prompt.js'
 import { readStdinLines } from '../output/stdin.js'
-import { type Environment, environmentOfKey, maskSecret, redact } from './mask.js'
-import { normalizeBaseUrl } from './resolve.js'
-import { assertProfileName, type Profile, ProfileStore } from './store.js'
+import { type Environment, environmentOfKey, maskSecret, redact } from '../config/mask.js'
+import { normalizeBaseUrl } from '../config/resolve.js'
+import { assertProfileName, type Profile, ProfileStore } from '../config/store.js'
 
 export interface LoginOptions {
   profile?: string
