@@ -8,7 +8,7 @@
  * prevails (spec 3 and 4.4); such a wait ends at its timeout.
  */
 import type { Charge } from '../contract/schemas.js'
-import { type ChargeStatus, TRANSITIONS } from '../domain/charge-states.js'
+import { type ChargeStatus, canReach } from '../domain/charge-states.js'
 import { WaitError } from '../errors.js'
 
 export interface WaitClock {
@@ -41,22 +41,6 @@ export type WaitOutcome =
   | { reached: true; charge: Charge }
   | { reached: false; reason: 'ended' | 'timeout'; charge: Charge }
 
-/** Whether `target` can still be reached from `from` through the state machine. */
-export function canStillReach(from: ChargeStatus, target: ChargeStatus): boolean {
-  const seen = new Set<ChargeStatus>([from])
-  const queue: ChargeStatus[] = [from]
-  while (queue.length > 0) {
-    const at = queue.shift()!
-    for (const t of TRANSITIONS) {
-      if (t.from !== at || seen.has(t.to)) continue
-      if (t.to === target) return true
-      seen.add(t.to)
-      queue.push(t.to)
-    }
-  }
-  return false
-}
-
 export async function waitForStatus(opts: WaitOptions): Promise<WaitOutcome> {
   const clock = opts.clock ?? waitClock
   const interval = opts.intervalMs ?? POLL_INTERVAL_MS
@@ -65,7 +49,7 @@ export async function waitForStatus(opts: WaitOptions): Promise<WaitOutcome> {
   for (;;) {
     opts.onPoll?.(charge)
     if (charge.status === opts.target) return { reached: true, charge }
-    if (!canStillReach(charge.status, opts.target)) return { reached: false, reason: 'ended', charge }
+    if (!canReach(charge.status, opts.target)) return { reached: false, reason: 'ended', charge }
     const left = deadline - clock.now()
     if (left <= 0) return { reached: false, reason: 'timeout', charge }
     await clock.sleep(Math.min(interval, left))

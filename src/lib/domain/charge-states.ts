@@ -53,10 +53,6 @@ export function transitionFor(from: ChargeStatus, trigger: Trigger): Transition 
   return TRANSITIONS.find((t) => t.from === from && t.trigger === trigger)
 }
 
-export function canMove(from: ChargeStatus, to: ChargeStatus): boolean {
-  return TRANSITIONS.some((t) => t.from === from && t.to === to)
-}
-
 /** States with no move out other than a late payment or a refund: the lane of a charge ends here. */
 export const FINAL_STATUSES: readonly ChargeStatus[] = ['settled', 'expired', 'canceled', 'failed', 'refunded']
 
@@ -64,31 +60,46 @@ export function isFinal(status: ChargeStatus): boolean {
   return FINAL_STATUSES.includes(status)
 }
 
-/** Cancel is allowed only from an unpaid, live charge (spec 3, 409 charge_not_cancelable otherwise). */
-export function isCancelable(status: ChargeStatus): boolean {
-  return transitionFor(status, 'cancel') !== undefined
-}
-
 /**
- * The path of transitions a sandbox advance to `target` takes from `from` (shortest, forward
- * only), or undefined when the target cannot be reached: 409 `invalid_transition`.
+ * The shortest chain of moves from `from` to `to` (empty when they are equal), or undefined when
+ * the machine never leads there. `allow` narrows the moves that may be taken. Every question of
+ * the kind "can B still follow A?" is answered here, from the one table.
  */
-export function advancePath(from: ChargeStatus, target: AdvanceTarget): Transition[] | undefined {
-  if (from === target) return undefined
+export function shortestPath(from: ChargeStatus, to: ChargeStatus, allow: (t: Transition) => boolean = () => true): Transition[] | undefined {
+  if (from === to) return []
   const queue: Array<{ at: ChargeStatus; path: Transition[] }> = [{ at: from, path: [] }]
   const seen = new Set<ChargeStatus>([from])
   while (queue.length > 0) {
     const { at, path } = queue.shift()!
-    // Cancel and fail are merchant or provider acts, never a step of an advance.
-    for (const t of TRANSITIONS.filter((x) => x.from === at && x.trigger !== 'cancel' && x.trigger !== 'fail')) {
-      if (seen.has(t.to)) continue
+    for (const t of TRANSITIONS) {
+      if (t.from !== at || seen.has(t.to) || !allow(t)) continue
       const next = [...path, t]
-      if (t.to === target) return next
+      if (t.to === to) return next
       seen.add(t.to)
       queue.push({ at: t.to, path: next })
     }
   }
   return undefined
+}
+
+/** Whether a charge in `from` can be in `to` later (or is already): zero or more moves. */
+export function canReach(from: ChargeStatus, to: ChargeStatus): boolean {
+  return shortestPath(from, to) !== undefined
+}
+
+/**
+ * The path of transitions a sandbox advance to `target` takes from `from` (shortest, forward
+ * only), or undefined when the target cannot be reached: 409 `invalid_transition`. Cancel and
+ * fail are merchant or provider acts, never a step of an advance.
+ */
+export function advancePath(from: ChargeStatus, target: AdvanceTarget): Transition[] | undefined {
+  if (from === target) return undefined
+  return shortestPath(from, target, (t) => t.trigger !== 'cancel' && t.trigger !== 'fail')
+}
+
+/** The states a charge passed through before reaching `to`, on the shortest path from its first state. */
+export function statesBefore(to: ChargeStatus): ChargeStatus[] {
+  return (shortestPath(CHARGE_STATUSES[0], to) ?? []).map((t) => t.from)
 }
 
 /** The order in which a charge's lane is drawn. */

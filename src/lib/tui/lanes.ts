@@ -4,8 +4,8 @@
  * follow the lane's current state is flagged out of order. At most `max` lanes are kept (the
  * ones updated last), so a listener that runs for days stays small.
  */
-import { type ChargeStatus, LANE_ORDER, TRANSITIONS } from '../domain/charge-states.js'
-import { isReachable, type Verdict } from '../webhooks/confirm.js'
+import { type ChargeStatus, canReach, LANE_ORDER, statesBefore } from '../domain/charge-states.js'
+import type { Verdict } from '../webhooks/confirm.js'
 
 export interface LaneStep {
   status: ChargeStatus
@@ -39,25 +39,6 @@ export function laneColumns(lane: Pick<Lane, 'steps'>): ChargeStatus[] {
   return [...LANE_ORDER, ...new Set(extra)]
 }
 
-/** The states a charge passed through before `to`, on the shortest path from the first state. */
-export function impliedBefore(to: ChargeStatus): ChargeStatus[] {
-  const start = LANE_ORDER[0]!
-  const queue: ChargeStatus[][] = [[start]]
-  const seen = new Set<ChargeStatus>([start])
-  while (queue.length > 0) {
-    const path = queue.shift()!
-    const at = path[path.length - 1]!
-    if (at === to) return path.slice(0, -1)
-    for (const t of TRANSITIONS) {
-      if (t.from === at && !seen.has(t.to)) {
-        seen.add(t.to)
-        queue.push([...path, t.to])
-      }
-    }
-  }
-  return []
-}
-
 export class LaneBook {
   private readonly lanes = new Map<string, Lane>()
   private clock = 0
@@ -68,7 +49,7 @@ export class LaneBook {
   apply(chargeId: string, update: LaneUpdate): { outOfOrder: boolean; changed: boolean } {
     const lane = this.lanes.get(chargeId)
     if (!lane) {
-      const implied = impliedBefore(update.status).map((status) => ({ status, at: update.at, outOfOrder: false, inferred: true }))
+      const implied = statesBefore(update.status).map((status) => ({ status, at: update.at, outOfOrder: false, inferred: true }))
       this.lanes.set(chargeId, {
         chargeId,
         steps: [...implied, { status: update.status, at: update.at, eventId: update.eventId, outOfOrder: false }],
@@ -87,7 +68,7 @@ export class LaneBook {
       this.lanes.set(chargeId, { ...lane, steps, touched: ++this.clock })
       return { outOfOrder: true, changed: true }
     }
-    const outOfOrder = !isReachable(lane.current, update.status)
+    const outOfOrder = !canReach(lane.current, update.status)
     const next: Lane = {
       ...lane,
       steps: [...lane.steps, { status: update.status, at: update.at, eventId: update.eventId, outOfOrder }],

@@ -4,7 +4,7 @@
  * calls the API once per event and never throws.
  */
 import type { Charge } from '../contract/schemas.js'
-import { type ChargeStatus, TRANSITIONS } from '../domain/charge-states.js'
+import { type ChargeStatus, canReach } from '../domain/charge-states.js'
 import { ApiError } from '../errors.js'
 
 export type Verdict =
@@ -16,23 +16,6 @@ export type Verdict =
   /** The API could not be asked (no credentials, network, rate limit). */
   | { kind: 'unavailable'; reason: string }
 
-/** Whether `to` can follow `from` in the transition table (zero or more moves). */
-export function isReachable(from: ChargeStatus, to: ChargeStatus): boolean {
-  const seen = new Set<ChargeStatus>([from])
-  const queue = [from]
-  while (queue.length > 0) {
-    const at = queue.shift()!
-    if (at === to) return true
-    for (const t of TRANSITIONS) {
-      if (t.from === at && !seen.has(t.to)) {
-        seen.add(t.to)
-        queue.push(t.to)
-      }
-    }
-  }
-  return false
-}
-
 /** The verdict for an event announcing `announced` (undefined: a charge event with no state, e.g. a split). */
 export function compareWithApi(announced: ChargeStatus | undefined, api: Charge | 'not_found', environment?: string): Verdict {
   if (api === 'not_found') return { kind: 'mismatch', reason: 'no such charge in this environment (forged, or sent for another environment)' }
@@ -40,7 +23,7 @@ export function compareWithApi(announced: ChargeStatus | undefined, api: Charge 
     return { kind: 'mismatch', api: api.status, reason: `the event says ${environment}, the charge is ${api.environment}` }
   }
   if (announced === undefined || announced === api.status) return { kind: 'confirmed', api: api.status, movedOn: false }
-  if (isReachable(announced, api.status)) return { kind: 'confirmed', api: api.status, movedOn: true }
+  if (canReach(announced, api.status)) return { kind: 'confirmed', api: api.status, movedOn: true }
   return { kind: 'mismatch', api: api.status, reason: `the event says ${announced}, the API says ${api.status}` }
 }
 

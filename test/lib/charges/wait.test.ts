@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { canStillReach, waitError, waitForStatus, type WaitClock } from '../../../src/lib/charges/wait.js'
+import { waitError, waitForStatus, type WaitClock } from '../../../src/lib/charges/wait.js'
 import type { Charge } from '../../../src/lib/contract/schemas.js'
 import type { ChargeStatus } from '../../../src/lib/domain/charge-states.js'
 import { charge } from '../../lib/api/fixtures.js'
@@ -68,21 +68,6 @@ describe('waitForStatus', () => {
       throw new Error('boom')
     }
     await expect(waitForStatus({ getCharge: failing, id: 'x', target: 'settled', timeoutMs: 1000, clock: manualClock() })).rejects.toThrow('boom')
-  })
-})
-
-describe('canStillReach', () => {
-  it.each([
-    ['awaiting_payment', 'settled', true],
-    ['expired', 'settled', false],
-    ['failed', 'paid_pending_settlement', false],
-    ['refunded', 'settled', false],
-    ['settled', 'refunded', true],
-    ['settled', 'paid_pending_settlement', false],
-    // A canceled QR stays payable: a late payment moves the charge on (spec 4.4).
-    ['canceled', 'settled', true],
-  ] as const)('%s → %s: %s', (from, to, expected) => {
-    expect(canStillReach(from, to)).toBe(expected)
   })
 })
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { impliedBefore, LaneBook, laneColumns } from '../../../src/lib/tui/lanes.js'
+import { statesBefore } from '../../../src/lib/domain/charge-states.js'
+import { LaneBook, laneColumns } from '../../../src/lib/tui/lanes.js'
 
 const at = '2026-11-22T12:00:00Z'
 
@@ -33,7 +34,7 @@ describe('LaneBook', () => {
     book.apply('c1', { status: 'paid_pending_settlement', at })
     expect(laneColumns(book.get('c1')!)).toEqual(['created', 'awaiting_payment', 'paid_pending_settlement', 'settled', 'canceled'])
     expect(book.get('c1')!.steps.every((s) => !s.outOfOrder)).toBe(true)
-    expect(impliedBefore('refunded')).toEqual(['created', 'awaiting_payment', 'paid_pending_settlement'])
+    expect(statesBefore('refunded')).toEqual(['created', 'awaiting_payment', 'paid_pending_settlement'])
   })
 
   it('keeps only the most recently updated lanes', () => {
