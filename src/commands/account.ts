@@ -1,7 +1,7 @@
 import type { Account as AccountData } from '../lib/contract/schemas.js'
 import { ApiCommand } from '../lib/command/api.js'
 import { formatBps, formatBRL } from '../lib/domain/money.js'
-import { type Paint, painter } from '../lib/output/color.js'
+import { environmentBadge, type Paint, painter } from '../lib/output/color.js'
 import { safeText } from '../lib/output/safe-text.js'
 
 export default class Account extends ApiCommand<typeof Account> {
@@ -25,7 +25,7 @@ export default class Account extends ApiCommand<typeof Account> {
 }
 
 function humanView(a: AccountData, paint: Paint): string {
-  const badge = a.environment === 'test' ? paint(['bold', 'inverse', 'yellow'], ' TEST ') : paint(['bold', 'inverse', 'red'], ' LIVE ')
+  const badge = environmentBadge(paint, a.environment)
   const fixed = formatBRL(a.feeFixedInCents)
   const rows: Array<[string, string]> = [
     // The account's texts come from the server: shown with their control characters escaped.

@@ -3,7 +3,7 @@ import { BaseCommand } from '../lib/command/base.js'
 import { login } from '../lib/services/login.js'
 import { maskSecret } from '../lib/config/mask.js'
 import { summarizeProfile } from '../lib/config/profiles.js'
-import { parseDuration } from '../lib/domain/time.js'
+import { timeoutFlagMs } from '../lib/command/timeout.js'
 import { UsageError } from '../lib/errors.js'
 import { painter } from '../lib/output/color.js'
 
@@ -34,8 +34,7 @@ export default class Login extends BaseCommand<typeof Login> {
   }
 
   async run(): Promise<void> {
-    const timeoutMs = parseDuration(this.flags.timeout)
-    if (!timeoutMs) throw new UsageError(`--timeout must be a duration such as 30s or 2m, not "${this.flags.timeout}".`, { field: 'timeout' })
+    const timeoutMs = timeoutFlagMs(this.flags.timeout)
     const { createClient } = await import('../lib/api/client.js')
     const result = await login(
       {

@@ -2,7 +2,9 @@ import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../lib/command/base.js'
 import { UsageError } from '../../lib/errors.js'
 import { painter } from '../../lib/output/color.js'
-import { isLoopback, nextSteps, readyBanner, startLocalSandbox } from '../../lib/services/sandbox-start.js'
+import { nextSteps, readyBanner, startLocalSandbox } from '../../lib/services/sandbox-start.js'
+import { isLoopbackHost } from '../../lib/net/loopback.js'
+import { untilStopSignal } from '../../lib/services/shutdown.js'
 
 export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
   static override summary = 'Run the local emulator of the whole service in the foreground.'
@@ -35,7 +37,7 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
     const { flags, io } = this
     const speed = number(flags.speed, 'speed', (n) => n > 0 && n <= 1_000_000, 'a number above 0, e.g. 60')
     const chaos = number(flags.chaos, 'chaos', (n) => n >= 0 && n <= 1, 'a rate from 0 to 1, e.g. 0.1')
-    if (!isLoopback(flags.host)) {
+    if (!isLoopbackHost(flags.host)) {
       this.warnUser(`listening on ${flags.host}: anyone who can reach this address can use the sandbox and read its keys. Use --host 127.0.0.1 unless you mean it.`)
     }
     const paintErr = painter(io.colorErr)
@@ -71,16 +73,4 @@ function number(raw: string | undefined, field: string, ok: (n: number) => boole
   const n = Number(raw)
   if (raw.trim() === '' || !Number.isFinite(n) || !ok(n)) throw new UsageError(`--${field} must be ${expected}, not "${raw}".`, { field })
   return n
-}
-
-function untilStopSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    const stop = (signal: NodeJS.Signals) => {
-      process.off('SIGINT', stop)
-      process.off('SIGTERM', stop)
-      resolve(signal)
-    }
-    process.on('SIGINT', stop)
-    process.on('SIGTERM', stop)
-  })
 }

@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../lib/command/base.js'
 import { painter } from '../../lib/output/color.js'
 import { EventStore } from '../../lib/webhooks/event-store.js'
-import { deliveriesTable, deliveryJson, deliveryTsvRow } from '../../lib/webhooks/events-view.js'
+import { eventLogTable, deliveryJson, deliveryTsvRow } from '../../lib/webhooks/events-view.js'
 
 export default class WebhooksEvents extends BaseCommand<typeof WebhooksEvents> {
   static override summary = 'Show the deliveries `svc webhooks listen` received, newest first, from the local event log.'
@@ -32,7 +32,7 @@ export default class WebhooksEvents extends BaseCommand<typeof WebhooksEvents> {
       if (this.flags.json) return this.printJson(records.map(deliveryJson))
       if (this.flags.ndjson) return this.io.out(records.map((r) => `${JSON.stringify(deliveryJson(r))}\n`).join(''))
       if (records.length === 0) return this.note(`No deliveries in ${store.path}${this.flags.type ? ` of type ${this.flags.type}` : ''}. Start one with \`svc webhooks listen --forward localhost:3000\`.`)
-      if (this.io.isStdoutTTY) this.io.out(deliveriesTable(records, painter(this.io.color), this.io.columns))
+      if (this.io.isStdoutTTY) this.io.out(eventLogTable(records, painter(this.io.color), this.io.columns))
       else this.io.out(records.map(deliveryTsvRow).join(''))
     } finally {
       store.close()

@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core'
 import { ApiCommand } from '../../lib/command/api.js'
 import { resolveWebhookSecrets } from '../../lib/config/resolve.js'
 import { AuthError, UsageError } from '../../lib/errors.js'
-import { isLoopbackHost } from '../../lib/net/server-guard.js'
+import { isLoopbackHost } from '../../lib/net/loopback.js'
 import { parseEventFilter } from '../../lib/webhooks/event-filter.js'
 import { parseForwardUrl } from '../../lib/webhooks/forward.js'
 

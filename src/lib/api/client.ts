@@ -7,6 +7,7 @@ import { setTimeout as delay } from 'node:timers/promises'
 import { type Account, AccountSchema, type AdvanceRequest, type Charge, type ChargeCreateRequest, type ChargeListQuery, ChargeListSchema, ChargeSchema, WebhookTestResponseSchema } from '../contract/schemas.js'
 import type { z } from 'zod'
 import { NetworkError } from '../errors.js'
+import { isLoopbackHost } from '../net/loopback.js'
 import { decodeBody, errorBodyOf, errorFromResponse, requestIdOf } from './decode.js'
 import { type HttpRequest, type HttpResponse, HttpTransport, TransportError } from './http.js'
 import { paginate } from './paginate.js'
@@ -29,7 +30,6 @@ const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE'])
 /** The Date header has a one-second resolution and the answer takes time to arrive: smaller differences are noise. */
 const SKEW_TRUST_MS = 5000
 
-const isLoopback = (host: string) => /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?$/i.test(host)
 
 class UndiciApiClient implements ApiClient {
   private readonly transport: HttpTransport
@@ -205,7 +205,7 @@ class UndiciApiClient implements ApiClient {
     }
     let hint: string
     if (err.reason === 'timeout') hint = 'Raise --timeout (e.g. --timeout 60s), or check the service status.'
-    else if (isLoopback(host)) hint = 'Is the sandbox running? Start it with `svc sandbox start`, or check --base-url.'
+    else if (isLoopbackHost(new URL(`http://${host}`).hostname)) hint = 'Is the sandbox running? Start it with `svc sandbox start`, or check --base-url.'
     else if (err.reason === 'dns') hint = 'Check --base-url (or SVC_BASE_URL / the profile) and your network.'
     else hint = 'Check your network connection and --base-url, then try again.'
     return new NetworkError(messages[err.reason], { cause: err, hint })

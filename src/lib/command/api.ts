@@ -8,21 +8,16 @@ import type { ApiClient } from '../api/types.js'
 import { BaseCommand } from './base.js'
 import { type Credentials, resolveCredentials } from '../config/resolve.js'
 import { redact } from '../config/mask.js'
-import { parseDuration } from '../domain/time.js'
+import { timeoutFlagMs } from './timeout.js'
+import { isLoopbackHost } from '../net/loopback.js'
 import { UsageError } from '../errors.js'
-import { painter } from '../output/color.js'
+import { environmentBadge, painter } from '../output/color.js'
 
 export const apiFlags = {
   'api-key': Flags.string({ description: 'API key (svc_live_… or svc_test_…). Visible to other processes: prefer SVC_API_KEY or a profile.', helpGroup: 'GLOBAL' }),
   'base-url': Flags.string({ description: 'Base URL of the service (or SVC_BASE_URL).', helpGroup: 'GLOBAL' }),
   profile: Flags.string({ char: 'p', description: 'Profile to use (or SVC_PROFILE; default: the default profile).', helpGroup: 'GLOBAL' }),
   timeout: Flags.string({ description: 'Timeout per request, e.g. 30s, 2m.', default: '30s', helpGroup: 'GLOBAL' }),
-}
-
-/** 127.0.0.0/8, ::1 or localhost: traffic that never leaves the machine. */
-function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').toLowerCase()
-  return host === 'localhost' || host === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
 }
 
 /** The warning for a base URL that would carry the key in clear, or undefined. */
@@ -55,10 +50,7 @@ export abstract class ApiCommand<T extends typeof Command> extends BaseCommand<T
   }
 
   protected timeoutMs(): number {
-    const raw = (this.flags as unknown as { timeout?: string }).timeout ?? '30s'
-    const ms = /^\d+$/.test(raw) ? Number(raw) * 1000 : parseDuration(raw)
-    if (ms === undefined || ms <= 0) throw new UsageError(`--timeout must be a duration such as 30s or 2m, not "${raw}".`, { field: 'timeout' })
-    return ms
+    return timeoutFlagMs((this.flags as unknown as { timeout?: string }).timeout ?? '30s')
   }
 
   protected async client(): Promise<ApiClient> {
@@ -79,7 +71,7 @@ export abstract class ApiCommand<T extends typeof Command> extends BaseCommand<T
   protected async badge(): Promise<string> {
     const { environment } = await this.credentials()
     const paint = painter(this.io.colorErr)
-    return environment === 'test' ? paint(['bold', 'inverse', 'yellow'], ' TEST ') : paint(['bold', 'inverse', 'red'], ' LIVE ')
+    return environmentBadge(paint, environment)
   }
 
   protected override async finally(err: Error | undefined): Promise<void> {

@@ -12,7 +12,7 @@ import { SANDBOX_PROFILE } from '../config/profiles.js'
 import { ProfileStore } from '../config/store.js'
 import { EXIT } from '../contract/errors.js'
 import { CliError } from '../errors.js'
-import { painter } from '../output/color.js'
+import { environmentBadge, painter } from '../output/color.js'
 import { PanelClient, type PanelEnv } from '../sandbox-client/client.js'
 
 
@@ -68,6 +68,6 @@ export abstract class PanelCommand<T extends typeof Command> extends ApiCommand<
   protected async envBadge(env?: PanelEnv): Promise<string> {
     const environment = env ?? (await this.credentials()).environment
     const paint = painter(this.io.color)
-    return environment === 'test' ? paint(['bold', 'inverse', 'yellow'], ' TEST ') : paint(['bold', 'inverse', 'red'], ' LIVE ')
+    return environmentBadge(paint, environment)
   }
 }

@@ -47,8 +47,3 @@ export function answerClientErrors(server: Server, requestId: () => string): voi
   })
 }
 
-/** Whether a --host value keeps a server on this machine only (127.0.0.0/8, ::1, localhost). */
-export function isLoopbackHost(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase()
-  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h)
-}

@@ -7,15 +7,11 @@ import type { Charge } from '../contract/schemas.js'
 import { STATUS_TONE } from '../domain/charge-states.js'
 import { formatBps, formatBRL } from '../domain/money.js'
 import { formatLocalTime, relativeTime } from '../domain/time.js'
-import { type Paint, TONE_STYLE } from './color.js'
+import { environmentBadge, type Paint, TONE_STYLE } from './color.js'
 import { safeText } from './safe-text.js'
 
 export function paintStatus(paint: Paint, status: Charge['status']): string {
   return paint(TONE_STYLE[STATUS_TONE[status]] ?? 'bold', status)
-}
-
-export function environmentBadge(paint: Paint, environment: string): string {
-  return environment === 'live' ? paint(['bold', 'inverse', 'red'], ' LIVE ') : paint(['bold', 'inverse', 'yellow'], ' TEST ')
 }
 
 /** `happened`: an event in the past (see relativeTime), never shown as in the future. */

@@ -38,3 +38,8 @@ const ANSI = /\u001B\[[0-9;]*[A-Za-z]/g
 export function stripAnsi(text: string): string {
   return text.replace(ANSI, '')
 }
+
+/** The TEST / LIVE badge shown by every human output that acts on an environment. */
+export function environmentBadge(paint: Paint, environment: string): string {
+  return environment === 'live' ? paint(['bold', 'inverse', 'red'], ' LIVE ') : paint(['bold', 'inverse', 'yellow'], ' TEST ')
+}

@@ -220,16 +220,6 @@ export function noDeliveryError(eventId: string, env: PanelEnv): ApiError {
   return new ApiError({ status: 404, code: 'not_found', ...deliveryNotFound(eventId, env) })
 }
 
-/** An absolute http(s) URL: what a webhook endpoint may be (checked before sending). */
-export function isHttpUrl(url: string): boolean {
-  try {
-    const u = new URL(url)
-    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== ''
-  } catch {
-    return false
-  }
-}
-
 function trimSlash(url: string): string {
   return url.replace(/\/+$/, '')
 }

@@ -66,7 +66,7 @@ export function fitColumns(columns: Column[], cells: string[][], total: number, 
   return { columns: columns.map((c, i) => ({ ...c, width: widths[i] })).filter(keep), cells: cells.map((r) => r.filter(keep)) }
 }
 
-export function deliveriesTable(rows: PanelDelivery[], sandboxNow: number, paint: Paint, totalWidth = 120): string {
+export function sandboxDeliveriesTable(rows: PanelDelivery[], sandboxNow: number, paint: Paint, totalWidth = 120): string {
   const columns: Column[] = [
     { header: 'EVENT ID' },
     { header: 'TYPE' },

@@ -34,6 +34,7 @@ import type { SandboxClock } from './clock.js'
 import { GroupCommit } from './group-commit.js'
 import { MinHeap } from './min-heap.js'
 import type { Env, EventSink, SandboxContext, StoredEvent, WebhookEndpoint } from './types.js'
+import { isHttpUrl } from '../net/url.js'
 
 export type { AttemptRecord, DeliveryRecord, DeliveryState }
 
@@ -666,16 +667,6 @@ function describeSendError(err: unknown, timeoutMs: number): string {
     return `timeout: no answer within ${timeoutMs / 1000} s`
   }
   return e?.cause?.code ?? e?.code ?? e?.message ?? String(err)
-}
-
-/** An absolute http(s) URL: what a webhook endpoint may be. */
-export function isHttpUrl(url: string): boolean {
-  try {
-    const u = new URL(url)
-    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== ''
-  } catch {
-    return false
-  }
 }
 
 function iso(ms: number): string {

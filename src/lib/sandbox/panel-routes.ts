@@ -9,7 +9,8 @@ import { CHOSEN_CODES, STATUS_OF_CODE } from '../contract/errors.js'
 import type { ErrorDetail } from '../contract/schemas.js'
 import { maskSecret } from '../config/mask.js'
 import type { SandboxClock } from './clock.js'
-import { isHttpUrl, type WebhookDeliveries } from './deliveries.js'
+import { isHttpUrl } from '../net/url.js'
+import type { WebhookDeliveries } from './deliveries.js'
 import type { PanelRequest, PanelResponse, SandboxAdmin, SandboxKey } from './types.js'
 
 export interface PanelDeps {

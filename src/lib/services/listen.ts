@@ -16,6 +16,7 @@ import { type ListenerDelivery, WebhookListener } from '../webhooks/listener.js'
 import { deliveryLine } from '../webhooks/ndjson.js'
 import { type RegisterDeps, registerListener, registrationNotes, registrationSummary } from './register.js'
 import { replayEvent } from '../webhooks/replay.js'
+import { shutdownSignal } from './shutdown.js'
 
 export interface ListenRunOptions {
   forward: URL
@@ -38,14 +39,6 @@ export interface ListenRunOptions {
   registerDeps?: RegisterDeps
   /** Called once the listener is up (tests). */
   onReady?: (url: string) => void
-}
-
-function shutdownSignal(): { signal: AbortSignal; dispose(): void } {
-  const ac = new AbortController()
-  const abort = () => ac.abort()
-  process.once('SIGINT', abort)
-  process.once('SIGTERM', abort)
-  return { signal: ac.signal, dispose: () => (process.off('SIGINT', abort), process.off('SIGTERM', abort)) }
 }
 
 export async function runListen(opts: ListenRunOptions): Promise<void> {

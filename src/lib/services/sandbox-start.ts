@@ -59,12 +59,6 @@ export async function startLocalSandbox(opts: LocalSandboxOptions): Promise<Star
   return { sandbox, dataDir, profiles }
 }
 
-/** Whether the address only accepts connections from this machine. */
-export function isLoopback(host: string): boolean {
-  const h = host.replace(/^\[|\]$/g, '').toLowerCase()
-  return h === 'localhost' || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h)
-}
-
 /** The ready banner for a terminal (stdout): where it listens and the credentials to use. */
 export function readyBanner(started: StartedSandbox, opts: { speed?: number; chaos?: number }, paint: Paint): string {
   const { sandbox, dataDir, profiles } = started

@@ -8,6 +8,7 @@ import { ApiError } from '../errors.js'
 import type { IO } from '../output/io.js'
 import { ChargeWatcher, type WatchChange } from '../tui/charge-watcher.js'
 import { loadView } from '../tui/load-view.js'
+import { shutdownSignal } from './shutdown.js'
 
 export interface WatchRunOptions {
   client: ApiClient
@@ -36,14 +37,6 @@ export function notFoundError(notFound: Map<string, ApiError>, environment: stri
     details: [...notFound].map(([missing, e]) => ({ field: 'id', message: `${missing} not found${e.requestId ? ` (requestId ${e.requestId})` : ''}` })),
     hint,
   })
-}
-
-function shutdownSignal(): { signal: AbortSignal; dispose(): void } {
-  const ac = new AbortController()
-  const abort = () => ac.abort()
-  process.once('SIGINT', abort)
-  process.once('SIGTERM', abort)
-  return { signal: ac.signal, dispose: () => (process.off('SIGINT', abort), process.off('SIGTERM', abort)) }
 }
 
 /** Piped output: `updatedAt TAB id TAB status TAB grossInCents` per change, or the Charge as JSON. */

@@ -13,6 +13,7 @@ import { fitColumns, leastWidth } from './fit.js'
 import type { FeedDelivery, FeedState, ListenFeed } from './listen-feed.js'
 import { StatusLog } from './status-log.js'
 import { useFeed } from './use-feed.js'
+import { EnvironmentBadge } from './EnvironmentBadge.js'
 
 export const FILTERS = ['all', 'charges', 'problems'] as const
 export type FilterMode = (typeof FILTERS)[number]
@@ -52,11 +53,7 @@ function Header({ props, state, filter }: { props: ListenAppProps; state: FeedSt
   return (
     <Box flexDirection="column">
       <Text wrap="truncate-end">
-        {props.environment ? (
-          <Text inverse bold color={props.environment === 'test' ? 'yellow' : 'red'}>
-            {` ${props.environment.toUpperCase()} `}
-          </Text>
-        ) : null}{' '}
+        <EnvironmentBadge environment={props.environment} />{' '}
         <Text bold>listening</Text> {props.listening} <Text dimColor>→</Text> <Text bold>forwarding</Text> {props.forward}
       </Text>
       {registrationOf(props, state) ? (

@@ -10,6 +10,7 @@ import { fitColumns, type Segment } from './fit.js'
 import { clockTime } from './format.js'
 import { StatusLog } from './status-log.js'
 import { useFeed } from './use-feed.js'
+import { EnvironmentBadge } from './EnvironmentBadge.js'
 
 export interface WatchAppProps {
   watcher: ChargeWatcher
@@ -89,11 +90,7 @@ export function WatchApp(props: WatchAppProps) {
   return (
     <Box flexDirection="column" width={columns} maxHeight={Math.max(1, height - 1)} overflow="hidden">
       <Text wrap="truncate-end">
-        {props.environment ? (
-          <Text inverse bold color={props.environment === 'test' ? 'yellow' : 'red'}>
-            {` ${props.environment.toUpperCase()} `}
-          </Text>
-        ) : null}{' '}
+        <EnvironmentBadge environment={props.environment} />{' '}
         <Text bold>watching</Text> {props.scope} <Text dimColor>· every {props.intervalMs / 1000} s · poll #{state.polls}{state.lastPollAt ? ` at ${clockTime(state.lastPollAt)}` : ''}</Text>
       </Text>
       <Box flexDirection="column" marginTop={gap}>

@@ -86,7 +86,7 @@ function receivedShort(records: DeliveryRecord[]): (r: DeliveryRecord) => string
  * the attempt, the latency, the middle of the event ids (--json and the piped form keep them
  * whole), the app's status; the type is cut last.
  */
-export function deliveriesTable(records: DeliveryRecord[], paint: Paint, width = Number.POSITIVE_INFINITY): string {
+export function eventLogTable(records: DeliveryRecord[], paint: Paint, width = Number.POSITIVE_INFINITY): string {
   const columns: EventsColumn[] = [
     { key: 'received', header: 'RECEIVED', cell: receivedLong },
     { key: 'id', header: 'EVENT ID', cell: (r) => safeText(r.eventId ?? '-') },

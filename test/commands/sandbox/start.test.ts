@@ -9,7 +9,7 @@ import SandboxStart from '../../../src/commands/sandbox/start.js'
 import { ProfileStore } from '../../../src/lib/config/store.js'
 import { createIO, setIO } from '../../../src/lib/output/io.js'
 import { detectSandbox } from '../../../src/lib/sandbox-client/client.js'
-import { isLoopback } from '../../../src/lib/services/sandbox-start.js'
+import { isLoopbackHost as isLoopback } from '../../../src/lib/net/loopback.js'
 import { ROOT, runCommand } from '../../helpers/run-command.js'
 
 interface Started {

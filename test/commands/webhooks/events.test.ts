@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebhooksEvents from '../../../src/commands/webhooks/events.js'
 import { painter } from '../../../src/lib/output/color.js'
 import { EventStore } from '../../../src/lib/webhooks/event-store.js'
-import { deliveriesTable } from '../../../src/lib/webhooks/events-view.js'
+import { eventLogTable } from '../../../src/lib/webhooks/events-view.js'
 import { runCommand } from '../../helpers/run-command.js'
 import { chargeEvent, signedHeaders } from '../../lib/webhooks/fixtures.js'
 
@@ -55,11 +55,11 @@ describe('svc webhooks events', () => {
         wide.record({ receivedAt: `2026-11-22T12:00:0${i}.000Z`, source: 'service', eventId: id, type: types[i], headers: signedHeaders(body, { id, type: types[i] }), body, verification: 'verified', outcome: 'forwarded', answeredStatus: 200, forwardStatus: 200, latencyMs: 32, forwardUrl: 'http://localhost:3000/' })
       })
       const records = wide.list({ limit: 10 })
-      const at120 = deliveriesTable(records, painter(false), 120).trimEnd().split('\n')
+      const at120 = eventLogTable(records, painter(false), 120).trimEnd().split('\n')
       for (const l of at120) expect(l.length, l).toBeLessThanOrEqual(120)
       expect(at120[0]).toMatch(/^RECEIVED\s+EVENT ID\s+TYPE\s+VERIFIED\s+OUTCOME\s+APP\s+LATENCY\s+TRY$/)
       expect(at120.slice(1).join('\n')).toContain('evt_51458a2e87ba7d9c0887375b  charge.paid_pending_settlement  verified  forwarded')
-      const at80 = deliveriesTable(records, painter(false), 80).trimEnd().split('\n')
+      const at80 = eventLogTable(records, painter(false), 80).trimEnd().split('\n')
       for (const l of at80) expect(l.length, l).toBeLessThanOrEqual(80)
       expect(at80[0]).toMatch(/^RECEIVED\s+EVENT ID\s+TYPE\s+VERIFIED\s+OUTCOME/)
       expect(at80[0]).not.toContain('TRY')

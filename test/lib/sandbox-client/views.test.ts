@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { painter } from '../../../src/lib/output/color.js'
 import { visibleWidth } from '../../../src/lib/output/table.js'
 import type { PanelDelivery } from '../../../src/lib/sandbox-client/client.js'
-import { deliveriesTable, formatSeconds } from '../../../src/lib/sandbox-client/views.js'
+import { sandboxDeliveriesTable, formatSeconds } from '../../../src/lib/sandbox-client/views.js'
 
 const NOW = Date.parse('2026-11-22T12:00:00Z')
 const plain = painter(false)
@@ -25,17 +25,17 @@ function delivery(over: Partial<PanelDelivery> = {}): PanelDelivery {
 
 const rows = [delivery(), delivery({ eventId: 'evt_000000000000000000000001', type: 'charge.settled', state: 'succeeded', lastStatus: 200, nextRetryAt: undefined })]
 
-describe('deliveriesTable', () => {
+describe('sandboxDeliveriesTable', () => {
   it.each([60, 80, 100, 120, 160])('fits %i columns', (columns) => {
-    const text = deliveriesTable(rows, NOW, plain, columns)
+    const text = sandboxDeliveriesTable(rows, NOW, plain, columns)
     expect(Math.max(...text.split('\n').map(visibleWidth))).toBeLessThanOrEqual(Math.max(columns, 72))
   })
 
   it('keeps event ids whole from 80 columns up, dropping the URL first; a wide terminal shows everything', () => {
-    const narrow = deliveriesTable(rows, NOW, plain, 80)
+    const narrow = sandboxDeliveriesTable(rows, NOW, plain, 80)
     expect(narrow).toContain('evt_3f2a9c01d4e5b6a7c8d9e0f1')
     expect(narrow).not.toContain('URL')
-    const wide = deliveriesTable(rows, NOW, plain, 240)
+    const wide = sandboxDeliveriesTable(rows, NOW, plain, 240)
     expect(wide).toContain(rows[0]!.url)
     expect(wide).toContain('charge.paid_pending_settlement')
     expect(wide).toContain('timeout: no answer within 10 s')
@@ -57,7 +57,7 @@ describe('outside data (the receiver\'s answers, event types, URLs, bodies)', ()
 
   it('reaches the terminal as visible escapes, never as control characters', async () => {
     const { deliveryDetail } = await import('../../../src/lib/sandbox-client/views.js')
-    const text = deliveriesTable([hostile], NOW, plain, 240) + deliveryDetail(hostile, plain)
+    const text = sandboxDeliveriesTable([hostile], NOW, plain, 240) + deliveryDetail(hostile, plain)
     // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for raw control characters
     expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/)
     expect(text).toContain('charge.\\x1b]0;pwned\\x07settled')

@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core'
 import { painter } from '../../../lib/output/color.js'
 import { noDeliveryError } from '../../../lib/sandbox-client/client.js'
 import { envFlag, PanelCommand } from '../../../lib/command/sandbox-panel.js'
-import { deliveriesTable, deliveriesTsv, deliveryDetail } from '../../../lib/sandbox-client/views.js'
+import { sandboxDeliveriesTable, deliveriesTsv, deliveryDetail } from '../../../lib/sandbox-client/views.js'
 
 export default class SandboxDeliveries extends PanelCommand<typeof SandboxDeliveries> {
   static override summary = 'Show the sandbox\'s webhook delivery log: attempts, last status, next retry, state.'
@@ -38,7 +38,7 @@ export default class SandboxDeliveries extends PanelCommand<typeof SandboxDelive
     const paint = painter(this.io.color)
     this.note(`${await this.envBadge(filter.env)} webhook deliveries`)
     if (!data.length) return this.note('No deliveries yet. Set a URL with `svc sandbox webhook set URL`, then create a charge.')
-    this.io.out(deliveriesTable(data, Date.parse(clock!.now), paint, this.io.columns))
+    this.io.out(sandboxDeliveriesTable(data, Date.parse(clock!.now), paint, this.io.columns))
     if (filter.eventId && data[0]) this.io.out(deliveryDetail(data[0], paint))
   }
 }

@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core'
 import { UsageError } from '../../../lib/errors.js'
 import { painter } from '../../../lib/output/color.js'
-import { isHttpUrl } from '../../../lib/sandbox-client/client.js'
+import { isHttpUrl } from '../../../lib/net/url.js'
 import { envFlag, PanelCommand } from '../../../lib/command/sandbox-panel.js'
 
 export default class SandboxWebhookSet extends PanelCommand<typeof SandboxWebhookSet> {

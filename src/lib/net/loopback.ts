@@ -1,0 +1,11 @@
+/**
+ * Whether a host name or address stays on this machine: `localhost`, 127.0.0.0/8, `::1`, and
+ * 127.0.0.0/8 written as an IPv4-mapped IPv6 address. One rule for the servers' --host warnings
+ * and for the plain-http warning of API commands.
+ */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.replace(/^\[|\]$/g, '').toLowerCase()
+  if (h === 'localhost' || h === '::1' || h === '0:0:0:0:0:0:0:1') return true
+  const v4 = h.startsWith('::ffff:') ? h.slice('::ffff:'.length) : h
+  return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4)
+}

@@ -1,0 +1,11 @@
+import { describe, expect, it } from 'vitest'
+import { isLoopbackHost } from '../../../src/lib/net/loopback.js'
+
+describe('isLoopbackHost', () => {
+  it('keeps every spelling of this machine', () => {
+    for (const h of ['localhost', 'LOCALHOST', '127.0.0.1', '127.1.2.3', '::1', '[::1]', '::ffff:127.0.0.1', '[::ffff:127.0.0.1]']) expect(isLoopbackHost(h), h).toBe(true)
+  })
+  it('refuses what other machines can reach', () => {
+    for (const h of ['0.0.0.0', '::', '192.168.0.10', '10.0.0.1', 'example.test', '::ffff:192.168.0.1', '127.example.test', 'localhost.example.test']) expect(isLoopbackHost(h), h).toBe(false)
+  })
+})
