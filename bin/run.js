@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Entry point: refuse old Node with one clear line, turn on the compile cache, answer --version
-// and the root help without loading oclif (they are fixed text; oclif costs ~80 ms), hand every
+// and the root help without loading oclif (they are fixed text, and loading oclif costs more than Node's own start), hand every
 // other argv over to oclif.
 const [major, minor] = process.versions.node.split('.').map(Number)
 if (major < 22 || (major === 22 && minor < 13)) {
@@ -29,7 +29,7 @@ if (answer !== undefined) {
   process.stdout.write(answer)
 } else {
   // The Node version was checked above (stricter than oclif's); oclif's own check loads all of
-  // semver (47 modules, ~12 ms of every command) to say the same thing.
+  // semver on every command to say the same thing.
   process.env.OCLIF_DISABLE_ENGINE_WARNING ??= '1'
   // The reader of our stdout went away (`svc … | head -3`): stop as if asked to. Long-running
   // commands (listen, watch, sandbox) get their clean SIGTERM path, finishing work in flight;

@@ -1,6 +1,6 @@
 /**
  * `svc --version` and `svc --help` without loading oclif. Loading @oclif/core and its config
- * costs about 80 ms, three times Node's own start-up, for two answers that are fixed text: the
+ * costs several times Node's own start-up, for two answers that are fixed text: the
  * user agent, and the root help rendered from the oclif manifests. This renders the same bytes
  * oclif would (a test compares both), and answers `undefined` whenever it is not sure — a
  * theme, templates, user plugins, an unusual colour setting, a narrow layout — so that oclif

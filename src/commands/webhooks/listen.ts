@@ -41,10 +41,9 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
 
   async run(): Promise<void> {
     const { flags, io } = this
-    const global = flags as unknown as { profile?: string; 'api-key'?: string }
     const forward = parseForwardUrl(flags.forward)
     const events = flags.events === undefined ? undefined : parseEventFilter(flags.events)
-    const secrets = await resolveWebhookSecrets({ secret: flags.secret, profile: global.profile }, io.env)
+    const secrets = await resolveWebhookSecrets({ secret: flags.secret, profile: flags.profile }, io.env)
     if (secrets.length === 0 && !flags['skip-verify']) {
       throw new UsageError('No webhook secret to verify deliveries with.', {
         field: 'secret',
@@ -56,7 +55,7 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
     try {
       credentials = await this.credentials()
     } catch (err) {
-      if (!(err instanceof AuthError) || global['api-key'] || global.profile) throw err
+      if (!(err instanceof AuthError) || flags['api-key'] || flags.profile) throw err
       noCredentialsReason = err.message.replace(/\.$/, '')
     }
     if (!isLoopbackHost(flags.host)) {

@@ -1,5 +1,5 @@
 /**
- * zod's entry re-exports every locale as `z.locales` (a barrel of 45 modules, ~20 ms of an API
+ * zod's entry re-exports every locale as `z.locales` (a barrel of dozens of modules, loaded by every API
  * command's start), while zod itself uses English alone, imported directly. Before the API client
  * first loads zod, that barrel is pointed at a module exporting only `en`. Nothing in svc reads
  * z.locales; test/lib/api/lean-zod.test.ts fails if that changes or if zod starts to use the

@@ -1,6 +1,6 @@
 /**
  * undici's Agent without undici's index: the index also loads fetch, WebSocket, the cache, the
- * mock agent and more (110 modules, ~50 ms of every API command's start); the Agent alone is a
+ * mock agent and more (a large share of every API command's start); the Agent alone is a
  * third of that. Requests go through `dispatch` (the Agent's own API; `request` and friends are
  * added by the index). undici has no "exports" map, so the path is reachable; the client's tests
  * load it, so an undici that moves it fails there.

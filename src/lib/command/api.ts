@@ -2,7 +2,7 @@
  * The base of every command that talks to the API: credential flags, timeout, the environment
  * badge, and a lazily created client (undici is loaded only when a request is made).
  */
-import { type Command, Flags } from '@oclif/core'
+import { type Command, Flags, type Interfaces } from '@oclif/core'
 import { leanZod } from '../api/lean-zod.js'
 import type { ApiClient } from '../api/types.js'
 import { BaseCommand } from './base.js'
@@ -32,15 +32,20 @@ export function plainHttpWarning(baseUrl: string): string | undefined {
   return `the API key is sent unencrypted to ${url.origin}; use https`
 }
 
+/** The parsed flags of an API command: its own, the output flags and the credential flags. */
+export type ApiFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & typeof apiFlags & T['flags']>
+
 export abstract class ApiCommand<T extends typeof Command> extends BaseCommand<T> {
   static override baseFlags = { ...BaseCommand.baseFlags, ...apiFlags }
+
+  protected declare flags: ApiFlags<T>
 
   private creds?: Credentials
   private apiClient?: ApiClient
 
   protected async credentials(): Promise<Credentials> {
     if (!this.creds) {
-      const flags = this.flags as unknown as Record<string, string | undefined>
+      const { flags } = this
       if (flags['api-key']) {
         this.warnUser('--api-key is visible to other processes on this machine. Prefer SVC_API_KEY, or store it with `svc login --with-key-stdin`.')
       }
@@ -50,7 +55,7 @@ export abstract class ApiCommand<T extends typeof Command> extends BaseCommand<T
   }
 
   protected timeoutMs(): number {
-    return timeoutFlagMs((this.flags as unknown as { timeout?: string }).timeout ?? '30s')
+    return timeoutFlagMs(this.flags.timeout ?? '30s')
   }
 
   protected async client(): Promise<ApiClient> {

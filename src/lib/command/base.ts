@@ -76,7 +76,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   /** `svc charges get` and its flags, for the hint of a parse error. */
   private commandContext(): CommandContext {
     const id = (this.id ?? this.ctor.id ?? '').replaceAll(':', ' ')
-    const flags = { ...(this.ctor as unknown as typeof BaseCommand).baseFlags, ...this.ctor.flags }
+    const flags = { ...this.ctor.baseFlags, ...this.ctor.flags }
     return { usage: id ? `${this.config.bin} ${id}` : this.config.bin, flags, argv: this.argv }
   }
 }

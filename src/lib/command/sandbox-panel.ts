@@ -27,7 +27,7 @@ export abstract class PanelCommand<T extends typeof Command> extends ApiCommand<
 
   protected override async credentials(): Promise<Credentials> {
     if (this.panelCreds) return this.panelCreds
-    const flags = this.flags as unknown as Record<string, string | undefined>
+    const { flags } = this
     const env = this.io.env
     if (flags['api-key']) {
       this.warnUser('--api-key is visible to other processes on this machine. The sandbox profile already holds the key; otherwise prefer SVC_API_KEY, or store it with `svc login --with-key-stdin`.')
@@ -61,7 +61,7 @@ export abstract class PanelCommand<T extends typeof Command> extends ApiCommand<
 
   /** The `--env` flag, when the command has one. */
   protected envChoice(): PanelEnv | undefined {
-    return (this.flags as unknown as { env?: PanelEnv }).env
+    return (this.flags as { env?: PanelEnv }).env
   }
 
   /** `TEST`/`LIVE` badge of the environment acted on (the key's unless --env says otherwise). */

@@ -24,7 +24,7 @@ export interface ConfigData {
  * The shape the code relies on. Valid JSON of another shape (`"apiKey": 5`, `"profiles": "zzz"`)
  * would otherwise crash deep inside a command (`key.startsWith is not a function`) or list
  * nonsense. Unknown fields are kept: a newer version may have written them. Checked by hand, not
- * with zod: every API command reads this file, and zod costs ~40 ms to load, which commands that
+ * with zod: every API command reads this file, and loading zod is a measurable part of start-up, which commands that
  * never decode an API answer (the listener's first frame, for one) should not pay.
  */
 interface ShapeIssue {
@@ -114,7 +114,7 @@ export class ProfileStore {
 
   /**
    * The profiles for reading only (credential resolution on every API command): the same file
-   * parsed directly, without loading conf and ajv (~80 ms of start-up). Writing through it throws.
+   * parsed directly, without loading conf and ajv (a large part of start-up). Writing through it throws.
    */
   static read(env: NodeJS.ProcessEnv = process.env): ProfileStore {
     const path = join(configDir(env), 'config.json')

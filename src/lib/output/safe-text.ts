@@ -1,21 +1,18 @@
 /**
  * The one sanitiser for outside text on its way to a terminal or a piped row. Charge fields,
- * payer names, metadata, error messages, event types and bodies come from the server, the bank
- * or other people: an ESC in them would let that text recolour the screen, move the cursor,
- * rewrite earlier lines, set the window title or plant a hyperlink. Every control character is
- * shown as a visible escape instead (`\x1b`, `\x9b`, `\u202e`), so nothing is lost and nothing
- * is obeyed. Machine output (--json, --ndjson) never goes through here: JSON escapes them itself.
- *
- * Modes:
- * - `line` (default): one line of a human view or a table cell; tab, CR and LF are escaped too.
- * - `multiline`: a message or body shown as it was written; LF and tab stay, CR is escaped (it
- *   would let a later part overwrite an earlier one on the same line).
- * - `tsv`: a field of a tab-separated or `key<TAB>value` row; like `line`, and `\` itself is
- *   doubled, so the escaping can be undone exactly (the PostgreSQL COPY text convention).
- * - `painted`: text that already carries our own colours (table cells): SGR colour sequences
- *   stay, every other control is escaped as in `line`. A last line of defence for renderers
- *   that forgot to sanitise outside data before painting it; it cannot tell our colours from
- *   injected ones, so outside data is still cleaned with `line` before it is painted.
+ * payer names, metadata, error messages, event types and bodies come from other people: an ESC
+ * in them could recolour the screen, move the cursor, rewrite lines or set the window title.
+ * Every control character is shown as a visible escape instead (`\x1b`, `\u202e`), so nothing is
+ * lost and nothing is obeyed. Machine output (--json, --ndjson) never comes here: JSON escapes.
+ */
+/**
+ * - `line` (default): one line or table cell; tab, CR and LF are escaped too.
+ * - `multiline`: a message or body as written; LF and tab stay, CR is escaped (it would let a
+ *   later part overwrite an earlier one).
+ * - `tsv`: a field of a tab-separated row; like `line`, and `\` itself is doubled so the escaping
+ *   can be undone exactly (PostgreSQL COPY's convention).
+ * - `painted`: text carrying our own colours: SGR sequences stay, every other control is escaped.
+ *   A last line of defence: outside data is still cleaned with `line` before it is painted.
  */
 export type SafeTextMode = 'line' | 'multiline' | 'tsv' | 'painted'
 

@@ -1,17 +1,10 @@
 /**
  * WAL checkpoints on a worker thread. SQLite's automatic checkpoint runs inside the commit that
- * takes the log past 1000 pages, on the event loop: copying those pages into the database file
- * and syncing both stalled every request behind it (a quarter of the sandbox's time under load).
- * Here a worker with its own connection copies them while the sandbox keeps answering.
- *
- * A checkpoint copies only the pages committed before it started, and the log starts over only
- * once everything in it was copied, which never happens while commits keep landing. So a cycle
- * copies again what came in during the previous copy, each copy shorter than the last, and ends
- * with a short catch-up: the group commit holds its next batch (the event loop goes on;
- * creations wait a few ms for their answer) while the worker copies the rest.
- *
- * Durability is SQLite's own: a checkpoint only moves committed pages from the log into the
- * database. If the worker cannot run, the connection's automatic checkpoint is switched back on.
+ * passes the log's threshold, on the event loop, and stalled every request behind it; here a
+ * worker with its own connection copies the pages while the sandbox keeps answering. The log
+ * starts over only once all of it was copied, which never happens while commits land, so each
+ * cycle ends with a short catch-up during which the group commit holds its next batch.
+ * Durability is SQLite's own; if the worker cannot run, automatic checkpoints are switched back on.
  */
 import type { DatabaseSync } from 'node:sqlite'
 import { Worker } from 'node:worker_threads'

@@ -1,19 +1,10 @@
 /**
  * Group commit: the writes queued during one turn of the event loop are committed together, in
- * one transaction, at the end of that turn (setImmediate). A commit costs more than the writes
- * it carries, so under load this turns hundreds of commits a second into one per turn.
- *
- * Two kinds of write share a transaction: `run` (a charge creation) resolves only once its write
- * is committed, so the caller answers after the data is on disk; `defer` (delivery bookkeeping)
- * is fire-and-forget, its failure reported to the caller's `onError`.
- *
- * One failing write does not sink the others: the batch is rolled back and run again with each
- * write in its own savepoint, so only the failing one is undone. A write may therefore run twice
- * (its first run rolled back): it must touch nothing but the database and return its result.
- *
- * What a crash loses: nothing that was answered from a `run` (the answer waits for COMMIT; WAL
- * with synchronous=NORMAL survives a process crash, and only a power cut can roll back the last
- * commits). Deferred writes of the last turn may be lost: see deliveries.ts.
+ * one transaction, at the end of that turn. `run` (a charge creation) resolves only once its
+ * write is committed, so the caller answers after the data is on disk; `defer` (delivery
+ * bookkeeping) is fire-and-forget, its failure reported to `onError`. One failing write does not
+ * sink the others: the batch is run again with each write in its own savepoint, so a write may
+ * run twice and must touch nothing but the database. A crash loses no answered `run`.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 

@@ -144,7 +144,7 @@ async function live(opts: ListenRunOptions, listener: WebhookListener, store: Ev
   const confirmer = client && opts.credentials ? new ChargeConfirmer(async (id) => (await client()).getCharge(id)) : undefined
   const feed = new ListenFeed({ confirmer })
   // The view comes up first and registers right after its first frame: registering makes the
-  // process's first fetch (~60 ms of loading), which the first frame need not wait for (no
+  // process's first fetch (undici and the client load then), which the first frame need not wait for (no
   // delivery can come before the sandbox knows the URL). The notes appear above the view, where
   // they were printed before it; the header keeps the gist.
   feed.setRegistration('registering…')

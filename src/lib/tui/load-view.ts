@@ -1,9 +1,9 @@
 /**
  * Loads a live view's module (Ink, React, Yoga and the components) a little lighter: Ink takes
- * only `throttle` from the es-toolkit/compat barrel, which loads 415 modules (~130 ms of the
+ * only `throttle` from the es-toolkit/compat barrel, which loads hundreds of modules (most of the
  * first frame), so that one import is pointed at the module that defines throttle. The resolve
  * hook is registered here, just before the view is needed, and not at start-up: with a hook in
- * place every module resolution of the process goes through it (~8 ms on `charges get`).
+ * place every module resolution of the process goes through it.
  * test/lib/tui/ink-imports.test.ts fails if an Ink upgrade takes anything else from there.
  */
 import { registerHooks } from 'node:module'
@@ -27,7 +27,7 @@ function lightenInk(): void {
 /**
  * `load` is the view's `import()`; call this before anything else imports Ink. React and its
  * reconciler pick their development build (twice the code, extra checks on every render) unless
- * NODE_ENV says production: ~11 ms of the first frame. A NODE_ENV the user set is left alone.
+ * NODE_ENV says production: the development build doubles the work of the first frame. A NODE_ENV the user set is left alone.
  */
 export function loadView<T>(load: () => Promise<T>): Promise<T> {
   lightenInk()

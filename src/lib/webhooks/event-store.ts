@@ -1,20 +1,14 @@
 /**
  * The listener's event log in node:sqlite (`<configDir>/events.db`, mode 0600): every delivery,
- * verified or not, with its headers, the raw body as a BLOB, the verification verdict, the
- * forward status and latency, and the attempt number. A second table remembers which event ids
- * reached the app with success, so that deduplication survives a restart. Both are bounded:
- * the oldest rows go once the cap is passed.
+ * verified or not, with its headers, raw body, verdict, forward status, latency and attempt, and
+ * the event ids that reached the app (deduplication across restarts); both bounded.
  *
- * Writes are grouped: record() writes into a transaction that stays open until the end of the
- * current event-loop turn (setImmediate), so the deliveries finished in one turn share one
- * commit; committed() resolves once what was recorded so far is committed. The listener answers
- * the service only after that, so a 2xx is never sent for an event whose "delivered" mark could
- * still be lost by a crash (a resend after a restart is then answered from the log, not
- * forwarded again). The cost is at most one turn of latency per answer. The log is in WAL mode
- * with synchronous=NORMAL: a commit survives the process being killed; only a power loss or OS
- * crash may roll back the last commits, and what that loses is the memory of a forward (a later
- * resend could reach the app twice), never an event. An fsync per commit (synchronous=FULL)
- * would block the event loop for every turn under load.
+ * record() writes into a transaction left open until the end of the event-loop turn, so one
+ * turn's deliveries share a commit, and returns at once with the row's seq and attempt;
+ * committed() resolves once that commit is done. The listener answers the service only then, so
+ * a 2xx never leaves for an event whose "delivered" mark a crash could still lose. WAL with
+ * synchronous=NORMAL: a commit survives a killed process; a power cut can lose the memory of a
+ * forward (a resend could reach the app twice), never an event.
  */
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
 import { dirname, join } from 'node:path'
