@@ -6,10 +6,10 @@ import { randomUUID } from 'node:crypto'
 import { setTimeout as delay } from 'node:timers/promises'
 import { type Account, AccountSchema, type AdvanceRequest, type Charge, type ChargeCreateRequest, type ChargeListQuery, ChargeListSchema, ChargeSchema, WebhookTestResponseSchema } from '../contract/schemas.js'
 import type { z } from 'zod'
-import { NetworkError } from '../errors.js'
+import { NetworkError, ResponseError } from '../errors.js'
 import { isLoopbackHost } from '../net/loopback.js'
 import { decodeBody, errorBodyOf, errorFromResponse, requestIdOf } from './decode.js'
-import { type HttpRequest, type HttpResponse, HttpTransport, TransportError } from './http.js'
+import { AnswerTooLargeError, type HttpRequest, type HttpResponse, HttpTransport, MAX_ANSWER_BYTES, TransportError } from './http.js'
 import { paginate } from './paginate.js'
 import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, type Failure, isAmbiguous, parseRetryAfter, retryDelay } from './retry.js'
 import type { ApiClient, ClientOptions, CreateChargeResult, RawResponse } from './types.js'
@@ -162,6 +162,10 @@ class UndiciApiClient implements ApiClient {
         this.observeServerDate(res.headers.date)
         failure = this.failureOf(res)
       } catch (err) {
+        if (err instanceof AnswerTooLargeError) {
+          this.log(`← ${err.status ?? 'error'} ${req.method} ${req.path} answer over ${MAX_ANSWER_BYTES} bytes, not read further`)
+          throw new ResponseError(`The server's answer to ${req.method} ${req.path} is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB; svc stopped reading it.`, err.status)
+        }
         if (!(err instanceof TransportError)) throw err
         transportError = err
         failure = { kind: 'transport', reason: err.reason }

@@ -1,13 +1,12 @@
 /**
- * One HTTP exchange over a single keep-alive undici Agent: connection reuse across pages and
- * retries, a timeout that covers connect + headers + body, and transport failures sorted into
- * the reasons the retry policy needs. No retries, no parsing here. The answer is gathered
- * through the Agent's dispatch handler (no stream per answer; see undici-agent.ts).
+ * One API exchange over the shared outbound helper (net/outbound.ts): one keep-alive Agent for
+ * every page and retry, a deadline over connect + headers + body, an answer capped at
+ * MAX_ANSWER_BYTES, and transport failures sorted into the reasons the retry policy needs. No
+ * retries, no parsing here.
  */
 import type { IncomingHttpHeaders } from 'node:http'
-import type { Dispatcher } from 'undici'
+import { OutboundClient, OutboundError } from '../net/outbound.js'
 import type { TransportReason } from './retry.js'
-import { createAgent, type LeanAgent } from './undici-agent.js'
 
 export interface HttpRequest {
   method: string
@@ -55,17 +54,20 @@ const REASON_OF_CODE: Record<string, TransportReason> = {
 /** Errors that are a bug or a bad argument, not the network: never retried. */
 const NOT_TRANSPORT = new Set(['UND_ERR_INVALID_ARG', 'ERR_INVALID_ARG_TYPE', 'ERR_INVALID_CHAR', 'ERR_INVALID_HTTP_TOKEN', 'UND_ERR_NOT_SUPPORTED'])
 
-function errorCode(err: unknown): string | undefined {
-  const e = err as { code?: unknown; cause?: { code?: unknown }; errors?: Array<{ code?: unknown }> }
-  if (typeof e?.code === 'string') return e.code
-  if (typeof e?.cause?.code === 'string') return e.cause.code
-  // Happy-eyeballs connects fail with an AggregateError of the per-address errors.
-  const inner = e?.errors?.find((x) => typeof x?.code === 'string')
-  return inner?.code as string | undefined
+
+/** The most of an API answer svc reads: a page of 100 charges is a small fraction of it. */
+export const MAX_ANSWER_BYTES = 16 * 1024 * 1024
+
+/** The server's answer is over MAX_ANSWER_BYTES: read no further, and say so (exit 1). */
+export class AnswerTooLargeError extends Error {
+  constructor(readonly status: number | undefined) {
+    super(`the answer is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB`)
+    this.name = 'AnswerTooLargeError'
+  }
 }
 
 export class HttpTransport {
-  private readonly agent: LeanAgent
+  private readonly client: OutboundClient
   private readonly origin: string
   private readonly prefix: string
   private closed = false
@@ -77,86 +79,44 @@ export class HttpTransport {
     const url = new URL(baseUrl)
     this.origin = url.origin
     this.prefix = url.pathname.replace(/\/+$/, '')
-    this.agent = createAgent({ keepAliveTimeout: 10_000, connect: { timeout: timeoutMs } })
+    this.client = new OutboundClient({ keepAliveTimeoutMs: 10_000, connectTimeoutMs: timeoutMs })
   }
 
   get host(): string {
     return new URL(this.origin).host
   }
 
-  send(req: HttpRequest): Promise<HttpResponse> {
-    return new Promise((resolve, reject) => {
-      let controller: Dispatcher.DispatchController | undefined
-      let settled = false
-      let status = 0
-      let headers: IncomingHttpHeaders = {}
-      const chunks: Buffer[] = []
-      const fail = (err: unknown) => {
-        if (settled) return
-        settled = true
-        clearTimeout(timer)
-        reject(this.transportError(err, false))
-      }
-      const timer = setTimeout(() => {
-        if (settled) return
-        settled = true
-        const err = new Error(`timed out after ${this.timeoutMs} ms`)
-        controller?.abort(err)
-        reject(this.transportError(err, true))
-      }, this.timeoutMs)
-      const handler: Dispatcher.DispatchHandler = {
-        onRequestStart(c) {
-          controller = c
-          if (settled) c.abort(new Error('timed out'))
-        },
-        onResponseStart(_c, statusCode, responseHeaders) {
-          status = statusCode
-          headers = responseHeaders
-        },
-        onResponseData(_c, chunk) {
-          chunks.push(chunk)
-        },
-        onResponseEnd() {
-          if (settled) return
-          settled = true
-          clearTimeout(timer)
-          resolve({ status, headers, body: Buffer.concat(chunks).toString('utf8') })
-        },
-        onResponseError(_c, err) {
-          fail(err)
-        },
-      }
-      try {
-        this.agent.dispatch(
-          {
-            origin: this.origin,
-            path: this.prefix + req.path,
-            method: req.method as Dispatcher.HttpMethod,
-            headers: req.headers,
-            body: req.body,
-            headersTimeout: this.timeoutMs,
-            bodyTimeout: this.timeoutMs,
-          },
-          handler,
-        )
-      } catch (err) {
-        fail(err)
-      }
-    })
+  async send(req: HttpRequest): Promise<HttpResponse> {
+    try {
+      const answer = await this.client.send({
+        origin: this.origin,
+        path: this.prefix + req.path,
+        method: req.method,
+        headers: req.headers,
+        body: req.body,
+        timeoutMs: this.timeoutMs,
+        maxBodyBytes: MAX_ANSWER_BYTES,
+        overflow: 'fail',
+      })
+      return { status: answer.status, headers: answer.headers, body: answer.body.toString('utf8') }
+    } catch (err) {
+      throw this.transportError(err)
+    }
   }
 
   /** A failure without an HTTP answer, sorted for the retry policy; a bug or bad argument as it is. */
-  private transportError(err: unknown, timedOut: boolean): unknown {
-    if (timedOut) return new TransportError('timeout', 'ETIMEDOUT', `timed out after ${this.timeoutMs} ms`, err)
-    const code = errorCode(err)
-    if (code === undefined || NOT_TRANSPORT.has(code)) return err
-    const message = err instanceof Error && err.message ? err.message : code
-    return new TransportError(REASON_OF_CODE[code] ?? 'other', code, message, err)
+  private transportError(err: unknown): unknown {
+    if (!(err instanceof OutboundError)) return err
+    if (err.kind === 'too_large') return new AnswerTooLargeError(err.status)
+    if (err.kind === 'timeout') return new TransportError('timeout', 'ETIMEDOUT', `timed out after ${this.timeoutMs} ms`, err)
+    const code = err.code
+    if (code === undefined || NOT_TRANSPORT.has(code)) return err.cause ?? err
+    return new TransportError(REASON_OF_CODE[code] ?? 'other', code, err.message || code, err.cause ?? err)
   }
 
   async close(): Promise<void> {
     if (this.closed) return
     this.closed = true
-    await this.agent.close()
+    await this.client.close()
   }
 }

@@ -7,7 +7,10 @@
  */
 import { environmentOfKey, maskSecret } from '../config/mask.js'
 import type { AccountSettings, AttemptRecord, DeliveryRecord, PanelEnv, SandboxKey, WebhookEndpoint } from '../contract/panel.js'
+import type { IncomingHttpHeaders } from 'node:http'
+import { MAX_ANSWER_BYTES } from '../api/http.js'
 import { ApiError, NetworkError, ResponseError } from '../errors.js'
+import { OutboundClient, OutboundError } from '../net/outbound.js'
 
 export type { DeliveryState, PanelEnv } from '../contract/panel.js'
 export type PanelDelivery = DeliveryRecord
@@ -45,16 +48,10 @@ export async function detectSandbox(baseUrl: string, opts: { timeoutMs?: number;
   const started = performance.now()
   opts.debug?.('→ GET /_sandbox/info')
   try {
-    const res = await fetch(`${trimSlash(baseUrl)}/_sandbox/info`, {
-      signal: AbortSignal.timeout(opts.timeoutMs ?? DETECT_TIMEOUT_MS),
-      redirect: 'manual',
-    })
-    opts.debug?.(answerLine(String(res.status), 'GET', '/_sandbox/info', started, res.headers.get('x-request-id')))
-    if (res.status !== 200) {
-      await res.body?.cancel()
-      return false
-    }
-    const body = (await res.json()) as { sandbox?: unknown }
+    const res = await exchange(new URL(`${trimSlash(baseUrl)}/_sandbox/info`), 'GET', {}, undefined, opts.timeoutMs ?? DETECT_TIMEOUT_MS)
+    opts.debug?.(answerLine(String(res.status), 'GET', '/_sandbox/info', started, headerOf(res.headers['x-request-id'])))
+    if (res.status !== 200) return false
+    const body = JSON.parse(res.text) as { sandbox?: unknown }
     return body !== null && typeof body === 'object' && body.sandbox === true
   } catch (err) {
     opts.debug?.(answerLine(describe(err), 'GET', '/_sandbox/info', started))
@@ -153,24 +150,19 @@ export class PanelClient {
     if (opts.body !== undefined) headers['content-type'] = 'application/json'
     this.target.debug?.(`→ ${method} ${url.pathname}${url.search}`)
     const started = performance.now()
-    let res: Response
+    let res: PanelAnswer
     try {
-      res = await fetch(url, {
-        method,
-        headers,
-        body: opts.body === undefined ? undefined : JSON.stringify(opts.body),
-        signal: AbortSignal.timeout(this.target.timeoutMs ?? 30_000),
-        redirect: 'manual',
-      })
+      res = await exchange(url, method, headers, opts.body === undefined ? undefined : JSON.stringify(opts.body), this.target.timeoutMs ?? 30_000)
     } catch (err) {
       this.target.debug?.(answerLine(describe(err), method, `${url.pathname}${url.search}`, started))
+      if (err instanceof OutboundError && err.kind === 'too_large') throw new ResponseError(`The sandbox's answer to ${method} ${url.pathname} is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB; svc stopped reading it.`, err.status)
       throw new NetworkError(`Could not reach the sandbox at ${this.baseUrl} (${describe(err)}).`, {
         cause: err,
         hint: 'Start it with `svc sandbox start`, or point --base-url / --profile at the running sandbox.',
       })
     }
-    const text = await res.text()
-    this.target.debug?.(answerLine(String(res.status), method, `${url.pathname}${url.search}`, started, res.headers.get('x-request-id')))
+    const text = res.text
+    this.target.debug?.(answerLine(String(res.status), method, `${url.pathname}${url.search}`, started, headerOf(res.headers['x-request-id'])))
     let parsed: unknown
     try {
       parsed = text === '' ? null : JSON.parse(text)
@@ -195,7 +187,7 @@ export class PanelClient {
       message,
       details: Array.isArray(error.details) ? (error.details as Array<{ field: string; message: string }>) : undefined,
       requestId: typeof error.requestId === 'string' ? error.requestId : undefined,
-      retryAfterMs: retryAfterMs(res.headers.get('retry-after')),
+      retryAfterMs: retryAfterMs(headerOf(res.headers['retry-after'])),
       hint,
     })
   }
@@ -230,7 +222,26 @@ function retryAfterMs(value: string | null): number | undefined {
 }
 
 function describe(err: unknown): string {
-  const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } }
-  if (e?.name === 'TimeoutError') return 'timed out'
-  return e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(err)
+  if (err instanceof OutboundError) return err.kind === 'timeout' ? 'timed out' : (err.code ?? err.message)
+  const e = err as { message?: string }
+  return e?.message ?? String(err)
+}
+
+interface PanelAnswer {
+  status: number
+  headers: IncomingHttpHeaders
+  text: string
+}
+
+/** One client for every panel request of the process; idle kept-alive sockets do not hold it open. */
+let outbound: OutboundClient | undefined
+
+async function exchange(url: URL, method: string, headers: Record<string, string>, body: string | undefined, timeoutMs: number): Promise<PanelAnswer> {
+  outbound ??= new OutboundClient({ keepAliveTimeoutMs: 1_000 })
+  const res = await outbound.send({ origin: url.origin, path: `${url.pathname}${url.search}`, method, headers, body, timeoutMs, maxBodyBytes: MAX_ANSWER_BYTES, overflow: 'fail' })
+  return { status: res.status, headers: res.headers, text: res.body.toString('utf8') }
+}
+
+function headerOf(value: string | string[] | undefined): string | null {
+  return (Array.isArray(value) ? value[0] : value) ?? null
 }

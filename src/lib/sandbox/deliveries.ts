@@ -26,7 +26,7 @@
  * deduplicate by X-SVC-Event-Id). A clean stop (close()) commits everything.
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
-import { Agent, type Dispatcher } from 'undici'
+import { OutboundClient, targetOf } from '../net/outbound.js'
 import { LIMITS } from '../contract/limits.js'
 import type { AttemptRecord, DeliveryRecord, DeliveryState } from '../contract/panel.js'
 import { signatureHeader } from '../webhooks/signature.js'
@@ -126,7 +126,7 @@ export class WebhookDeliveries implements EventSink {
   private readonly send: DeliverySender
   private readonly timeoutMs: number
   private readonly wallNow: () => number
-  private readonly agent?: Agent
+  private readonly outbound?: OutboundClient
   private readonly st: Record<string, StatementSync>
   private readonly endpoints = new Map<Env, EndpointState>()
   private readonly pending = new Map<string, Job>()
@@ -199,9 +199,9 @@ export class WebhookDeliveries implements EventSink {
     if (opts.send) {
       this.send = opts.send
     } else {
-      const agent = new Agent({ connections: 128, keepAliveTimeout: 4_000, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs })
-      this.agent = agent
-      this.send = (d) => sendWithUndici(agent, d)
+      const outbound = new OutboundClient({ connections: 128, keepAliveTimeoutMs: 4_000 })
+      this.outbound = outbound
+      this.send = (d) => sendOutbound(outbound, d)
     }
     WebhookDeliveries.migrate(this.db)
     const p = (sql: string) => this.db.prepare(sql)
@@ -394,7 +394,7 @@ export class WebhookDeliveries implements EventSink {
     if (this.armed) this.clock.cancel(this.armed.id)
     this.armed = undefined
     await this.flush(Number.POSITIVE_INFINITY)
-    await this.agent?.close().catch(() => {})
+    await this.outbound?.close().catch(() => {})
   }
 
   // ------------------------------------------------------------ attempts
@@ -587,83 +587,25 @@ function before(a: HeapEntry, b: HeapEntry): boolean {
   return a.due < b.due || (a.due === b.due && a.seq < b.seq)
 }
 
-/**
- * One POST through undici's dispatcher, with a plain handler rather than request(): no body
- * stream or AbortSignal per delivery, which cost more than the rest of sending it. Redirects are
- * not followed (a 3xx comes back as is and counts as a failure); the answer is read up to
- * RESPONSE_READ_CAP, then the connection is cut; the whole exchange is bounded by `timeoutMs`.
- */
-function sendWithUndici(agent: Agent, d: OutgoingDelivery): Promise<DeliveryResponse> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    let status = 0
-    let settled = false
-    let controller: Dispatcher.DispatchController | undefined
-    const settle = (err?: Error): void => {
-      if (settled) return
-      settled = true
-      clearTimeout(timer)
-      if (err) reject(err)
-      else resolve({ status, body: Buffer.concat(chunks, Math.min(size, RESPONSE_READ_CAP)).toString('utf8', 0, Math.min(size, SNIPPET * 4)) })
-    }
-    const timer = setTimeout(() => {
-      const err = Object.assign(new Error('The operation was aborted due to timeout'), { name: 'TimeoutError' })
-      settle(err)
-      controller?.abort(err)
-    }, d.timeoutMs)
-    const target = targetOf(d.url)
-    try {
-      agent.dispatch(
-        { origin: target.origin, path: target.path, method: 'POST', headers: d.headers, body: d.body },
-        {
-          onRequestStart(c) {
-            controller = c
-            if (settled) c.abort(new Error('timed out before it was sent'))
-          },
-          onResponseStart(_c, statusCode) {
-            status = statusCode
-          },
-          onResponseData(c, chunk) {
-            if (settled) return
-            chunks.push(chunk)
-            size += chunk.length
-            if (size >= RESPONSE_READ_CAP) {
-              // Enough of an answer for the log: stop reading it.
-              settle()
-              c.abort(new Error('response body over the read cap'))
-            }
-          },
-          onResponseEnd() {
-            settle()
-          },
-          onResponseError(_c, err) {
-            settle(err)
-          },
-        },
-      )
-    } catch (err) {
-      settle(err as Error)
-    }
+/** One POST through the shared outbound helper: no redirect followed, the answer cut at RESPONSE_READ_CAP. */
+async function sendOutbound(client: OutboundClient, d: OutgoingDelivery): Promise<DeliveryResponse> {
+  const target = targetOf(d.url)
+  const answer = await client.send({
+    origin: target.origin,
+    path: target.path,
+    method: 'POST',
+    headers: d.headers,
+    body: d.body,
+    timeoutMs: d.timeoutMs,
+    maxBodyBytes: RESPONSE_READ_CAP,
+    overflow: 'cut',
   })
-}
-
-/** Origin and path of an endpoint URL, parsed once: every delivery goes to one of a few URLs. */
-const targets = new Map<string, { origin: string; path: string }>()
-function targetOf(url: string): { origin: string; path: string } {
-  let target = targets.get(url)
-  if (!target) {
-    const u = new URL(url)
-    target = { origin: u.origin, path: `${u.pathname}${u.search}` }
-    if (targets.size >= 64) targets.clear()
-    targets.set(url, target)
-  }
-  return target
+  return { status: answer.status, body: answer.body.toString('utf8', 0, Math.min(answer.body.length, SNIPPET * 4)) }
 }
 
 function describeSendError(err: unknown, timeoutMs: number): string {
-  const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } }
-  if (e?.name === 'TimeoutError' || e?.code === 'UND_ERR_HEADERS_TIMEOUT' || e?.code === 'UND_ERR_BODY_TIMEOUT') {
+  const e = err as { name?: string; kind?: string; code?: string; message?: string; cause?: { code?: string; message?: string } }
+  if (e?.kind === 'timeout' || e?.name === 'TimeoutError' || e?.code === 'UND_ERR_HEADERS_TIMEOUT' || e?.code === 'UND_ERR_BODY_TIMEOUT') {
     return `timeout: no answer within ${timeoutMs / 1000} s`
   }
   return e?.cause?.code ?? e?.code ?? e?.message ?? String(err)

@@ -3,16 +3,15 @@
  * and every X-SVC-* header, a hard deadline (10 s by default, as the service's own timeout),
  * and no redirects followed (spec 6.4.3: a 3xx is a failure). `localhost` reaches an app bound
  * to IPv4 or IPv6 alone: 127.0.0.1 is tried first, then ::1, and the one that answered is
- * remembered. Connections to the app are kept alive (one undici Agent per forwarder, loaded on
+ * remembered. Connections to the app are kept alive (one outbound client per forwarder, made on
  * the first send so that it costs nothing at start-up): a new TCP connection per delivery was a
- * large part of the listener's cost under load.
+ * large part of the listener's cost under load. The app's answer is read whole, its start kept.
  */
 import type { IncomingHttpHeaders } from 'node:http'
 import { performance } from 'node:perf_hooks'
-import type { Dispatcher } from 'undici'
-import type { LeanAgent } from '../api/undici-agent.js'
 import { LIMITS } from '../contract/limits.js'
 import { UsageError } from '../errors.js'
+import { OutboundClient, OutboundError } from '../net/outbound.js'
 
 /** `localhost:3000` → `http://localhost:3000/`; a path is kept; other schemes are refused. */
 export function parseForwardUrl(input: string, field = 'forward'): URL {
@@ -77,7 +76,7 @@ export class Forwarder {
   private readonly monotonic: () => number
   /** The loopback address that last answered for a `localhost` target. */
   private localhostPreferred?: string
-  private agent?: Promise<LeanAgent>
+  private outbound?: OutboundClient
 
   constructor(opts: ForwarderOptions = {}) {
     this.timeoutMs = opts.timeoutMs ?? LIMITS.webhookTimeoutMs
@@ -127,65 +126,37 @@ export class Forwarder {
 
   /** Lets go of the kept-alive connections to the app. */
   async close(): Promise<void> {
-    const agent = this.agent
-    this.agent = undefined
-    if (agent) await (await agent).close()
+    const outbound = this.outbound
+    this.outbound = undefined
+    await outbound?.close()
   }
 
-  private dispatcher(): Promise<LeanAgent> {
-    this.agent ??= import('../api/undici-agent.js').then(({ createAgent }) =>
-      createAgent({ keepAliveTimeout: 4_000, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs }),
-    )
-    return this.agent
+  private client(): OutboundClient {
+    this.outbound ??= new OutboundClient({ keepAliveTimeoutMs: 4_000 })
+    return this.outbound
   }
 
-  /**
-   * One request through the agent's dispatch API: no stream or promise per chunk, which was a
-   * good part of the listener's CPU per delivery under load.
-   */
+  /** One request; the whole answer is read (so the connection is reused), its start kept. */
   private async attempt(url: URL, address: string | undefined, body: Uint8Array, headers: Record<string, string>, deadline: number): Promise<Attempt> {
-    const agent = await this.dispatcher()
     // `localhost` is pinned to one loopback address per attempt; the Host header stays as given.
     const origin = address ? `${url.protocol}//${address.includes(':') ? `[${address}]` : address}${url.port ? `:${url.port}` : ''}` : url.origin
-    return new Promise((resolve) => {
-      let controller: Dispatcher.DispatchController | undefined
-      let settled = false
-      let status: number | undefined
-      const chunks: Buffer[] = []
-      let size = 0
-      const done = (a: Attempt) => {
-        if (settled) return
-        settled = true
-        clearTimeout(timer)
-        resolve(a)
-      }
-      const timer = setTimeout(() => {
-        done({ timedOut: true })
-        controller?.abort(new Error('forward deadline'))
-      }, Math.max(1, deadline - Date.now()))
-      agent.dispatch(
-        { origin, path: `${url.pathname}${url.search}`, method: 'POST', headers: address ? { ...headers, host: url.host } : headers, body },
-        {
-          onRequestStart(c) {
-            controller = c
-            if (settled) c.abort(new Error('forward deadline'))
-          },
-          onResponseStart(_c, statusCode) {
-            status = statusCode
-          },
-          // The whole answer is read (so that the connection is reused); its start is kept.
-          onResponseData(_c, chunk) {
-            if (size < SNIPPET_BYTES) chunks.push(chunk)
-            size += chunk.length
-          },
-          onResponseEnd() {
-            done({ status, snippet: Buffer.concat(chunks).subarray(0, SNIPPET_BYTES).toString('utf8') })
-          },
-          onResponseError(_c, error) {
-            done(status === undefined ? { error: error as NodeJS.ErrnoException } : { status })
-          },
-        },
-      )
-    })
+    try {
+      const answer = await this.client().send({
+        origin,
+        path: `${url.pathname}${url.search}`,
+        method: 'POST',
+        headers: address ? { ...headers, host: url.host } : headers,
+        body,
+        timeoutMs: Math.max(1, deadline - Date.now()),
+        maxBodyBytes: SNIPPET_BYTES,
+        overflow: 'truncate',
+      })
+      return { status: answer.status, snippet: answer.body.toString('utf8') }
+    } catch (err) {
+      if (!(err instanceof OutboundError)) return { error: err as NodeJS.ErrnoException }
+      if (err.kind === 'timeout') return { timedOut: true }
+      if (err.status !== undefined) return { status: err.status }
+      return { error: Object.assign(new Error(err.message), { code: err.code }) as NodeJS.ErrnoException }
+    }
   }
 }

@@ -4,7 +4,7 @@
  * can say plainly whether the endpoint could not be reached or did not answer.
  */
 import { STATUS_CODES } from 'node:http'
-import { Agent, request } from 'undici'
+import { OutboundClient, OutboundError, targetOf } from '../../net/outbound.js'
 import type { Delivery } from './cases.js'
 
 export type Answer =
@@ -48,56 +48,38 @@ export function classifyError(err: unknown): Answer {
   return { kind: 'closed', reason: code ? `${message} (${code})` : message }
 }
 
-async function readCapped(body: AsyncIterable<Buffer> & { destroy(): void }): Promise<string> {
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of body) {
-    chunks.push(chunk)
-    size += chunk.length
-    if (size >= BODY_CAP) {
-      body.destroy()
-      break
-    }
-  }
-  return Buffer.concat(chunks).subarray(0, BODY_CAP).toString('utf8')
-}
-
 export function createTransport(): Transport {
-  const agent = new Agent({ connections: 1, pipelining: 0 })
+  // One connection, never reused: each row of the battery is judged on its own exchange.
+  const client = new OutboundClient({ connections: 1, pipelining: 0 })
   return {
     async send(url, delivery, timeoutMs) {
-      const controller = new AbortController()
-      const timer = setTimeout(() => controller.abort(), timeoutMs)
       try {
-        const res = await request(url, {
+        const res = await client.send({
+          ...targetOf(url.href),
           method: 'POST',
           headers: delivery.headers,
           body: delivery.body,
-          dispatcher: agent,
-          signal: controller.signal,
-          headersTimeout: timeoutMs,
-          bodyTimeout: timeoutMs,
+          timeoutMs,
+          maxBodyBytes: BODY_CAP,
+          overflow: 'cut',
         })
-        const body = await readCapped(res.body)
         const location = res.headers.location
         return {
           kind: 'answer',
-          status: res.statusCode,
-          statusText: STATUS_CODES[res.statusCode] ?? '',
+          status: res.status,
+          statusText: STATUS_CODES[res.status] ?? '',
           ...(location ? { location: Array.isArray(location) ? location[0]! : location } : {}),
-          body,
+          body: res.body.toString('utf8'),
         }
       } catch (err) {
-        if (controller.signal.aborted) return { kind: 'timeout' }
+        if (err instanceof OutboundError && err.kind === 'timeout') return { kind: 'timeout' }
         const code = errorCode(err)
         if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return { kind: 'timeout' }
         return classifyError(err)
-      } finally {
-        clearTimeout(timer)
       }
     },
     async close() {
-      await agent.close()
+      await client.close()
     },
   }
 }

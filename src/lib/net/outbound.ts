@@ -1,0 +1,196 @@
+/**
+ * Every HTTP request svc sends: the API client, the forwarder, the sandbox's webhook sender, the
+ * sandbox panel client and `webhooks check`. One keep-alive undici Agent per caller, loaded
+ * without undici's index (which also loads fetch, WebSocket, the cache and the mocks); each
+ * request goes through the Agent's dispatch with a plain handler, so no body stream or promise
+ * is made per request. Every exchange has a deadline from dispatch to its last byte, never
+ * follows a redirect (a 3xx comes back as an answer), and reads at most `maxBodyBytes` of the
+ * answer: past that it fails, or keeps the start and discards or cuts the rest, as asked.
+ */
+import type { IncomingHttpHeaders } from 'node:http'
+import { createRequire } from 'node:module'
+import type { Agent as UndiciAgent, Dispatcher } from 'undici'
+
+export interface OutboundOptions {
+  /** Connections per origin (undici's default: unlimited). */
+  connections?: number
+  pipelining?: number
+  keepAliveTimeoutMs?: number
+  connectTimeoutMs?: number
+}
+
+/** What to do with an answer longer than `maxBodyBytes`. */
+export type Overflow =
+  /** Reject with an OutboundError of kind `too_large` and cut the connection. */
+  | 'fail'
+  /** Keep the first `maxBodyBytes`, read and drop the rest (the connection stays reusable). */
+  | 'truncate'
+  /** Keep the first `maxBodyBytes` and cut the connection there. */
+  | 'cut'
+
+export interface OutboundRequest {
+  origin: string
+  /** Path and query, starting with `/`. */
+  path: string
+  method: string
+  headers?: Record<string, string>
+  body?: string | Uint8Array
+  /** Deadline of the whole exchange, from dispatch to the answer's last byte. */
+  timeoutMs: number
+  maxBodyBytes: number
+  overflow: Overflow
+}
+
+export interface OutboundAnswer {
+  status: number
+  headers: IncomingHttpHeaders
+  /** At most `maxBodyBytes`. */
+  body: Buffer
+  /** The bytes the answer had, as far as they were read. */
+  size: number
+  truncated: boolean
+}
+
+export type OutboundFailure = 'timeout' | 'too_large' | 'transport'
+
+/** No complete answer: the deadline passed, the answer was over the cap, or the connection failed. */
+export class OutboundError extends Error {
+  readonly kind: OutboundFailure
+  /** errno or undici code of a transport failure, e.g. ECONNREFUSED, UND_ERR_SOCKET. */
+  readonly code?: string
+  /** The status, when the answer had started before the failure. */
+  readonly status?: number
+  constructor(kind: OutboundFailure, message: string, opts: { code?: string; status?: number; cause?: unknown } = {}) {
+    super(message, { cause: opts.cause })
+    this.name = 'OutboundError'
+    this.kind = kind
+    this.code = opts.code
+    this.status = opts.status
+  }
+}
+
+/** The errno or undici code behind a failure, looking into causes and happy-eyeballs' AggregateError. */
+export function errorCodeOf(err: unknown): string | undefined {
+  const e = err as { code?: unknown; cause?: unknown; errors?: unknown[] }
+  if (typeof e?.code === 'string') return e.code
+  if (e?.cause && e.cause !== err) {
+    const inner = errorCodeOf(e.cause)
+    if (inner) return inner
+  }
+  if (Array.isArray(e?.errors)) for (const x of e.errors) if (errorCodeOf(x)) return errorCodeOf(x)
+  return undefined
+}
+
+let AgentClass: typeof UndiciAgent | undefined
+
+/** undici has no "exports" map, so its Agent module is reachable alone; the tests load it, so a move fails there. */
+function loadAgent(): typeof UndiciAgent {
+  AgentClass ??= createRequire(import.meta.url)('undici/lib/dispatcher/agent.js') as typeof UndiciAgent
+  return AgentClass
+}
+
+export class OutboundClient {
+  private readonly agent: Dispatcher
+
+  constructor(opts: OutboundOptions = {}) {
+    const Agent = loadAgent()
+    this.agent = new Agent({
+      keepAliveTimeout: opts.keepAliveTimeoutMs ?? 4_000,
+      ...(opts.connections !== undefined ? { connections: opts.connections } : {}),
+      ...(opts.pipelining !== undefined ? { pipelining: opts.pipelining } : {}),
+      ...(opts.connectTimeoutMs !== undefined ? { connect: { timeout: opts.connectTimeoutMs } } : {}),
+    })
+  }
+
+  send(req: OutboundRequest): Promise<OutboundAnswer> {
+    return new Promise((resolve, reject) => {
+      let controller: Dispatcher.DispatchController | undefined
+      let settled = false
+      let status: number | undefined
+      let headers: IncomingHttpHeaders = {}
+      const chunks: Buffer[] = []
+      let kept = 0
+      let size = 0
+      const answer = (truncated: boolean): OutboundAnswer => ({ status: status!, headers, body: Buffer.concat(chunks, kept), size, truncated })
+      const settle = (outcome: OutboundAnswer | OutboundError) => {
+        if (settled) return
+        settled = true
+        clearTimeout(timer)
+        if (outcome instanceof OutboundError) reject(outcome)
+        else resolve(outcome)
+      }
+      const timer = setTimeout(() => {
+        const err = new OutboundError('timeout', `no complete answer within ${req.timeoutMs} ms`, { status })
+        settle(err)
+        controller?.abort(err)
+      }, req.timeoutMs)
+      const handler: Dispatcher.DispatchHandler = {
+        onRequestStart(c) {
+          controller = c
+          if (settled) c.abort(new Error('the deadline passed before the request was sent'))
+        },
+        onResponseStart(_c, statusCode, responseHeaders) {
+          status = statusCode
+          headers = responseHeaders
+        },
+        onResponseData(c, chunk) {
+          if (settled) return
+          size += chunk.length
+          const room = req.maxBodyBytes - kept
+          if (room > 0) {
+            const part = chunk.length <= room ? chunk : chunk.subarray(0, room)
+            chunks.push(part)
+            kept += part.length
+          }
+          if (size <= req.maxBodyBytes) return
+          if (req.overflow === 'truncate') return
+          if (req.overflow === 'cut') settle(answer(true))
+          else settle(new OutboundError('too_large', `the answer is larger than ${req.maxBodyBytes} bytes`, { status }))
+          c.abort(new Error('answer over the read cap'))
+        },
+        onResponseEnd() {
+          settle(answer(size > req.maxBodyBytes))
+        },
+        onResponseError(_c, err) {
+          const code = errorCodeOf(err)
+          settle(new OutboundError('transport', err.message || code || 'the connection failed', { code, status, cause: err }))
+        },
+      }
+      try {
+        this.agent.dispatch(
+          {
+            origin: req.origin,
+            path: req.path,
+            method: req.method as Dispatcher.HttpMethod,
+            headers: req.headers,
+            body: req.body,
+            headersTimeout: req.timeoutMs,
+            bodyTimeout: req.timeoutMs,
+          },
+          handler,
+        )
+      } catch (err) {
+        const code = errorCodeOf(err)
+        settle(new OutboundError('transport', err instanceof Error ? err.message : String(err), { code, cause: err }))
+      }
+    })
+  }
+
+  /** Lets go of the kept-alive connections, after the requests in flight. */
+  async close(): Promise<void> {
+    await this.agent.close()
+  }
+}
+
+/** Origin and path of a URL, parsed once per distinct URL (a sender posts to a few URLs many times). */
+const targets = new Map<string, { origin: string; path: string }>()
+export function targetOf(url: string): { origin: string; path: string } {
+  let target = targets.get(url)
+  if (!target) {
+    const u = new URL(url)
+    target = { origin: u.origin, path: `${u.pathname}${u.search}` }
+    if (targets.size >= 64) targets.clear()
+    targets.set(url, target)
+  }
+  return target
+}
