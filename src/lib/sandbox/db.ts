@@ -49,6 +49,57 @@ const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX events_charge ON events (charge_id);
   `,
+  // The webhook delivery log (spec 6.4 item 9). IF NOT EXISTS: data dirs of 0.1 have these
+  // tables already, made by the delivery worker itself before they moved here.
+  `
+  CREATE TABLE IF NOT EXISTS webhook_endpoints (
+    environment TEXT PRIMARY KEY,
+    url TEXT NOT NULL,
+    active INTEGER NOT NULL,
+    saved_ms INTEGER NOT NULL,
+    deactivated_ms INTEGER,
+    last_success_ms INTEGER
+  );
+  CREATE TABLE IF NOT EXISTS webhook_deliveries (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    event_id TEXT NOT NULL UNIQUE,
+    type TEXT NOT NULL,
+    environment TEXT NOT NULL,
+    body TEXT NOT NULL,
+    url TEXT NOT NULL,
+    state TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    retry_index INTEGER NOT NULL DEFAULT 0,
+    last_status INTEGER,
+    last_error TEXT,
+    last_response TEXT,
+    next_retry_ms INTEGER,
+    created_ms INTEGER NOT NULL,
+    first_attempt_ms INTEGER,
+    check_ms INTEGER
+  );
+  CREATE INDEX IF NOT EXISTS webhook_deliveries_env ON webhook_deliveries (environment, id DESC);
+  CREATE INDEX IF NOT EXISTS webhook_deliveries_pending ON webhook_deliveries (state) WHERE state = 'pending';
+  CREATE INDEX IF NOT EXISTS webhook_deliveries_check ON webhook_deliveries (check_ms) WHERE check_ms IS NOT NULL;
+  CREATE TABLE IF NOT EXISTS webhook_attempts (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    delivery_id INTEGER NOT NULL,
+    attempt INTEGER NOT NULL,
+    at_ms INTEGER NOT NULL,
+    url TEXT NOT NULL,
+    status INTEGER,
+    error TEXT,
+    response TEXT,
+    duration_ms INTEGER NOT NULL,
+    manual INTEGER NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS webhook_attempts_delivery ON webhook_attempts (delivery_id, id);
+  `,
+  // The resource a delivery is about (`charge:<id>`, `withdrawal:<id>`…): its first attempts go
+  // out in order, also after a restart.
+  `
+  ALTER TABLE webhook_deliveries ADD COLUMN resource_key TEXT;
+  `,
 ]
 
 /** Opens (creating when needed) the sandbox database and brings its schema up to date. */
@@ -72,7 +123,8 @@ export function openDatabase(opts: { dataDir?: string; inMemory?: boolean }): Da
   return db
 }
 
-function migrate(db: DatabaseSync): void {
+/** Brings a database's schema up to date (openDatabase does it; exported for stores tested on their own). */
+export function migrate(db: DatabaseSync): void {
   const row = db.prepare('PRAGMA user_version').get() as { user_version: number }
   for (let v = row.user_version; v < MIGRATIONS.length; v++) {
     transaction(db, () => {

@@ -253,7 +253,7 @@ export class ChargeEngine {
     }
     const id = newEventId(atMs)
     const body = JSON.stringify({ id, type: t.event, createdAt: at, environment: next.environment, data: { charge: next } })
-    return { charge: next, event: { id, type: t.event, environment: next.environment, createdAt: at, body, chargeId: next.id } }
+    return { charge: next, event: { id, type: t.event, environment: next.environment, createdAt: at, body, resourceKey: `charge:${next.id}` } }
   }
 
   private publish(events: StoredEvent[]): void {

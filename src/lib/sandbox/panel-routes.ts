@@ -10,7 +10,7 @@ import type { ErrorDetail } from '../contract/schemas.js'
 import { maskSecret } from '../config/mask.js'
 import type { SandboxClock } from './clock.js'
 import { isHttpUrl } from '../net/url.js'
-import type { WebhookDeliveries } from './deliveries.js'
+import type { WebhookDeliveries } from './deliveries/worker.js'
 import type { PanelRequest, PanelResponse, SandboxAdmin, SandboxKey } from './types.js'
 
 export interface PanelDeps {

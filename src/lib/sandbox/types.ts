@@ -21,8 +21,11 @@ export interface StoredEvent {
   environment: Env
   createdAt: string
   body: string
-  /** The charge the event is about (absent for `charge.test`): its events are delivered in order. */
-  chargeId?: string
+  /**
+   * The resource the event is about, as `<kind>:<id>` (`charge:…`, `withdrawal:…`); absent for
+   * `charge.test`. The first attempts of one resource's events go out in order.
+   */
+  resourceKey?: string
 }
 
 /** Where the engine publishes every event (the delivery worker implements it). */

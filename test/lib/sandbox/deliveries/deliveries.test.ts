@@ -1,10 +1,11 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { DatabaseSync } from 'node:sqlite'
+import type { DatabaseSync } from 'node:sqlite'
+import { openDatabase } from '../../../../src/lib/sandbox/db.js'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { SandboxClock } from '../../../../src/lib/sandbox/clock.js'
-import { type DeliverySender, WebhookDeliveries, type WebhookDeliveriesOptions } from '../../../../src/lib/sandbox/deliveries.js'
+import { type DeliverySender, WebhookDeliveries, type WebhookDeliveriesOptions } from '../../../../src/lib/sandbox/deliveries/worker.js'
 import type { StoredEvent } from '../../../../src/lib/sandbox/types.js'
 import { verifySignature } from '../../../../src/lib/webhooks/signature.js'
 import { startTarget, type Target } from './target.js'
@@ -49,7 +50,7 @@ function attemptSeconds(eventId?: string): number[] {
 beforeEach(async () => {
   target = await startTarget()
   clock = new SandboxClock({ manual: true, start: T0 })
-  db = new DatabaseSync(':memory:')
+  db = openDatabase({ inMemory: true })
   logs = []
   worker = make()
   worker.setEndpoint('test', target.url)
@@ -279,8 +280,8 @@ describe('resend', () => {
 describe('restore after a restart', () => {
   it('re-schedules pending retries from the database', async () => {
     await worker.close()
-    const file = join(mkdtempSync(join(tmpdir(), 'svc-deliveries-')), 'sandbox.db')
-    const db1 = new DatabaseSync(file)
+    const dir = mkdtempSync(join(tmpdir(), 'svc-deliveries-'))
+    const db1 = openDatabase({ dataDir: dir })
     worker = make({}, db1)
     worker.setEndpoint('test', target.url)
     target.answers = [{ status: 503 }]
@@ -292,7 +293,7 @@ describe('restore after a restart', () => {
 
     target.answers = [{ status: 200 }]
     clock = new SandboxClock({ manual: true, start: T0 + 15_000 })
-    const db2 = new DatabaseSync(file)
+    const db2 = openDatabase({ dataDir: dir })
     worker = make({}, db2)
     expect(worker.getEndpoint('test')).toMatchObject({ url: target.url, active: true })
     worker.restore()

@@ -2,10 +2,11 @@
  * Per-charge order of first attempts: an event of a charge goes out only once the previous event
  * of the same charge got its answer (or failed), while other charges' events go out at once.
  */
-import { DatabaseSync } from 'node:sqlite'
+import type { DatabaseSync } from 'node:sqlite'
+import { openDatabase } from '../../../../src/lib/sandbox/db.js'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { SandboxClock } from '../../../../src/lib/sandbox/clock.js'
-import { type DeliveryResponse, type OutgoingDelivery, WebhookDeliveries } from '../../../../src/lib/sandbox/deliveries.js'
+import { type DeliveryResponse, type OutgoingDelivery, WebhookDeliveries } from '../../../../src/lib/sandbox/deliveries/worker.js'
 import { startSandbox } from '../../../../src/lib/sandbox/sandbox.js'
 import type { StoredEvent } from '../../../../src/lib/sandbox/types.js'
 import { CPF, send } from '../conformance/harness.js'
@@ -19,13 +20,13 @@ let clock: SandboxClock
 let worker: WebhookDeliveries | undefined
 
 function make(opts: ConstructorParameters<typeof WebhookDeliveries>[1] = {}): WebhookDeliveries {
-  worker = new WebhookDeliveries({ db: new DatabaseSync(':memory:'), clock, log: () => {}, webhookSecret: SECRET }, opts)
+  worker = new WebhookDeliveries({ db: openDatabase({ inMemory: true }), clock, log: () => {}, webhookSecret: SECRET }, opts)
   worker.setEndpoint('test', target.url)
   return worker
 }
 
 function event(id: string, chargeId: string | undefined, type = 'charge.paid_pending_settlement'): StoredEvent {
-  return { id, type, environment: 'test', createdAt: new Date(T0).toISOString(), body: `{"id":"${id}","type":"${type}"}`, ...(chargeId ? { chargeId } : {}) }
+  return { id, type, environment: 'test', createdAt: new Date(T0).toISOString(), body: `{"id":"${id}","type":"${type}"}`, ...(chargeId ? { resourceKey: `charge:${chargeId}` } : {}) }
 }
 
 const gates: Array<() => void> = []
@@ -114,7 +115,7 @@ describe('first attempts of one charge', () => {
   })
 
   it('an event still queued when the sandbox stops goes out, in order, after the restart', async () => {
-    const db = new DatabaseSync(':memory:')
+    const db = openDatabase({ inMemory: true })
     const held = gate()
     target.answers = [{ status: 200, after: held.promise }, { status: 200 }]
     const first = new WebhookDeliveries({ db, clock, log: () => {}, webhookSecret: SECRET })

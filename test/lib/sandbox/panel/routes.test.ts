@@ -1,7 +1,8 @@
-import { DatabaseSync } from 'node:sqlite'
+import type { DatabaseSync } from 'node:sqlite'
+import { openDatabase } from '../../../../src/lib/sandbox/db.js'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { SandboxClock } from '../../../../src/lib/sandbox/clock.js'
-import { type OutgoingDelivery, WebhookDeliveries } from '../../../../src/lib/sandbox/deliveries.js'
+import { type OutgoingDelivery, WebhookDeliveries } from '../../../../src/lib/sandbox/deliveries/worker.js'
 import { handlePanelRequest, type PanelDeps } from '../../../../src/lib/sandbox/panel-routes.js'
 import type { AccountSettings, Env, PanelResponse, SandboxAdmin, SandboxKey } from '../../../../src/lib/sandbox/types.js'
 
@@ -55,7 +56,7 @@ beforeEach(() => {
   sent = []
   status = 200
   const deliveries = new WebhookDeliveries(
-    { db: new DatabaseSync(':memory:'), clock, log: () => {}, webhookSecret: 'whsec_0123456789abcdef0123' },
+    { db: openDatabase({ inMemory: true }), clock, log: () => {}, webhookSecret: 'whsec_0123456789abcdef0123' },
     { send: async (d) => (sent.push(d), { status, body: '' }) },
   )
   deps = { deliveries, admin: fakeAdmin(), clock }

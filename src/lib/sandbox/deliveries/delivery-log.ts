@@ -1,0 +1,271 @@
+/**
+ * The delivery log's storage: the endpoints, one row per delivery and one per attempt, in the
+ * sandbox's database (schema in db.ts's migrations), through statements prepared once, with
+ * typed rows in and out. It also answers the panel's reads (spec 6.4 item 9: body sent, last
+ * answer, attempts). Writes return nothing: the worker queues them into the group commit.
+ */
+import type { DatabaseSync, StatementSync } from 'node:sqlite'
+import type { AttemptRecord, DeliveryRecord, DeliveryState } from '../../contract/panel.js'
+import type { Env } from '../types.js'
+
+export interface EndpointRow {
+  environment: Env
+  url: string
+  active: boolean
+  savedAt: number
+  deactivatedAt?: number
+  lastSuccessAt?: number
+}
+
+/** A delivery as the scheduler needs it after a restart. */
+export interface StoredDelivery {
+  eventId: string
+  type: string
+  env: Env
+  body: string
+  url: string
+  state: DeliveryState
+  attempts: number
+  firstAttemptAt?: number
+  retryIndex: number
+  /** When the next scheduled attempt is due (its creation when none was made). */
+  dueAt: number
+  resourceKey?: string
+}
+
+export interface AttemptOutcome {
+  at: number
+  url: string
+  status?: number
+  error?: string
+  response?: string
+  durationMs: number
+  manual: boolean
+}
+
+export interface DeliveryFilter {
+  environment?: Env
+  eventId?: string
+  /** Newest first, at most this many (default 50, max 1000). */
+  limit?: number
+}
+
+type Row = Record<string, unknown>
+
+export class DeliveryLog {
+  private readonly st: {
+    endpointAll: StatementSync
+    endpointSave: StatementSync
+    endpointDeactivate: StatementSync
+    endpointSuccess: StatementSync
+    insert: StatementSync
+    update: StatementSync
+    fail: StatementSync
+    attemptInsert: StatementSync
+    checkDone: StatementSync
+    byEventId: StatementSync
+    pendingAll: StatementSync
+    checksAll: StatementSync
+    attemptsOf: StatementSync
+  }
+
+  constructor(private readonly db: DatabaseSync) {
+    const p = (sql: string) => db.prepare(sql)
+    this.st = {
+      endpointAll: p('SELECT * FROM webhook_endpoints'),
+      endpointSave: p(
+        `INSERT INTO webhook_endpoints (environment, url, active, saved_ms, deactivated_ms, last_success_ms) VALUES (?, ?, 1, ?, NULL, NULL)
+         ON CONFLICT (environment) DO UPDATE SET url = excluded.url, active = 1, saved_ms = excluded.saved_ms, deactivated_ms = NULL`,
+      ),
+      endpointDeactivate: p('UPDATE webhook_endpoints SET active = 0, deactivated_ms = ? WHERE environment = ?'),
+      endpointSuccess: p('UPDATE webhook_endpoints SET last_success_ms = ? WHERE environment = ?'),
+      insert: p(
+        `INSERT OR IGNORE INTO webhook_deliveries (event_id, type, environment, body, url, state, next_retry_ms, created_ms, resource_key)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      update: p(
+        `UPDATE webhook_deliveries SET url = ?, attempts = attempts + 1, retry_index = ?, last_status = ?, last_error = ?, last_response = ?,
+           state = ?, next_retry_ms = ?, first_attempt_ms = COALESCE(first_attempt_ms, ?), check_ms = COALESCE(?, check_ms)
+         WHERE event_id = ?`,
+      ),
+      fail: p('UPDATE webhook_deliveries SET state = ?, last_error = ?, next_retry_ms = NULL WHERE event_id = ?'),
+      attemptInsert: p(
+        `INSERT INTO webhook_attempts (delivery_id, attempt, at_ms, url, status, error, response, duration_ms, manual)
+         SELECT id, attempts, ?, ?, ?, ?, ?, ?, ? FROM webhook_deliveries WHERE event_id = ?`,
+      ),
+      checkDone: p('UPDATE webhook_deliveries SET check_ms = NULL WHERE event_id = ?'),
+      byEventId: p('SELECT * FROM webhook_deliveries WHERE event_id = ?'),
+      pendingAll: p("SELECT * FROM webhook_deliveries WHERE state = 'pending' ORDER BY id"),
+      checksAll: p('SELECT event_id, environment, first_attempt_ms, check_ms FROM webhook_deliveries WHERE check_ms IS NOT NULL'),
+      attemptsOf: p('SELECT * FROM webhook_attempts WHERE delivery_id = ? ORDER BY id'),
+    }
+  }
+
+  // ------------------------------------------------------------ endpoints
+
+  endpoints(): EndpointRow[] {
+    return (this.st.endpointAll.all() as Row[]).map((row) => ({
+      environment: row.environment as Env,
+      url: row.url as string,
+      active: row.active === 1,
+      savedAt: row.saved_ms as number,
+      deactivatedAt: opt<number>(row.deactivated_ms),
+      lastSuccessAt: opt<number>(row.last_success_ms),
+    }))
+  }
+
+  saveEndpoint(env: Env, url: string, savedAt: number): void {
+    this.st.endpointSave.run(env, url, savedAt)
+  }
+
+  deactivateEndpoint(env: Env, at: number): void {
+    this.st.endpointDeactivate.run(at, env)
+  }
+
+  noteEndpointSuccess(env: Env, at: number): void {
+    this.st.endpointSuccess.run(at, env)
+  }
+
+  // ------------------------------------------------------------ deliveries
+
+  /** A new delivery; `pending` with its first attempt due at `createdAt`, or `skipped`. Ignored when the event has one. */
+  insert(d: { eventId: string; type: string; env: Env; body: string; url: string; state: 'pending' | 'skipped'; createdAt: number; resourceKey?: string }): void {
+    this.st.insert.run(d.eventId, d.type, d.env, d.body, d.url, d.state, d.state === 'pending' ? d.createdAt : null, d.createdAt, d.resourceKey ?? null)
+  }
+
+  /** One attempt made: the delivery's new state and schedule, and the attempt in the log. */
+  recordAttempt(eventId: string, a: AttemptOutcome, next: { state: DeliveryState; retryIndex: number; nextRetryAt: number | null; checkAt: number | null }): void {
+    this.st.update.run(a.url, next.retryIndex, a.status ?? null, a.error ?? null, a.response ?? null, next.state, next.nextRetryAt, a.manual ? null : a.at, next.checkAt, eventId)
+    this.st.attemptInsert.run(a.at, a.url, a.status ?? null, a.error ?? null, a.response ?? null, a.durationMs, a.manual ? 1 : 0, eventId)
+  }
+
+  markFailed(eventId: string, reason: string): void {
+    this.st.fail.run('failed', reason, eventId)
+  }
+
+  /** The 24 h endpoint check of a failed delivery has run. */
+  checkDone(eventId: string): void {
+    this.st.checkDone.run(eventId)
+  }
+
+  get(eventId: string): StoredDelivery | undefined {
+    const row = this.st.byEventId.get(eventId) as Row | undefined
+    return row ? storedFromRow(row) : undefined
+  }
+
+  pending(): StoredDelivery[] {
+    return (this.st.pendingAll.all() as Row[]).map(storedFromRow)
+  }
+
+  /** Failed deliveries whose 24 h endpoint check has not run yet. */
+  pendingChecks(): Array<{ eventId: string; env: Env; firstAttemptAt: number; checkAt: number }> {
+    return (this.st.checksAll.all() as Row[]).map((row) => ({
+      eventId: row.event_id as string,
+      env: row.environment as Env,
+      firstAttemptAt: row.first_attempt_ms as number,
+      checkAt: row.check_ms as number,
+    }))
+  }
+
+  // ------------------------------------------------------------ the panel's reads
+
+  list(filter: DeliveryFilter = {}): DeliveryRecord[] {
+    const limit = Math.min(Math.max(1, Math.floor(filter.limit ?? 50)), 1000)
+    const where: string[] = []
+    const params: Array<string | number> = []
+    if (filter.environment) {
+      where.push('environment = ?')
+      params.push(filter.environment)
+    }
+    if (filter.eventId) {
+      where.push('event_id = ?')
+      params.push(filter.eventId)
+    }
+    const sql = `SELECT * FROM webhook_deliveries ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`
+    const rows = this.db.prepare(sql).all(...params, limit) as Row[]
+    return rows.map((row) => {
+      const record = toRecord(row)
+      if (filter.eventId) record.attemptLog = (this.st.attemptsOf.all(row.id as number) as Row[]).map(toAttempt)
+      return record
+    })
+  }
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString()
+}
+
+function opt<T>(v: unknown): T | undefined {
+  return v === null || v === undefined ? undefined : (v as T)
+}
+
+function storedFromRow(row: Row): StoredDelivery {
+  const env = row.environment as Env
+  const body = row.body as string
+  const type = row.type as string
+  return {
+    eventId: row.event_id as string,
+    type,
+    env,
+    body,
+    url: row.url as string,
+    state: row.state as DeliveryState,
+    attempts: row.attempts as number,
+    firstAttemptAt: opt<number>(row.first_attempt_ms),
+    retryIndex: row.retry_index as number,
+    dueAt: opt<number>(row.next_retry_ms) ?? (row.created_ms as number),
+    resourceKey: opt<string>(row.resource_key) ?? resourceOfBody(type, body),
+  }
+}
+
+/** Rows written before resource_key existed: the charge named in the body. */
+function resourceOfBody(type: string, body: string): string | undefined {
+  if (type === 'charge.test') return undefined
+  try {
+    const id = (JSON.parse(body) as { data?: { charge?: { id?: unknown } } }).data?.charge?.id
+    return typeof id === 'string' ? `charge:${id}` : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function toRecord(row: Row): DeliveryRecord {
+  const rec: DeliveryRecord = {
+    eventId: row.event_id as string,
+    type: row.type as string,
+    environment: row.environment as Env,
+    url: row.url as string,
+    attempts: row.attempts as number,
+    state: row.state as DeliveryState,
+    createdAt: iso(row.created_ms as number),
+    body: row.body as string,
+  }
+  const status = opt<number>(row.last_status)
+  if (status !== undefined) rec.lastStatus = status
+  const error = opt<string>(row.last_error)
+  if (error !== undefined) rec.lastError = error
+  const response = opt<string>(row.last_response)
+  if (response !== undefined) rec.lastResponse = response
+  const next = opt<number>(row.next_retry_ms)
+  if (next !== undefined && rec.state === 'pending') rec.nextRetryAt = iso(next)
+  const first = opt<number>(row.first_attempt_ms)
+  if (first !== undefined) rec.firstAttemptAt = iso(first)
+  return rec
+}
+
+function toAttempt(row: Row): AttemptRecord {
+  const a: AttemptRecord = {
+    attempt: row.attempt as number,
+    at: iso(row.at_ms as number),
+    url: row.url as string,
+    durationMs: row.duration_ms as number,
+    manual: row.manual === 1,
+  }
+  const status = opt<number>(row.status)
+  if (status !== undefined) a.status = status
+  const error = opt<string>(row.error)
+  if (error !== undefined) a.error = error
+  const response = opt<string>(row.response)
+  if (response !== undefined) a.response = response
+  return a
+}

@@ -1,0 +1,363 @@
+/**
+ * The sandbox's webhook delivery worker (spec 6.1, 6.2, 6.4): every published event is logged
+ * and POSTed at once to its environment's endpoint; only a 2xx is a success; failures retry on
+ * the sandbox clock until the 24 h window closes, then the delivery fails, and an endpoint with
+ * no success in that window is deactivated (the e-mail notice is logged) until its URL is saved
+ * again. It takes any event with a resource key — charges, withdrawals, split charges, sales —
+ * without knowing what the event is about: storage is delivery-log.ts, timing schedule.ts,
+ * sending sender.ts. Log writes join the sandbox's group commit (one transaction per turn).
+ *
+ * What a crash (kill -9) loses: the log rows of the last turn, not yet committed; an attempt
+ * whose outcome was lost is made again (receivers deduplicate by event id). A clean stop
+ * (close()) commits everything, and pending rows are picked up by restore() on the next start.
+ */
+import type { DeliveryRecord } from '../../contract/panel.js'
+import { LIMITS } from '../../contract/limits.js'
+import { isHttpUrl } from '../../net/url.js'
+import type { SandboxClock } from '../clock.js'
+import { GroupCommit } from '../group-commit.js'
+import type { Env, EventSink, SandboxContext, StoredEvent, WebhookEndpoint } from '../types.js'
+import { type AttemptOutcome, type DeliveryFilter, DeliveryLog, type StoredDelivery } from './delivery-log.js'
+import { DueTimers, nextRetryAt, ResourceLanes, windowEnd } from './schedule.js'
+import { type DeliverySender, deliveryHeaders, describeSendError, failureOfStatus, outboundSender, RESPONSE_SNIPPET } from './sender.js'
+
+export type { AttemptRecord, DeliveryRecord, DeliveryState } from '../../contract/panel.js'
+export type { DeliveryFilter } from './delivery-log.js'
+export type { DeliveryResponse, DeliverySender, OutgoingDelivery } from './sender.js'
+
+export interface WebhookDeliveriesOptions {
+  send?: DeliverySender
+  /** Per-attempt timeout (spec: 10 s). */
+  timeoutMs?: number
+  /** Wall clock for X-SVC-Timestamp (tests). */
+  wallNow?: () => number
+}
+
+export interface EndpointInfo extends WebhookEndpoint {
+  lastSuccessAt?: string
+}
+
+/** A delivery in memory while it is pending or being resent. */
+interface Job extends StoredDelivery {
+  /** Bumped on every (re)schedule, so stale timer entries are skipped. */
+  gen: number
+}
+
+interface EndpointState {
+  url: string
+  active: boolean
+  savedAt: number
+  deactivatedAt?: number
+  lastSuccessAt?: number
+  /** Last lastSuccessAt written to the db (writes are throttled to one a second). */
+  persistedSuccessAt?: number
+}
+
+export class WebhookDeliveries implements EventSink {
+  private readonly clock: SandboxClock
+  private readonly log: (line: string) => void
+  private readonly secret: string
+  private readonly send: DeliverySender
+  private readonly closeSender?: () => Promise<void>
+  private readonly timeoutMs: number
+  private readonly wallNow: () => number
+  private readonly store: DeliveryLog
+  private readonly endpoints = new Map<Env, EndpointState>()
+  private readonly pending = new Map<string, Job>()
+  private readonly writes: GroupCommit
+  private readonly timers: DueTimers
+  private readonly lanes = new ResourceLanes<Job>()
+  private readonly work = new Set<Promise<void>>()
+  private restored = false
+  private closed = false
+
+  constructor(ctx: SandboxContext, opts: WebhookDeliveriesOptions = {}) {
+    this.clock = ctx.clock
+    this.log = ctx.log
+    this.secret = ctx.webhookSecret
+    this.timeoutMs = opts.timeoutMs ?? LIMITS.webhookTimeoutMs
+    this.wallNow = opts.wallNow ?? Date.now
+    this.writes = ctx.writes ?? new GroupCommit(ctx.db)
+    this.timers = new DueTimers(ctx.clock)
+    if (opts.send) {
+      this.send = opts.send
+    } else {
+      const sender = outboundSender()
+      this.send = sender.send
+      this.closeSender = sender.close
+    }
+    this.store = new DeliveryLog(ctx.db)
+    for (const ep of this.store.endpoints()) {
+      this.endpoints.set(ep.environment, { ...ep, persistedSuccessAt: ep.lastSuccessAt })
+    }
+  }
+
+  // ------------------------------------------------------------ endpoints
+
+  getEndpoint(environment: Env): EndpointInfo | undefined {
+    const ep = this.endpoints.get(environment)
+    return ep ? toEndpointInfo(environment, ep) : undefined
+  }
+
+  /** Saves the environment's URL; saving again reactivates a deactivated endpoint (spec 6.4.8). */
+  setEndpoint(environment: Env, url: string): EndpointInfo {
+    if (!isHttpUrl(url)) throw new RangeError(`not an http(s) URL: ${url}`)
+    const now = this.clock.now()
+    this.store.saveEndpoint(environment, url, now)
+    const prev = this.endpoints.get(environment)
+    const ep: EndpointState = { url, active: true, savedAt: now, lastSuccessAt: prev?.lastSuccessAt, persistedSuccessAt: prev?.persistedSuccessAt }
+    this.endpoints.set(environment, ep)
+    if (prev && !prev.active) this.log(`webhooks: ${environment} endpoint reactivated: ${url}`)
+    return toEndpointInfo(environment, ep)
+  }
+
+  // ------------------------------------------------------------ publishing
+
+  publish(event: StoredEvent): void {
+    const ep = this.endpoints.get(event.environment)
+    if (!ep) return // no URL configured for this environment: nothing to deliver
+    if (this.pending.has(event.id)) return // the same event published twice
+    const now = this.clock.now()
+    const row = { eventId: event.id, type: event.type, env: event.environment, body: event.body, url: ep.url, createdAt: now, resourceKey: event.resourceKey }
+    if (!ep.active) {
+      // A deactivated endpoint gets no new deliveries; the log still shows what was not sent.
+      this.queue(() => this.store.insert({ ...row, state: 'skipped' }))
+      return
+    }
+    this.queue(() => this.store.insert({ ...row, state: 'pending' }))
+    const job: Job = { ...row, state: 'pending', attempts: 0, retryIndex: 0, dueAt: now, gen: 0 }
+    this.pending.set(job.eventId, job)
+    // After close() the row stays pending with its due time; restore() picks it up on the next start.
+    if (!this.closed) this.firstAttempt(job)
+  }
+
+  /** Starts a job's first attempt now, or queues it behind the one of its resource in flight. */
+  private firstAttempt(job: Job): void {
+    const lane = job.resourceKey === undefined ? undefined : `${job.env}:${job.resourceKey}`
+    this.lanes.enqueue(
+      lane,
+      job,
+      (j) => this.attempt(j, this.clock.now(), false),
+      (p) => this.track(p),
+      () => this.closed,
+    )
+  }
+
+  /**
+   * Sends the delivery again: same event id and body, fresh timestamp and signature, one more attempt.
+   * Undefined when there is no delivery of that event (in `environment`, when given: the panel acts on one environment).
+   */
+  resend(eventId: string, environment?: Env): { eventId: string } | undefined {
+    let job = this.pending.get(eventId)
+    if (!job) {
+      this.flushWrites()
+      const stored = this.store.get(eventId)
+      if (!stored) return undefined
+      job = { ...stored, gen: 0 }
+    }
+    if (environment !== undefined && job.env !== environment) return undefined
+    this.track(this.attempt(job, this.clock.now(), true))
+    return { eventId }
+  }
+
+  list(filter: DeliveryFilter = {}): DeliveryRecord[] {
+    this.flushWrites()
+    return this.store.list(filter)
+  }
+
+  // ------------------------------------------------------------ lifecycle
+
+  /** After a restart: re-schedules pending deliveries and the pending 24 h endpoint checks from the db. */
+  restore(): void {
+    if (this.restored) return
+    this.restored = true
+    this.flushWrites()
+    const now = this.clock.now()
+    for (const stored of this.store.pending()) {
+      if (this.pending.has(stored.eventId)) continue
+      const job: Job = { ...stored, dueAt: Math.max(stored.dueAt, now), gen: 0 }
+      this.pending.set(job.eventId, job)
+      // Never attempted (queued in its lane when the sandbox stopped): first attempts in order, now.
+      if (job.attempts === 0) this.firstAttempt(job)
+      else this.pushJob(job)
+    }
+    for (const c of this.store.pendingChecks()) this.pushCheck(c.eventId, c.env, c.firstAttemptAt, Math.max(c.checkAt, now))
+    this.armTimers()
+  }
+
+  /**
+   * Resolves once the attempts in flight have ended and the retries that fell due meanwhile
+   * have run, with everything written. `maxRounds` bounds the wait under a steady stream of new
+   * events (each round waits for what is in flight at its start; a retry chain takes two).
+   */
+  async flush(maxRounds = 64): Promise<void> {
+    for (let round = 0; this.work.size && round < maxRounds; round++) await Promise.all([...this.work])
+    this.flushWrites()
+  }
+
+  /** Stops scheduling, waits for the deliveries in flight. Pending retries stay in the db for restore(). */
+  async close(): Promise<void> {
+    this.closed = true
+    this.timers.stop()
+    await this.flush(Number.POSITIVE_INFINITY)
+    await this.closeSender?.().catch(() => {})
+  }
+
+  // ------------------------------------------------------------ attempts
+
+  private async attempt(job: Job, at: number, manual: boolean): Promise<void> {
+    const ep = this.endpoints.get(job.env)
+    if (!manual && (!ep || !ep.active)) {
+      // Notices stop while the endpoint is deactivated (spec 6.4.8); a resend still goes out.
+      this.pending.delete(job.eventId)
+      job.state = 'failed'
+      this.queue(() => this.store.markFailed(job.eventId, 'endpoint deactivated'))
+      return
+    }
+    const url = ep?.url ?? job.url
+    job.url = url
+    const headers = deliveryHeaders(this.secret, this.wallNow(), { id: job.eventId, type: job.type, body: job.body })
+    const simStart = this.clock.now()
+    const wallStart = performance.now()
+    let status: number | undefined
+    let error: string | undefined
+    let response: string | undefined
+    try {
+      const res = await this.send({ url, headers, body: job.body, timeoutMs: this.timeoutMs })
+      status = res.status
+      response = res.body.slice(0, RESPONSE_SNIPPET)
+      error = failureOfStatus(status)
+    } catch (err) {
+      error = describeSendError(err, this.timeoutMs)
+    }
+    const durationMs = Math.round(performance.now() - wallStart)
+    // Sandbox time the attempt took: 0 on a manual clock, wall time × speed otherwise (bounded,
+    // so that a clock advanced meanwhile does not push the retry past its window).
+    const elapsed = Math.min(Math.max(0, this.clock.now() - simStart), (this.timeoutMs + 1000) * this.clock.speed)
+    this.finish(job, { at, url, status, error, response, durationMs, manual }, at + elapsed)
+  }
+
+  private finish(job: Job, r: AttemptOutcome, finishedAt: number): void {
+    const stillPending = this.pending.get(job.eventId) === job
+    let nextRetry: number | null = null
+    let checkAt: number | null = null
+    if (r.error === undefined) {
+      job.state = 'succeeded'
+      this.pending.delete(job.eventId)
+      job.gen++
+      this.noteSuccess(job.env, r.at)
+    } else if (r.manual || !stillPending) {
+      // A failed resend leaves the schedule (or the final state) as it was.
+      if (stillPending) nextRetry = job.dueAt
+      else if (job.state === 'skipped') job.state = 'failed'
+      this.log(`webhooks: ${job.eventId} ${job.type} → ${r.url}: ${r.error} (resend)`)
+    } else {
+      job.retryIndex++
+      job.firstAttemptAt ??= r.at
+      const next = nextRetryAt(job.retryIndex, finishedAt, job.firstAttemptAt)
+      if (next === undefined) {
+        job.state = 'failed'
+        this.pending.delete(job.eventId)
+        checkAt = windowEnd(job.firstAttemptAt)
+        this.log(`webhooks: ${job.eventId} ${job.type} → ${r.url}: ${r.error}; no retry left within 24 h: delivery failed`)
+      } else {
+        nextRetry = next
+        job.dueAt = next
+        this.log(`webhooks: ${job.eventId} ${job.type} → ${r.url}: ${r.error}; retry ${job.retryIndex} at ${iso(next)}`)
+      }
+    }
+    const { state, retryIndex, eventId } = job
+    this.queue(() => this.store.recordAttempt(eventId, r, { state, retryIndex, nextRetryAt: nextRetry, checkAt }))
+    if (this.closed) return
+    if (nextRetry !== null && !r.manual && stillPending) this.pushJob(job)
+    if (checkAt !== null) this.pushCheck(eventId, job.env, job.firstAttemptAt!, checkAt)
+    if (nextRetry !== null || checkAt !== null) this.armTimers()
+  }
+
+  private noteSuccess(env: Env, at: number): void {
+    const ep = this.endpoints.get(env)
+    if (!ep) return
+    if (ep.lastSuccessAt === undefined || at > ep.lastSuccessAt) ep.lastSuccessAt = at
+    if (ep.persistedSuccessAt === undefined || ep.lastSuccessAt - ep.persistedSuccessAt >= 1000) {
+      const value = ep.lastSuccessAt
+      ep.persistedSuccessAt = value
+      this.queue(() => this.store.noteEndpointSuccess(env, value))
+    }
+  }
+
+  /** At the end of a failed delivery's 24 h window: deactivate an endpoint that had no success in it. */
+  private checkWindow(eventId: string, env: Env, firstAttemptAt: number, due: number): void {
+    this.queue(() => this.store.checkDone(eventId))
+    const ep = this.endpoints.get(env)
+    if (!ep || !ep.active || ep.savedAt > firstAttemptAt) return
+    if (ep.lastSuccessAt !== undefined && ep.lastSuccessAt >= firstAttemptAt) return
+    ep.active = false
+    ep.deactivatedAt = due
+    this.queue(() => this.store.deactivateEndpoint(env, due))
+    this.log(
+      `webhooks: [e-mail to the merchant] Your ${env} webhook endpoint ${ep.url} was deactivated: no delivery succeeded in the 24 h since ${iso(firstAttemptAt)}. ` +
+        `Charges keep working; only the notices stop. Save the URL again to reactivate it (svc sandbox webhook set URL --env ${env}).`,
+    )
+  }
+
+  // ------------------------------------------------------------ writes
+
+  /** Queues a write into the turn's group commit (one commit for a burst of deliveries). */
+  private queue(write: () => void): void {
+    this.writes.defer(write, this.writeFailed)
+  }
+
+  private lastWriteError: unknown
+  private readonly writeFailed = (err: unknown): void => {
+    // A failed commit fails every write of its batch with the same error: one line, not hundreds.
+    if (err === this.lastWriteError) return
+    this.lastWriteError = err
+    this.log(`webhooks: could not save the delivery log: ${err instanceof Error ? err.message : String(err)}`)
+  }
+
+  /** Commits what is queued, for a reader of the tables. */
+  private flushWrites(): void {
+    this.writes.flush()
+  }
+
+  // ------------------------------------------------------------ scheduling
+
+  private pushJob(job: Job): void {
+    const gen = ++job.gen
+    this.timers.add(
+      job.dueAt,
+      (due) => this.track(this.attempt(job, due, false)),
+      () => job.gen === gen && this.pending.get(job.eventId) === job,
+    )
+  }
+
+  private pushCheck(eventId: string, env: Env, firstAttemptAt: number, due: number): void {
+    this.timers.add(due, (d) => this.checkWindow(eventId, env, firstAttemptAt, d))
+  }
+
+  /** Re-arms the clock timer; runs at once what already fell due (a manual clock in an advance). */
+  private armTimers(): void {
+    if (this.timers.arm()) this.track(this.clock.tick())
+  }
+
+  private track(p: Promise<void>): void {
+    const tracked: Promise<void> = p
+      .catch((err: unknown) => this.log(`webhooks: internal error: ${err instanceof Error ? err.message : String(err)}`))
+      .finally(() => this.work.delete(tracked))
+    this.work.add(tracked)
+  }
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString()
+}
+
+function toEndpointInfo(environment: Env, ep: EndpointState): EndpointInfo {
+  return {
+    environment,
+    url: ep.url,
+    active: ep.active,
+    ...(ep.deactivatedAt !== undefined ? { deactivatedAt: iso(ep.deactivatedAt) } : {}),
+    ...(ep.lastSuccessAt !== undefined ? { lastSuccessAt: iso(ep.lastSuccessAt) } : {}),
+  }
+}
