@@ -1,16 +1,14 @@
-import { randomUUID } from 'node:crypto'
 import { Flags } from '@oclif/core'
 import { ApiCommand } from '../../lib/command/api.js'
-import { completeRequest, parseCreateFlags } from '../../lib/charges/create-input.js'
-import { resolvePayerTaxNumber } from '../../lib/charges/payer.js'
+import { parseCreateFlags } from '../../lib/charges/create-input.js'
 import { parseWaitFlags, waitFlags } from '../../lib/charges/wait-flags.js'
 import { waitWithSpinner } from '../../lib/charges/wait-with-spinner.js'
 import { waitError } from '../../lib/charges/wait.js'
-import { NetworkError } from '../../lib/errors.js'
 import { renderChargeView } from '../../lib/output/charge-view.js'
 import { painter } from '../../lib/output/color.js'
 import { promptText } from '../../lib/output/prompt.js'
 import { renderQr } from '../../lib/output/qr.js'
+import { createCharge } from '../../lib/services/create-charge.js'
 
 export default class ChargesCreate extends ApiCommand<typeof ChargesCreate> {
   static override summary = 'Create a Pix charge and show its QR code.'
@@ -44,19 +42,11 @@ export default class ChargesCreate extends ApiCommand<typeof ChargesCreate> {
     const input = parseCreateFlags(this.flags)
     const wait = parseWaitFlags(this.flags)
     const { environment } = await this.credentials()
-    const payerTaxNumber = await resolvePayerTaxNumber(this.flags['payer-tax-number'], {
-      environment,
-      canPrompt: this.io.canPrompt,
-      ask: (q) => promptText(this.io, q),
-      note: (text) => this.note(text),
-    })
-    const body = completeRequest(input.body, payerTaxNumber)
-    const idempotencyKey = input.idempotencyKey ?? randomUUID()
     const client = await this.client()
-    const { charge, created } = await client.createCharge(body, { idempotencyKey }).catch((error: unknown) => {
-      if (!(error instanceof NetworkError)) throw error
-      throw new NetworkError(error.message, { cause: error, hint: `It may have been created: run again with --idempotency-key ${idempotencyKey} to get it without creating a second one.` })
-    })
+    const { charge, created } = await createCharge(
+      { input, payerTaxNumber: this.flags['payer-tax-number'], environment },
+      { client, canPrompt: this.io.canPrompt, ask: (q) => promptText(this.io, q), note: (text) => this.note(text) },
+    )
 
     if (this.flags.quiet || (!this.flags.json && !this.io.isStdoutTTY)) this.io.out(`${charge.id}\n`)
     else if (!this.flags.json) {

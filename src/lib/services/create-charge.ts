@@ -1,0 +1,36 @@
+/**
+ * `svc charges create` below the command: the payer's tax number (flag, prompt, or a generated
+ * test CPF), the request, and the creation with its idempotency key — the user's, or one made
+ * for this invocation, named in the hint when the network fails so a rerun finds the same charge.
+ */
+import { randomUUID } from 'node:crypto'
+import type { ApiClient } from '../api/types.js'
+import { completeRequest, type CreateInput } from '../charges/create-input.js'
+import { resolvePayerTaxNumber } from '../charges/payer.js'
+import type { Charge } from '../contract/schemas.js'
+import type { Environment } from '../config/mask.js'
+import { NetworkError } from '../errors.js'
+
+export interface CreateChargeOptions {
+  input: CreateInput
+  /** The --payer-tax-number flag, when given. */
+  payerTaxNumber?: string
+  environment: Environment
+}
+
+export interface CreateChargeContext {
+  client: ApiClient
+  canPrompt: boolean
+  ask: (question: string) => Promise<string>
+  note: (text: string) => void
+}
+
+export async function createCharge(opts: CreateChargeOptions, ctx: CreateChargeContext): Promise<{ charge: Charge; created: boolean }> {
+  const payerTaxNumber = await resolvePayerTaxNumber(opts.payerTaxNumber, { environment: opts.environment, canPrompt: ctx.canPrompt, ask: ctx.ask, note: ctx.note })
+  const body = completeRequest(opts.input.body, payerTaxNumber)
+  const idempotencyKey = opts.input.idempotencyKey ?? randomUUID()
+  return ctx.client.createCharge(body, { idempotencyKey }).catch((error: unknown) => {
+    if (!(error instanceof NetworkError)) throw error
+    throw new NetworkError(error.message, { cause: error, hint: `It may have been created: run again with --idempotency-key ${idempotencyKey} to get it without creating a second one.` })
+  })
+}
