@@ -68,12 +68,16 @@ export class SandboxClock {
     this.arm()
   }
 
+  /** Told the new time of every advance, before the timers it makes due run (the sandbox persists it). */
+  onAdvance?: (now: number) => void
+
   /** Moves the clock forward by `ms` and runs every timer that falls due, in order. */
   async advance(ms: number): Promise<void> {
     if (ms < 0) throw new RangeError('the sandbox clock only moves forward')
     const target = this.now() + ms
     this.simAnchor = target
     this.wallAnchor = this.wallNow()
+    this.onAdvance?.(target)
     await this.runDue(target)
     this.arm()
   }

@@ -34,9 +34,13 @@ export async function startSandbox(opts: SandboxStartOptions = {}): Promise<Runn
   const store = new SandboxStore(db, writes)
   const checkpointer = opts.inMemory || !opts.dataDir ? undefined : new Checkpointer(db, join(opts.dataDir, DB_FILE), writes, log)
   const ownsClock = opts.clock === undefined
-  // A clock moved ahead (`clock advance 25h`) stays ahead after a restart.
-  const lead = Number(store.getMeta(CLOCK_LEAD_META) ?? '0')
-  const clock = opts.clock ?? new SandboxClock({ speed: opts.speed, start: Date.now() + Math.max(0, lead) })
+  // A clock moved ahead (`clock advance 25h`) stays ahead after a restart, a kill -9 included:
+  // its lead is saved at every advance, before the work the advance makes due, and the clock
+  // never starts before the latest instant already stored (a fast clock's lead is not saved).
+  const wallStart = Date.now()
+  const lead = Math.max(0, Number(store.getMeta(CLOCK_LEAD_META) ?? '0'), (store.latestInstant() ?? 0) - wallStart)
+  const clock = opts.clock ?? new SandboxClock({ speed: opts.speed, start: wallStart + lead })
+  if (ownsClock) clock.onAdvance = (now) => store.setMeta(CLOCK_LEAD_META, String(now - Date.now()))
   const { merchant, testKey, liveKey } = store.ensureMerchant(clock.nowDate().toISOString())
   store.clearUnfinishedIdempotency()
 

@@ -97,6 +97,13 @@ export class SandboxStore {
     this.st.metaSet!.run(key, value)
   }
 
+  /** The latest instant the store has seen (a charge's creation, an event), in ms; undefined when empty. */
+  latestInstant(): number | undefined {
+    const row = this.db.prepare('SELECT (SELECT MAX(created_ms) FROM charges) AS charge, (SELECT MAX(created_at) FROM events) AS event').get() as { charge: number | null; event: string | null }
+    const instants = [row.charge ?? Number.NaN, row.event ? Date.parse(row.event) : Number.NaN].filter((n) => Number.isFinite(n))
+    return instants.length ? Math.max(...instants) : undefined
+  }
+
   /** The merchant, its webhook secret and one key per environment, made on the first start and reused after. */
   ensureMerchant(nowIso: string): { merchant: Merchant; testKey: string; liveKey: string } {
     return transaction(this.db, () => {
