@@ -116,6 +116,22 @@ describe('listener: forged deliveries never reach the app', () => {
     expect(app.received.length).toBe(before)
   })
 
+  it('a captured delivery re-sent within 300 s with another X-SVC-Event-Id, or none, is refused: the id the app deduplicates on is the signed one', async () => {
+    const d = signed()
+    expect((await deliver(d.lines, d.body)).status).toBe(200)
+    const otherId = d.lines.map((l) => (l.startsWith('X-SVC-Event-Id') ? 'X-SVC-Event-Id: evt_attacker_chosen' : l))
+    const noId = d.lines.filter((l) => !l.startsWith('X-SVC-Event-Id'))
+    const otherType = d.lines.map((l) => (l.startsWith('X-SVC-Event-Type') ? 'X-SVC-Event-Type: charge.refunded' : l))
+    for (const lines of [otherId, noId, otherType]) {
+      const r = await deliver(lines, d.body)
+      expectSpecError(r, 400)
+      expect(r.json?.error.message).toMatch(/event_(id|type)_mismatch/)
+    }
+    expect(forwardedTo('evt_attacker_chosen')).toHaveLength(0)
+    expect(forwardedTo(d.id)).toHaveLength(1)
+    expect(app.received.filter((r) => r.headers['x-svc-event-id'] === undefined)).toHaveLength(0)
+  })
+
   it.each(['GET', 'PUT', 'DELETE', 'OPTIONS'])('%s → 405 with Allow: POST', async (method) => {
     const r = await rawRequest(url, [head(method, '/', [])])
     expectSpecError(r, 405)

@@ -10,13 +10,12 @@ import { randomBytes } from 'node:crypto'
 import { EventEmitter } from 'node:events'
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { WEBHOOK_HEADERS } from '../contract/events.js'
 import { answerClientErrors, guardedServerOptions, type ServerTimeouts } from '../net/server-guard.js'
 import { matchesEventFilter } from './event-filter.js'
 import type { DeliveryRecord, EventStore, NewDeliveryRecord } from './event-store.js'
 import { type EventSummary, summarizeEvent } from './event-summary.js'
 import { Forwarder, type ForwardResult, forwardedHeaders } from './forward.js'
-import { verifySignature } from './signature.js'
+import { verifyDelivery } from './verify-delivery.js'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 
@@ -199,10 +198,9 @@ export class WebhookListener extends EventEmitter<Events> {
       return this.finish({ ...base, verification: 'failed', verifyReason: 'body_too_large', verifyMessage: message, outcome: 'rejected', answeredStatus: 413 }, summary, errorBody('invalid_request', message))
     }
 
-    const verdict = verifySignature({
+    const verdict = verifyDelivery({
       body: delivery.body,
-      signature: delivery.headers[WEBHOOK_HEADERS.signature],
-      timestamp: delivery.headers[WEBHOOK_HEADERS.timestamp],
+      headers: delivery.headers,
       secrets: this.opts.secrets,
       nowSeconds: Math.floor(this.now() / 1000),
       toleranceSeconds: this.opts.toleranceSeconds,
@@ -210,8 +208,7 @@ export class WebhookListener extends EventEmitter<Events> {
     const verification = this.opts.skipVerify ? 'skipped' : verdict.ok ? 'verified' : 'failed'
     const verifyInfo = verdict.ok ? {} : { verifyReason: verdict.reason, verifyMessage: verdict.message }
     if (verification === 'failed' && !verdict.ok) {
-      const field = verdict.reason.includes('timestamp') ? 'X-SVC-Timestamp' : 'X-SVC-Signature'
-      const body = errorBody('invalid_request', `${verdict.reason}: ${verdict.message}`, [{ field, message: verdict.message }])
+      const body = errorBody('invalid_request', `${verdict.reason}: ${verdict.message}`, [{ field: verdict.field, message: verdict.message }])
       return this.finish({ ...base, verification, ...verifyInfo, outcome: 'rejected', answeredStatus: 400 }, summary, body)
     }
     const accepted = { ...base, verification, ...verifyInfo } as const

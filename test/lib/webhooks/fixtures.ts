@@ -62,13 +62,19 @@ export function chargeEvent(id: string, type: string, chargeId = 'a'.repeat(24),
   })
 }
 
-/** The headers the service sends with a delivery (spec 6.1). */
+/** The headers the service sends with a delivery (spec 6.1): the event's own id and type, unless told otherwise. */
 export function signedHeaders(body: Uint8Array | string, opts: { secret?: string; timestamp?: number; id?: string; type?: string } = {}): Record<string, string> {
   const ts = opts.timestamp ?? Math.floor(Date.now() / 1000)
+  let event: { id?: unknown; type?: unknown } = {}
+  try {
+    event = JSON.parse(Buffer.from(body).toString('utf8')) ?? {}
+  } catch {
+    // not an event: the defaults below
+  }
   return {
     'content-type': 'application/json',
-    'x-svc-event-id': opts.id ?? 'evt_1',
-    'x-svc-event-type': opts.type ?? 'charge.settled',
+    'x-svc-event-id': opts.id ?? (typeof event.id === 'string' ? event.id : 'evt_1'),
+    'x-svc-event-type': opts.type ?? (typeof event.type === 'string' ? event.type : 'charge.settled'),
     'x-svc-timestamp': String(ts),
     'x-svc-signature': signatureHeader(opts.secret ?? SECRET, ts, body),
   }

@@ -70,8 +70,11 @@ describe('listener verification', () => {
 
   it('rejects timestamps more than 300 s away either way, and accepts the edges', async () => {
     const l = listener()
-    const body = chargeEvent('evt_ts', 'charge.settled')
-    const at = async (ts: number) => (await deliver(l, body, signedHeaders(body, { timestamp: ts, id: `evt_${ts}` }))).record!
+    // One event per timestamp, so none is answered as a duplicate of another.
+    const at = async (ts: number) => {
+      const body = chargeEvent(`evt_${ts}`, 'charge.settled')
+      return (await deliver(l, body, signedHeaders(body, { timestamp: ts }))).record!
+    }
     expect((await at(NOW - 301)).verifyReason).toBe('timestamp_too_old')
     expect((await at(NOW + 301)).verifyReason).toBe('timestamp_in_future')
     expect((await at(NOW - 300)).verification).toBe('verified')
