@@ -125,7 +125,7 @@ describe('listener: forged deliveries never reach the app', () => {
     for (const lines of [otherId, noId, otherType]) {
       const r = await deliver(lines, d.body)
       expectSpecError(r, 400)
-      expect(r.json?.error.message).toMatch(/event_(id|type)_mismatch/)
+      expect(r.json?.error?.message).toMatch(/event_(id|type)_mismatch/)
     }
     expect(forwardedTo('evt_attacker_chosen')).toHaveLength(0)
     expect(forwardedTo(d.id)).toHaveLength(1)

@@ -3,6 +3,7 @@
  * that maps typed errors to stderr output and the exit codes of CLI.md.
  */
 import { Command, Errors, Flags, type Interfaces } from '@oclif/core'
+import { onConfigWarning } from '../config/store.js'
 import { EXIT, type ExitCode } from '../contract/errors.js'
 import { CliError } from '../errors.js'
 import { painter } from '../output/color.js'
@@ -34,6 +35,7 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
     })
     this.flags = flags as BaseFlags<T>
     this.args = args as BaseArgs<T>
+    onConfigWarning((text) => this.warnUser(text))
     if (this.flags['no-color']) {
       this.io = createIO({ ...this.io, noColor: true })
       setIO(this.io)

@@ -3,9 +3,9 @@
  * The directory is created 0700, the file 0600 and kept so on every write, since it holds API keys
  * and webhook secrets. conf is loaded lazily (it pulls in ajv).
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import { EXIT } from '../contract/errors.js'
 import { CliError, UsageError } from '../errors.js'
 
@@ -109,6 +109,47 @@ function tighten(path: string, mode: number): void {
   }
 }
 
+/** Where the config's one-line warnings go (the command base points it at its stderr). */
+let warnSink: (text: string) => void = (text) => process.stderr.write(`Warning: ${text}\n`)
+export function onConfigWarning(sink: (text: string) => void): void {
+  warnSink = sink
+}
+
+/** A config dir others can read or enter is narrowed to 0700, once, with a word: it holds keys. */
+function guardDir(dir: string): void {
+  let mode: number
+  try {
+    mode = statSync(dir).mode & 0o777
+  } catch {
+    return
+  }
+  if ((mode & 0o077) === 0) return
+  tighten(dir, 0o700)
+  warnSink(`the config directory ${dir} was open to other users (mode ${mode.toString(8)}); it holds API keys and is now 0700.`)
+}
+
+/**
+ * Profiles hold keys: they are never written through a symbolic link that leads out of the
+ * config dir or nowhere (a dangling link), where the file could land anywhere, readable by others.
+ */
+function refuseForeignLink(dir: string, file: string): void {
+  let link: string
+  try {
+    if (!lstatSync(file).isSymbolicLink()) return
+    link = readlinkSync(file)
+  } catch {
+    return
+  }
+  const target = resolve(dir, link)
+  const inside = target.startsWith(`${resolve(dir)}/`)
+  if (inside && existsSync(target)) return
+  throw new CliError(`The config file ${file} is a symbolic link to ${target}, ${inside ? 'which does not exist' : 'outside the config directory'}; svc does not write API keys through it.`, {
+    exitCode: EXIT.unexpected,
+    code: 'invalid_config',
+    hint: `Remove the link (svc writes a new file, mode 0600), or point SVC_CONFIG_DIR at a directory of its own.`,
+  })
+}
+
 export class ProfileStore {
   private constructor(private readonly conf: ConfLike) {}
 
@@ -128,6 +169,7 @@ export class ProfileStore {
     if (text !== undefined) {
       data = { profiles: {}, ...parseConfig(path, text) }
       tighten(path, 0o600)
+      guardDir(dirname(path))
     }
     return new ProfileStore({
       path,
@@ -155,10 +197,13 @@ export class ProfileStore {
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw unreadableConfig(file, error)
     }
     if (text !== undefined) parseConfig(file, text, opts.tolerate)
+    refuseForeignLink(dir, file)
     if (!existsSync(dir)) {
       mkdirSync(dir, { recursive: true, mode: 0o700 })
       // mkdir's mode goes through the umask; an unusual umask must not widen a secrets directory.
       tighten(dir, 0o700)
+    } else {
+      guardDir(dir)
     }
     const { default: Conf } = await import('conf')
     let conf: ConfLike
