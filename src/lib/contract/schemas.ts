@@ -14,8 +14,23 @@ const int64 = z.number().int()
 
 // ---------------------------------------------------------------- requests
 
+/**
+ * Text a charge carries to banks, statements, events and terminals: printable Unicode only.
+ * Control characters (C0 including tab and newline, DEL, C1) and lone surrogates (not encodable
+ * in UTF-8) are refused, naming the field; the spec leaves it "not shown", and a payment
+ * provider would refuse them too.
+ */
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/u
+
+function text(field: string) {
+  return z.string().refine((t) => !UNPRINTABLE.test(t), `${field} must not contain control characters or unpaired surrogates`)
+}
+
 export const MetadataSchema = z
-  .record(z.string().min(1, 'metadata keys must not be empty'), z.string().max(LIMITS.metadataValueMax, `each metadata value must be at most ${LIMITS.metadataValueMax} characters`))
+  .record(
+    text('metadata keys').min(1, 'metadata keys must not be empty'),
+    text('metadata values').max(LIMITS.metadataValueMax, `each metadata value must be at most ${LIMITS.metadataValueMax} characters`),
+  )
   .refine((m) => Object.keys(m).length <= LIMITS.metadataEntriesMax, {
     message: `metadata must have at most ${LIMITS.metadataEntriesMax} entries`,
   })
@@ -30,14 +45,12 @@ export const ChargeCreateRequestSchema = z.object({
     .string({ error: 'payerTaxNumber is required' })
     .min(1, 'payerTaxNumber is required')
     .refine(isValidTaxNumber, 'payerTaxNumber is not a valid CPF or CNPJ (check digits do not match)'),
-  payerName: z.string().max(LIMITS.payerNameMax, `payerName must be at most ${LIMITS.payerNameMax} characters`).optional(),
-  externalId: z
-    .string()
+  payerName: text('payerName').max(LIMITS.payerNameMax, `payerName must be at most ${LIMITS.payerNameMax} characters`).optional(),
+  externalId: text('externalId')
     .min(1, 'externalId must not be empty')
     .max(LIMITS.externalIdMax, `externalId must be at most ${LIMITS.externalIdMax} characters`)
     .optional(),
-  description: z
-    .string()
+  description: text('description')
     .max(LIMITS.descriptionMax, `description must be at most ${LIMITS.descriptionMax} characters`)
     .optional(),
   metadata: MetadataSchema.optional(),
