@@ -25,10 +25,12 @@ export type ErrorCode = (typeof ERROR_CODES)[number]
  * - 404 of webhook test: `webhook_not_configured`; any unknown path: `not_found`.
  * - provider_unavailable → 503, internal_error → 500.
  * - Oversized request body → 413 `invalid_request`.
+ * - A withdrawal that does not exist (in this environment): 404 `withdrawal_not_found`, as charges.
  */
 export const CHOSEN_CODES = {
   webhookNotConfigured: 'webhook_not_configured',
   notFound: 'not_found',
+  withdrawalNotFound: 'withdrawal_not_found',
 } as const
 
 export const STATUS_OF_CODE: Record<string, number> = {
@@ -43,6 +45,7 @@ export const STATUS_OF_CODE: Record<string, number> = {
   charge_not_found: 404,
   webhook_not_configured: 404,
   not_found: 404,
+  withdrawal_not_found: 404,
   external_id_conflict: 409,
   charge_processing: 409,
   charge_not_cancelable: 409,

@@ -40,3 +40,7 @@ export function invalidRequest(details: ErrorDetail[], message = 'Requisição i
 export function chargeNotFound(): SandboxApiError {
   return new SandboxApiError('charge_not_found', 'Cobrança não encontrada nesta conta e neste ambiente.')
 }
+
+export function withdrawalNotFound(): SandboxApiError {
+  return new SandboxApiError('withdrawal_not_found', 'Saque não encontrado nesta conta e neste ambiente.')
+}

@@ -100,6 +100,26 @@ const MIGRATIONS: readonly string[] = [
   `
   ALTER TABLE webhook_deliveries ADD COLUMN resource_key TEXT;
   `,
+  // The resources beside charges (withdrawals, product sales; a split charge is a charge with its
+  // split inside), and the resource every event is about, so the panel can list a resource's events.
+  `
+  ALTER TABLE events ADD COLUMN resource_key TEXT;
+  CREATE INDEX events_resource ON events (resource_key);
+  CREATE TABLE withdrawals (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    environment TEXT NOT NULL,
+    status TEXT NOT NULL,
+    outcome TEXT NOT NULL,
+    due_ms INTEGER,
+    body TEXT NOT NULL
+  );
+  CREATE TABLE product_sales (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    body TEXT NOT NULL
+  );
+  `,
 ]
 
 /** Opens (creating when needed) the sandbox database and brings its schema up to date. */

@@ -13,12 +13,15 @@ import { hash as digest } from 'node:crypto'
 import type { Charge, ChargeCreateRequest } from '../contract/schemas.js'
 import { type AdvanceTarget, type ChargeStatus, type Transition, type Trigger, advancePath, transitionFor } from '../domain/charge-states.js'
 import { computeAmount } from '../domain/money.js'
+import { type SplitShare, divide } from '../domain/split.js'
+import type { Split } from '../contract/split-charges.js'
 import { maskTaxNumber, normalizeTaxNumber } from '../domain/tax-number.js'
 import { SandboxApiError, chargeNotFound } from './api-error.js'
 import { brCodeFor, qrImagePath } from './brcode.js'
 import type { SandboxClock } from './clock.js'
 import { DueQueue } from './due-queue.js'
 import { newBlockchainTxId, newEventId } from './ids.js'
+import { resourceEvent } from './resource-events.js'
 import type { SandboxStore } from './store.js'
 import type { Env, EventSink, StoredEvent } from './types.js'
 
@@ -37,6 +40,16 @@ export const PROVIDER_REFUSES_AMOUNT = 1402
  */
 export const PROVIDER_FAILS_AMOUNT = 1403
 export const PROVIDER_FAILS_AFTER_MS = 60_000
+
+/** How long (sandbox time) after `charge.settled` a split charge's asset is divided. */
+export const SPLIT_RUNS_AFTER_MS = 60_000
+/** The one gross amount (R$ 14,04) whose split fails (`charge.split.failed`), so clients can see it. */
+export const SPLIT_FAILS_AMOUNT = 1404
+export const SPLIT_FAILURE_REASON = 'the transaction dividing the asset was not confirmed (simulated); the asset stays held'
+
+/** A creation request, with the destinations when it is a split charge (POST /v1/split-charges). */
+export type ChargeInput = ChargeCreateRequest & { split?: SplitShare[] }
+type SplitOutcome = 'completed' | 'failed'
 
 export interface ChargeEngineDeps {
   store: SandboxStore
@@ -69,14 +82,14 @@ export class ChargeEngine {
 
   constructor(private readonly deps: ChargeEngineDeps) {
     this.due = new DueQueue(deps.clock, (key, dueAt) => {
-      const [trigger, env, id] = key.split(' ') as [Trigger, Env, string]
+      const [trigger, env, id] = key.split(' ') as [Trigger | 'split', Env, string]
       this.fire(env, id, trigger, dueAt)
     })
   }
 
   // ------------------------------------------------------------ creation
 
-  async create(env: Env, input: ChargeCreateRequest, idempotencyKey?: string): Promise<CreateResult> {
+  async create(env: Env, input: ChargeInput, idempotencyKey?: string): Promise<CreateResult> {
     const { store, clock } = this.deps
     const hash = requestHash(input)
 
@@ -134,15 +147,16 @@ export class ChargeEngine {
   }
 
   /** The new charge, already moved to awaiting_payment, with its event (pure: it may run twice). */
-  private draft(env: Env, input: ChargeCreateRequest, hash: string, id: string, nowMs: number): { charge: Charge; requestHash: string; events: StoredEvent[] } {
+  private draft(env: Env, input: ChargeInput, hash: string, id: string, nowMs: number): { charge: Charge; requestHash: string; events: StoredEvent[] } {
     const settings = this.deps.store.getSettings()
     const now = new Date(nowMs).toISOString()
+    const amount = computeAmount(input.amountInCents, settings)
     const created: Charge = {
       id,
       ...(input.externalId !== undefined ? { externalId: input.externalId } : {}),
       status: 'created',
       environment: env,
-      amount: { ...computeAmount(input.amountInCents, settings) } as Charge['amount'],
+      amount: { ...amount } as Charge['amount'],
       pix: {
         qrCode: brCodeFor(id),
         qrCodeImageUrl: `${this.deps.baseUrl()}${qrImagePath(id)}`,
@@ -152,6 +166,7 @@ export class ChargeEngine {
       payer: { taxNumber: maskTaxNumber(input.payerTaxNumber), ...(input.payerName !== undefined ? { name: input.payerName } : {}) },
       ...(input.description !== undefined ? { description: input.description } : {}),
       ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
+      ...(input.split !== undefined ? { split: { status: 'pending', destinations: divide(amount.netInCents, input.split) } satisfies Split } : {}),
       createdAt: now,
       updatedAt: now,
     }
@@ -185,6 +200,20 @@ export class ChargeEngine {
       throw new SandboxApiError('invalid_transition', `A cobrança não pode passar de ${charge.status} para ${target}.`)
     }
     return this.commit(charge, path, this.deps.clock.now())
+  }
+
+  /**
+   * Divides a settled split charge's asset now rather than when its timer falls due (the panel's
+   * `POST /_sandbox/charges/{id}/split`), ending as `outcome` says, or as the amount decides.
+   */
+  divideNow(env: Env, id: string, outcome?: SplitOutcome): Charge {
+    const charge = this.get(env, id)
+    const split = splitOf(charge)
+    if (!split) throw new SandboxApiError('invalid_transition', 'A cobrança não é uma cobrança com divisão (split).')
+    if (charge.status !== 'settled' || split.status !== 'pending') {
+      throw new SandboxApiError('invalid_transition', `A divisão só roda numa cobrança settled com divisão pendente: está em ${charge.status}, divisão ${split.status}.`)
+    }
+    return this.runSplit(charge, this.deps.clock.now(), outcome)
   }
 
   /** A `charge.test` event (spec 4.6), stored like any other; the caller publishes it. */
@@ -256,6 +285,23 @@ export class ChargeEngine {
     return { charge: next, event: { id, type: t.event, environment: next.environment, createdAt: at, body, resourceKey: `charge:${next.id}` } }
   }
 
+  /** The split's one move: pending → completed (a txId per destination) or failed, saved with its event. */
+  private runSplit(charge: Charge, atMs: number, outcome?: SplitOutcome): Charge {
+    const split = splitOf(charge)!
+    const ends: SplitOutcome = outcome ?? (charge.amount.grossInCents === SPLIT_FAILS_AMOUNT ? 'failed' : 'completed')
+    const at = new Date(atMs).toISOString()
+    const done: Split =
+      ends === 'completed'
+        ? { ...split, status: 'completed', destinations: split.destinations.map((d) => ({ ...d, txId: newBlockchainTxId() })), completedAt: at }
+        : { ...split, status: 'failed', failureReason: SPLIT_FAILURE_REASON }
+    const next: Charge = { ...charge, split: done, updatedAt: at }
+    const event = resourceEvent(`charge.split.${ends}`, next.environment, atMs, `charge:${next.id}`, { charge: next })
+    this.deps.store.updateCharge(next, [event])
+    this.publish([event])
+    this.armTimers(next)
+    return next
+  }
+
   private publish(events: StoredEvent[]): void {
     for (const e of events) {
       try {
@@ -273,6 +319,7 @@ export class ChargeEngine {
     const { store } = this.deps
     for (const s of store.chargesInStatus('awaiting_payment')) this.armTimers(s.charge)
     for (const s of store.chargesInStatus('paid_pending_settlement')) this.armTimers(s.charge)
+    for (const s of store.pendingSplits()) this.armTimers(s.charge)
   }
 
   stop(): void {
@@ -282,7 +329,7 @@ export class ChargeEngine {
 
   private armTimers(charge: Charge): void {
     if (this.stopped) return
-    const key = (trigger: Trigger) => `${trigger} ${charge.environment} ${charge.id}`
+    const key = (trigger: Trigger | 'split') => `${trigger} ${charge.environment} ${charge.id}`
     if (charge.status === 'awaiting_payment') this.due.set(key('expire'), Date.parse(charge.pix.expiresAt))
     else this.due.delete(key('expire'))
     if (charge.status === 'awaiting_payment' && charge.amount.grossInCents === PROVIDER_FAILS_AMOUNT) {
@@ -291,14 +338,22 @@ export class ChargeEngine {
     if (charge.status === 'paid_pending_settlement' && charge.settlement.estimatedAt) {
       this.due.set(key('settle'), Date.parse(charge.settlement.estimatedAt))
     } else this.due.delete(key('settle'))
+    if (charge.status === 'settled' && splitOf(charge)?.status === 'pending' && charge.settlement.settledAt) {
+      this.due.set(key('split'), Date.parse(charge.settlement.settledAt) + SPLIT_RUNS_AFTER_MS)
+    } else this.due.delete(key('split'))
   }
 
   /** A timer fell due: the move happens at its due instant, if the machine still allows it. */
-  private fire(env: Env, id: string, trigger: Trigger, dueAt: number): void {
+  private fire(env: Env, id: string, trigger: Trigger | 'split', dueAt: number): void {
     if (this.stopped) return
     try {
       const found = this.deps.store.getCharge(env, id)
       if (!found) return
+      if (trigger === 'split') {
+        // A split refunded before it ran is never divided: the asset went back to the payer.
+        if (found.charge.status === 'settled' && splitOf(found.charge)?.status === 'pending') this.runSplit(found.charge, dueAt)
+        return
+      }
       const t = transitionFor(found.charge.status as ChargeStatus, trigger)
       if (!t) return
       this.commit(found.charge, [t], dueAt)
@@ -310,7 +365,7 @@ export class ChargeEngine {
 }
 
 /** Same body ⇔ same hash: canonical JSON (sorted keys), the tax number without punctuation. */
-export function requestHash(input: ChargeCreateRequest): string {
+export function requestHash(input: ChargeInput): string {
   const normalized = { ...input, payerTaxNumber: normalizeTaxNumber(input.payerTaxNumber) }
   // One-shot: a Hash object per creation cost more than the hashing.
   return digest('sha256', canonicalJson(normalized), 'hex')
@@ -344,4 +399,8 @@ function externalIdConflict(): SandboxApiError {
 function must<T>(value: T | undefined): T {
   if (value === undefined) throw new Error('bug: the transition table lacks a move the engine relies on')
   return value
+}
+
+function splitOf(charge: Charge): Split | undefined {
+  return (charge as Charge & { split?: Split }).split
 }

@@ -41,4 +41,14 @@ export const newRequestId = (): string => `req_${randomHex(12)}`
 export const newApiKey = (env: 'live' | 'test'): string => `svc_${env}_${randomHex(16)}`
 export const newWebhookSecret = (): string => `whsec_${randomHex(24)}`
 export const newMerchantId = (): string => `mrc_${randomHex(8)}`
+/** A withdrawal's id: 24 hex characters, its instant then 48 random bits, like a charge's. */
+export const newResourceId = (atMs: number): string => `${instantHex(atMs)}${randomHex(6)}`
+/**
+ * A Pix end-to-end id (32 characters): E, the paying institution's ISPB (8 digits, all zeros for
+ * the sandbox), the instant as yyyyMMddHHmm (UTC) and 11 random alphanumerics.
+ */
+export function newEndToEndId(atMs: number): string {
+  const stamp = new Date(atMs).toISOString().replace(/[-T:]/g, '').slice(0, 12)
+  return `E00000000${stamp}${randomHex(6).slice(0, 11)}`
+}
 export const newBlockchainTxId = (): string => `0x${randomHex(32)}`

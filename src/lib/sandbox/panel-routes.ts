@@ -12,11 +12,25 @@ import type { SandboxClock } from './clock.js'
 import { isHttpUrl } from '../net/url.js'
 import type { WebhookDeliveries } from './deliveries/worker.js'
 import type { PanelRequest, PanelResponse, SandboxAdmin, SandboxKey } from './types.js'
+import { WithdrawalCreateRequestSchema } from '../contract/withdrawals.js'
+import { ProductSaleRequestSchema } from '../contract/product-sales.js'
+import { SandboxApiError } from './api-error.js'
+import type { ChargeEngine } from './engine.js'
+import type { ProductSales } from './product-sales.js'
+import type { SandboxStore } from './store.js'
+import type { Withdrawals } from './withdrawals.js'
 
 export interface PanelDeps {
   deliveries: WebhookDeliveries
   admin: SandboxAdmin
   clock: SandboxClock
+  /** The resources beside charges and the event log (absent in tests of the panel alone). */
+  resources?: {
+    store: SandboxStore
+    engine: ChargeEngine
+    withdrawals: Withdrawals
+    productSales: ProductSales
+  }
 }
 
 const EnvSchema = z.enum(['test', 'live'])
@@ -46,6 +60,12 @@ const AccountPatchSchema = z.strictObject({
 const ClockAdvanceSchema = z.strictObject({ ms: z.int().min(1).max(MAX_ADVANCE_MS) })
 
 const RESEND = /^\/deliveries\/([^/]+)\/resend$/
+const WITHDRAWAL_ADVANCE = /^\/withdrawals\/([^/]+)\/advance$/
+const CHARGE_SPLIT = /^\/charges\/([^/]+)\/split$/
+
+const WithdrawalAdvanceSchema = z.strictObject({ status: z.enum(['paid', 'failed'], { error: 'status must be paid or failed' }).optional() })
+const SplitRunSchema = z.strictObject({ outcome: z.enum(['completed', 'failed'], { error: 'outcome must be completed or failed' }).optional() })
+const SEQ = /^\d{1,15}$/
 
 export async function handlePanelRequest(req: PanelRequest, deps: PanelDeps): Promise<PanelResponse> {
   const { method, path } = req
@@ -113,6 +133,10 @@ export async function handlePanelRequest(req: PanelRequest, deps: PanelDeps): Pr
       return ok(200, { now: deps.clock.nowDate().toISOString() })
     }
   }
+  if (deps.resources) {
+    const answer = await resourceRoute(req, deps.resources)
+    if (answer) return answer
+  }
   const resend = RESEND.exec(path)
   if (resend && method === 'POST') {
     const eventId = decodeURIComponent(resend[1]!)
@@ -121,6 +145,56 @@ export async function handlePanelRequest(req: PanelRequest, deps: PanelDeps): Pr
     return ok(202, accepted)
   }
   return fail(CHOSEN_CODES.notFound, `Rota do painel não encontrada: ${method} /_sandbox${path}.`)
+}
+
+/** Withdrawals, split runs, product sales and the event log; undefined when the route is not one of them. */
+async function resourceRoute(req: PanelRequest, r: NonNullable<PanelDeps['resources']>): Promise<PanelResponse | undefined> {
+  const { method, path } = req
+  try {
+    if (method === 'POST' && path === '/withdrawals') {
+      const body = parse(WithdrawalCreateRequestSchema, req.body)
+      if ('error' in body) return body.error
+      return ok(201, await r.withdrawals.create(req.environment, body.data))
+    }
+    const withdrawal = WITHDRAWAL_ADVANCE.exec(path)
+    if (method === 'POST' && withdrawal) {
+      const body = parse(WithdrawalAdvanceSchema, req.body ?? {})
+      if ('error' in body) return body.error
+      return ok(200, await r.withdrawals.advance(req.environment, decodeURIComponent(withdrawal[1]!), body.data.status))
+    }
+    const split = CHARGE_SPLIT.exec(path)
+    if (method === 'POST' && split) {
+      const body = parse(SplitRunSchema, req.body ?? {})
+      if ('error' in body) return body.error
+      return ok(200, r.engine.divideNow(req.environment, decodeURIComponent(split[1]!), body.data.outcome))
+    }
+    if (method === 'POST' && path === '/product-sales') {
+      const body = parse(ProductSaleRequestSchema, req.body ?? {})
+      if ('error' in body) return body.error
+      return ok(201, await r.productSales.create(body.data))
+    }
+    if (method === 'GET' && path === '/events') return eventLog(req, r.store)
+  } catch (err) {
+    if (err instanceof SandboxApiError) return fail(err.code, err.message, err.details)
+    throw err
+  }
+  return undefined
+}
+
+/** `GET /_sandbox/events?afterSeq=&limit=&resource=&env=`: what the sandbox emitted, in order. */
+function eventLog(req: PanelRequest, store: SandboxStore): PanelResponse {
+  const afterRaw = req.query.get('afterSeq') ?? '0'
+  const limitRaw = req.query.get('limit') ?? '100'
+  const details: ErrorDetail[] = []
+  if (!SEQ.test(afterRaw)) details.push({ field: 'afterSeq', message: 'afterSeq must be a non-negative integer' })
+  const limit = Number(limitRaw)
+  if (!/^\d+$/.test(limitRaw) || limit > 1000) details.push({ field: 'limit', message: 'limit must be an integer from 0 to 1000' })
+  if (details.length) return invalid(details)
+  const resource = req.query.get('resource') ?? undefined
+  const log = store.eventLog({ afterSeq: Number(afterRaw), limit, resource })
+  // Both environments unless one is asked for (the log serves tools that watch the whole sandbox).
+  const data = req.query.has('env') ? log.data.filter((e) => e.environment === req.environment) : log.data
+  return ok(200, { data, lastSeq: log.lastSeq })
 }
 
 async function flush(deps: PanelDeps): Promise<void> {

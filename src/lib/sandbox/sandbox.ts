@@ -18,6 +18,8 @@ import { GroupCommit } from './group-commit.js'
 import { WebhookDeliveries } from './deliveries/worker.js'
 import { ChargeEngine } from './engine.js'
 import { handlePanelRequest } from './panel-routes.js'
+import { ProductSales } from './product-sales.js'
+import { Withdrawals } from './withdrawals.js'
 import { RateLimiter } from './rate-limit.js'
 import { createSandboxServer } from './server.js'
 import { SandboxStore } from './store.js'
@@ -48,14 +50,17 @@ export async function startSandbox(opts: SandboxStartOptions = {}): Promise<Runn
   const deliveries: DeliveryWorker = opts.deliveries ? opts.deliveries(ctx) : new WebhookDeliveries(ctx)
   let baseUrl = ''
   const engine = new ChargeEngine({ store, clock, sink: deliveries, log, baseUrl: () => baseUrl, beforeChargeInsert: opts.beforeChargeInsert })
+  const withdrawals = new Withdrawals({ store, clock, sink: deliveries })
+  const productSales = new ProductSales({ store, clock, sink: deliveries })
   const admin = createAdmin(store, clock)
   // The panel drives the worker's own API (setEndpoint, list, resend); an injected recorder
   // (tests of the core) answers only what the core itself needs.
-  const panelDeps = { deliveries: deliveries as WebhookDeliveries, admin, clock }
+  const panelDeps = { deliveries: deliveries as WebhookDeliveries, admin, clock, resources: { store, engine, withdrawals, productSales } }
 
   const server = createSandboxServer({
     store,
     engine,
+    withdrawals,
     deliveries,
     clock,
     merchant,
@@ -81,6 +86,7 @@ export async function startSandbox(opts: SandboxStartOptions = {}): Promise<Runn
 
   // Expiries and settlements that fell due while the sandbox was stopped run now.
   engine.restoreTimers()
+  withdrawals.restoreTimers()
   deliveries.restore?.()
   await clock.tick()
   log(`sandbox listening on ${baseUrl}`)
@@ -89,6 +95,7 @@ export async function startSandbox(opts: SandboxStartOptions = {}): Promise<Runn
   const close = (): Promise<void> => {
     closing ??= (async () => {
       engine.stop()
+      withdrawals.stop()
       await closeServer(server)
       await deliveries.close()
       store.setMeta(CLOCK_LEAD_META, String(clock.now() - Date.now()))

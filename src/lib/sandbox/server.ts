@@ -16,7 +16,8 @@ import {
   detailsFromZod,
   IdempotencyKeySchema,
 } from '../contract/schemas.js'
-import { SandboxApiError, chargeNotFound, invalidRequest } from './api-error.js'
+import { SplitChargeCreateRequestSchema } from '../contract/split-charges.js'
+import { SandboxApiError, chargeNotFound, invalidRequest, withdrawalNotFound } from './api-error.js'
 import { qrImagePath, qrPng } from './brcode.js'
 import type { Chaos, ChaosFault } from './chaos.js'
 import type { SandboxClock } from './clock.js'
@@ -24,6 +25,7 @@ import type { ChargeEngine } from './engine.js'
 import { newRequestId } from './ids.js'
 import type { RateLimiter } from './rate-limit.js'
 import type { Merchant, SandboxStore } from './store.js'
+import type { Withdrawals } from './withdrawals.js'
 import type { DeliveryWorker, Env, PanelRequest, PanelResponse } from './types.js'
 
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -33,6 +35,7 @@ const MAX_DRAIN_BYTES = 16 * MAX_BODY_BYTES
 export interface SandboxServerDeps {
   store: SandboxStore
   engine: ChargeEngine
+  withdrawals?: Withdrawals
   deliveries: DeliveryWorker
   clock: SandboxClock
   merchant: Merchant
@@ -63,6 +66,7 @@ interface Authenticated {
 const CHARGE_PATH = /^\/v1\/charges\/([^/]+)$/
 const CANCEL_PATH = /^\/v1\/charges\/([^/]+)\/cancel$/
 const ADVANCE_PATH = /^\/v1\/test\/charges\/([^/]+)\/advance$/
+const WITHDRAWAL_PATH = /^\/v1\/withdrawals\/([^/]+)$/
 const QR_PATH = /^\/qr\/([0-9a-f]{24})\.png$/
 
 export function createSandboxServer(deps: SandboxServerDeps): Server {
@@ -143,7 +147,8 @@ async function route(
     })
   }
 
-  const retrySafe = method === 'GET' || (method === 'POST' && pathname === '/v1/charges' && req.headers['idempotency-key'] !== undefined)
+  const creates = pathname === '/v1/charges' || pathname === '/v1/split-charges'
+  const retrySafe = method === 'GET' || (method === 'POST' && creates && req.headers['idempotency-key'] !== undefined)
   const fault = deps.chaos.pick({ method, retrySafe })
   if (fault) deps.log(`chaos: ${fault} on ${method} ${pathname}`)
   if (await injectBefore(deps, fault, res)) return undefined
@@ -197,6 +202,20 @@ async function api(
     return { status: created ? 201 : 200, body: present(deps, charge) }
   }
   if (pathname === '/v1/charges' && method === 'GET') return { status: 200, body: list(deps, env, query) }
+
+  // A split charge is a charge with its destinations (spec 4.8): same engine, same states.
+  if (pathname === '/v1/split-charges' && method === 'POST') {
+    const idempotencyKey = parseIdempotencyKey(req.headers['idempotency-key'])
+    const input = SplitChargeCreateRequestSchema.safeParse(parseJson(rawBody, false, req.headers['content-type']))
+    if (!input.success) throw invalidRequest(detailsFromZod(input.error))
+    const { charge, created } = await engine.create(env, input.data, idempotencyKey)
+    return { status: created ? 201 : 200, body: present(deps, charge) }
+  }
+
+  const withdrawal = WITHDRAWAL_PATH.exec(pathname)
+  if (withdrawal && method === 'GET' && deps.withdrawals) {
+    return { status: 200, body: deps.withdrawals.get(env, pathIdOf(withdrawal[1]!, withdrawalNotFound)) }
+  }
 
   const one = CHARGE_PATH.exec(pathname)
   if (one && method === 'GET') return { status: 200, body: present(deps, engine.get(env, chargeIdOf(one[1]!))) }
@@ -396,12 +415,17 @@ function parseJson(raw: Buffer, optional: boolean, contentType: string | undefin
 
 /** The id in a path: a malformed escape (`%ff`, `%E0%A4%A`, `%`) names no charge, it is not a server error. */
 function chargeIdOf(segment: string): string {
+  return pathIdOf(segment, chargeNotFound)
+}
+
+function pathIdOf(segment: string, notFoundError: () => SandboxApiError): string {
   try {
     return decodeURIComponent(segment)
   } catch {
-    throw chargeNotFound()
+    throw notFoundError()
   }
 }
+
 
 function notFound(): SandboxApiError {
   return new SandboxApiError('not_found', 'Rota não encontrada.', { status: STATUS_OF_CODE.not_found })

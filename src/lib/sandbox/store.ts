@@ -82,8 +82,12 @@ export class SandboxStore {
       idemGet: p('SELECT * FROM idempotency WHERE environment = ? AND key = ?'),
       idemInsert: p('INSERT INTO idempotency (environment, key, request_hash, charge_id, created_ms) VALUES (?, ?, ?, ?, ?)'),
       idemDeleteUnfinished: p('DELETE FROM idempotency WHERE charge_id IS NULL'),
-      eventInsert: p('INSERT INTO events (id, type, environment, created_at, charge_id, body) VALUES (?, ?, ?, ?, ?, ?)'),
+      eventInsert: p('INSERT INTO events (id, type, environment, created_at, charge_id, body, resource_key) VALUES (?, ?, ?, ?, ?, ?, ?)'),
       eventsOfCharge: p('SELECT * FROM events WHERE charge_id = ? ORDER BY seq'),
+      pendingSplits: p("SELECT * FROM charges WHERE status = 'settled' AND json_extract(body, '$.split.status') = 'pending' ORDER BY seq"),
+      eventsAfter: p('SELECT seq, id, type, environment, created_at, resource_key FROM events WHERE seq > ? ORDER BY seq LIMIT ?'),
+      eventsOfResource: p('SELECT seq, id, type, environment, created_at, resource_key FROM events WHERE resource_key = ? AND seq > ? ORDER BY seq LIMIT ?'),
+      lastEventSeq: p("SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'events'), 0) AS seq"),
     }
   }
 
@@ -268,7 +272,26 @@ export class SandboxStore {
   // ------------------------------------------------------------ events
 
   insertEvent(e: StoredEvent, chargeId?: string): void {
-    this.st.eventInsert!.run(e.id, e.type, e.environment, e.createdAt, chargeId ?? null, e.body)
+    this.st.eventInsert!.run(e.id, e.type, e.environment, e.createdAt, chargeId ?? null, e.body, e.resourceKey ?? null)
+  }
+
+  /** Settled split charges whose division has not run yet (their timers, after a restart). */
+  pendingSplits(): StoredCharge[] {
+    return (this.st.pendingSplits!.all() as Row[]).map(toCharge)
+  }
+
+  /** The event log after `afterSeq`, oldest first, optionally of one resource (`charge:…`, `withdrawal:…`). */
+  eventLog(f: { afterSeq: number; limit: number; resource?: string }): { data: EventLogEntry[]; lastSeq: number } {
+    const rows = (f.resource === undefined ? this.st.eventsAfter!.all(f.afterSeq, f.limit) : this.st.eventsOfResource!.all(f.resource, f.afterSeq, f.limit)) as Row[]
+    const data = rows.map((r) => ({
+      seq: Number(r.seq),
+      id: r.id as string,
+      type: r.type as string,
+      environment: r.environment as Env,
+      createdAt: r.created_at as string,
+      ...(r.resource_key ? { resource: r.resource_key as string } : {}),
+    }))
+    return { data, lastSeq: Number((this.st.lastEventSeq!.get() as Row).seq) }
   }
 
   eventsOfCharge(chargeId: string): StoredEvent[] {
@@ -280,6 +303,15 @@ export class SandboxStore {
       body: r.body as string,
     }))
   }
+}
+
+export interface EventLogEntry {
+  seq: number
+  id: string
+  type: string
+  environment: Env
+  createdAt: string
+  resource?: string
 }
 
 export interface StoredCharge {
