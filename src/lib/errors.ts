@@ -23,9 +23,9 @@ export class CliError extends Error {
 
 /** Bad flag, missing argument, local validation failure: exit 2, nothing was sent. */
 export class UsageError extends CliError {
-  constructor(message: string, opts: { hint?: string; details?: ErrorDetail[]; field?: string } = {}) {
+  constructor(message: string, opts: { hint?: string; details?: ErrorDetail[]; field?: string; code?: string } = {}) {
     const details = opts.details ?? (opts.field ? [{ field: opts.field, message }] : undefined)
-    super(message, { exitCode: EXIT.usage, hint: opts.hint, code: 'invalid_request', details })
+    super(message, { exitCode: EXIT.usage, hint: opts.hint, code: opts.code ?? 'invalid_request', details })
   }
 }
 

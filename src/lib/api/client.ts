@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto'
 import { setTimeout as delay } from 'node:timers/promises'
 import { type Account, AccountSchema, type AdvanceRequest, type Charge, type ChargeCreateRequest, type ChargeListQuery, ChargeListSchema, ChargeSchema, WebhookTestResponseSchema } from '../contract/schemas.js'
 import type { z } from 'zod'
+import { type Withdrawal, WithdrawalSchema } from '../contract/withdrawals.js'
 import { NetworkError, ResponseError } from '../errors.js'
 import { isLoopbackHost } from '../net/loopback.js'
 import { decodeBody, errorBodyOf, errorFromResponse, requestIdOf } from './decode.js'
@@ -97,6 +98,12 @@ class UndiciApiClient implements ApiClient {
   async advanceCharge(id: string, status: AdvanceRequest['status']): Promise<Charge> {
     const path = `/v1/test/charges/${encodeURIComponent(id)}/advance`
     return this.moveCharge(id, { method: 'POST', path, body: JSON.stringify({ status }) }, 'invalid_transition', status)
+  }
+
+  async getWithdrawal(id: string): Promise<Withdrawal> {
+    const path = `/v1/withdrawals/${encodeURIComponent(id)}`
+    const { res } = await this.exchange({ method: 'GET', path })
+    return this.decode(res, WithdrawalSchema, 'Withdrawal', `GET ${path}`)
   }
 
   async getAccount(): Promise<Account> {

@@ -1,5 +1,6 @@
 /** The client seam: commands depend on this interface, `createClient` in client.ts implements it. */
 import type { Account, AdvanceRequest, Charge, ChargeCreateRequest, ChargeList, ChargeListQuery, WebhookTestResponse } from '../contract/schemas.js'
+import type { Withdrawal } from '../contract/withdrawals.js'
 
 export interface ClientOptions {
   apiKey: string
@@ -37,6 +38,7 @@ export interface ApiClient {
   paginateCharges(query?: ChargeListQuery): AsyncGenerator<Charge>
   getCharge(id: string): Promise<Charge>
   cancelCharge(id: string): Promise<Charge>
+  getWithdrawal(id: string): Promise<Withdrawal>
   getAccount(): Promise<Account>
   testWebhook(): Promise<WebhookTestResponse>
   advanceCharge(id: string, status: AdvanceRequest['status']): Promise<Charge>

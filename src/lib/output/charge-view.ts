@@ -4,6 +4,7 @@
  * form keeps the API's raw values (centavos, RFC 3339) so scripts can cut and compare them.
  */
 import type { Charge } from '../contract/schemas.js'
+import type { Split } from '../contract/split-charges.js'
 import { STATUS_TONE } from '../domain/charge-states.js'
 import { formatBps, formatBRL } from '../domain/money.js'
 import { formatLocalTime, relativeTime } from '../domain/time.js'
@@ -51,17 +52,30 @@ export function chargeFields(charge: Charge, paint: Paint, now: Date = new Date(
   if (settlement.estimatedAt && !settlement.settledAt) fields.push(['Settles', `${when(settlement.estimatedAt, now)}, after a ${settlement.delayHours} h hold`])
   if (settlement.settledAt) fields.push(['Settled', when(settlement.settledAt, now, true)])
   if (settlement.blockchainTxId) fields.push(['Blockchain tx', safeText(settlement.blockchainTxId)])
+  const split = splitOf(charge)
+  if (split) {
+    const tone = split.status === 'completed' ? 'green' : split.status === 'failed' ? 'red' : 'yellow'
+    fields.push(['Split', `${paint(tone, split.status)}${split.failureReason ? ` — ${safeText(split.failureReason)}` : ''}`])
+    for (const d of split.destinations) {
+      fields.push([`  ${(d.shareBps / 100).toLocaleString('pt-BR')}%`, `${formatBRL(d.amountInCents)} → ${safeText(d.wallet)}${d.txId ? paint('dim', ` tx ${safeText(d.txId)}`) : ''}`])
+    }
+  }
   fields.push(['Created', when(charge.createdAt, now, true)])
   return fields
 }
 
-function labelled(fields: Array<[string, string]>, paint: Paint): string {
+/** A split charge's division (absent on other charges). */
+export function splitOf(charge: Charge): Split | undefined {
+  return (charge as Charge & { split?: Split }).split
+}
+
+export function labelled(fields: Array<[string, string]>, paint: Paint): string {
   const width = Math.max(...fields.map(([k]) => k.length))
-  const metaHeader = fields.some(([k]) => k.startsWith('  '))
+  const metaHeader = fields.some(([k]) => k.startsWith('  ') && !/%$/.test(k))
   const lines: string[] = []
   let metaShown = false
   for (const [k, v] of fields) {
-    if (k.startsWith('  ') && metaHeader && !metaShown) {
+    if (k.startsWith('  ') && !/%$/.test(k) && metaHeader && !metaShown) {
       lines.push(`  ${paint('dim', 'Metadata')}`)
       metaShown = true
     }
@@ -108,6 +122,14 @@ export function chargeFieldLines(charge: Charge): string {
     ['estimatedAt', settlement.estimatedAt],
     ['settledAt', settlement.settledAt],
     ['blockchainTxId', settlement.blockchainTxId],
+    ['split.status', splitOf(charge)?.status],
+    ['split.failureReason', splitOf(charge)?.failureReason],
+    ...(splitOf(charge)?.destinations ?? []).flatMap((d, i): Array<[string, string | number | undefined]> => [
+      [`split.${i}.wallet`, d.wallet],
+      [`split.${i}.shareBps`, d.shareBps],
+      [`split.${i}.amountInCents`, d.amountInCents],
+      [`split.${i}.txId`, d.txId],
+    ]),
     ['createdAt', charge.createdAt],
     ['updatedAt', charge.updatedAt],
   ]

@@ -4,9 +4,8 @@
  * `svc_test_` and a `svc_live_` key and the webhook secret, kept in the database and reused
  * on every restart, with the sandbox clock's lead over the wall clock.
  */
-import { readFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
+import { packageVersion } from '../config/package.js'
 import type { AddressInfo } from 'node:net'
 import type { Server } from 'node:http'
 import { createAdmin } from './admin.js'
@@ -133,18 +132,4 @@ async function closeServer(server: Server): Promise<void> {
   const cutoff = setTimeout(() => server.closeAllConnections(), 1000)
   await closed
   clearTimeout(cutoff)
-}
-
-function packageVersion(): string {
-  let dir = dirname(fileURLToPath(import.meta.url))
-  for (let i = 0; i < 6; i++) {
-    try {
-      const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string }
-      if (pkg.name === 'svc-cli' && pkg.version) return pkg.version
-    } catch {
-      // not here; look one level up
-    }
-    dir = dirname(dir)
-  }
-  return '0.0.0'
 }

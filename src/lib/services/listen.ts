@@ -142,7 +142,7 @@ async function live(opts: ListenRunOptions, listener: WebhookListener, store: Ev
   const [{ ListenFeed }, { runListenView }] = await Promise.all([import('../tui/listen-feed.js'), loadView(() => import('../tui/run-listen-view.js'))])
   const client = opts.client
   const confirmer = client && opts.credentials ? new ChargeConfirmer(async (id) => (await client()).getCharge(id)) : undefined
-  const feed = new ListenFeed({ confirmer })
+  const feed = new ListenFeed({ confirmer, confirmEnvironment: opts.credentials?.environment })
   // The view comes up first and registers right after its first frame: registering makes the
   // process's first fetch (undici and the client load then), which the first frame need not wait for (no
   // delivery can come before the sandbox knows the URL). The notes appear above the view, where

@@ -1,6 +1,7 @@
 /**
  * Telling the service where to deliver. Against the local sandbox the listener saves its own URL
- * as the environment's webhook URL (which also reactivates a deactivated endpoint); a real service
+ * as the webhook URL of both environments (which also reactivates a deactivated endpoint): the
+ * key's, and the other one's, where product.paid and other live events go; a real service
  * cannot reach a loopback address, so the user is told what to expose and where to set it.
  */
 import type { Credentials } from '../config/resolve.js'
@@ -8,7 +9,7 @@ import { maskSecret } from '../config/mask.js'
 import { safeText } from '../output/safe-text.js'
 
 export type Registration =
-  | { kind: 'sandbox'; url: string; environment: 'live' | 'test' }
+  | { kind: 'sandbox'; url: string; environment: 'live' | 'test'; also?: 'live' | 'test' }
   | { kind: 'sandbox_failed'; url: string; message: string }
   | { kind: 'remote'; baseUrl: string; environment: 'live' | 'test' }
   | { kind: 'no_credentials'; reason: string }
@@ -35,7 +36,13 @@ export async function registerListener(listening: string, credentials: Credentia
   }
   try {
     await d.setWebhookUrl({ baseUrl: credentials.baseUrl, apiKey: credentials.apiKey, url, env: credentials.environment })
-    return { kind: 'sandbox', url, environment: credentials.environment }
+    // The other environment too: the local sandbox's live events (product.paid is live only) reach the same app.
+    const other = credentials.environment === 'test' ? 'live' : 'test'
+    const also = await d.setWebhookUrl({ baseUrl: credentials.baseUrl, apiKey: credentials.apiKey, url, env: other }).then(
+      () => other,
+      () => undefined,
+    )
+    return { kind: 'sandbox', url, environment: credentials.environment, ...(also ? { also } : {}) }
   } catch (err) {
     return { kind: 'sandbox_failed', url, message: (err as Error).message }
   }
@@ -51,7 +58,7 @@ export function registrationNotes(reg: Registration, listening: string, secrets:
       : 'no webhook secret known'
   switch (reg.kind) {
     case 'sandbox':
-      return [`Registered ${reg.url} as the sandbox's ${reg.environment} webhook URL; ${secretNote}.`]
+      return [`Registered ${reg.url} as the sandbox's ${reg.environment}${reg.also ? ` and ${reg.also}` : ''} webhook URL; ${secretNote}.`]
     case 'sandbox_failed':
       return [`Could not register ${reg.url} in the sandbox (${safeText(reg.message)}). Set it with \`svc sandbox webhook set ${reg.url}\`.`]
     case 'remote':
@@ -70,7 +77,7 @@ export function registrationSummary(reg: Registration, secrets: readonly string[
   const verify = skipVerify ? 'signatures NOT verified' : secrets.length > 0 ? `verifying with ${secrets.map((s) => maskSecret(s)).join(', ')}` : 'no webhook secret known'
   switch (reg.kind) {
     case 'sandbox':
-      return `registered as the sandbox's ${reg.environment} webhook URL · ${verify}`
+      return `registered as the sandbox's ${reg.environment}${reg.also ? ` and ${reg.also}` : ''} webhook URL · ${verify}`
     case 'sandbox_failed':
       return `NOT registered in the sandbox (see above) · ${verify}`
     case 'remote':

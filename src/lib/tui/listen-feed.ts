@@ -36,6 +36,8 @@ export interface ListenFeedOptions {
   maxDeliveries?: number
   maxLanes?: number
   confirmer?: ChargeConfirmer
+  /** The environment of the key the confirmer reads with: charges of the other one are not confirmed. */
+  confirmEnvironment?: string
 }
 
 const PREVIEW_BYTES = 4096
@@ -49,6 +51,7 @@ export class ListenFeed {
   private readonly maxDeliveries: number
   private readonly lanes: LaneBook
   private readonly confirmer?: ChargeConfirmer
+  private readonly confirmEnvironment?: string
   private readonly listeners = new Set<() => void>()
   private state: FeedState = { deliveries: [], lanes: [], notices: [], startNotes: [], counts: emptyCounts() }
   private readonly confirmations = new Set<Promise<void>>()
@@ -57,6 +60,7 @@ export class ListenFeed {
     this.maxDeliveries = opts.maxDeliveries ?? 200
     this.lanes = new LaneBook(opts.maxLanes ?? 20)
     this.confirmer = opts.confirmer
+    this.confirmEnvironment = opts.confirmEnvironment
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -94,7 +98,8 @@ export class ListenFeed {
         const r = this.lanes.apply(charge.id, { status: announced, at: record.receivedAt, eventId: summary.eventId, grossInCents: charge.grossInCents })
         delivery.outOfOrder = r.outOfOrder
       }
-      if (this.confirmer) {
+      const readable = !this.confirmEnvironment || !summary.environment || summary.environment === this.confirmEnvironment
+      if (this.confirmer && readable) {
         delivery.verdict = { kind: 'pending' }
         confirm = true
       }

@@ -55,7 +55,7 @@ describe('svc webhooks listen with the local sandbox', () => {
       await client.advanceCharge(charge.id, 'settled')
       await vi.waitFor(() => expect(typesFor(charge.id)).toHaveLength(3), { timeout: 5000, interval: 10 })
 
-      expect(run.stderr()).toContain(`Registered ${first!.listening as string} as the sandbox's test webhook URL`)
+      expect(run.stderr()).toContain(`Registered ${first!.listening as string} as the sandbox's test and live webhook URL`)
       expect(typesFor(charge.id)).toEqual(['charge.awaiting_payment', 'charge.paid_pending_settlement', 'charge.settled'])
       for (const r of target.received) {
         expect(r.path).toBe('/webhooks')

@@ -102,8 +102,11 @@ describe('svc webhooks listen (piped)', () => {
     const run = start(['--forward', `127.0.0.1:${target.port}`, '--port', '0', '--secret', SECRET], { SVC_API_KEY: 'svc_test_abcdefghijklmnop', SVC_BASE_URL: sandbox.baseUrl })
     const [first] = await run.waitLines(1)
     await run.stop()
-    expect(sandbox.saved).toEqual([{ url: first!.listening, env: 'test', auth: 'Bearer svc_test_abcdefghijklmnop' }])
-    expect(run.stderr()).toContain(`Registered ${first!.listening} as the sandbox's test webhook URL`)
+    expect(sandbox.saved).toEqual([
+      { url: first!.listening, env: 'test', auth: 'Bearer svc_test_abcdefghijklmnop' },
+      { url: first!.listening, env: 'live', auth: 'Bearer svc_test_abcdefghijklmnop' },
+    ])
+    expect(run.stderr()).toContain(`Registered ${first!.listening} as the sandbox's test and live webhook URL`)
     expect(run.stderr()).not.toContain(SECRET)
   })
 
@@ -113,7 +116,7 @@ describe('svc webhooks listen (piped)', () => {
     const run = start(['--forward', `127.0.0.1:${target.port}`, '--port', '0', '--skip-verify'], { SVC_API_KEY: 'svc_test_abcdefghijklmnop', SVC_BASE_URL: sandbox.baseUrl, SVC_WEBHOOK_SECRET: SECRET })
     await run.waitLines(1)
     await run.stop()
-    expect(run.stderr()).toContain('as the sandbox\'s test webhook URL; signatures are NOT verified (--skip-verify)')
+    expect(run.stderr()).toContain('as the sandbox\'s test and live webhook URL; signatures are NOT verified (--skip-verify)')
     expect(run.stderr()).not.toMatch(/verifying with/i)
   })
 

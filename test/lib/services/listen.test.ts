@@ -39,7 +39,7 @@ describe('runListen on a terminal', () => {
       stop: stop.signal,
       registerDeps: {
         detectSandbox: () => sandboxAnswers.promise,
-        setWebhookUrl: async ({ url }) => void registered.push(url),
+        setWebhookUrl: async ({ url, env }) => void registered.push(`${env} ${url}`),
       },
     })
     await vi.waitFor(() => expect(text()).toContain('q quit'), { timeout: 5000, interval: 10 })
@@ -47,9 +47,10 @@ describe('runListen on a terminal', () => {
     expect(registered).toEqual([])
 
     sandboxAnswers.resolve(true)
-    await vi.waitFor(() => expect(text()).toContain("registered as the sandbox's test webhook URL"), { timeout: 5000, interval: 10 })
-    expect(registered).toHaveLength(1)
-    expect(text()).toContain(`Registered ${registered[0]} as the sandbox's test webhook URL`)
+    await vi.waitFor(() => expect(text()).toContain("registered as the sandbox's test and live webhook URL"), { timeout: 5000, interval: 10 })
+    // The key's environment first, then the other (live events such as product.paid reach the app too).
+    expect(registered.map((r) => r.split(' ')[0])).toEqual(['test', 'live'])
+    expect(text()).toContain(`Registered ${registered[0]!.split(' ')[1]} as the sandbox's test and live webhook URL`)
     stop.abort()
     await running
   })

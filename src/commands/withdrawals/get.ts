@@ -1,0 +1,33 @@
+import { Args } from '@oclif/core'
+import { ApiCommand } from '../../lib/command/api.js'
+import { UsageError } from '../../lib/errors.js'
+import { painter } from '../../lib/output/color.js'
+import { renderWithdrawalView, withdrawalFieldLines } from '../../lib/output/withdrawal-view.js'
+
+export default class WithdrawalsGet extends ApiCommand<typeof WithdrawalsGet> {
+  static override summary = 'Show one withdrawal: status, amount, the Pix key paid and, once paid, its end-to-end id.'
+  static override description =
+    'Reads GET /v1/withdrawals/{id}. On a terminal: labelled fields with R$ amounts and local times. Piped: one ' +
+    '`field<TAB>value` line per field with the raw API values. --json: the API object. A withdrawal of the other ' +
+    'environment, or none, exits 4. In the sandbox, start one with `svc trigger withdrawal.paid`.'
+
+  static override examples = [
+    '<%= config.bin %> withdrawals get 01a20e83549f57bd65470178',
+    '<%= config.bin %> withdrawals get 01a20e83549f57bd65470178 --json | jq -r .pix.endToEndId',
+    '<%= config.bin %> trigger withdrawal.paid --json | jq -r .resources[0].id | xargs <%= config.bin %> withdrawals get',
+  ]
+
+  static override args = {
+    id: Args.string({ description: 'Withdrawal id (24 hexadecimal characters).', required: true }),
+  }
+
+  async run(): Promise<void> {
+    const id = this.args.id.trim()
+    if (!/^[0-9a-f]{24}$/.test(id)) throw new UsageError(`ID must be 24 hexadecimal characters (lowercase), not ${JSON.stringify(this.args.id)}.`, { field: 'id' })
+    const client = await this.client()
+    const w = await client.getWithdrawal(id)
+    if (this.flags.json) return this.printJson(w)
+    if (!this.io.isStdoutTTY) return this.io.out(withdrawalFieldLines(w))
+    this.io.out(renderWithdrawalView(w, { paint: painter(this.io.color), now: client.serverNow() }))
+  }
+}

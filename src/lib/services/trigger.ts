@@ -1,0 +1,178 @@
+/**
+ * `svc trigger` and `svc fixtures run`: a fixture's steps sent to a local sandbox, then the events
+ * they made read back from the sandbox's event log, with the resources they made. Sandbox-only:
+ * the real service has no advance, no clock and no panel to drive.
+ */
+import type { ApiClient } from '../api/types.js'
+import type { Credentials } from '../config/resolve.js'
+import { SANDBOX_LIVE_PROFILE, SANDBOX_PROFILE } from '../config/profiles.js'
+import { ProfileStore } from '../config/store.js'
+import { UsageError } from '../errors.js'
+import type { Fixture, Override } from '../fixtures/fixture.js'
+import { loadBuiltinFixture } from '../fixtures/builtin.js'
+import { type FixtureEnv, type FixtureTransport, type StepReport, mainStep, runFixture } from '../fixtures/runner.js'
+import { detectSandbox } from '../sandbox-client/client.js'
+
+export interface TriggeredEvent {
+  id: string
+  type: string
+  environment: string
+  /** `charge:<id>`, `withdrawal:<id>`, `product-sale:<id>`; absent for charge.test. */
+  resource?: string
+}
+
+export interface TriggeredResource {
+  object: 'charge' | 'withdrawal' | 'product_sale'
+  id: string
+  status?: string
+  environment?: string
+}
+
+export interface TriggerResult {
+  env: FixtureEnv
+  steps: StepReport[]
+  events: TriggeredEvent[]
+  resources: TriggeredResource[]
+}
+
+export interface FixtureSession {
+  credentials: Credentials
+  /** An API client for a key (one per environment; the caller closes them). */
+  clientFor: (apiKey: string) => Promise<ApiClient>
+  env: NodeJS.ProcessEnv
+  onStep?: (step: StepReport) => void
+}
+
+/** Refuses (exit 2) anything but a local sandbox: trigger drives its advance, clock and panel. */
+export async function requireSandbox(baseUrl: string, what: string): Promise<void> {
+  if (await detectSandbox(baseUrl)) return
+  throw new UsageError(`${what} is sandbox-only: ${baseUrl} is not a local sandbox (it does not answer GET /_sandbox/info).`, {
+    code: 'not_a_sandbox',
+    hint: 'Start one with `svc sandbox start` and use its profile (`--profile sandbox`), or pass --base-url of a running sandbox.',
+  })
+}
+
+/** Where `fixture` may run: the --env asked for, else the fixture's, else the key's; refused where it cannot. */
+export function chooseEnv(fixture: Fixture, asked: FixtureEnv | undefined, keyEnv: FixtureEnv, what: string): FixtureEnv {
+  const env = asked ?? fixture.env ?? (fixture.envs && !fixture.envs.includes(keyEnv) ? fixture.envs[0]! : keyEnv)
+  if (fixture.envs && !fixture.envs.includes(env)) {
+    const why = fixture.envs.length === 1 && fixture.envs[0] === 'live' ? 'it happens only in the live environment (spec 6.3)' : 'it needs the sandbox advance, which exists only in test'
+    throw new UsageError(`${what} cannot run in the ${env} environment: ${why}.`, { code: 'invalid_env', hint: `Use --env ${fixture.envs[0]}.`, field: 'env' })
+  }
+  return env
+}
+
+/** Runs a fixture and reads back the events it made. */
+export async function runOnSandbox(fixture: Fixture, overrides: ReadonlyMap<string, Override[]>, env: FixtureEnv, source: string, s: FixtureSession): Promise<TriggerResult> {
+  const keys = keysFor(s.credentials, s.env)
+  const clients = new Map<FixtureEnv, Promise<ApiClient>>()
+  const client = (e: FixtureEnv): Promise<ApiClient> => {
+    const key = keys[e]
+    if (!key) {
+      throw new UsageError(`This needs a ${e} key of the sandbox, and ${s.credentials.source} holds a ${s.credentials.environment} key.`, {
+        code: 'invalid_env',
+        hint: `Pass --profile ${e === 'live' ? SANDBOX_LIVE_PROFILE : SANDBOX_PROFILE} (written by \`svc sandbox start\`), or SVC_API_KEY with a svc_${e}_ key.`,
+      })
+    }
+    let c = clients.get(e)
+    if (!c) clients.set(e, (c = s.clientFor(key)))
+    return c
+  }
+  const transport: FixtureTransport = {
+    async send(req) {
+      const res = await (await client(req.env)).raw(req.method, req.path, {
+        body: req.body === undefined ? undefined : JSON.stringify(req.body),
+        headers: req.body === undefined ? {} : { 'content-type': 'application/json' },
+      })
+      let body: unknown = null
+      try {
+        body = res.body === '' ? null : JSON.parse(res.body)
+      } catch {
+        body = res.body
+      }
+      return { status: res.status, body }
+    },
+  }
+  const log = await client(env)
+  const before = await eventLogAfter(log, undefined)
+  const steps = await runFixture(fixture, overrides, { env, transport, loadTrigger: loadBuiltinFixture, onStep: s.onStep, source })
+  const made = collect(steps.map((r) => r.answer))
+  const all = await eventLogAfter(log, before.lastSeq)
+  const events = all.data
+    .filter((e) => made.eventIds.has(e.id) || (e.resource !== undefined && made.resourceIds.has(e.resource.slice(e.resource.indexOf(':') + 1))))
+    .map(({ id, type, environment, resource }) => ({ id, type, environment, ...(resource ? { resource } : {}) }))
+  return { env, steps, events, resources: [...made.resources.values()] }
+}
+
+/** `svc trigger --override path=value` applies to the fixture's first request body. */
+export function triggerOverrides(fixture: Fixture, list: Override[]): Map<string, Override[]> {
+  if (list.length === 0) return new Map()
+  const main = mainStep(fixture)
+  if (!main) throw new UsageError(`--override ${list[0]!.text}: ${fixture.name ?? 'this trigger'} sends no request body to override.`, { code: 'invalid_override' })
+  return new Map([[main.name, list]])
+}
+
+/** The key of each environment: the one given, and the other sandbox profile's when it is one of the pair. */
+function keysFor(c: Credentials, env: NodeJS.ProcessEnv): Partial<Record<FixtureEnv, string>> {
+  const keys: Partial<Record<FixtureEnv, string>> = { [c.environment]: c.apiKey }
+  const sibling = c.profileName === SANDBOX_PROFILE ? SANDBOX_LIVE_PROFILE : c.profileName === SANDBOX_LIVE_PROFILE ? SANDBOX_PROFILE : undefined
+  if (sibling) {
+    const other = ProfileStore.read(env).get(sibling)
+    const otherEnv: FixtureEnv = c.environment === 'test' ? 'live' : 'test'
+    if (other?.apiKey?.startsWith(`svc_${otherEnv}_`) && (other.baseUrl ?? '').replace(/\/+$/, '') === c.baseUrl.replace(/\/+$/, '')) keys[otherEnv] = other.apiKey
+  }
+  return keys
+}
+
+interface EventLogPage {
+  data: Array<{ seq: number; id: string; type: string; environment: string; resource?: string }>
+  lastSeq: number
+}
+
+/** The sandbox's event log after `afterSeq` (all of it, page by page), or only its last seq when undefined. */
+async function eventLogAfter(client: ApiClient, afterSeq: number | undefined): Promise<EventLogPage> {
+  if (afterSeq === undefined) return readPage(client, '/_sandbox/events?limit=0')
+  const out: EventLogPage = { data: [], lastSeq: afterSeq }
+  let cursor = afterSeq
+  for (;;) {
+    const page = await readPage(client, `/_sandbox/events?afterSeq=${cursor}&limit=1000`)
+    out.data.push(...page.data)
+    out.lastSeq = page.lastSeq
+    if (page.data.length < 1000) return out
+    cursor = page.data.at(-1)!.seq
+  }
+}
+
+async function readPage(client: ApiClient, path: string): Promise<EventLogPage> {
+  const res = await client.raw('GET', path)
+  if (res.status !== 200) throw new UsageError(`The sandbox's event log answered ${res.status} (${path}): is it older than this svc?`, { code: 'not_a_sandbox' })
+  return JSON.parse(res.body) as EventLogPage
+}
+
+type Obj = Record<string, unknown>
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v)
+
+/** The resources and event ids the answers name (a later answer of the same resource wins). */
+function collect(answers: unknown[]): { resources: Map<string, TriggeredResource>; resourceIds: Set<string>; eventIds: Set<string> } {
+  const resources = new Map<string, TriggeredResource>()
+  const eventIds = new Set<string>()
+  const visit = (v: unknown): void => {
+    if (Array.isArray(v)) return v.forEach(visit)
+    if (!isObj(v)) return
+    if (typeof v.eventId === 'string') eventIds.add(v.eventId)
+    const object = kindOf(v)
+    if (object && typeof v.id === 'string') {
+      resources.set(v.id, { object, id: v.id, ...(typeof v.status === 'string' ? { status: v.status } : {}), ...(typeof v.environment === 'string' ? { environment: v.environment } : {}) })
+    }
+    for (const child of Object.values(v)) if (isObj(child) || Array.isArray(child)) visit(child)
+  }
+  answers.forEach(visit)
+  return { resources, resourceIds: new Set(resources.keys()), eventIds }
+}
+
+function kindOf(v: Obj): TriggeredResource['object'] | undefined {
+  if (isObj(v.pix) && typeof v.pix.qrCode === 'string') return 'charge'
+  if (isObj(v.pix) && typeof v.pix.key === 'string') return 'withdrawal'
+  if (isObj(v.product) && typeof v.buyerEmail === 'string') return 'product_sale'
+  return undefined
+}
