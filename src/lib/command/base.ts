@@ -18,6 +18,9 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   static override baseFlags = {
     json: Flags.boolean({ description: 'Print the result as JSON: exactly the API object (errors too, on stderr).', helpGroup: 'OUTPUT' }),
     'no-color': Flags.boolean({ description: 'Turn off colours (also NO_COLOR=1).', helpGroup: 'OUTPUT' }),
+    // Every command takes --profile, so a script can pass the same flags to all of them; the
+    // commands that read a profile redefine it with what they read from it.
+    profile: Flags.string({ char: 'p', description: 'Profile to use (or SVC_PROFILE); accepted by every command, read where a profile matters.', helpGroup: 'GLOBAL' }),
   }
 
   protected flags!: BaseFlags<T>

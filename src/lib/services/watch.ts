@@ -42,7 +42,9 @@ export function notFoundError(notFound: Map<string, ApiError>, environment: stri
 /** Piped output: `updatedAt TAB id TAB status TAB grossInCents` per change, or the Charge as JSON. */
 export function changeLine(change: WatchChange, json: boolean): string {
   const c = change.charge
-  return json ? `${JSON.stringify(c)}\n` : `${[c.updatedAt, c.id, c.status, String(c.amount.grossInCents)].join('\t')}\n`
+  // A split charge gets a fifth column, `split:<status>`, so its division shows in the stream too.
+  const split = (c as { split?: { status?: string } }).split?.status
+  return json ? `${JSON.stringify(c)}\n` : `${[c.updatedAt, c.id, c.status, String(c.amount.grossInCents), ...(split ? [`split:${split}`] : [])].join('\t')}\n`
 }
 
 export async function runWatch(opts: WatchRunOptions): Promise<void> {

@@ -7,6 +7,7 @@ import { Box, Static, Text, useApp, useInput, useWindowSize } from 'ink'
 import { useState } from 'react'
 import { safeText } from '../output/safe-text.js'
 import { ChargeLane, laneCells, laneTail } from './ChargeLane.js'
+import { ActivityRow, activityCells, activityTail } from './ActivityLane.js'
 import { DeliveryDetails } from './DeliveryDetails.js'
 import { DeliveryRow, deliveryCells, deliveryTail } from './DeliveryRow.js'
 import { fitColumns, leastWidth } from './fit.js'
@@ -125,10 +126,15 @@ export function ListenApp(props: ListenAppProps) {
   const statusLines = status.slice(-2)
   const fixed = 2 + (registrationOf(props, state) ? 1 : 0) + (props.skipVerify ? 1 : 0) + state.notices.length + statusLines.length + 1
   const open = details && selected !== undefined
-  const layout = listenLayout({ height, fixed, lanes: state.lanes.length, maxLanes: props.lanes ?? 6, deliveries: visible.length, maxRows: props.rows, details: open })
+  const activityCount = state.activity?.length ?? 0
+  const layout = listenLayout({ height, fixed, lanes: state.lanes.length + activityCount, maxLanes: props.lanes ?? 6, deliveries: visible.length, maxRows: props.rows, details: open })
   const rows = layout.rows
   const start = Math.max(0, Math.min(index - Math.floor(rows / 2), visible.length - rows))
-  const lanes = state.lanes.slice(0, layout.laneRows)
+  // Charges first; withdrawals and sales take the lane rows the charges leave (at least one when any).
+  const activityRows = activityCount === 0 ? 0 : Math.max(1, layout.laneRows - state.lanes.length)
+  const lanes = state.lanes.slice(0, Math.max(activityCount ? Math.min(state.lanes.length, layout.laneRows - 1) : layout.laneRows, 0))
+  const activity = (state.activity ?? []).slice(0, activityRows)
+  const activityLines = fitColumns(activity.map((a) => activityCells(a)), columns - Math.max(0, ...activity.map((a) => leastWidth(activityTail(a)))))
   // The aligned columns leave room for the shortest form of every row's end (its verdict).
   const laneRows = fitColumns(lanes.map((l) => laneCells(l)), columns - Math.max(0, ...lanes.map((l) => leastWidth(laneTail(l)))))
   const shown = visible.slice(start, start + rows)
@@ -141,7 +147,10 @@ export function ListenApp(props: ListenAppProps) {
       {open ? null : (
         <Box flexDirection="column" marginTop={layout.gap}>
           <Text bold>Charges</Text>
-          {lanes.length === 0 ? <Text dimColor> no charge events yet</Text> : lanes.map((l, i) => <ChargeLane key={l.chargeId} lane={l} cells={laneRows[i]!} width={columns} />)}
+          {lanes.length === 0 && activity.length === 0 ? <Text dimColor> no charge events yet</Text> : lanes.map((l, i) => <ChargeLane key={l.chargeId} lane={l} cells={laneRows[i]!} width={columns} />)}
+          {activity.map((a, i) => (
+            <ActivityRow key={`${a.kind}:${a.id}`} lane={a} cells={activityLines[i]!} width={columns} />
+          ))}
         </Box>
       )}
       <Box flexDirection="column" marginTop={layout.gap}>

@@ -109,6 +109,14 @@ export class ChargeWatcher {
     for (const charge of [...fetched].reverse()) {
       const before = charges[charge.id]
       charges[charge.id] = charge
+      // A split charge's division shows under its lane once it ran (the charge stays settled).
+      const split = (charge as { split?: { status?: string; destinations?: unknown[] } }).split
+      const splitDone = split?.status === 'completed' || split?.status === 'failed'
+      const splitBefore = (before as { split?: { status?: string } } | undefined)?.split?.status
+      if (splitDone && splitBefore !== split.status) {
+        this.lanes.setSplit(charge.id, { status: split.status as 'completed' | 'failed', parts: split.destinations?.length ?? 0 }, charge.updatedAt)
+        if (before?.status === charge.status) changes.push({ charge, from: before.status })
+      }
       if (before?.status === charge.status) continue
       this.lanes.apply(charge.id, { status: charge.status, at: charge.updatedAt, grossInCents: charge.amount.grossInCents })
       changes.push({ charge, from: before?.status })

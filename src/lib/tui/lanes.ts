@@ -22,6 +22,8 @@ export interface Lane {
   current: ChargeStatus
   grossInCents?: number
   verdict?: Verdict
+  /** A split charge's division, once its event came. */
+  split?: { status: 'completed' | 'failed'; parts: number }
   /** Order of last update (higher is newer). */
   touched: number
 }
@@ -78,6 +80,13 @@ export class LaneBook {
     }
     this.lanes.set(chargeId, next)
     return { outOfOrder, changed: true }
+  }
+
+  /** A split event: the lane (created settled when unseen) shows the division's outcome. */
+  setSplit(chargeId: string, split: NonNullable<Lane['split']>, at: string): void {
+    if (!this.lanes.has(chargeId)) this.apply(chargeId, { status: 'settled', at })
+    const lane = this.lanes.get(chargeId)!
+    this.lanes.set(chargeId, { ...lane, split, touched: ++this.clock })
   }
 
   setVerdict(chargeId: string, verdict: Verdict): void {

@@ -9,6 +9,7 @@ import type { DeliveryRecord, Outcome } from '../webhooks/event-store.js'
 import { type EventSummary, summarizeEvent } from '../webhooks/event-summary.js'
 import type { ListenerDelivery } from '../webhooks/listener.js'
 import { type Lane, LaneBook } from './lanes.js'
+import { type ActivityLane, ActivityBook } from './activity.js'
 
 /** A delivery as the view keeps it: the log's record without the raw bytes, plus what the view adds. */
 export interface FeedDelivery extends Omit<DeliveryRecord, 'body'> {
@@ -23,6 +24,8 @@ export interface FeedDelivery extends Omit<DeliveryRecord, 'body'> {
 export interface FeedState {
   deliveries: FeedDelivery[]
   lanes: Lane[]
+  /** Withdrawals and product sales, drawn below the charges. */
+  activity: ActivityLane[]
   notices: string[]
   /** Where deliveries come from, in one line (the header's), once the listener knows. */
   registration?: string
@@ -53,7 +56,8 @@ export class ListenFeed {
   private readonly confirmer?: ChargeConfirmer
   private readonly confirmEnvironment?: string
   private readonly listeners = new Set<() => void>()
-  private state: FeedState = { deliveries: [], lanes: [], notices: [], startNotes: [], counts: emptyCounts() }
+  private readonly activity = new ActivityBook()
+  private state: FeedState = { deliveries: [], lanes: [], activity: [], notices: [], startNotes: [], counts: emptyCounts() }
   private readonly confirmations = new Set<Promise<void>>()
 
   constructor(opts: ListenFeedOptions = {}) {
@@ -104,8 +108,20 @@ export class ListenFeed {
         confirm = true
       }
     }
+    if (trusted && charge && summary.type?.startsWith('charge.split.')) {
+      this.lanes.setSplit(charge.id, { status: summary.type === 'charge.split.completed' ? 'completed' : 'failed', parts: summary.split?.length ?? 0 }, record.receivedAt)
+    }
+    const w = summary.withdrawal
+    if (trusted && w?.id && w.status) {
+      this.activity.apply('withdrawal', w.id, { status: w.status, at: record.receivedAt, amountInCents: w.amountInCents, detail: w.endToEndId })
+    }
+    const sale = summary.productPayment
+    if (trusted && sale && summary.type === 'product.paid') {
+      const detail = [sale.product, sale.buyerEmail].filter(Boolean).join(' · ')
+      this.activity.apply('product', summary.eventId ?? String(record.seq), { status: 'paid', at: record.receivedAt, amountInCents: sale.valueInCents, detail })
+    }
     const deliveries = [delivery, ...this.state.deliveries].slice(0, this.maxDeliveries)
-    this.set({ ...this.state, deliveries, counts, lanes: this.lanes.list() })
+    this.set({ ...this.state, deliveries, counts, lanes: this.lanes.list(), activity: this.activity.list() })
     if (confirm && charge && this.confirmer) {
       const job = this.confirmer.confirm(charge.id, announced, summary.environment).then((verdict) => this.setVerdict(record.seq, charge.id, verdict))
       this.confirmations.add(job)

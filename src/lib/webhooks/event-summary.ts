@@ -16,7 +16,9 @@ export interface EventSummary {
   json: boolean
   charge?: { id: string; status?: ChargeStatus; grossInCents?: number; externalId?: string }
   split?: Array<{ txId?: string; amountInCents?: number; destination?: string }>
-  withdrawal?: { id?: string; status?: string; endToEndId?: string }
+  /** The split's own status (`pending`, `completed`, `failed`) when it has one. */
+  splitStatus?: string
+  withdrawal?: { id?: string; status?: string; endToEndId?: string; amountInCents?: number }
   productPayment?: { product?: string; valueInCents?: number; netValueInCents?: number; buyerEmail?: string }
 }
 
@@ -66,6 +68,7 @@ export function summarizeEvent(body: Uint8Array | unknown, headers: Record<strin
     }
     const split = c.split
     const parts = Array.isArray(split) ? split : isObj(split) ? (Array.isArray(split.destinations) ? split.destinations : Array.isArray(split.transactions) ? split.transactions : [split]) : []
+    if (isObj(split)) out.splitStatus = str(split.status)
     if (split !== undefined) {
       out.split = parts.filter(isObj).map((p) => ({
         txId: str(p.txId),
@@ -76,7 +79,7 @@ export function summarizeEvent(body: Uint8Array | unknown, headers: Record<strin
   }
   if (isObj(data.withdrawal)) {
     const w = data.withdrawal
-    out.withdrawal = { id: str(w.id), status: str(w.status), endToEndId: isObj(w.pix) ? str(w.pix.endToEndId) : undefined }
+    out.withdrawal = { id: str(w.id), status: str(w.status), endToEndId: isObj(w.pix) ? str(w.pix.endToEndId) : undefined, amountInCents: firstNum(w, ['amountInCents', 'amount']) }
   }
   if (isObj(data.productPayment)) {
     const p = data.productPayment
