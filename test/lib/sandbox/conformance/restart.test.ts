@@ -54,4 +54,18 @@ describe('restart with a data dir', () => {
     const list = (await h.call('GET', '/v1/charges?limit=3')).body.data.map((c: { id: string }) => c.id)
     expect(list).toEqual([fresh.id, paid.id, waiting.id])
   })
+
+  it('withdrawals and split divisions that fell due while it was down run at restart', async () => {
+    const dataDir = join(mkdtempSync(join(tmpdir(), 'svc-sandbox-')), 'data')
+    h = await startHarness({ inMemory: false, dataDir })
+    const w = (await h.call('POST', '/_sandbox/withdrawals', { body: { amountInCents: 1000, pixKey: 'k@example.com' } })).body
+    const split = (await h.call('POST', '/v1/split-charges', { body: { amountInCents: 2000, payerTaxNumber: '529.982.247-25', split: [{ wallet: 'a', shareBps: 5000 }, { wallet: 'b', shareBps: 5000 }] } })).body
+    await h.call('POST', `/v1/test/charges/${split.id}/advance`, { body: { status: 'settled' } })
+    await h.close()
+
+    h = await startHarness({ inMemory: false, dataDir, clock: new SandboxClock({ manual: true, start: START + HOUR }) })
+    expect((await h.call('GET', `/v1/withdrawals/${w.id}`)).body.status).toBe('paid')
+    expect((await h.call('GET', `/v1/charges/${split.id}`)).body.split.status).toBe('completed')
+    expect(h.deliveries.events.map((e) => e.type).sort()).toEqual(['charge.split.completed', 'withdrawal.paid'])
+  })
 })
