@@ -2,7 +2,8 @@ import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../lib/command/base.js'
 import { UsageError } from '../../lib/errors.js'
 import { painter } from '../../lib/output/color.js'
-import { nextSteps, readyBanner, startLocalSandbox } from '../../lib/services/sandbox-start.js'
+import { type SandboxReady, nextSteps, readyBanner, startLocalSandbox } from '../../lib/services/sandbox-start.js'
+import { DETACHED_ENV, type DetachedMessage, startDetached } from '../../lib/services/sandbox-detach.js'
 import { isLoopbackHost } from '../../lib/net/loopback.js'
 import { untilStopSignal } from '../../lib/services/shutdown.js'
 
@@ -14,13 +15,19 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
     'creates a merchant, a svc_test_ and a svc_live_ key and a webhook secret (kept in the data dir and reused), and writes the ' +
     'profiles `sandbox` and `sandbox-live` (the default profile too when none exists), so other commands work at once. ' +
     'With --json it prints exactly one line {"baseUrl","testKey","liveKey","webhookSecret"} on stdout when ready, logs on ' +
-    'stderr. Stops cleanly on Ctrl+C (SIGINT) or SIGTERM.'
+    'stderr. Stops cleanly on Ctrl+C (SIGINT) or SIGTERM, letting deliveries in flight finish.\n\n' +
+    '--detach runs it in the background (it survives the terminal closing) and returns once it serves, with the same ready ' +
+    'output (--json included); its log goes to sandbox.log beside the database. `svc sandbox status` says whether it runs, ' +
+    '`svc sandbox stop` stops it, `svc sandbox reset` empties its data. One sandbox per data dir: a second start on a data dir ' +
+    'in use exits 5 naming the running one; a pid file left by a sandbox that died is detected and cleaned.'
 
   static override examples = [
     '<%= config.bin %> sandbox start',
     '<%= config.bin %> sandbox start --port 0 --in-memory --json > sandbox.json &',
     '<%= config.bin %> sandbox start --speed 60 --chaos 0.1',
     '<%= config.bin %> sandbox start --data ./.sandbox --no-profile',
+    '<%= config.bin %> sandbox start --detach --port 0 --json | jq -r .baseUrl',
+    '<%= config.bin %> sandbox start --detach && npm test; <%= config.bin %> sandbox stop',
   ]
 
   static override flags = {
@@ -31,6 +38,7 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
     speed: Flags.string({ description: 'Sandbox seconds per wall second (e.g. 60: an hour-long hold settles in a minute).', helpValue: 'N' }),
     chaos: Flags.string({ description: 'Share of requests, 0 to 1, answered with a fault (500/503, dropped connection, slow answer).', helpValue: 'RATE' }),
     'no-profile': Flags.boolean({ description: 'Do not write the sandbox and sandbox-live profiles.' }),
+    detach: Flags.boolean({ description: 'Run in the background; return once it serves (stop it with `svc sandbox stop`).' }),
   }
 
   async run(): Promise<void> {
@@ -41,6 +49,15 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
       this.warnUser(`listening on ${flags.host}: anyone who can reach this address can use the sandbox and read its keys. Use --host 127.0.0.1 unless you mean it.`)
     }
     const paintErr = painter(io.colorErr)
+    if (flags.detach) {
+      const ready = await startDetached({ argv: this.argv.filter((a) => a !== '--detach'), dataDir: flags.data, inMemory: flags['in-memory'], env: io.env })
+      this.printReady(ready, { speed, chaos }, false)
+      if (!flags.json) this.note(paintErr('dim', `Running in the background (pid ${ready.pid}); log: ${ready.log}. Stop it with \`svc sandbox stop${ready.stopArgs}\`.`))
+      return
+    }
+    // Started by `--detach`: the ready output goes to the parent, which prints it, over IPC.
+    const detachedChild = io.env[DETACHED_ENV] !== undefined && typeof process.send === 'function'
+    if (detachedChild) process.on('SIGHUP', () => {})
     const started = await startLocalSandbox({
       port: flags.port,
       host: flags.host,
@@ -51,20 +68,37 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
       writeProfiles: !flags['no-profile'],
       env: io.env,
       log: (line) => io.err(`${paintErr('dim', line)}\n`),
+      detached: detachedChild,
+      logFile: io.env[DETACHED_ENV] || undefined,
     })
+    if (started.staleRun) this.note(paintErr('dim', `Cleaned the pid file of a sandbox that had died (pid ${started.staleRun.pid}, started ${started.staleRun.startedAt}).`))
     const { sandbox } = started
+    const ready: SandboxReady = {
+      sandbox: { baseUrl: sandbox.baseUrl, testKey: sandbox.testKey, liveKey: sandbox.liveKey, webhookSecret: sandbox.webhookSecret },
+      dataDir: started.dataDir,
+      profiles: started.profiles,
+    }
+    if (detachedChild) {
+      process.send!({ ready } satisfies DetachedMessage, () => process.disconnect())
+    } else this.printReady(ready, { speed, chaos }, true)
+    const signal = await untilStopSignal()
+    this.note(paintErr('dim', `${signal}: stopping the sandbox (finishing deliveries in flight)…`))
+    await started.stop()
+    this.note(paintErr('dim', 'Sandbox stopped.'))
+  }
+
+  /** The ready output, the same in the foreground and after --detach. */
+  private printReady(ready: SandboxReady, opts: { speed?: number; chaos?: number }, foreground: boolean): void {
+    const { io, flags } = this
+    const { sandbox } = ready
     if (flags.json) {
       io.out(`${JSON.stringify({ baseUrl: sandbox.baseUrl, testKey: sandbox.testKey, liveKey: sandbox.liveKey, webhookSecret: sandbox.webhookSecret })}\n`)
     } else if (io.isStdoutTTY) {
-      io.out(readyBanner(started, { speed, chaos }, painter(io.color)))
-      if (io.isStderrTTY) io.err(nextSteps(started, paintErr))
+      io.out(readyBanner(ready, opts, painter(io.color)))
+      if (foreground && io.isStderrTTY) io.err(nextSteps(ready, painter(io.colorErr)))
     } else {
       io.out(`baseUrl\t${sandbox.baseUrl}\ntestKey\t${sandbox.testKey}\nliveKey\t${sandbox.liveKey}\nwebhookSecret\t${sandbox.webhookSecret}\n`)
     }
-    const signal = await untilStopSignal()
-    this.note(paintErr('dim', `${signal}: stopping the sandbox (finishing deliveries in flight)…`))
-    await sandbox.close()
-    this.note(paintErr('dim', 'Sandbox stopped.'))
   }
 }
 

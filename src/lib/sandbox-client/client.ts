@@ -130,6 +130,11 @@ export class PanelClient {
     return this.call('PATCH', '/account', { body: patch })
   }
 
+  /** Empties the sandbox's data; keys, secret, plan and webhook URLs stay. */
+  reset(): Promise<{ reset: true }> {
+    return this.call('POST', '/reset', { body: {} })
+  }
+
   getClock(): Promise<PanelClock> {
     return this.call('GET', '/clock')
   }

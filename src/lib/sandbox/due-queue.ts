@@ -39,6 +39,12 @@ export class DueQueue {
     return this.live.has(key)
   }
 
+  /** Forgets every deadline (a reset of the sandbox's data). */
+  clear(): void {
+    this.live.clear()
+    this.arm()
+  }
+
   delete(key: string): void {
     if (!this.live.delete(key)) return
     this.arm()

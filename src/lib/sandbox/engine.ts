@@ -327,6 +327,11 @@ export class ChargeEngine {
     this.due.stop()
   }
 
+  /** Forgets every pending expiry, settlement and division (the data is being emptied). */
+  reset(): void {
+    this.due.clear()
+  }
+
   private armTimers(charge: Charge): void {
     if (this.stopped) return
     const key = (trigger: Trigger | 'split') => `${trigger} ${charge.environment} ${charge.id}`

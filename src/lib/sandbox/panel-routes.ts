@@ -24,6 +24,8 @@ export interface PanelDeps {
   deliveries: WebhookDeliveries
   admin: SandboxAdmin
   clock: SandboxClock
+  /** Empties the sandbox's data (POST /_sandbox/reset). */
+  reset?: () => Promise<void>
   /** The resources beside charges and the event log (absent in tests of the panel alone). */
   resources?: {
     store: SandboxStore
@@ -119,6 +121,12 @@ export async function handlePanelRequest(req: PanelRequest, deps: PanelDeps): Pr
       const body = parse(AccountPatchSchema, req.body)
       if ('error' in body) return body.error
       return ok(200, deps.admin.updateSettings(body.data))
+    }
+    case 'POST /reset': {
+      if (!deps.reset) break
+      await flush(deps)
+      await deps.reset()
+      return ok(200, { reset: true })
     }
     case 'GET /clock':
       return ok(200, { now: deps.clock.nowDate().toISOString(), speed: deps.clock.speed })

@@ -54,7 +54,15 @@ export async function startSandbox(opts: SandboxStartOptions = {}): Promise<Runn
   const admin = createAdmin(store, clock)
   // The panel drives the worker's own API (setEndpoint, list, resend); an injected recorder
   // (tests of the core) answers only what the core itself needs.
-  const panelDeps = { deliveries: deliveries as WebhookDeliveries, admin, clock, resources: { store, engine, withdrawals, productSales } }
+  const reset = async (): Promise<void> => {
+    engine.reset()
+    withdrawals.reset()
+    await deliveries.reset?.()
+    writes.flush()
+    store.reset()
+    log('sandbox data reset: charges, events, deliveries, withdrawals and sales emptied; keys, secret, plan and webhook URLs kept')
+  }
+  const panelDeps = { deliveries: deliveries as WebhookDeliveries, admin, clock, reset, resources: { store, engine, withdrawals, productSales } }
 
   const server = createSandboxServer({
     store,
@@ -106,7 +114,7 @@ export async function startSandbox(opts: SandboxStartOptions = {}): Promise<Runn
     return closing
   }
 
-  return { baseUrl, testKey, liveKey, webhookSecret: merchant.webhookSecret, clock, admin, close }
+  return { baseUrl, testKey, liveKey, webhookSecret: merchant.webhookSecret, clock, admin, reset, close }
 }
 
 function listen(server: Server, port: number, host: string): Promise<AddressInfo> {
@@ -132,4 +140,14 @@ async function closeServer(server: Server): Promise<void> {
   const cutoff = setTimeout(() => server.closeAllConnections(), 1000)
   await closed
   clearTimeout(cutoff)
+}
+
+/** Empties the data of a sandbox that is not running (as `reset()` does for a running one). */
+export function resetDataDir(dataDir: string): void {
+  const db = openDatabase({ dataDir })
+  try {
+    new SandboxStore(db).reset()
+  } finally {
+    db.close()
+  }
 }

@@ -275,6 +275,18 @@ export class SandboxStore {
     this.st.eventInsert!.run(e.id, e.type, e.environment, e.createdAt, chargeId ?? null, e.body, e.resourceKey ?? null)
   }
 
+  /**
+   * Empties the data: charges, events, idempotency records, the delivery log, withdrawals and
+   * sales. The merchant, its keys and webhook secret, the plan, the webhook URLs and the clock stay.
+   */
+  reset(): void {
+    transaction(this.db, () => {
+      for (const table of ['charges', 'idempotency', 'events', 'webhook_attempts', 'webhook_deliveries', 'withdrawals', 'product_sales']) {
+        this.db.exec(`DELETE FROM ${table}`)
+      }
+    })
+  }
+
   /** Settled split charges whose division has not run yet (their timers, after a restart). */
   pendingSplits(): StoredCharge[] {
     return (this.st.pendingSplits!.all() as Row[]).map(toCharge)

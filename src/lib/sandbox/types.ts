@@ -100,6 +100,8 @@ export interface DeliveryWorker extends EventSink {
   restore?(): void
   /** Stops retry timers and waits for deliveries in flight. */
   close(): Promise<void>
+  /** Forgets every delivery (the sandbox's data is being emptied). */
+  reset?(): Promise<void>
 }
 
 export interface RunningSandbox {
@@ -110,6 +112,8 @@ export interface RunningSandbox {
   clock: SandboxClock
   /** The core's panel view (keys, settings), for in-process callers such as tests. */
   admin?: SandboxAdmin
+  /** Empties the data (charges, events, deliveries, withdrawals, sales); keys, secret, plan, webhook URLs and clock stay. */
+  reset(): Promise<void>
   close(): Promise<void>
 }
 

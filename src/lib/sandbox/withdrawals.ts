@@ -84,6 +84,10 @@ export class Withdrawals {
     this.due.stop()
   }
 
+  reset(): void {
+    this.due.clear()
+  }
+
   /**
    * Ends a processing withdrawal now rather than when its timer falls due (the panel's
    * `POST /_sandbox/withdrawals/{id}/advance`), as `to` says or as it was asked to end.

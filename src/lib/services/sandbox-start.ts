@@ -9,6 +9,8 @@ import { CliError, UsageError } from '../errors.js'
 import type { Paint } from '../output/color.js'
 import type { RunningSandbox } from '../sandbox/types.js'
 import { SANDBOX_LIVE_PROFILE, SANDBOX_PROFILE } from '../config/profiles.js'
+import { packageVersion } from '../config/package.js'
+import { type RunClaim, type RunInfo, claimRunFile, runDir } from './sandbox-runfile.js'
 
 
 export interface LocalSandboxOptions {
@@ -21,6 +23,9 @@ export interface LocalSandboxOptions {
   writeProfiles: boolean
   env: NodeJS.ProcessEnv
   log: (line: string) => void
+  /** Started by `--detach` (its output goes to `logFile`). */
+  detached?: boolean
+  logFile?: string
 }
 
 export interface StartedSandbox {
@@ -28,16 +33,43 @@ export interface StartedSandbox {
   /** Undefined in memory. */
   dataDir?: string
   profiles: { written: boolean; madeDefault: boolean }
+  /** A run file left by a sandbox that had died, cleaned on the way. */
+  staleRun?: RunInfo
+  /** Closes the sandbox (deliveries in flight finish) and frees its data dir. */
+  stop(): Promise<void>
+}
+
+/** What the ready output shows: enough for a detached sandbox's parent to print it too. */
+export interface SandboxReady {
+  sandbox: Pick<RunningSandbox, 'baseUrl' | 'testKey' | 'liveKey' | 'webhookSecret'>
+  dataDir?: string
+  profiles: { written: boolean; madeDefault: boolean }
 }
 
 export async function startLocalSandbox(opts: LocalSandboxOptions): Promise<StartedSandbox> {
   const dataDir = opts.inMemory ? undefined : (opts.dataDir ?? join(configDir(opts.env), 'sandbox'))
+  // One sandbox per data dir: claimed before the database is opened.
+  const { detectSandbox } = await import('../sandbox-client/client.js')
+  const claim: RunClaim = await claimRunFile(runDir({ dataDir, inMemory: opts.inMemory, env: opts.env }), { dataDir, version: packageVersion(), detached: Boolean(opts.detached) }, (url) =>
+    detectSandbox(url),
+  ).catch((err: unknown) => {
+    throw listenError(err, opts)
+  })
   const { startSandbox } = await import('../sandbox/sandbox.js')
   let sandbox: RunningSandbox
   try {
     sandbox = await startSandbox({ port: opts.port, host: opts.host, dataDir, inMemory: opts.inMemory, speed: opts.speed, chaos: opts.chaos, log: opts.log })
   } catch (err) {
+    claim.release()
     throw listenError(err, opts)
+  }
+  claim.ready(sandbox.baseUrl, opts.logFile)
+  const stop = async () => {
+    try {
+      await sandbox.close()
+    } finally {
+      claim.release()
+    }
   }
   const profiles = { written: false, madeDefault: false }
   if (opts.writeProfiles) {
@@ -52,15 +84,15 @@ export async function startLocalSandbox(opts: LocalSandboxOptions): Promise<Star
         profiles.madeDefault = true
       }
     } catch (err) {
-      await sandbox.close().catch(() => {})
+      await stop().catch(() => {})
       throw err
     }
   }
-  return { sandbox, dataDir, profiles }
+  return { sandbox, dataDir, profiles, staleRun: claim.stale, stop }
 }
 
 /** The ready banner for a terminal (stdout): where it listens and the credentials to use. */
-export function readyBanner(started: StartedSandbox, opts: { speed?: number; chaos?: number }, paint: Paint): string {
+export function readyBanner(started: SandboxReady, opts: { speed?: number; chaos?: number }, paint: Paint): string {
   const { sandbox, dataDir, profiles } = started
   const rows: Array<[string, string]> = [
     ['Base URL', paint('bold', sandbox.baseUrl)],
@@ -86,7 +118,7 @@ export function readyBanner(started: StartedSandbox, opts: { speed?: number; cha
  * from the banner (never the default profile, which may be the real service). The keys are not
  * pasted again: the banner above shows them.
  */
-export function nextSteps(started: StartedSandbox, paint: Paint): string {
+export function nextSteps(started: SandboxReady, paint: Paint): string {
   const { profiles, sandbox } = started
   let target: string
   let lead = ''

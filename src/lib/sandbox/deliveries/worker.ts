@@ -68,6 +68,8 @@ export class WebhookDeliveries implements EventSink {
   private readonly timers: DueTimers
   private readonly lanes = new ResourceLanes<Job>()
   private readonly work = new Set<Promise<void>>()
+  /** Bumped by reset(): timers of an older generation are stale. */
+  private generation = 0
   private restored = false
   private closed = false
 
@@ -195,6 +197,16 @@ export class WebhookDeliveries implements EventSink {
     this.flushWrites()
   }
 
+  /**
+   * Forgets every delivery (the data is being emptied): waits for the attempts in flight, then
+   * drops the pending retries, the queued first attempts and the 24 h checks. Endpoints stay.
+   */
+  async reset(): Promise<void> {
+    await this.flush(Number.POSITIVE_INFINITY)
+    this.pending.clear()
+    this.generation++
+  }
+
   /** Stops scheduling, waits for the deliveries in flight. Pending retries stay in the db for restore(). */
   async close(): Promise<void> {
     this.closed = true
@@ -206,6 +218,8 @@ export class WebhookDeliveries implements EventSink {
   // ------------------------------------------------------------ attempts
 
   private async attempt(job: Job, at: number, manual: boolean): Promise<void> {
+    // A job dropped by reset() (queued behind another of its resource) is not sent.
+    if (!manual && this.pending.get(job.eventId) !== job) return
     const ep = this.endpoints.get(job.env)
     if (!manual && (!ep || !ep.active)) {
       // Notices stop while the endpoint is deactivated (spec 6.4.8); a resend still goes out.
@@ -332,7 +346,8 @@ export class WebhookDeliveries implements EventSink {
   }
 
   private pushCheck(eventId: string, env: Env, firstAttemptAt: number, due: number): void {
-    this.timers.add(due, (d) => this.checkWindow(eventId, env, firstAttemptAt, d))
+    const generation = this.generation
+    this.timers.add(due, (d) => this.checkWindow(eventId, env, firstAttemptAt, d), () => generation === this.generation)
   }
 
   /** Re-arms the clock timer; runs at once what already fell due (a manual clock in an advance). */

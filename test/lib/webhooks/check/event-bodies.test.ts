@@ -16,7 +16,7 @@ describe('webhooks check bodies', () => {
   })
 
   it('a known type with a body its schema refuses is an error naming the field', () => {
-    const bad = withdrawalPaidEvent(ctx) as { data: { withdrawal: { pix: { endToEndId?: string } } } }
+    const bad = withdrawalPaidEvent(ctx) as unknown as { data: { withdrawal: { pix: { endToEndId?: string } } } }
     delete bad.data.withdrawal.pix.endToEndId
     expect(() => parseWebhookEvent(bad)).toThrow(/endToEndId/)
   })

@@ -1,0 +1,54 @@
+import { BaseCommand } from '../../lib/command/base.js'
+import { sandboxTarget, sandboxTargetFlags } from '../../lib/command/sandbox-target.js'
+import { EXIT } from '../../lib/contract/errors.js'
+import { formatLocalTime, relativeTime } from '../../lib/domain/time.js'
+import { painter } from '../../lib/output/color.js'
+import { detectSandbox } from '../../lib/sandbox-client/client.js'
+import { runState } from '../../lib/services/sandbox-runfile.js'
+
+export default class SandboxStatus extends BaseCommand<typeof SandboxStatus> {
+  static override summary = 'Say whether a local sandbox runs on a data dir: where, with which data, since when.'
+  static override description =
+    'Reads the pid file `svc sandbox start` keeps beside the database and checks that its process lives and answers. Exit 0 ' +
+    'when it runs, 4 when none does (a pid file left by a sandbox that died is reported and removed). --json: {"running", ' +
+    '"pid", "baseUrl", "dataDir", "startedAt", "version", "detached", "log"}; piped: `field<TAB>value` lines.'
+
+  static override examples = [
+    '<%= config.bin %> sandbox status',
+    '<%= config.bin %> sandbox status --json | jq -r .baseUrl',
+    '<%= config.bin %> sandbox status >/dev/null || <%= config.bin %> sandbox start --detach',
+    '<%= config.bin %> sandbox status --data ./.sandbox',
+  ]
+
+  static override flags = { ...sandboxTargetFlags }
+
+  async run(): Promise<void> {
+    const target = sandboxTarget(this.flags, this.io.env)
+    const state = await runState(target.dir, { clean: true, answers: (url) => detectSandbox(url) })
+    const where = target.inMemory ? 'in-memory sandboxes' : target.dataDir
+    if (state.kind !== 'running') {
+      if (state.kind === 'stale') this.note(`The sandbox of ${where} had died (pid ${state.info.pid}, started ${state.info.startedAt}); its pid file was removed.`)
+      if (this.flags.json) this.printJson({ running: false, dataDir: target.dataDir ?? null })
+      else if (!this.io.isStdoutTTY) this.io.out('running\tfalse\n')
+      else this.io.out(`No sandbox runs on ${where}. Start one with \`svc sandbox start --detach${target.args}\`.\n`)
+      this.exitWith(EXIT.notFound)
+    }
+    const { info } = state
+    const out = { running: true, pid: info.pid, baseUrl: info.baseUrl || null, dataDir: info.dataDir ?? null, startedAt: info.startedAt, version: info.version, detached: info.detached, log: info.log ?? null }
+    if (this.flags.json) return this.printJson(out)
+    if (!this.io.isStdoutTTY) {
+      return this.io.out(Object.entries(out).map(([k, v]) => `${k}\t${v ?? ''}\n`).join(''))
+    }
+    const paint = painter(this.io.color)
+    const rows: Array<[string, string]> = [
+      ['Base URL', paint('bold', info.baseUrl || 'starting…')],
+      ['Data', info.dataDir ?? paint('yellow', 'in memory')],
+      ['Since', `${formatLocalTime(info.startedAt)} (${relativeTime(new Date(info.startedAt), new Date(), { happened: true })})`],
+      ['Process', `pid ${info.pid}${info.detached ? ', in the background' : ', in a terminal'}`],
+      ['Version', info.version],
+    ]
+    if (info.log) rows.push(['Log', info.log])
+    const width = Math.max(...rows.map(([k]) => k.length))
+    this.io.out(`${paint(['bold', 'inverse', 'green'], ' SANDBOX ')} ${paint('bold', 'running')}\n\n${rows.map(([k, v]) => `  ${paint('dim', k.padEnd(width))}  ${v}`).join('\n')}\n`)
+  }
+}

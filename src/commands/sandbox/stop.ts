@@ -1,0 +1,52 @@
+import { Flags } from '@oclif/core'
+import { BaseCommand } from '../../lib/command/base.js'
+import { sandboxTarget, sandboxTargetFlags } from '../../lib/command/sandbox-target.js'
+import { timeoutFlagMs } from '../../lib/command/timeout.js'
+import { CliError } from '../../lib/errors.js'
+import { EXIT } from '../../lib/contract/errors.js'
+import { detectSandbox } from '../../lib/sandbox-client/client.js'
+import { isAlive, removeRunFile, runState } from '../../lib/services/sandbox-runfile.js'
+
+export default class SandboxStop extends BaseCommand<typeof SandboxStop> {
+  static override summary = 'Stop the local sandbox running on a data dir, letting deliveries in flight finish.'
+  static override description =
+    'Sends SIGTERM to the sandbox named by its pid file (as Ctrl+C would) and waits until it has exited: webhook deliveries ' +
+    'in flight finish, pending retries stay in the database for the next start. With nothing running it says so and exits 0 ' +
+    '(a pid file left by a sandbox that died is removed), so a CI cleanup step can always call it. If it has not exited ' +
+    'within --timeout, exit 1.'
+
+  static override examples = ['<%= config.bin %> sandbox stop', '<%= config.bin %> sandbox stop --data ./.sandbox', '<%= config.bin %> sandbox stop --in-memory --timeout 1m']
+
+  static override flags = {
+    ...sandboxTargetFlags,
+    timeout: Flags.string({ description: 'How long to wait for it to exit, e.g. 30s, 2m.', default: '30s' }),
+  }
+
+  async run(): Promise<void> {
+    const target = sandboxTarget(this.flags, this.io.env)
+    const waitMs = timeoutFlagMs(this.flags.timeout)
+    const state = await runState(target.dir, { clean: true, answers: (url) => detectSandbox(url) })
+    if (state.kind !== 'running') {
+      const died = state.kind === 'stale' ? ` (the one started ${state.info.startedAt}, pid ${state.info.pid}, had died; its pid file was removed)` : ''
+      if (this.flags.json) return this.printJson({ stopped: false, running: false })
+      this.note(`No sandbox runs on ${target.inMemory ? 'in-memory sandboxes' : target.dataDir}${died}.`)
+      return
+    }
+    const { info } = state
+    process.kill(info.pid, 'SIGTERM')
+    const deadline = Date.now() + waitMs
+    while (isAlive(info.pid)) {
+      if (Date.now() > deadline) {
+        throw new CliError(`The sandbox (pid ${info.pid}) has not exited within ${this.flags.timeout}.`, {
+          exitCode: EXIT.unexpected,
+          code: 'sandbox_not_stopped',
+          hint: `It may still be finishing deliveries: check with \`svc sandbox status${target.args}\`, or end it with \`kill -9 ${info.pid}\`.`,
+        })
+      }
+      await new Promise((r) => setTimeout(r, 50))
+    }
+    removeRunFile(target.dir, info.pid)
+    if (this.flags.json) return this.printJson({ stopped: true, pid: info.pid, baseUrl: info.baseUrl })
+    this.note(`Stopped the sandbox at ${info.baseUrl || '(starting)'} (pid ${info.pid}).`)
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * `svc sandbox start --detach`: the same command started again as a background process of its own
+ * session (so closing the terminal does not stop it), its stdout and stderr appended to
+ * sandbox.log beside its database. The child sends its ready output over an IPC channel once it
+ * serves; the parent prints it and returns. If the child ends first, its error (from the log) and
+ * exit code become the parent's.
+ */
+import { spawn } from 'node:child_process'
+import { closeSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { packageRoot } from '../config/package.js'
+import { EXIT, type ExitCode } from '../contract/errors.js'
+import { CliError } from '../errors.js'
+import type { SandboxReady } from './sandbox-start.js'
+import { LOG_FILE, alreadyRunning, runDir, runState } from './sandbox-runfile.js'
+
+/** Set in the child's environment: the path of its log file. */
+export const DETACHED_ENV = 'SVC_SANDBOX_DETACHED'
+const READY_TIMEOUT_MS = 30_000
+
+export interface DetachedMessage {
+  ready: SandboxReady
+}
+
+export interface DetachedSandbox extends SandboxReady {
+  pid: number
+  log: string
+  /** The flags `svc sandbox stop` needs to find it (`--data DIR`, `--in-memory`). */
+  stopArgs: string
+}
+
+export async function startDetached(opts: { argv: string[]; dataDir?: string; inMemory?: boolean; env: NodeJS.ProcessEnv }): Promise<DetachedSandbox> {
+  const dir = runDir({ dataDir: opts.dataDir, inMemory: opts.inMemory, env: opts.env })
+  const { detectSandbox } = await import('../sandbox-client/client.js')
+  const state = await runState(dir, { answers: (url) => detectSandbox(url) })
+  if (state.kind === 'running') throw alreadyRunning(state.info)
+
+  mkdirSync(dir, { recursive: true, mode: 0o700 })
+  const log = join(dir, LOG_FILE)
+  const fd = openSync(log, 'a', 0o600)
+  const offset = statSync(log).size
+  const child = spawn(process.execPath, [...entryArgs(), 'sandbox', 'start', ...opts.argv], {
+    detached: true,
+    stdio: ['ignore', fd, fd, 'ipc'],
+    env: { ...opts.env, [DETACHED_ENV]: log },
+  })
+  closeSync(fd)
+  try {
+    const ready = await new Promise<SandboxReady>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        child.kill('SIGTERM')
+        reject(new CliError(`The sandbox did not become ready within ${READY_TIMEOUT_MS / 1000} s; see its log: ${log}`, { exitCode: EXIT.unexpected, code: 'sandbox_not_ready' }))
+      }, READY_TIMEOUT_MS)
+      child.once('message', (m: DetachedMessage) => {
+        clearTimeout(timer)
+        resolve(m.ready)
+      })
+      child.once('exit', (code) => {
+        clearTimeout(timer)
+        reject(childFailed(log, offset, code))
+      })
+      child.once('error', (err) => {
+        clearTimeout(timer)
+        reject(err)
+      })
+    })
+    const stopArgs = opts.inMemory ? ' --in-memory' : opts.dataDir ? ` --data ${opts.dataDir}` : ''
+    return { ...ready, pid: child.pid!, log, stopArgs }
+  } finally {
+    child.removeAllListeners()
+    if (child.connected) child.disconnect()
+    child.unref()
+  }
+}
+
+/** How to run this same CLI again: the package's bin/run.js, or nothing more in a single executable. */
+function entryArgs(): string[] {
+  if (isSingleExecutable()) return []
+  const root = packageRoot()
+  return root ? [join(root, 'bin', 'run.js')] : [process.argv[1]!]
+}
+
+function isSingleExecutable(): boolean {
+  try {
+    // node:sea exists from Node 20; isSea() is true inside a single executable application.
+    const sea = process.getBuiltinModule?.('node:sea') as { isSea?: () => boolean } | undefined
+    return sea?.isSea?.() === true
+  } catch {
+    return false
+  }
+}
+
+/** The child ended before it was ready: its own error lines (from the log) and exit code. */
+function childFailed(log: string, offset: number, code: number | null): CliError {
+  let text = ''
+  try {
+    text = readFileSync(log, 'utf8').slice(offset)
+  } catch {
+    // no log to show
+  }
+  const lines = text.split('\n').filter(Boolean)
+  const error = lines.find((l) => l.startsWith('Error'))
+  const hint = lines.find((l) => l.startsWith('Hint:'))?.slice('Hint:'.length).trim()
+  const message = error ? error.replace(/^Error( \[[\w-]+\])?: /, '') : `The background sandbox exited (code ${code ?? 'none'}) before it was ready; see ${log}.`
+  return new CliError(message, { exitCode: (code && code > 0 && code < 9 ? code : EXIT.unexpected) as ExitCode, code: /\[([\w-]+)\]/.exec(error ?? '')?.[1] ?? 'sandbox_failed', hint })
+}

@@ -1,0 +1,144 @@
+/**
+ * Which sandbox runs on a data dir: `sandbox.pid.json` beside its database (or, for an in-memory
+ * sandbox, in `<config dir>/sandbox-memory/`). Claimed atomically before the database is opened,
+ * so a second start on the same data dir is refused naming the running one; a file left by a
+ * process that died (kill -9, a crash) is detected by its pid and cleaned. Holds no secret.
+ */
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs'
+import { join } from 'node:path'
+import { configDir } from '../config/store.js'
+import { EXIT } from '../contract/errors.js'
+import { CliError } from '../errors.js'
+
+export const RUN_FILE = 'sandbox.pid.json'
+export const LOG_FILE = 'sandbox.log'
+/** A sandbox this young that does not answer yet is still starting, not stale. */
+const STARTING_GRACE_MS = 30_000
+
+export interface RunInfo {
+  pid: number
+  /** Empty while it starts (before it listens). */
+  baseUrl: string
+  /** Undefined for an in-memory sandbox. */
+  dataDir?: string
+  startedAt: string
+  version: string
+  detached: boolean
+  /** The detached sandbox's log (stdout and stderr). */
+  log?: string
+}
+
+/** Where the run file of a sandbox lives: its data dir, or the in-memory sandboxes' own dir. */
+export function runDir(opts: { dataDir?: string; inMemory?: boolean; env: NodeJS.ProcessEnv }): string {
+  if (opts.inMemory) return join(configDir(opts.env), 'sandbox-memory')
+  return opts.dataDir ?? join(configDir(opts.env), 'sandbox')
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'
+  }
+  // A process killed (kill -9) whose parent has not reaped it yet still takes signals: on Linux
+  // its state in /proc says it is a zombie, which is dead for us.
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z'
+  } catch {
+    return true
+  }
+}
+
+export function readRunFile(dir: string): RunInfo | undefined {
+  try {
+    const info = JSON.parse(readFileSync(join(dir, RUN_FILE), 'utf8')) as RunInfo
+    return Number.isInteger(info.pid) && info.pid > 0 ? info : undefined
+  } catch {
+    return undefined
+  }
+}
+
+export type RunState = { kind: 'none' } | { kind: 'stale'; info: RunInfo } | { kind: 'running'; info: RunInfo }
+
+/**
+ * What the run file says, checked: `running` when its process lives (and answers at its URL, or
+ * is still starting), `stale` when it died. A stale file is removed when `clean` is set.
+ */
+export async function runState(dir: string, opts: { clean?: boolean; answers?: (baseUrl: string) => Promise<boolean> } = {}): Promise<RunState> {
+  const info = readRunFile(dir)
+  if (!info) return { kind: 'none' }
+  let alive = isAlive(info.pid)
+  if (alive && info.baseUrl && opts.answers && Date.now() - Date.parse(info.startedAt) > STARTING_GRACE_MS) {
+    // The pid may have been reused by another program since the sandbox died.
+    alive = await opts.answers(info.baseUrl)
+  }
+  if (alive) return { kind: 'running', info }
+  if (opts.clean) removeRunFile(dir, info.pid)
+  return { kind: 'stale', info }
+}
+
+export function alreadyRunning(info: RunInfo): CliError {
+  const where = info.baseUrl || '(still starting)'
+  return new CliError(`A sandbox already runs on ${info.dataDir ?? 'memory'}: pid ${info.pid} at ${where}, since ${info.startedAt}.`, {
+    exitCode: EXIT.conflict,
+    code: 'sandbox_running',
+    hint: 'Use it (`svc sandbox status`), stop it (`svc sandbox stop`), or start another one with --data DIR or --in-memory and --port 0.',
+  })
+}
+
+export interface RunClaim {
+  /** Records where it listens, once it does. */
+  ready(baseUrl: string, log?: string): void
+  /** Removes the run file (only if it is still this process's). */
+  release(): void
+  /** A run file left by a process that had died, cleaned on the way. */
+  stale?: RunInfo
+}
+
+/** Claims the data dir for this process; a live sandbox already there is a conflict (exit 5). */
+export async function claimRunFile(dir: string, base: Omit<RunInfo, 'pid' | 'baseUrl' | 'startedAt'>, answers?: (baseUrl: string) => Promise<boolean>): Promise<RunClaim> {
+  mkdirSync(dir, { recursive: true, mode: 0o700 })
+  const path = join(dir, RUN_FILE)
+  const info: RunInfo = { pid: process.pid, baseUrl: '', startedAt: new Date().toISOString(), ...base }
+  let stale: RunInfo | undefined
+  for (let tries = 0; ; tries++) {
+    try {
+      const fd = openSync(path, 'wx', 0o600)
+      writeSync(fd, JSON.stringify(info))
+      closeSync(fd)
+      break
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || tries > 2) throw err
+      const state = await runState(dir, { answers })
+      if (state.kind === 'running') throw alreadyRunning(state.info)
+      if (state.kind === 'stale') stale = state.info
+      removeRunFile(dir, state.kind === 'stale' ? state.info.pid : undefined)
+    }
+  }
+  let current = info
+  return {
+    stale,
+    ready(baseUrl, log) {
+      current = { ...current, baseUrl, ...(log ? { log } : {}) }
+      // Written whole then renamed, so a reader never sees half a file.
+      const tmp = `${path}.${process.pid}.tmp`
+      writeFileSync(tmp, JSON.stringify(current), { mode: 0o600 })
+      renameSync(tmp, path)
+    },
+    release() {
+      removeRunFile(dir, process.pid)
+    },
+  }
+}
+
+/** Removes the run file, only when it is `pid`'s (or unreadable, when pid is undefined). */
+export function removeRunFile(dir: string, pid: number | undefined): void {
+  const info = readRunFile(dir)
+  if (pid !== undefined && info && info.pid !== pid) return
+  try {
+    unlinkSync(join(dir, RUN_FILE))
+  } catch {
+    // already gone
+  }
+}

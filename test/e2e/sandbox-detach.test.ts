@@ -1,0 +1,83 @@
+/**
+ * The sandbox in a merchant's CI: `svc sandbox start --detach` (the built binary, as a CI job runs
+ * it) returns once it serves with the foreground's ready output, survives its parent, and is
+ * driven by `status`, `reset` and `stop`; a kill -9 leaves a pid file that status and start clean.
+ */
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { isAlive } from '../../src/lib/services/sandbox-runfile.js'
+import { svc } from '../helpers/cli.js'
+
+const config = mkdtempSync(join(tmpdir(), 'svc-detach-'))
+const env = { SVC_CONFIG_DIR: config, SVC_API_KEY: undefined, SVC_BASE_URL: undefined, SVC_PROFILE: undefined }
+const pids: number[] = []
+
+afterAll(() => {
+  for (const pid of pids) if (isAlive(pid)) process.kill(pid, 'SIGKILL')
+})
+
+async function status(): Promise<{ exitCode: number; body: Record<string, unknown> }> {
+  const r = await svc(['sandbox', 'status', '--json'], { env })
+  return { exitCode: r.exitCode, body: JSON.parse(r.stdout) }
+}
+
+describe('svc sandbox start --detach, status, reset, stop', () => {
+  it('runs in the background with the same ready output, refuses a second start, resets, stops cleanly', async () => {
+    const started = await svc(['sandbox', 'start', '--detach', '--port', '0', '--json'], { env, timeoutMs: 30_000 })
+    expect(started.exitCode).toBe(0)
+    const ready = JSON.parse(started.stdout) as { baseUrl: string; testKey: string; liveKey: string; webhookSecret: string }
+    expect(Object.keys(ready)).toEqual(['baseUrl', 'testKey', 'liveKey', 'webhookSecret'])
+    expect(ready.testKey).toMatch(/^svc_test_/)
+
+    // It outlived the command that started it, and serves.
+    const s = await status()
+    expect(s.exitCode).toBe(0)
+    expect(s.body).toMatchObject({ running: true, baseUrl: ready.baseUrl, dataDir: join(config, 'sandbox'), detached: true })
+    pids.push(s.body.pid as number)
+    expect(JSON.stringify(s.body)).not.toContain(ready.testKey)
+
+    const second = await svc(['sandbox', 'start', '--detach', '--port', '0'], { env })
+    expect(second.exitCode).toBe(5)
+    expect(second.stderr).toContain(`pid ${s.body.pid} at ${ready.baseUrl}`)
+
+    const created = await svc(['charges', 'create', '--amount', '1500', '--payer-tax-number', '529.982.247-25', '-q'], { env })
+    expect(created.exitCode).toBe(0)
+    expect((await svc(['sandbox', 'reset'], { env })).exitCode).toBe(2) // no terminal: --yes is required
+    const reset = await svc(['sandbox', 'reset', '--yes'], { env })
+    expect(reset.exitCode).toBe(0)
+    const afterReset = await svc(['charges', 'get', created.stdout.trim()], { env })
+    expect(afterReset.exitCode).toBe(4)
+    // Keys and secret stayed: the same profile still works.
+    expect((await svc(['account', '--json'], { env })).exitCode).toBe(0)
+
+    const stopped = await svc(['sandbox', 'stop'], { env })
+    expect(stopped.exitCode).toBe(0)
+    expect(stopped.stderr).toContain(`Stopped the sandbox at ${ready.baseUrl}`)
+    expect(isAlive(s.body.pid as number)).toBe(false)
+    expect((await status()).exitCode).toBe(4)
+    expect((await svc(['sandbox', 'stop'], { env })).exitCode).toBe(0)
+  })
+
+  it('after kill -9, status reports it dead and cleans up, and start works again on the same data dir', async () => {
+    const started = await svc(['sandbox', 'start', '--detach', '--port', '0', '--json'], { env, timeoutMs: 30_000 })
+    expect(started.exitCode).toBe(0)
+    const pid = (await status()).body.pid as number
+    pids.push(pid)
+    process.kill(pid, 'SIGKILL')
+
+    const after = await svc(['sandbox', 'status'], { env })
+    expect(after.exitCode).toBe(4)
+    expect(after.stderr).toContain(`had died (pid ${pid}`)
+
+    const again = await svc(['sandbox', 'start', '--detach', '--port', '0', '--json'], { env, timeoutMs: 30_000 })
+    expect(again.exitCode).toBe(0)
+    const s = await status()
+    pids.push(s.body.pid as number)
+    expect(s.body.running).toBe(true)
+    // Same data dir, same keys.
+    expect(JSON.parse(again.stdout).testKey).toBe(JSON.parse(started.stdout).testKey)
+    expect((await svc(['sandbox', 'stop'], { env })).exitCode).toBe(0)
+  })
+})

@@ -1,0 +1,32 @@
+/** POST /_sandbox/reset: the data goes, and so do its pending timers; keys, secret, plan and webhook URL stay. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type Harness, startHarness } from './harness.js'
+
+let h: Harness
+beforeAll(async () => {
+  h = await startHarness()
+})
+afterAll(() => h.close())
+
+describe('reset', () => {
+  it('empties charges, events and withdrawals and forgets their timers; keys and settings stay', async () => {
+    h.sb.admin!.updateSettings({ feeBps: 333 })
+    const charge = (await h.create()).body
+    await h.call('POST', '/_sandbox/withdrawals', { body: { amountInCents: 1000, pixKey: 'k' } })
+    const secret = h.sb.webhookSecret
+    const before = h.deliveries.events.length
+
+    expect((await h.call('POST', '/_sandbox/reset', { body: {} })).status).toBe(200)
+    expect((await h.call('GET', `/v1/charges/${charge.id}`)).status).toBe(404)
+    expect((await h.call('GET', '/v1/charges')).body.data).toEqual([])
+    expect((await h.call('GET', '/_sandbox/events?afterSeq=0')).body.data).toEqual([])
+
+    // The expiry and the withdrawal's end were forgotten: moving the clock emits nothing.
+    await h.clock.advance(3 * 3_600_000)
+    expect(h.deliveries.events.length).toBe(before)
+
+    expect((await h.call('GET', '/v1/account')).body.plan.feeBps).toBe(333)
+    expect(h.sb.webhookSecret).toBe(secret)
+    expect((await h.create()).status).toBe(201)
+  })
+})
