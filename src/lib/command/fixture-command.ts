@@ -11,7 +11,7 @@ import { environmentBadge, painter } from '../output/color.js'
 import { safeText } from '../output/safe-text.js'
 import type { StepReport } from '../fixtures/runner.js'
 import { FixtureStepError } from '../fixtures/runner.js'
-import { type FixtureSession, type TriggerResult, requireSandbox } from '../services/trigger.js'
+import { type FixtureSession, type TriggerResult, keysFor, requireSandbox } from '../services/trigger.js'
 import { PanelCommand } from './sandbox-panel.js'
 
 export const overrideFlag = Flags.string({
@@ -29,8 +29,8 @@ export abstract class FixtureCommand<T extends typeof Command> extends PanelComm
     const { createClient } = await import('../api/client.js')
     const tty = this.io.isStderrTTY && !this.flags.json
     return {
-      credentials,
-      env: this.io.env,
+      keys: keysFor(credentials, this.io.env),
+      source: credentials.source,
       clientFor: async (apiKey) => {
         const debug = this.io.env.SVC_DEBUG === '1' ? (line: string) => this.io.err(`${redact(line, [apiKey])}\n`) : undefined
         const c = createClient({ apiKey, baseUrl: credentials.baseUrl, timeoutMs: this.timeoutMs(), debug, userAgent: `svc/${this.config.version}` })

@@ -36,10 +36,12 @@ export interface TriggerResult {
 }
 
 export interface FixtureSession {
-  credentials: Credentials
+  /** The sandbox's key of each environment it has one for. */
+  keys: Partial<Record<FixtureEnv, string>>
+  /** Where the keys came from, for errors (`profile sandbox`, `SVC_API_KEY`). */
+  source: string
   /** An API client for a key (one per environment; the caller closes them). */
   clientFor: (apiKey: string) => Promise<ApiClient>
-  env: NodeJS.ProcessEnv
   onStep?: (step: StepReport) => void
 }
 
@@ -64,12 +66,12 @@ export function chooseEnv(fixture: Fixture, asked: FixtureEnv | undefined, keyEn
 
 /** Runs a fixture and reads back the events it made. */
 export async function runOnSandbox(fixture: Fixture, overrides: ReadonlyMap<string, Override[]>, env: FixtureEnv, source: string, s: FixtureSession): Promise<TriggerResult> {
-  const keys = keysFor(s.credentials, s.env)
+  const { keys } = s
   const clients = new Map<FixtureEnv, Promise<ApiClient>>()
   const client = (e: FixtureEnv): Promise<ApiClient> => {
     const key = keys[e]
     if (!key) {
-      throw new UsageError(`This needs a ${e} key of the sandbox, and ${s.credentials.source} holds a ${s.credentials.environment} key.`, {
+      throw new UsageError(`This needs a ${e} key of the sandbox, and ${s.source} holds none.`, {
         code: 'invalid_env',
         hint: `Pass --profile ${e === 'live' ? SANDBOX_LIVE_PROFILE : SANDBOX_PROFILE} (written by \`svc sandbox start\`), or SVC_API_KEY with a svc_${e}_ key.`,
       })
@@ -113,7 +115,7 @@ export function triggerOverrides(fixture: Fixture, list: Override[]): Map<string
 }
 
 /** The key of each environment: the one given, and the other sandbox profile's when it is one of the pair. */
-function keysFor(c: Credentials, env: NodeJS.ProcessEnv): Partial<Record<FixtureEnv, string>> {
+export function keysFor(c: Credentials, env: NodeJS.ProcessEnv): Partial<Record<FixtureEnv, string>> {
   const keys: Partial<Record<FixtureEnv, string>> = { [c.environment]: c.apiKey }
   const sibling = c.profileName === SANDBOX_PROFILE ? SANDBOX_LIVE_PROFILE : c.profileName === SANDBOX_LIVE_PROFILE ? SANDBOX_PROFILE : undefined
   if (sibling) {

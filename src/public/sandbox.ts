@@ -1,0 +1,226 @@
+/**
+ * `svc-cli/sandbox`: the local sandbox of the Pix charge service inside your own test suite. The
+ * same emulator `svc sandbox start` runs (every endpoint, both environments, signed webhooks with
+ * retries), started in your process on a free loopback port, in memory by default.
+ *
+ * @example
+ * ```ts
+ * import { startSandbox, type SandboxHandle } from 'svc-cli/sandbox'
+ * import { afterAll, beforeAll, expect, it } from 'vitest'
+ *
+ * let sandbox: SandboxHandle
+ * beforeAll(async () => {
+ *   sandbox = await startSandbox()
+ *   await sandbox.setWebhookUrl(`${myApp.url}/webhooks`)
+ * })
+ * afterAll(() => sandbox.close())
+ *
+ * it('releases the order once the charge settles', async () => {
+ *   const { resources } = await sandbox.trigger('charge.settled', { externalId: 'order-42' })
+ *   await sandbox.waitForDelivery((d) => d.type === 'charge.settled' && d.state === 'succeeded')
+ *   expect(myApp.releasedOrders()).toEqual(['order-42'])
+ * })
+ * ```
+ *
+ * @packageDocumentation
+ */
+import type { Charge } from '../lib/contract/schemas.js'
+import type { DeliveryRecord } from '../lib/contract/panel.js'
+import type { EventType } from '../lib/contract/events.js'
+import type { AdvanceTarget } from '../lib/domain/charge-states.js'
+import { parseDuration } from '../lib/domain/time.js'
+import type { Override } from '../lib/fixtures/fixture.js'
+import { isTriggerType, loadBuiltinFixture, unknownTriggerType } from '../lib/fixtures/builtin.js'
+import type { FixtureEnv } from '../lib/fixtures/runner.js'
+import { SandboxClock } from '../lib/sandbox/clock.js'
+import { startSandbox as startCore } from '../lib/sandbox/sandbox.js'
+import { chooseEnv, runOnSandbox, triggerOverrides } from '../lib/services/trigger.js'
+
+export type { Charge } from '../lib/contract/schemas.js'
+export type { DeliveryRecord as Delivery, AttemptRecord as DeliveryAttempt } from '../lib/contract/panel.js'
+export type { TriggeredEvent, TriggeredResource } from '../lib/services/trigger.js'
+
+export interface StartSandboxOptions {
+  /** Port on 127.0.0.1 (default 0: any free port; read `baseUrl`). */
+  port?: number
+  /** Keep nothing on disk (default, unless `dataDir` is given). */
+  inMemory?: boolean
+  /** Directory for the sandbox database, kept across starts (keys, secret, charges). */
+  dataDir?: string
+  /**
+   * The sandbox clock. `manual: true` moves only through `clock.advance()` (deterministic tests:
+   * expiries, settlements and webhook retries happen exactly when you advance past them);
+   * `start` sets its first instant; `speed` makes it run faster than the wall clock.
+   */
+  clock?: { manual?: boolean; start?: Date | number | string; speed?: number }
+  /** Share of API requests (0 to 1) answered with a fault: 500/503, dropped connections, slow answers. */
+  chaos?: number
+  /** One line per request and event, e.g. `console.error` (default: silent). */
+  log?: (line: string) => void
+}
+
+export interface DeliveryFilter {
+  /** Only this environment's deliveries (default: both). */
+  env?: 'test' | 'live'
+  /** Only the deliveries of this event. */
+  eventId?: string
+  /** Only this event type. */
+  type?: string
+}
+
+export interface TriggerResult {
+  /** The events the trigger made the sandbox emit, in order. */
+  events: Array<{ id: string; type: string; environment: string }>
+  /** The resources it made or moved (charges, withdrawals, product sales), as last seen. */
+  resources: Array<{ object: 'charge' | 'withdrawal' | 'product_sale'; id: string; status?: string; environment?: string }>
+}
+
+/** A running sandbox. Close it when done (`afterAll(() => sandbox.close())`). */
+export interface SandboxHandle {
+  /** Where it serves, e.g. `http://127.0.0.1:53124`: your client's base URL. */
+  readonly baseUrl: string
+  /** A `svc_test_` key. */
+  readonly testKey: string
+  /** A `svc_live_` key (the sandbox's live environment is as fake as its test one). */
+  readonly liveKey: string
+  /** The secret every delivery is signed with (both environments): give it to `verifyWebhook`. */
+  readonly webhookSecret: string
+  /** Sets (and reactivates) the webhook URL of an environment (default `test`). */
+  setWebhookUrl(url: string, env?: 'test' | 'live'): Promise<void>
+  /** Moves a test charge (spec 4.7): `paid_pending_settlement`, `settled`, `expired` or `refunded`; one event per state passed. */
+  advance(chargeId: string, status: AdvanceTarget): Promise<Charge>
+  /**
+   * Makes the sandbox emit an event of `type` (any of the 14 of spec 6.3) through its delivery
+   * pipeline, as `svc trigger` does. `overrides` set fields of the request body the trigger sends
+   * (e.g. `{ amountInCents: 2500, externalId: 'order-42', 'metadata.order': '42' }`).
+   */
+  trigger(type: EventType, overrides?: Record<string, unknown>, opts?: { env?: 'test' | 'live' }): Promise<TriggerResult>
+  /** The sandbox clock. */
+  readonly clock: {
+    now(): Date
+    /** Moves it forward (`'25h'`, `'90s'` or milliseconds); what falls due (expiries, settlements, retries) has run when it resolves. */
+    advance(duration: string | number): Promise<Date>
+  }
+  /** The delivery log (spec 6.4 item 9), newest first. */
+  deliveries(filter?: DeliveryFilter): Promise<DeliveryRecord[]>
+  /** Resolves with the first delivery matching `predicate` (polling the log), or rejects after `timeoutMs` (default 5000). */
+  waitForDelivery(predicate: (d: DeliveryRecord) => boolean, timeoutMs?: number): Promise<DeliveryRecord>
+  /** Empties the data (charges, events, deliveries, withdrawals, sales); keys, secret, plan and webhook URLs stay. */
+  reset(): Promise<void>
+  /** Stops it, letting deliveries in flight finish. */
+  close(): Promise<void>
+}
+
+/** Starts a sandbox and resolves once it serves. */
+export async function startSandbox(opts: StartSandboxOptions = {}): Promise<SandboxHandle> {
+  const c = opts.clock
+  // Without clock options the sandbox keeps its own (its lead over the wall clock persists in a data dir).
+  const own = c === undefined ? undefined : new SandboxClock({ manual: c.manual, speed: c.speed, start: c.start === undefined ? undefined : new Date(c.start).getTime() })
+  const core = await startCore({
+    port: opts.port ?? 0,
+    inMemory: opts.inMemory ?? opts.dataDir === undefined,
+    dataDir: opts.dataDir,
+    clock: own,
+    chaos: opts.chaos,
+    log: opts.log,
+  })
+  const clock = core.clock
+  const panel = async <T>(method: string, path: string, body?: unknown): Promise<T> => request<T>(core.baseUrl, core.testKey, method, `/_sandbox${path}`, body)
+  let closed = false
+
+  const handle: SandboxHandle = {
+    baseUrl: core.baseUrl,
+    testKey: core.testKey,
+    liveKey: core.liveKey,
+    webhookSecret: core.webhookSecret,
+    async setWebhookUrl(url, env = 'test') {
+      await panel('PUT', '/webhook', { url, env })
+    },
+    advance(chargeId, status) {
+      return request<Charge>(core.baseUrl, core.testKey, 'POST', `/v1/test/charges/${encodeURIComponent(chargeId)}/advance`, { status })
+    },
+    async trigger(type, overrides = {}, o = {}) {
+      if (!isTriggerType(type)) throw unknownTriggerType(type)
+      const fixture = await loadBuiltinFixture(type)
+      const env = chooseEnv(fixture, o.env, 'test', type)
+      const list: Override[] = Object.entries(overrides).map(([path, value]) => ({ path: path.split('.'), value: JSON.stringify(value), json: true, text: `${path}=${JSON.stringify(value)}` }))
+      const { createClient } = await import('../lib/api/client.js')
+      const clients: Array<{ close(): Promise<void> }> = []
+      try {
+        const result = await runOnSandbox(fixture, triggerOverrides(fixture, list), env as FixtureEnv, `trigger ${type}`, {
+          keys: { test: core.testKey, live: core.liveKey },
+          source: 'the sandbox',
+          clientFor: async (apiKey) => {
+            const client = createClient({ apiKey, baseUrl: core.baseUrl, userAgent: 'svc-cli/sandbox' })
+            clients.push(client)
+            return client
+          },
+        })
+        return { events: result.events.map(({ id, type: t, environment }) => ({ id, type: t, environment })), resources: result.resources }
+      } finally {
+        await Promise.all(clients.map((cl) => cl.close()))
+      }
+    },
+    clock: {
+      now: () => clock.nowDate(),
+      async advance(duration) {
+        const ms = typeof duration === 'number' ? duration : parseDuration(duration)
+        if (ms === undefined || !Number.isFinite(ms) || ms < 1) throw new TypeError(`clock.advance: ${JSON.stringify(duration)} is not a duration such as '90s', '25h' or a number of milliseconds`)
+        const { now } = await panel<{ now: string }>('POST', '/clock/advance', { ms: Math.round(ms) })
+        return new Date(now)
+      },
+    },
+    async deliveries(filter = {}) {
+      const envs = filter.env ? [filter.env] : (['test', 'live'] as const)
+      const lists = await Promise.all(
+        envs.map((env) => {
+          const q = new URLSearchParams({ env, limit: '1000', ...(filter.eventId ? { eventId: filter.eventId } : {}) })
+          return panel<{ data: DeliveryRecord[] }>('GET', `/deliveries?${q}`).then((r) => r.data)
+        }),
+      )
+      return lists
+        .flat()
+        .filter((d) => filter.type === undefined || d.type === filter.type)
+        .sort((a, b) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : 0))
+    },
+    async waitForDelivery(predicate, timeoutMs = 5000) {
+      const deadline = Date.now() + timeoutMs
+      let seen: DeliveryRecord[] = []
+      for (;;) {
+        seen = await handle.deliveries()
+        const found = seen.find(predicate)
+        if (found) return found
+        if (Date.now() >= deadline) {
+          const summary = seen.slice(0, 10).map((d) => `${d.type} ${d.eventId} ${d.state} (${d.attempts} attempt${d.attempts === 1 ? '' : 's'})`)
+          throw new Error(`waitForDelivery: no delivery matched within ${timeoutMs} ms; the log holds ${seen.length}${summary.length ? `:\n  ${summary.join('\n  ')}` : ''}`)
+        }
+        await new Promise((r) => setTimeout(r, 20))
+      }
+    },
+    reset: () => core.reset(),
+    async close() {
+      if (closed) return
+      closed = true
+      await core.close()
+      own?.stop()
+    },
+  }
+  return handle
+}
+
+/** One JSON request to the sandbox; an error answer rejects with its code and message. */
+async function request<T>(baseUrl: string, key: string, method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${baseUrl}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  const text = await res.text()
+  const parsed = text ? (JSON.parse(text) as unknown) : undefined
+  if (!res.ok) {
+    const error = (parsed as { error?: { code?: string; message?: string; details?: Array<{ field: string; message: string }> } } | undefined)?.error
+    const details = error?.details?.map((d) => `${d.field}: ${d.message}`).join('; ')
+    throw Object.assign(new Error(`${method} ${path} → ${res.status} ${error?.code ?? ''}: ${error?.message ?? text}${details ? ` (${details})` : ''}`), { status: res.status, code: error?.code })
+  }
+  return parsed as T
+}
