@@ -1,0 +1,62 @@
+/**
+ * The example shop (examples/merchant-app) as a merchant would have it: svc-cli installed from the
+ * packed tarball into a project of its own, its TypeScript checked against the shipped .d.ts, and
+ * its own vitest suite run against `startSandbox()`. Also proves the library's import promise:
+ * svc-cli/sandbox and svc-cli/webhooks load neither oclif, Ink nor React.
+ * Needs the npm registry (or its cache) for svc-cli's dependencies, as `npm ci` does.
+ */
+import { execFileSync, spawnSync } from 'node:child_process'
+import { cpSync, mkdtempSync, readFileSync, renameSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { ROOT } from '../helpers/run-command.js'
+
+const app = join(mkdtempSync(join(tmpdir(), 'svc-merchant-')), 'merchant-app')
+const repoBin = join(ROOT, 'node_modules', '.bin')
+const env = { ...process.env, CI: 'true', PATH: `${join(app, 'node_modules', '.bin')}:${repoBin}:${process.env.PATH}` }
+for (const k of ['SVC_API_KEY', 'SVC_BASE_URL', 'SVC_PROFILE', 'SVC_WEBHOOK_SECRET', 'VITEST', 'VITEST_POOL_ID', 'VITEST_WORKER_ID', 'NODE_OPTIONS']) delete env[k]
+
+beforeAll(() => {
+  cpSync(join(ROOT, 'examples', 'merchant-app'), app, { recursive: true, filter: (src) => !/node_modules|svc-cli\.tgz/.test(src) })
+  // `npm test` built dist/ already; --ignore-scripts keeps prepack from rebuilding it under running tests.
+  const out = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', app], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+  const packed = JSON.parse(out.slice(out.search(/^\[/m)))[0] as { filename: string }
+  renameSync(join(app, packed.filename), join(app, 'svc-cli.tgz'))
+  const install = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd: app, env, encoding: 'utf8' })
+  if (install.status !== 0) throw new Error(`npm install in the example failed:\n${install.stdout}\n${install.stderr}`)
+}, 300_000)
+
+describe('examples/merchant-app, with svc-cli from the packed tarball', () => {
+  it('its own test suite passes against startSandbox()', () => {
+    const report = join(app, 'report.json')
+    const r = spawnSync('npx', ['vitest', 'run', '--reporter=json', `--outputFile=${report}`], { cwd: app, env, encoding: 'utf8', timeout: 120_000 })
+    const json = JSON.parse(readFileSync(report, 'utf8')) as { numPassedTests: number; numFailedTests: number; numTotalTests: number }
+    expect({ status: r.status, failed: json.numFailedTests }, r.stderr).toEqual({ status: 0, failed: 0 })
+    expect(json.numPassedTests).toBeGreaterThanOrEqual(7)
+  }, 150_000)
+
+  it('type-checks against the shipped declarations (strict TypeScript)', () => {
+    const r = spawnSync(join(app, 'node_modules', '.bin', 'tsc'), ['--noEmit'], { cwd: app, env, encoding: 'utf8', timeout: 120_000 })
+    expect(r.stdout + r.stderr).toBe('')
+    expect(r.status).toBe(0)
+  }, 150_000)
+
+  it('importing svc-cli/sandbox and svc-cli/webhooks loads neither oclif, Ink nor React', () => {
+    const probe = `
+      import { registerHooks } from 'node:module'
+      const seen = new Set()
+      registerHooks({ resolve(spec, ctx, next) { const r = next(spec, ctx); seen.add(r.url); return r } })
+      await import('svc-cli/webhooks')
+      const { startSandbox } = await import('svc-cli/sandbox')
+      const sb = await startSandbox()
+      await sb.trigger('charge.settled')
+      await sb.close()
+      const heavy = [...seen].filter((u) => /node_modules\\/(@oclif|ink|react|yoga-layout)\\//.test(u))
+      console.log(JSON.stringify(heavy))
+    `
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', probe], { cwd: app, env, encoding: 'utf8', timeout: 60_000 })
+    expect(r.stderr).toBe('')
+    expect(JSON.parse(r.stdout)).toEqual([])
+  }, 90_000)
+})
