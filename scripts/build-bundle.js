@@ -5,8 +5,8 @@
  *   dist-bundle/cli.js   ESM, code-split: oclif and the command base in the first chunks, each
  *                        command in its own, and what only some commands need (Ink/React, the
  *                        sandbox with node:sqlite, qrcode, conf…) in lazy chunks of their own.
- *   --sea                also dist-sea/svc.cjs: the same program as one CommonJS file, the main
- *                        script of the single executable (scripts/build-binary.js).
+ *   --sea                also dist-sea/svc.cjs, the main script of the single executable
+ *                        (scripts/build-binary.js), which carries dist-bundle/ as assets.
  *
  * Input is the compiled dist/ and the manifests (`npm run build` runs tsc and `oclif manifest`
  * first), so the bundle runs exactly the code the tests run. bin/run.js uses dist-bundle/ when it
@@ -18,7 +18,7 @@
  * (net/outbound.ts) becomes a bundled require, instead of loading a second undici from node_modules.
  */
 import { build } from 'esbuild'
-import { existsSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { dirname, join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -96,17 +96,9 @@ export function bundleData() {
   ].join('\n')
 }
 
-/**
- * @param {'esm' | 'cjs'} format  esm: dist-bundle/ for the npm package; cjs: the SEA main script
- */
-function svcPlugin(format) {
-  const metaUrl = (file) => {
-    const rel = posix(relative(ROOT, file))
-    // esm: every chunk sits in dist-bundle/, one level below the package root.
-    return format === 'esm'
-      ? `new URL(${JSON.stringify(`../${rel}`)}, import.meta.url).href`
-      : `require("node:url").pathToFileURL(require("node:path").join(globalThis.__SVC_ROOT__, ${JSON.stringify(rel)})).href`
-  }
+function svcPlugin() {
+  // Every chunk sits in dist-bundle/, one level below the package root.
+  const metaUrl = (file) => `new URL(${JSON.stringify(`../${posix(relative(ROOT, file))}`)}, import.meta.url).href`
   return {
     name: 'svc',
     setup(b) {
@@ -154,23 +146,37 @@ export async function buildEsm() {
     chunkNames: '[name]-[hash]',
     // CommonJS dependencies call require() for Node's built-ins.
     banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
-    plugins: [svcPlugin('esm')],
+    plugins: [svcPlugin()],
   })
   return result
 }
 
+/** The files the single executable carries as SEA assets, by path from the package root (see scripts/bundle/sea-main.js). */
+export function seaAssets() {
+  const pjson = readJson(join(ROOT, 'package.json'))
+  const assets = { 'package.json': join(ROOT, 'package.json'), 'oclif.manifest.json': join(ROOT, 'oclif.manifest.json'), 'scripts/completions.js': join(ROOT, 'scripts/completions.js') }
+  for (const name of pjson.oclif?.plugins ?? []) {
+    const dir = packageDir(ROOT, name)
+    for (const f of ['package.json', 'oclif.manifest.json']) assets[`node_modules/${name}/${f}`] = join(dir, f)
+  }
+  for (const f of readdirSync(OUT)) if (f.endsWith('.js')) assets[`dist-bundle/${f}`] = join(OUT, f)
+  return assets
+}
+
+/** dist-sea/svc.cjs: the SEA main script (CommonJS, as Node 24 requires); needs dist-bundle/ built. */
 export async function buildSea() {
   rmSync(SEA_OUT, { recursive: true, force: true })
-  return build({
+  const assets = seaAssets()
+  const result = await build({
     ...common,
     entryPoints: { svc: join(ROOT, 'scripts/bundle/sea-main.js') },
     outdir: SEA_OUT,
     outExtension: { '.js': '.cjs' },
     format: 'cjs',
-    define: { 'import.meta.url': '__svcImportMetaUrl' },
-    banner: { js: 'var __svcImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
-    plugins: [svcPlugin('cjs')],
+    external: ['node:sea'],
+    define: { __SVC_SEA_ASSETS__: JSON.stringify(Object.keys(assets)) },
   })
+  return { result, assets }
 }
 
 function summary(result, dir) {
@@ -187,7 +193,6 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const started = performance.now()
   const esm = await buildEsm()
   let line = summary(esm, OUT)
-  if (process.argv.includes('--sea')) line += `; ${summary(await buildSea(), SEA_OUT)}`
+  if (process.argv.includes('--sea')) line += `; ${summary((await buildSea()).result, SEA_OUT)}`
   process.stdout.write(`build-bundle: ${line} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`)
-  void statSync
 }
