@@ -13,7 +13,7 @@
  * this file is, once bundled (dist-sea/svc.cjs), with V8's code cache.
  */
 import fs from 'node:fs'
-import { registerHooks } from 'node:module'
+import { enableCompileCache, registerHooks } from 'node:module'
 import { dirname, join } from 'node:path'
 import { getAsset } from 'node:sea'
 import { pathToFileURL } from 'node:url'
@@ -45,6 +45,10 @@ fs.readFileSync = function (path, options) {
 fs.existsSync = function (path) {
   return embedded(path) !== undefined || existsSync.apply(this, arguments)
 }
+
+// As bin/run.js: V8's code cache of the chunks, kept on disk across runs (the SEA's own code
+// cache covers this main script only).
+enableCompileCache?.()
 
 registerHooks({
   resolve(specifier, context, next) {
