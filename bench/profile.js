@@ -32,6 +32,31 @@ try {
   rmSync(dir, { recursive: true, force: true })
 }
 
+/** The source module of line `line` (0-based) of a bundled file, or undefined if `path` is not a bundle. */
+function bundledModule(path, line) {
+  if (!/[\\/]dist-(bundle|sea)[\\/]/.test(path)) return undefined
+  const bundleIndex = (bundledModule.cache ??= new Map())
+  let index = bundleIndex.get(path)
+  if (!index) {
+    index = []
+    try {
+      readFileSync(path, 'utf8')
+        .split('\n')
+        .forEach((text, i) => {
+          const m = /^\s*\/\/ ((?:node_modules|dist|scripts|svc-bundle)[^\s]*)$/.exec(text)
+          if (m) index.push([i, m[1]])
+        })
+    } catch {}
+    bundleIndex.set(path, index)
+  }
+  let found
+  for (const [i, name] of index) {
+    if (i > line) break
+    found = name
+  }
+  return found
+}
+
 /** Self time per package (node_modules/<pkg>), per area of this repo, or per file. */
 export function summarise(profile, files) {
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]))
@@ -56,10 +81,14 @@ export function summarise(profile, files) {
   return { rows, total: rows.reduce((s, [, ms]) => s + ms, 0) }
 }
 
-function bucket({ url, functionName }, files) {
+function bucket({ url, functionName, lineNumber }, files) {
   if (!url) return functionName ? `(${functionName})` : '(native/vm)'
   if (url.startsWith('node:')) return files ? url : 'node: (built-in modules)'
-  const path = url.replace(/^file:\/\//, '')
+  let path = url.replace(/^file:\/\//, '')
+  // A bundle (dist-bundle/, the SEA script): the module a function came from, by esbuild's
+  // `// path/of/module.js` comment that starts each module's code.
+  const origin = bundledModule(path, lineNumber)
+  if (origin) path = join(root, origin)
   const nm = path.lastIndexOf('node_modules/')
   if (nm !== -1) {
     const rest = path.slice(nm + 'node_modules/'.length).split('/')

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Entry point: refuse old Node with one clear line, turn on the compile cache, answer --version
 // and the root help without loading oclif (they are fixed text, and loading oclif costs more than Node's own start), hand every
-// other argv over to oclif.
+// other argv over to oclif: the bundled one (dist-bundle/) when it is current, else node_modules'.
 const [major, minor] = process.versions.node.split('.').map(Number)
 if (major < 22 || (major === 22 && minor < 13)) {
   process.stderr.write(`svc needs Node.js 22.13 or newer; this is ${process.version}. Install a current Node.js (https://nodejs.org) and try again.\n`)
@@ -44,6 +44,23 @@ if (answer !== undefined) {
     if (process.listenerCount('SIGTERM') > 0) process.emit('SIGTERM')
     else process.exit(0)
   })
-  const { execute } = await import('@oclif/core')
-  await execute({ dir: import.meta.url })
+  // The bundle (npm run build:bundle) when it was built from this dist/: a few files to load
+  // instead of hundreds of modules. Otherwise, or with SVC_NO_BUNDLE=1, oclif from node_modules.
+  const bundle = process.env.SVC_NO_BUNDLE ? undefined : await loadBundle()
+  if (bundle) await bundle.runCli({ root: fileURLToPath(new URL('..', import.meta.url)) })
+  else {
+    const { execute } = await import('@oclif/core')
+    await execute({ dir: import.meta.url })
+  }
+}
+
+async function loadBundle() {
+  const { statSync } = await import('node:fs')
+  try {
+    const built = statSync(new URL('../dist-bundle/cli.js', import.meta.url)).mtimeMs
+    if (built < statSync(new URL('../dist/root-help.js', import.meta.url)).mtimeMs) return undefined
+  } catch {
+    return undefined
+  }
+  return import('../dist-bundle/cli.js')
 }

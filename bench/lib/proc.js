@@ -11,14 +11,16 @@ import { fileURLToPath } from 'node:url'
 
 export const ROOT = dirname(dirname(dirname(fileURLToPath(import.meta.url))))
 export const BIN = join(ROOT, 'bin/run.js')
+/** The single executable, `npm run build:binary`. */
+export const BINARY = join(ROOT, 'dist-bin', process.platform === 'win32' ? 'svc.exe' : 'svc')
 const RSS_HOOK = join(ROOT, 'bench/lib/rss-hook.js')
 
-/** Wall time of one run of `node ...args`, output discarded; throws when it exits non-zero. */
-export function timeRun(args, { env = process.env, cwd = ROOT } = {}) {
+/** Wall time of one run of `node ...args` (or `cmd ...args`), output discarded; throws when it exits non-zero. */
+export function timeRun(args, { env = process.env, cwd = ROOT, cmd = process.execPath } = {}) {
   const started = performance.now()
-  const res = spawnSync(process.execPath, args, { env, cwd, stdio: ['ignore', 'ignore', 'pipe'] })
+  const res = spawnSync(cmd, args, { env, cwd, stdio: ['ignore', 'ignore', 'pipe'] })
   const elapsed = performance.now() - started
-  if (res.status !== 0) throw new Error(`node ${args.join(' ')} exited ${res.status ?? res.signal}: ${String(res.stderr).trim().slice(0, 500)}`)
+  if (res.status !== 0) throw new Error(`${cmd === process.execPath ? 'node' : cmd} ${args.join(' ')} exited ${res.status ?? res.signal}: ${String(res.stderr).trim().slice(0, 500)}`)
   return elapsed
 }
 

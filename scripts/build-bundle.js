@@ -1,0 +1,198 @@
+#!/usr/bin/env node
+/**
+ * `npm run build:bundle`: the CLI as a few bundled files instead of hundreds of modules.
+ *
+ *   dist-bundle/cli.js   ESM, code-split: oclif and the command base in the first chunks, each
+ *                        command in its own, and what only some commands need (Ink/React, the
+ *                        sandbox with node:sqlite, qrcode, conf…) in lazy chunks of their own.
+ *   --sea                also dist-sea/svc.cjs, the main script of the single executable
+ *                        (scripts/build-binary.js), which carries dist-bundle/ as assets.
+ *
+ * Input is the compiled dist/ and the manifests (`npm run build` runs tsc and `oclif manifest`
+ * first), so the bundle runs exactly the code the tests run. bin/run.js uses dist-bundle/ when it
+ * is newer than dist/ (SVC_NO_BUNDLE=1 turns it off).
+ *
+ * Two things in dist/ are rewritten on the way in, so that they mean the same thing bundled:
+ * `import.meta.url` becomes the URL the module had in dist/ (sandbox.ts finds package.json from
+ * it, completion.ts finds scripts/completions.js), and the lazy createRequire() of undici's Agent
+ * (net/outbound.ts) becomes a bundled require, instead of loading a second undici from node_modules.
+ */
+import { build } from 'esbuild'
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { dirname, join, relative, sep } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const ROOT = dirname(dirname(fileURLToPath(import.meta.url)))
+const DIST = join(ROOT, 'dist')
+const OUT = join(ROOT, 'dist-bundle')
+const SEA_OUT = join(ROOT, 'dist-sea')
+
+const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'))
+const posix = (p) => p.split(sep).join('/')
+
+/** Where node_modules resolution from `from` finds `name`. */
+function packageDir(from, name) {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', name)
+    if (existsSync(join(candidate, 'package.json'))) return candidate
+    if (dirname(dir) === dir) throw new Error(`build-bundle: plugin ${name} not found from ${from}`)
+  }
+}
+
+/** oclif's hook options (config/plugin.js#determineHookOptions). */
+function hookOptions(hook) {
+  if (typeof hook === 'string') return { identifier: 'default', target: hook }
+  return hook.identifier ? hook : { ...hook, identifier: 'default' }
+}
+
+/** package.json, manifests, and one import() per command and hook: the `svc-bundle:data` module. */
+export function bundleData() {
+  const pjson = readJson(join(ROOT, 'package.json'))
+  if (typeof pjson.oclif?.commands !== 'string') throw new Error('build-bundle: oclif.commands must be a directory (pattern strategy)')
+  const coreVersion = readJson(join(packageDir(ROOT, '@oclif/core'), 'package.json')).version
+  const specs = [{ name: pjson.name, dir: ROOT, pjson }]
+  for (const name of pjson.oclif.plugins ?? []) {
+    const dir = packageDir(ROOT, name)
+    const p = readJson(join(dir, 'package.json'))
+    if (p.oclif?.plugins?.length) throw new Error(`build-bundle: nested plugins (${name}) are not supported`)
+    specs.push({ name: p.name, dir, pjson: p })
+  }
+  const plugins = []
+  const manifests = {}
+  const commands = {}
+  const hooks = {}
+  for (const { name, dir, pjson: p } of specs) {
+    const manifestPath = join(dir, 'oclif.manifest.json')
+    const manifest = readJson(manifestPath)
+    if (manifest.version.split('-', 1)[0] !== p.version.split('-', 1)[0]) throw new Error(`build-bundle: ${manifestPath} is for ${manifest.version}, not ${p.version}: run \`oclif manifest\``)
+    manifests[name] = JSON.stringify(manifest)
+    commands[name] = {}
+    for (const [id, c] of Object.entries(manifest.commands)) {
+      if (!c.relativePath) throw new Error(`build-bundle: ${name} ${id} has no relativePath in its manifest`)
+      commands[name][id] = join(dir, ...c.relativePath)
+    }
+    const pluginHooks = Object.fromEntries(Object.entries(p.oclif?.hooks ?? {}).map(([event, v]) => [event, [v].flat().map(hookOptions)]))
+    hooks[name] = Object.fromEntries(Object.entries(pluginHooks).map(([event, list]) => [event, list.map((h) => join(dir, h.target))]))
+    const { name: n, version, type, description, oclif, dependencies, bin } = p
+    plugins.push({
+      name,
+      base: `@oclif/core@${coreVersion}`,
+      relRoot: dir === ROOT ? '.' : posix(relative(ROOT, dir)),
+      pjson: { name: n, version, type, description, oclif, dependencies, bin },
+      hooks: pluginHooks,
+    })
+  }
+  const lazy = (path) => `() => import(${JSON.stringify(path)})`
+  const table = (obj, leaf) => `{${Object.entries(obj).map(([k, v]) => `${JSON.stringify(k)}: ${leaf(v)}`).join(',\n')}}`
+  const rootPjson = { ...pjson }
+  delete rootPjson.devDependencies
+  delete rootPjson.scripts
+  return [
+    `export const PJSON = JSON.parse(${JSON.stringify(JSON.stringify(rootPjson))})`,
+    `export const PLUGINS = JSON.parse(${JSON.stringify(JSON.stringify(plugins.map((p) => (p.name === pjson.name ? { ...p, pjson: rootPjson } : p))))})`,
+    `export const MANIFESTS = ${JSON.stringify(manifests)}`,
+    `export const COMMANDS = ${table(commands, (cmds) => table(cmds, lazy))}`,
+    `export const HOOKS = ${table(hooks, (events) => table(events, (list) => `[${list.map(lazy).join(', ')}]`))}`,
+  ].join('\n')
+}
+
+function svcPlugin() {
+  // Every chunk sits in dist-bundle/, one level below the package root.
+  const metaUrl = (file) => `new URL(${JSON.stringify(`../${posix(relative(ROOT, file))}`)}, import.meta.url).href`
+  return {
+    name: 'svc',
+    setup(b) {
+      b.onResolve({ filter: /^svc-bundle:data$/ }, () => ({ path: 'data', namespace: 'svc-bundle' }))
+      b.onLoad({ filter: /.*/, namespace: 'svc-bundle' }, () => ({ contents: bundleData(), resolveDir: ROOT, loader: 'js' }))
+      // zod's locale barrel: English alone, as src/lib/api/lean-zod.ts does for the unbundled CLI.
+      b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
+        contents: "export { default as en } from './en.js'\n",
+        resolveDir: dirname(args.path),
+        loader: 'js',
+      }))
+      b.onLoad({ filter: /[\\/]dist[\\/].*\.js$/ }, (args) => {
+        if (!args.path.startsWith(DIST + sep)) return undefined
+        let src = readFileSync(args.path, 'utf8')
+        src = src.replaceAll("createRequire(import.meta.url)('undici/lib/dispatcher/agent.js')", "require('undici/lib/dispatcher/agent.js')")
+        src = src.replaceAll('import.meta.url', metaUrl(args.path))
+        return { contents: src, resolveDir: dirname(args.path), loader: 'js' }
+      })
+    },
+  }
+}
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node22',
+  logLevel: 'warning',
+  legalComments: 'none',
+  loader: { '.node': 'empty' },
+  // Ink imports it only when DEV=true, and it is not installed (unbundled, that import fails the same way).
+  external: ['react-devtools-core'],
+  // React and Ink still pick their development or production build at run time from NODE_ENV, as unbundled.
+  metafile: true,
+}
+
+export async function buildEsm() {
+  rmSync(OUT, { recursive: true, force: true })
+  const result = await build({
+    ...common,
+    entryPoints: { cli: join(ROOT, 'scripts/bundle/cli.js') },
+    outdir: OUT,
+    format: 'esm',
+    splitting: true,
+    // Every chunk beside cli.js, one level below the package root (the import.meta.url rewrite counts on it).
+    chunkNames: '[name]-[hash]',
+    // CommonJS dependencies call require() for Node's built-ins.
+    banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
+    plugins: [svcPlugin()],
+  })
+  return result
+}
+
+/** The files the single executable carries as SEA assets, by path from the package root (see scripts/bundle/sea-main.js). */
+export function seaAssets() {
+  const pjson = readJson(join(ROOT, 'package.json'))
+  const assets = { 'package.json': join(ROOT, 'package.json'), 'oclif.manifest.json': join(ROOT, 'oclif.manifest.json'), 'scripts/completions.js': join(ROOT, 'scripts/completions.js') }
+  for (const name of pjson.oclif?.plugins ?? []) {
+    const dir = packageDir(ROOT, name)
+    for (const f of ['package.json', 'oclif.manifest.json']) assets[`node_modules/${name}/${f}`] = join(dir, f)
+  }
+  for (const f of readdirSync(OUT)) if (f.endsWith('.js')) assets[`dist-bundle/${f}`] = join(OUT, f)
+  return assets
+}
+
+/** dist-sea/svc.cjs: the SEA main script (CommonJS, as Node 24 requires); needs dist-bundle/ built. */
+export async function buildSea() {
+  rmSync(SEA_OUT, { recursive: true, force: true })
+  const assets = seaAssets()
+  const result = await build({
+    ...common,
+    entryPoints: { svc: join(ROOT, 'scripts/bundle/sea-main.js') },
+    outdir: SEA_OUT,
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    external: ['node:sea'],
+    define: { __SVC_SEA_ASSETS__: JSON.stringify(Object.keys(assets)) },
+  })
+  return { result, assets }
+}
+
+function summary(result, dir) {
+  const outputs = Object.entries(result.metafile.outputs).filter(([f]) => !f.endsWith('.map'))
+  const bytes = outputs.reduce((s, [, o]) => s + o.bytes, 0)
+  return `${relative(ROOT, dir)}/: ${outputs.length} files, ${(bytes / 1024).toFixed(0)} KiB`
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  if (!existsSync(join(DIST, 'root-help.js')) || !existsSync(join(ROOT, 'oclif.manifest.json'))) {
+    process.stderr.write('build-bundle: build first (tsc and oclif manifest): npm run build\n')
+    process.exit(1)
+  }
+  const started = performance.now()
+  const esm = await buildEsm()
+  let line = summary(esm, OUT)
+  if (process.argv.includes('--sea')) line += `; ${summary((await buildSea()).result, SEA_OUT)}`
+  process.stdout.write(`build-bundle: ${line} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`)
+}
