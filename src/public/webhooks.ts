@@ -4,12 +4,12 @@
  *
  * @example
  * ```ts
- * import { verifyWebhook, WebhookVerificationError } from 'svc-cli/webhooks'
+ * import { isEventType, verifyWebhook, WebhookVerificationError } from 'svc-cli/webhooks'
  *
  * // Your framework must give you the raw body (bytes or text), not parsed JSON.
  * try {
  *   const event = verifyWebhook(rawBody, req.headers, process.env.SVC_WEBHOOK_SECRET!)
- *   if (event.type === 'charge.settled') releaseOrder(event.data.charge.id)
+ *   if (isEventType(event, 'charge.settled')) releaseOrder(event.data.charge.id)
  *   res.statusCode = 200
  * } catch (err) {
  *   if (err instanceof WebhookVerificationError) res.statusCode = 400 // never trust it
@@ -100,6 +100,18 @@ export function verifyWebhook(rawBody: Uint8Array | string, headers: WebhookHead
     const field = issue ? issue.path.map(String).join('.') || 'body' : 'body'
     throw new WebhookVerificationError('invalid_body', `the signed ${String(verdict.event.type ?? 'event')} does not match its schema: ${field}: ${issue?.message ?? (err as Error).message}`, field)
   }
+}
+
+/** The event of one type, e.g. `EventOf<'charge.settled'>`. */
+export type EventOf<T extends WebhookEvent['type']> = Extract<WebhookEvent, { type: T }>
+
+/**
+ * Narrows a verified event to one type (or several), so its `data` is typed:
+ * `if (isEventType(event, 'withdrawal.paid')) event.data.withdrawal.pix.endToEndId`.
+ * (Comparing `event.type` alone cannot narrow: an unknown type is any string.)
+ */
+export function isEventType<T extends WebhookEvent['type']>(event: WebhookEvent | UnknownWebhookEvent, ...types: T[]): event is EventOf<T> {
+  return (types as string[]).includes(event.type)
 }
 
 const HEADER_NAMES = ['x-svc-signature', 'x-svc-timestamp', 'x-svc-event-id', 'x-svc-event-type']

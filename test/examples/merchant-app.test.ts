@@ -14,7 +14,7 @@ import { ROOT } from '../helpers/run-command.js'
 
 const app = join(mkdtempSync(join(tmpdir(), 'svc-merchant-')), 'merchant-app')
 const repoBin = join(ROOT, 'node_modules', '.bin')
-const env = { ...process.env, CI: 'true', PATH: `${join(app, 'node_modules', '.bin')}:${repoBin}:${process.env.PATH}` }
+const env: NodeJS.ProcessEnv = { ...process.env, CI: 'true', PATH: `${join(app, 'node_modules', '.bin')}:${repoBin}:${process.env.PATH}` }
 for (const k of ['SVC_API_KEY', 'SVC_BASE_URL', 'SVC_PROFILE', 'SVC_WEBHOOK_SECRET', 'VITEST', 'VITEST_POOL_ID', 'VITEST_WORKER_ID', 'NODE_OPTIONS']) delete env[k]
 
 beforeAll(() => {

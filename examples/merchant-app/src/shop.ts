@@ -9,7 +9,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { verifyWebhook, WebhookVerificationError } from 'svc-cli/webhooks'
+import { isEventType, verifyWebhook, WebhookVerificationError } from 'svc-cli/webhooks'
 
 export interface ShopConfig {
   /** The service's base URL (the sandbox's in tests). */
@@ -36,6 +36,9 @@ interface Charge {
   status: string
   pix: { qrCode: string }
 }
+
+/** The events that move a charge (charge.test and the split events need nothing from the shop). */
+const CHARGE_EVENTS = ['charge.awaiting_payment', 'charge.paid_pending_settlement', 'charge.settled', 'charge.expired', 'charge.canceled', 'charge.failed', 'charge.refunded'] as const
 
 export class Shop {
   readonly orders = new Map<string, Order>()
@@ -74,9 +77,8 @@ export class Shop {
       throw err
     }
     if (this.seenEvents.has(event.id)) return 200
-    if (event.type.startsWith('charge.') && event.type !== 'charge.test' && 'data' in event) {
-      const chargeId = (event.data as { charge?: { id?: string } }).charge?.id
-      const order = chargeId ? this.byCharge.get(chargeId) : undefined
+    if (isEventType(event, ...CHARGE_EVENTS)) {
+      const order = this.byCharge.get(event.data.charge.id)
       // The event says something happened; the API says where the charge is now.
       if (order) await this.reconcile(order, await this.api<Charge>('GET', `/v1/charges/${order.chargeId}`))
     }
