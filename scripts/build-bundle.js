@@ -160,6 +160,9 @@ export function seaAssets() {
     for (const f of ['package.json', 'oclif.manifest.json']) assets[`node_modules/${name}/${f}`] = join(dir, f)
   }
   for (const f of readdirSync(OUT)) if (f.endsWith('.js')) assets[`dist-bundle/${f}`] = join(OUT, f)
+  // The built-in trigger fixtures (svc trigger, svc fixtures run).
+  const triggers = join(ROOT, 'fixtures', 'triggers')
+  for (const f of readdirSync(triggers)) if (f.endsWith('.json')) assets[`fixtures/triggers/${f}`] = join(triggers, f)
   return assets
 }
 

@@ -138,6 +138,24 @@ describe('the single executable', () => {
     }
   })
 
+  it('triggers an event from its embedded fixtures, and runs detached: start --detach, status, stop', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-binary-detach-'))
+    const env = { SVC_CONFIG_DIR: dir }
+    const started = await svc(['sandbox', 'start', '--detach', '--port', '0', '--json'], env)
+    expect(started.exitCode).toBe(0)
+    const baseUrl = (JSON.parse(started.stdout) as { baseUrl: string }).baseUrl
+    try {
+      const status = await svc(['sandbox', 'status', '--json'], env)
+      expect(JSON.parse(status.stdout)).toMatchObject({ running: true, baseUrl, detached: true })
+      const triggered = await svc(['trigger', 'withdrawal.paid', '--json'], env)
+      expect(triggered.stderr).toBe('')
+      expect((JSON.parse(triggered.stdout) as { events: Array<{ type: string }> }).events.map((e) => e.type)).toEqual(['withdrawal.processing', 'withdrawal.paid'])
+    } finally {
+      expect((await svc(['sandbox', 'stop'], env)).exitCode).toBe(0)
+    }
+    expect((await svc(['sandbox', 'status'], env)).exitCode).toBe(4)
+  })
+
   it('runs the webhook listener: a signed delivery is verified and forwarded', async () => {
     let app: TargetApp | undefined
     const listener = await (async () => {
