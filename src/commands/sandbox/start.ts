@@ -74,7 +74,7 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
     if (started.staleRun) this.note(paintErr('dim', `Cleaned the pid file of a sandbox that had died (pid ${started.staleRun.pid}, started ${started.staleRun.startedAt}).`))
     const { sandbox } = started
     const ready: SandboxReady = {
-      sandbox: { baseUrl: sandbox.baseUrl, testKey: sandbox.testKey, liveKey: sandbox.liveKey, webhookSecret: sandbox.webhookSecret },
+      sandbox: { baseUrl: sandbox.baseUrl, testKey: sandbox.testKey, liveKey: sandbox.liveKey, webhookSecret: sandbox.webhookSecret, panelUrl: sandbox.panelUrl },
       dataDir: started.dataDir,
       profiles: started.profiles,
     }

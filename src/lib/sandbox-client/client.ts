@@ -130,6 +130,11 @@ export class PanelClient {
     return this.call('PATCH', '/account', { body: patch })
   }
 
+  /** A one-time URL (60 s) into the web panel, for a browser. */
+  panelLink(): Promise<{ url: string }> {
+    return this.call('POST', '/panel-link', { body: {} })
+  }
+
   /** Empties the sandbox's data; keys, secret, plan and webhook URLs stay. */
   reset(): Promise<{ reset: true }> {
     return this.call('POST', '/reset', { body: {} })

@@ -26,6 +26,8 @@ export interface PanelDeps {
   clock: SandboxClock
   /** Empties the sandbox's data (POST /_sandbox/reset). */
   reset?: () => Promise<void>
+  /** A one-time URL into the web panel (POST /_sandbox/panel-link, for `svc sandbox open`). */
+  panelLink?: () => string
   /** The resources beside charges and the event log (absent in tests of the panel alone). */
   resources?: {
     store: SandboxStore
@@ -127,6 +129,10 @@ export async function handlePanelRequest(req: PanelRequest, deps: PanelDeps): Pr
       await flush(deps)
       await deps.reset()
       return ok(200, { reset: true })
+    }
+    case 'POST /panel-link': {
+      if (!deps.panelLink) break
+      return ok(201, { url: deps.panelLink() })
     }
     case 'GET /clock':
       return ok(200, { now: deps.clock.nowDate().toISOString(), speed: deps.clock.speed })

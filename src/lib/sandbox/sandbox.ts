@@ -19,6 +19,9 @@ import { ChargeEngine } from './engine.js'
 import { handlePanelRequest } from './panel-routes.js'
 import { ProductSales } from './product-sales.js'
 import { Withdrawals } from './withdrawals.js'
+import { WebPanel } from './web/web-panel.js'
+import { planOf } from './server.js'
+import type { EventSink, StoredEvent } from './types.js'
 import { RateLimiter } from './rate-limit.js'
 import { createSandboxServer } from './server.js'
 import { SandboxStore } from './store.js'
@@ -45,13 +48,22 @@ export async function startSandbox(opts: SandboxStartOptions = {}): Promise<Runn
   const { merchant, testKey, liveKey } = store.ensureMerchant(clock.nowDate().toISOString())
   store.clearUnfinishedIdempotency()
 
-  const ctx: SandboxContext = { db, clock, log, webhookSecret: merchant.webhookSecret, writes }
+  // Live pages of the web panel refresh when an event is published or a delivery attempt ends.
+  let web: WebPanel | undefined
+  const ctx: SandboxContext = { db, clock, log, webhookSecret: merchant.webhookSecret, writes, onActivity: () => web?.changed() }
   const deliveries: DeliveryWorker = opts.deliveries ? opts.deliveries(ctx) : new WebhookDeliveries(ctx)
+  const sink: EventSink = {
+    publish(event: StoredEvent) {
+      deliveries.publish(event)
+      web?.changed()
+    },
+  }
   let baseUrl = ''
-  const engine = new ChargeEngine({ store, clock, sink: deliveries, log, baseUrl: () => baseUrl, beforeChargeInsert: opts.beforeChargeInsert })
-  const withdrawals = new Withdrawals({ store, clock, sink: deliveries })
-  const productSales = new ProductSales({ store, clock, sink: deliveries })
+  const engine = new ChargeEngine({ store, clock, sink, log, baseUrl: () => baseUrl, beforeChargeInsert: opts.beforeChargeInsert })
+  const withdrawals = new Withdrawals({ store, clock, sink })
+  const productSales = new ProductSales({ store, clock, sink })
   const admin = createAdmin(store, clock)
+  web = new WebPanel({ store, engine, deliveries: deliveries as WebhookDeliveries, admin, clock, planOf, port: () => Number(new URL(baseUrl).port) })
   // The panel drives the worker's own API (setEndpoint, list, resend); an injected recorder
   // (tests of the core) answers only what the core itself needs.
   const reset = async (): Promise<void> => {
@@ -62,7 +74,14 @@ export async function startSandbox(opts: SandboxStartOptions = {}): Promise<Runn
     store.reset()
     log('sandbox data reset: charges, events, deliveries, withdrawals and sales emptied; keys, secret, plan and webhook URLs kept')
   }
-  const panelDeps = { deliveries: deliveries as WebhookDeliveries, admin, clock, reset, resources: { store, engine, withdrawals, productSales } }
+  const panelDeps = {
+    deliveries: deliveries as WebhookDeliveries,
+    admin,
+    clock,
+    reset,
+    panelLink: () => web!.ticketUrl(baseUrl),
+    resources: { store, engine, withdrawals, productSales },
+  }
 
   const server = createSandboxServer({
     store,
@@ -78,6 +97,7 @@ export async function startSandbox(opts: SandboxStartOptions = {}): Promise<Runn
     log,
     baseUrl: () => baseUrl,
     panel: (req) => handlePanelRequest(req, panelDeps),
+    web,
     timeouts: opts.serverTimeouts,
   })
   try {
@@ -103,6 +123,7 @@ export async function startSandbox(opts: SandboxStartOptions = {}): Promise<Runn
     closing ??= (async () => {
       engine.stop()
       withdrawals.stop()
+      web?.close()
       await closeServer(server)
       await deliveries.close()
       store.setMeta(CLOCK_LEAD_META, String(clock.now() - Date.now()))
@@ -114,7 +135,7 @@ export async function startSandbox(opts: SandboxStartOptions = {}): Promise<Runn
     return closing
   }
 
-  return { baseUrl, testKey, liveKey, webhookSecret: merchant.webhookSecret, clock, admin, reset, close }
+  return { baseUrl, testKey, liveKey, webhookSecret: merchant.webhookSecret, clock, admin, reset, panelUrl: web.entryUrl(baseUrl), close }
 }
 
 function listen(server: Server, port: number, host: string): Promise<AddressInfo> {

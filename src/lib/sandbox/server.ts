@@ -45,6 +45,8 @@ export interface SandboxServerDeps {
   version: string
   log: (line: string) => void
   baseUrl: () => string
+  /** The web panel under `/panel/` (its own guard: token, Host, CSRF). */
+  web?: { handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> }
   /** The panel routes under `/_sandbox/` (authenticated by any valid key of this sandbox). */
   panel?: (req: PanelRequest) => Promise<PanelResponse>
   /** Deadlines for a request to arrive (default: net/server-guard's; tests shorten them). */
@@ -124,6 +126,10 @@ async function route(
   if (method === 'GET' && pathname === '/_sandbox/info') {
     await readBody(req)
     return { status: 200, body: { sandbox: true, version: deps.version, now: deps.clock.nowDate().toISOString(), speed: deps.clock.speed } }
+  }
+  if (deps.web && (pathname === '/panel' || pathname.startsWith('/panel/'))) {
+    await deps.web.handle(req, res, new URL(req.url ?? '/', 'http://sandbox.invalid'))
+    return undefined
   }
   const qr = QR_PATH.exec(pathname)
   if (qr && (method === 'GET' || method === 'HEAD')) return qrImage(deps, qr[1]!)

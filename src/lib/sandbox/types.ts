@@ -40,6 +40,8 @@ export interface SandboxContext {
   log: (line: string) => void
   /** The merchant's webhook secret (one per sandbox, both environments). */
   webhookSecret: string
+  /** Told when a delivery attempt ended (the web panel's live pages refresh). */
+  onActivity?: () => void
   /** The sandbox's group commit, shared so that a turn's creations and delivery rows make one commit (default: the worker's own). */
   writes?: GroupCommit
 }
@@ -114,6 +116,8 @@ export interface RunningSandbox {
   admin?: SandboxAdmin
   /** Empties the data (charges, events, deliveries, withdrawals, sales); keys, secret, plan, webhook URLs and clock stay. */
   reset(): Promise<void>
+  /** The web panel's URL, with this start's token: for the one who started the sandbox. */
+  panelUrl: string
   close(): Promise<void>
 }
 

@@ -41,7 +41,7 @@ export interface StartedSandbox {
 
 /** What the ready output shows: enough for a detached sandbox's parent to print it too. */
 export interface SandboxReady {
-  sandbox: Pick<RunningSandbox, 'baseUrl' | 'testKey' | 'liveKey' | 'webhookSecret'>
+  sandbox: Pick<RunningSandbox, 'baseUrl' | 'testKey' | 'liveKey' | 'webhookSecret'> & { panelUrl?: string }
   dataDir?: string
   profiles: { written: boolean; madeDefault: boolean }
 }
@@ -99,6 +99,7 @@ export function readyBanner(started: SandboxReady, opts: { speed?: number; chaos
     ['Test key', sandbox.testKey],
     ['Live key', sandbox.liveKey],
     ['Webhook secret', sandbox.webhookSecret],
+    ...(sandbox.panelUrl ? ([['Panel', paint('cyan', sandbox.panelUrl)]] as Array<[string, string]>) : []),
     ['Data', dataDir ?? paint('yellow', 'in memory (gone when it stops)')],
   ]
   if (opts.speed !== undefined && opts.speed !== 1) rows.push(['Clock', `${opts.speed}× wall time`])

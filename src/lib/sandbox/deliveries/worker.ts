@@ -68,6 +68,7 @@ export class WebhookDeliveries implements EventSink {
   private readonly timers: DueTimers
   private readonly lanes = new ResourceLanes<Job>()
   private readonly work = new Set<Promise<void>>()
+  private readonly onActivity?: () => void
   /** Bumped by reset(): timers of an older generation are stale. */
   private generation = 0
   private restored = false
@@ -76,6 +77,7 @@ export class WebhookDeliveries implements EventSink {
   constructor(ctx: SandboxContext, opts: WebhookDeliveriesOptions = {}) {
     this.clock = ctx.clock
     this.log = ctx.log
+    this.onActivity = ctx.onActivity
     this.secret = ctx.webhookSecret
     this.timeoutMs = opts.timeoutMs ?? LIMITS.webhookTimeoutMs
     this.wallNow = opts.wallNow ?? Date.now
@@ -282,6 +284,7 @@ export class WebhookDeliveries implements EventSink {
     }
     const { state, retryIndex, eventId } = job
     this.queue(() => this.store.recordAttempt(eventId, r, { state, retryIndex, nextRetryAt: nextRetry, checkAt }))
+    this.onActivity?.()
     if (this.closed) return
     if (nextRetry !== null && !r.manual && stillPending) this.pushJob(job)
     if (checkAt !== null) this.pushCheck(eventId, job.env, job.firstAttemptAt!, checkAt)

@@ -1,0 +1,33 @@
+/** `svc sandbox open`: a one-time URL into the web panel, printed where no browser can be opened. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { startSandbox } from '../../../src/lib/sandbox/sandbox.js'
+import type { RunningSandbox } from '../../../src/lib/sandbox/types.js'
+import { svc } from '../../helpers/cli.js'
+
+let sb: RunningSandbox
+beforeAll(async () => {
+  sb = await startSandbox({ port: 0, inMemory: true })
+})
+afterAll(() => sb.close())
+
+describe('svc sandbox open', () => {
+  it('prints a one-time URL (no browser here) that lands on the page asked for, once', async () => {
+    const r = await svc(['sandbox', 'open', 'bank', '--print'], { env: { SVC_API_KEY: sb.testKey, SVC_BASE_URL: sb.baseUrl } })
+    expect(r.exitCode).toBe(0)
+    const url = r.stdout.trim()
+    expect(url).toMatch(new RegExp(`^${sb.baseUrl}/panel\\?ticket=[\\w-]+&next=`))
+    expect(url).not.toContain(sb.testKey)
+    const first = await fetch(url, { redirect: 'manual' })
+    expect(first.status).toBe(303)
+    expect(first.headers.get('location')).toBe('/panel/bank?env=test')
+    expect(first.headers.get('set-cookie')).toMatch(/^svc_panel=[\w-]+; HttpOnly; SameSite=Strict; Path=\/panel$/)
+    const again = await fetch(url, { redirect: 'manual' })
+    expect(again.status).toBe(401)
+  })
+
+  it('refuses an unknown page (exit 2) before asking the sandbox', async () => {
+    const r = await svc(['sandbox', 'open', 'nowhere'], { env: { SVC_API_KEY: sb.testKey, SVC_BASE_URL: 'http://127.0.0.1:9' } })
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toContain('PAGE must be one of charges, deliveries')
+  })
+})
