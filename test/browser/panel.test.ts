@@ -48,7 +48,7 @@ afterAll(async () => {
 describe('the web panel', () => {
   it('opens from the printed URL, drops the token from the address bar, and shows a charge created from the CLI without a reload', async () => {
     expect(page.url()).toBe(`${sb.baseUrl}/panel/charges?env=test`)
-    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42))
+    await page.evaluate(() => ((globalThis as unknown as { marker: number }).marker = 42))
     const created = await svc(['charges', 'create', '--amount', '1500', '--payer-tax-number', CPF, '--description', 'Pedido ao vivo', '-q'], { env: cliEnv() })
     expect(created.exitCode).toBe(0)
     const id = created.stdout.trim()
@@ -57,7 +57,7 @@ describe('the web panel', () => {
     await expect.poll(() => row.textContent()).toContain('R$ 15,00')
     expect(await row.textContent()).toContain('awaiting_payment')
     // Same document: the row arrived live.
-    expect(await page.evaluate(() => (window as unknown as { marker: number }).marker)).toBe(42)
+    expect(await page.evaluate(() => (globalThis as unknown as { marker: number }).marker)).toBe(42)
     await page.screenshot({ path: join(ROOT, 'docs', 'panel-charges.png') })
   })
 
@@ -198,7 +198,7 @@ describe('what the panel refuses', () => {
     const { body: charge } = await api('POST', '/v1/charges', { amountInCents: 1500, payerTaxNumber: CPF, description: payload, metadata: { note: '"><b>bold</b>' } })
     await page.goto(`${sb.baseUrl}/panel/charges/${charge.id}?env=test`)
     expect(await page.locator('main').textContent()).toContain(payload)
-    expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined()
+    expect(await page.evaluate(() => (globalThis as unknown as { pwned?: number }).pwned)).toBeUndefined()
     expect(await page.locator('main b').count()).toBe(0)
     const headers = (await page.goto(`${sb.baseUrl}/panel/charges?env=test`))!.headers()
     expect(headers['content-security-policy']).toContain("script-src 'self'")
@@ -219,7 +219,7 @@ describe('accessibility', () => {
       await p.goto(`${sb.baseUrl}/panel/${path}?env=test`)
       await p.evaluate(axe)
       const violations = await p.evaluate(async () => {
-        const r = await (window as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe.run()
+        const r = await (globalThis as unknown as { axe: { run(): Promise<{ violations: Array<{ id: string; impact: string; nodes: unknown[] }> }> } }).axe.run()
         return r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.nodes.length})`)
       })
       found.push(...violations.map((v) => `${path}: ${v}`))

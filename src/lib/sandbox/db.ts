@@ -120,6 +120,13 @@ const MIGRATIONS: readonly string[] = [
     body TEXT NOT NULL
   );
   `,
+  // At least once across a crash: an event is saved with its resource as not yet handed to the
+  // delivery worker, and marked in the same commit as its delivery row; a restart hands over
+  // again what a kill -9 cut between the two. Events of older data dirs count as handed over.
+  `
+  ALTER TABLE events ADD COLUMN dispatched INTEGER NOT NULL DEFAULT 1;
+  CREATE INDEX events_undispatched ON events (seq) WHERE dispatched = 0;
+  `,
 ]
 
 /** Opens (creating when needed) the sandbox database and brings its schema up to date. */

@@ -82,7 +82,7 @@ export class SandboxStore {
       idemGet: p('SELECT * FROM idempotency WHERE environment = ? AND key = ?'),
       idemInsert: p('INSERT INTO idempotency (environment, key, request_hash, charge_id, created_ms) VALUES (?, ?, ?, ?, ?)'),
       idemDeleteUnfinished: p('DELETE FROM idempotency WHERE charge_id IS NULL'),
-      eventInsert: p('INSERT INTO events (id, type, environment, created_at, charge_id, body, resource_key) VALUES (?, ?, ?, ?, ?, ?, ?)'),
+      eventInsert: p('INSERT INTO events (id, type, environment, created_at, charge_id, body, resource_key, dispatched) VALUES (?, ?, ?, ?, ?, ?, ?, 0)'),
       eventsOfCharge: p('SELECT * FROM events WHERE charge_id = ? ORDER BY seq'),
       pendingSplits: p("SELECT * FROM charges WHERE status = 'settled' AND json_extract(body, '$.split.status') = 'pending' ORDER BY seq"),
       eventsAfter: p('SELECT seq, id, type, environment, created_at, resource_key FROM events WHERE seq > ? ORDER BY seq LIMIT ?'),

@@ -63,6 +63,8 @@ export class DeliveryLog {
     fail: StatementSync
     attemptInsert: StatementSync
     checkDone: StatementSync
+    dispatched: StatementSync
+    undispatched: StatementSync
     byEventId: StatementSync
     pendingAll: StatementSync
     checksAll: StatementSync
@@ -94,6 +96,8 @@ export class DeliveryLog {
          SELECT id, attempts, ?, ?, ?, ?, ?, ?, ? FROM webhook_deliveries WHERE event_id = ?`,
       ),
       checkDone: p('UPDATE webhook_deliveries SET check_ms = NULL WHERE event_id = ?'),
+      dispatched: p('UPDATE events SET dispatched = 1 WHERE id = ?'),
+      undispatched: p('SELECT id, type, environment, created_at, body, resource_key FROM events WHERE dispatched = 0 ORDER BY seq'),
       byEventId: p('SELECT * FROM webhook_deliveries WHERE event_id = ?'),
       pendingAll: p("SELECT * FROM webhook_deliveries WHERE state = 'pending' ORDER BY id"),
       checksAll: p('SELECT event_id, environment, first_attempt_ms, check_ms FROM webhook_deliveries WHERE check_ms IS NOT NULL'),
@@ -137,6 +141,23 @@ export class DeliveryLog {
   recordAttempt(eventId: string, a: AttemptOutcome, next: { state: DeliveryState; retryIndex: number; nextRetryAt: number | null; checkAt: number | null }): void {
     this.st.update.run(a.url, next.retryIndex, a.status ?? null, a.error ?? null, a.response ?? null, next.state, next.nextRetryAt, a.manual ? null : a.at, next.checkAt, eventId)
     this.st.attemptInsert.run(a.at, a.url, a.status ?? null, a.error ?? null, a.response ?? null, a.durationMs, a.manual ? 1 : 0, eventId)
+  }
+
+  /** The event was handed to the worker (its delivery row, if any, is in the same commit). */
+  markDispatched(eventId: string): void {
+    this.st.dispatched.run(eventId)
+  }
+
+  /** Events saved but never handed to the worker: a kill -9 came between the two commits. */
+  undispatched(): Array<{ id: string; type: string; environment: Env; createdAt: string; body: string; resourceKey?: string }> {
+    return (this.st.undispatched.all() as Row[]).map((r) => ({
+      id: r.id as string,
+      type: r.type as string,
+      environment: r.environment as Env,
+      createdAt: r.created_at as string,
+      body: r.body as string,
+      ...(r.resource_key ? { resourceKey: r.resource_key as string } : {}),
+    }))
   }
 
   markFailed(eventId: string, reason: string): void {

@@ -7,8 +7,10 @@
  * without knowing what the event is about: storage is delivery-log.ts, timing schedule.ts,
  * sending sender.ts. Log writes join the sandbox's group commit (one transaction per turn).
  *
- * What a crash (kill -9) loses: the log rows of the last turn, not yet committed; an attempt
- * whose outcome was lost is made again (receivers deduplicate by event id). A clean stop
+ * What a crash (kill -9) loses: the log rows of the last turn, not yet committed. Nothing is lost
+ * for the receiver: an event whose row was lost is still marked undispatched beside its resource
+ * and restore() hands it over again, and an attempt whose outcome was lost is made again
+ * (receivers deduplicate by event id): at least once, as spec 6.4 promises. A clean stop
  * (close()) commits everything, and pending rows are picked up by restore() on the next start.
  */
 import type { DeliveryRecord } from '../../contract/panel.js'
@@ -119,16 +121,27 @@ export class WebhookDeliveries implements EventSink {
 
   publish(event: StoredEvent): void {
     const ep = this.endpoints.get(event.environment)
-    if (!ep) return // no URL configured for this environment: nothing to deliver
+    if (!ep) {
+      // No URL configured for this environment: nothing to deliver, and nothing to hand over again.
+      this.queue(() => this.store.markDispatched(event.id))
+      return
+    }
     if (this.pending.has(event.id)) return // the same event published twice
     const now = this.clock.now()
     const row = { eventId: event.id, type: event.type, env: event.environment, body: event.body, url: ep.url, createdAt: now, resourceKey: event.resourceKey }
     if (!ep.active) {
       // A deactivated endpoint gets no new deliveries; the log still shows what was not sent.
-      this.queue(() => this.store.insert({ ...row, state: 'skipped' }))
+      this.queue(() => {
+        this.store.insert({ ...row, state: 'skipped' })
+        this.store.markDispatched(event.id)
+      })
       return
     }
-    this.queue(() => this.store.insert({ ...row, state: 'pending' }))
+    // The row and the mark in one commit: a crash loses both (and restore() hands the event over again) or neither.
+    this.queue(() => {
+      this.store.insert({ ...row, state: 'pending' })
+      this.store.markDispatched(event.id)
+    })
     const job: Job = { ...row, state: 'pending', attempts: 0, retryIndex: 0, dueAt: now, gen: 0 }
     this.pending.set(job.eventId, job)
     // After close() the row stays pending with its due time; restore() picks it up on the next start.
@@ -186,6 +199,10 @@ export class WebhookDeliveries implements EventSink {
       else this.pushJob(job)
     }
     for (const c of this.store.pendingChecks()) this.pushCheck(c.eventId, c.env, c.firstAttemptAt, Math.max(c.checkAt, now))
+    // At least once (spec 6.4): events saved with their resource whose delivery row a crash lost.
+    const lost = this.store.undispatched()
+    if (lost.length) this.log(`webhooks: ${lost.length} event${lost.length === 1 ? '' : 's'} saved before a crash but never handed to delivery: delivering now`)
+    for (const event of lost) this.publish(event)
     this.armTimers()
   }
 
