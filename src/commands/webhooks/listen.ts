@@ -20,7 +20,7 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
 
   static override examples = [
     '<%= config.bin %> webhooks listen --forward localhost:3000/webhooks',
-    '<%= config.bin %> webhooks listen --forward localhost:3000 --port 0 --no-tui | jq .outcome',
+    '<%= config.bin %> webhooks listen --forward localhost:3000 --port 0 --no-tui | jq -r \'select(.outcome) | .outcome\'',
     '<%= config.bin %> webhooks listen --forward http://127.0.0.1:8080/hooks --secret "$OLD_SECRET" --secret "$NEW_SECRET" --events charge.settled,charge.refunded',
     '<%= config.bin %> webhooks listen --forward localhost:3000 --events \'charge.*\'',
   ]
