@@ -34,3 +34,24 @@ export async function createCharge(opts: CreateChargeOptions, ctx: CreateChargeC
     throw new NetworkError(error.message, { cause: error, hint: `It may have been created: run again with --idempotency-key ${idempotencyKey} to get it without creating a second one.` })
   })
 }
+
+/** The states in which a charge's QR may be shown to a payer. */
+export const PAYABLE: readonly Charge['status'][] = ['created', 'awaiting_payment']
+
+const NOT_PAYABLE_WHY: Partial<Record<Charge['status'], string>> = {
+  canceled: 'is canceled: its QR stays technically payable, so do not show it to the payer',
+  expired: 'is expired: its QR can no longer be paid',
+  failed: 'failed: it has no payable QR',
+  paid_pending_settlement: 'is already paid (paid_pending_settlement)',
+  settled: 'is already paid and settled',
+  refunded: 'was paid and refunded',
+}
+
+/** The stderr line for a replay that returned a charge nobody should pay (again). */
+export function notPayableNote(charge: Charge): string {
+  const name = charge.externalId ? `for external id ${JSON.stringify(charge.externalId)} (${charge.id})` : charge.id
+  return (
+    `The existing charge ${name} ${NOT_PAYABLE_WHY[charge.status] ?? `is ${charge.status}`}. No QR shown; exit 5. ` +
+    'To charge again, create a new charge with another --external-id.'
+  )
+}
