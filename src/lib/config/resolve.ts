@@ -104,8 +104,13 @@ export async function resolveCredentials(flags: CredentialFlags, env: NodeJS.Pro
   return { apiKey, baseUrl: normalizeBaseUrl(baseUrl, urlSource), environment, profileName, source }
 }
 
-/** Webhook secrets: `--secret` (repeatable) > `SVC_WEBHOOK_SECRET` (comma-separated for rotation) > the profile's. */
-export async function resolveWebhookSecrets(flags: CredentialFlags, env: NodeJS.ProcessEnv = process.env): Promise<string[]> {
+/**
+ * Webhook secrets: `--secret` (repeatable) > `SVC_WEBHOOK_SECRET` (comma-separated for rotation) > the profile's.
+ * `keySource` (Credentials.source) is where the API key in use came from: a profile's secret is
+ * used only with that profile's key, never beside a key from --api-key or SVC_API_KEY (it would
+ * belong to another account, e.g. the sandbox's, and every real delivery would fail to verify).
+ */
+export async function resolveWebhookSecrets(flags: CredentialFlags, env: NodeJS.ProcessEnv = process.env, keySource?: string): Promise<string[]> {
   const fromFlags = (flags.secret ?? []).map((s) => s.trim()).filter(Boolean)
   if (fromFlags.length) return fromFlags
   const fromEnv = (env.SVC_WEBHOOK_SECRET ?? '')
@@ -113,6 +118,7 @@ export async function resolveWebhookSecrets(flags: CredentialFlags, env: NodeJS.
     .map((s) => s.trim())
     .filter(Boolean)
   if (fromEnv.length) return fromEnv
+  if (keySource !== undefined && !keySource.startsWith('profile ')) return []
   const { profile } = await resolveProfile(flags, env)
   return profile?.webhookSecret ? [profile.webhookSecret] : []
 }

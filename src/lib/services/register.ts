@@ -12,10 +12,13 @@ export type Registration =
   | { kind: 'sandbox'; url: string; environment: 'live' | 'test'; also?: 'live' | 'test' }
   | { kind: 'sandbox_failed'; url: string; message: string }
   | { kind: 'remote'; baseUrl: string; environment: 'live' | 'test' }
+  | { kind: 'unreachable'; baseUrl: string; reason: string }
   | { kind: 'no_credentials'; reason: string }
 
 export interface RegisterDeps {
   detectSandbox(baseUrl: string): Promise<boolean>
+  /** Tells "nothing answers" from "not a sandbox"; without it, both read as a remote service. */
+  probeSandbox?(baseUrl: string): Promise<{ kind: 'sandbox' } | { kind: 'other' } | { kind: 'unreachable'; reason: string }>
   setWebhookUrl(opts: { baseUrl: string; apiKey: string; url: string; env?: 'live' | 'test' }): Promise<unknown>
 }
 
@@ -31,9 +34,9 @@ export async function registerListener(listening: string, credentials: Credentia
   if (!credentials) return { kind: 'no_credentials', reason }
   const d = deps ?? (await import('../sandbox-client/client.js'))
   const url = reachableUrl(listening)
-  if (!(await d.detectSandbox(credentials.baseUrl))) {
-    return { kind: 'remote', baseUrl: credentials.baseUrl, environment: credentials.environment }
-  }
+  const probe = d.probeSandbox ? await d.probeSandbox(credentials.baseUrl) : { kind: (await d.detectSandbox(credentials.baseUrl)) ? 'sandbox' : 'other' }
+  if (probe.kind === 'unreachable') return { kind: 'unreachable', baseUrl: credentials.baseUrl, reason: (probe as { reason: string }).reason }
+  if (probe.kind !== 'sandbox') return { kind: 'remote', baseUrl: credentials.baseUrl, environment: credentials.environment }
   try {
     await d.setWebhookUrl({ baseUrl: credentials.baseUrl, apiKey: credentials.apiKey, url, env: credentials.environment })
     // The other environment too: the local sandbox's live events (product.paid is live only) reach the same app.
@@ -67,6 +70,11 @@ export function registrationNotes(reg: Registration, listening: string, secrets:
         `Expose the listener with a tunnel (e.g. \`cloudflared tunnel --url http://127.0.0.1:${port}\` or \`ngrok http ${port}\`),`,
         `then set the tunnel's https URL as the ${reg.environment} webhook URL in the panel (API → Webhook). ${secretNote[0]!.toUpperCase()}${secretNote.slice(1)}.`,
       ]
+    case 'unreachable':
+      return [
+        `Cannot reach ${reg.baseUrl} (${safeText(reg.reason)}): nothing answers there, so the listener is not registered and deliveries cannot be confirmed with the API.`,
+        'Check --base-url (or the profile\'s); for the local sandbox, `svc sandbox status` says where it runs. The listener keeps receiving on its port meanwhile.',
+      ]
     case 'no_credentials':
       return [`No API credentials (${reg.reason}): deliveries are ${skipVerify ? 'forwarded (NOT verified: --skip-verify)' : 'verified and forwarded'}, but not confirmed with the API and the URL is not registered anywhere.`]
   }
@@ -82,6 +90,8 @@ export function registrationSummary(reg: Registration, secrets: readonly string[
       return `NOT registered in the sandbox (see above) · ${verify}`
     case 'remote':
       return `expose this port with a tunnel and set it as the ${reg.environment} webhook URL (see above) · ${verify}`
+    case 'unreachable':
+      return `${reg.baseUrl} cannot be reached: not registered, not confirmed (see above) · ${verify}`
     case 'no_credentials':
       return `no API credentials: not confirmed with the API, not registered · ${verify}`
   }

@@ -1,6 +1,10 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { ProfileStore } from '../../../src/lib/config/store.js'
 import { setIO } from '../../../src/lib/output/io.js'
 import { chargeEvent, deferred, post, SECRET, signedHeaders, startApp, type TargetApp } from '../../lib/webhooks/fixtures.js'
 import { startListen as start } from './listen-harness.js'
@@ -129,6 +133,31 @@ describe('svc webhooks listen (piped)', () => {
     expect(run.stderr()).toMatch(/not a local sandbox/)
     expect(run.stderr()).toMatch(/tunnel/)
     expect(run.stderr()).toMatch(/live webhook URL in the panel/)
+  })
+
+  it('says the base URL cannot be reached when nothing answers there, not that it is "not a local sandbox" (issue 16 item 4)', async () => {
+    const target = await app()
+    const closed = createServer()
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r))
+    const port = (closed.address() as AddressInfo).port
+    await new Promise<void>((r) => closed.close(() => r()))
+    const run = start(['--forward', `127.0.0.1:${target.port}`, '--port', '0', '--secret', SECRET], { SVC_API_KEY: 'svc_test_abcdefghijklmnop', SVC_BASE_URL: `http://127.0.0.1:${port}` })
+    await run.waitLines(1)
+    await run.stop()
+    expect(run.stderr()).toContain(`Cannot reach http://127.0.0.1:${port} (ECONNREFUSED): nothing answers there`)
+    expect(run.stderr()).not.toMatch(/not a local sandbox|tunnel/)
+  })
+
+  it('never verifies with a profile\'s secret beside a key from --api-key (issue 16 item 4)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-listen-'))
+    const store = await ProfileStore.open({ SVC_CONFIG_DIR: dir })
+    store.save('sandbox', { apiKey: 'svc_test_abcdefghijklmnop', baseUrl: 'http://127.0.0.1:1', webhookSecret: SECRET })
+    store.setDefault('sandbox')
+    const run = start(['--forward', 'localhost:3000', '--port', '0', '--api-key', 'svc_live_abcdefghijklmnop', '--base-url', 'https://api.example.com'], { SVC_CONFIG_DIR: dir })
+    expect(await run.done).toBe(2)
+    setIO(undefined)
+    expect(run.stderr()).toContain('No webhook secret to verify deliveries with.')
+    expect(run.stderr()).toContain('The API key comes from --api-key, so no profile\'s secret is used')
   })
 
   it('exits 2 naming the secret when there is none to verify with', async () => {
