@@ -80,6 +80,16 @@ function answerLine(outcome: string, method: string, path: string, started: numb
   return `← ${outcome} ${method} ${path} ${Math.round(performance.now() - started)}ms${requestId ? ` requestId ${requestId}` : ''}`
 }
 
+/** The environment's webhook URL in a local sandbox, or undefined when none is set. */
+export async function getWebhookUrl(opts: PanelTarget & { env?: PanelEnv }): Promise<string | undefined> {
+  try {
+    return (await new PanelClient(opts).getWebhook(opts.env)).url
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return undefined
+    throw err
+  }
+}
+
 /** Saves (and so reactivates) the environment's webhook URL in a local sandbox. */
 export async function setWebhookUrl(opts: PanelTarget & { url: string; env?: PanelEnv }): Promise<PanelWebhookEndpoint> {
   return new PanelClient(opts).setWebhook(opts.url, opts.env)

@@ -14,7 +14,7 @@ import { EventStore } from '../webhooks/event-store.js'
 import { Forwarder } from '../webhooks/forward.js'
 import { type ListenerDelivery, WebhookListener } from '../webhooks/listener.js'
 import { deliveryLine } from '../webhooks/ndjson.js'
-import { type RegisterDeps, registerListener, registrationNotes, registrationSummary } from './register.js'
+import { type RegisterDeps, type Registration, registerListener, registrationNotes, registrationSummary, restoreWebhookUrls } from './register.js'
 import { replayEvent } from '../webhooks/replay.js'
 import { shutdownSignal } from './shutdown.js'
 
@@ -61,6 +61,7 @@ export async function runListen(opts: ListenRunOptions): Promise<void> {
   const lineBuffer = new LineBuffer((text) => io.out(text))
   const write = (d: ListenerDelivery) => lineBuffer.push(`${JSON.stringify(deliveryLine(d))}\n`)
   if (!opts.tui) listener.on('delivery', write)
+  let registration: Registration | undefined
   try {
     const url = await listener.start().catch((err: NodeJS.ErrnoException) => {
       if (err.code === 'EADDRINUSE') throw new UsageError(`Port ${opts.port} on ${opts.host} is already in use.`, { field: 'port', hint: 'Pass another --port, or --port 0 for any free one.' })
@@ -68,7 +69,7 @@ export async function runListen(opts: ListenRunOptions): Promise<void> {
       throw err
     })
     const register = async (): Promise<Started> => {
-      const registration = await registerListener(url, opts.credentials, opts.noCredentialsReason ?? 'none configured', opts.registerDeps)
+      registration = await registerListener(url, opts.credentials, opts.noCredentialsReason ?? 'none configured', opts.registerDeps)
       const notes = registrationNotes(registration, url, opts.secrets, opts.skipVerify)
       if (opts.events) notes.push(`Forwarding only ${opts.events.join(', ')}; other events are acknowledged (2xx) and not retried.`)
       opts.onReady?.(url)
@@ -84,6 +85,8 @@ export async function runListen(opts: ListenRunOptions): Promise<void> {
     await listener.close()
     listener.off('delivery', write)
     lineBuffer.flush()
+    // Nothing listens on this port any more: give the sandbox its previous webhook URL back.
+    if (registration) for (const n of await restoreWebhookUrls(registration, opts.credentials, opts.registerDeps)) io.err(`${n}\n`)
     store.close()
     await flush(io.stdout)
   }

@@ -21,7 +21,7 @@ async function app(): Promise<TargetApp> {
 }
 
 /** A stand-in for the local sandbox's panel: answers /_sandbox/info and records the webhook URL saved. */
-async function fakeService(isSandbox: boolean) {
+async function fakeService(isSandbox: boolean, urls: Partial<Record<string, string>> = {}) {
   const saved: unknown[] = []
   const server: Server = createServer((req, res) => {
     let body = ''
@@ -29,8 +29,15 @@ async function fakeService(isSandbox: boolean) {
     req.on('end', () => {
       res.setHeader('content-type', 'application/json')
       if (isSandbox && req.url === '/_sandbox/info') return res.end(JSON.stringify({ sandbox: true }))
+      if (isSandbox && req.method === 'GET' && req.url?.startsWith('/_sandbox/webhook')) {
+        const env = new URL(req.url, 'http://x').searchParams.get('env') ?? 'test'
+        if (urls[env]) return res.end(JSON.stringify({ environment: env, url: urls[env], active: true }))
+        res.statusCode = 404
+        return res.end(JSON.stringify({ error: { code: 'webhook_not_configured', message: 'none', requestId: 'r2' } }))
+      }
       if (isSandbox && req.method === 'PUT' && req.url === '/_sandbox/webhook') {
         saved.push({ ...JSON.parse(body), auth: req.headers.authorization })
+        urls[JSON.parse(body).env ?? 'test'] = JSON.parse(body).url
         return res.end(JSON.stringify({ environment: 'test', url: JSON.parse(body).url, active: true }))
       }
       res.statusCode = 404
@@ -113,6 +120,32 @@ describe('svc webhooks listen (piped)', () => {
     ])
     expect(run.stderr()).toContain(`Registered ${first!.listening} as the sandbox's test and live webhook URL`)
     expect(run.stderr()).not.toContain(SECRET)
+  })
+
+  it('on a clean stop gives the sandbox back the webhook URLs it had before, in both environments (issue 16 item 6)', async () => {
+    const target = await app()
+    const urls: Record<string, string> = { test: 'http://127.0.0.1:3000/hooks', live: 'http://127.0.0.1:3001/live' }
+    const sandbox = await fakeService(true, urls)
+    const run = start(['--forward', `127.0.0.1:${target.port}`, '--port', '0', '--secret', SECRET], { SVC_API_KEY: 'svc_test_abcdefghijklmnop', SVC_BASE_URL: sandbox.baseUrl })
+    const [first] = await run.waitLines(1)
+    expect(urls).toEqual({ test: first!.listening, live: first!.listening })
+    expect(await run.stop()).toBe(0)
+    expect(urls).toEqual({ test: 'http://127.0.0.1:3000/hooks', live: 'http://127.0.0.1:3001/live' })
+    expect(run.stderr()).toContain("Restored the sandbox's test webhook URL to http://127.0.0.1:3000/hooks.")
+    expect(run.stderr()).toContain("Restored the sandbox's live webhook URL to http://127.0.0.1:3001/live.")
+  })
+
+  it('on stop, says so where there was no URL before, and leaves a URL someone changed meanwhile alone', async () => {
+    const target = await app()
+    const urls: Record<string, string> = { live: 'http://127.0.0.1:3001/live' }
+    const sandbox = await fakeService(true, urls)
+    const run = start(['--forward', `127.0.0.1:${target.port}`, '--port', '0', '--secret', SECRET], { SVC_API_KEY: 'svc_test_abcdefghijklmnop', SVC_BASE_URL: sandbox.baseUrl })
+    const [first] = await run.waitLines(1)
+    urls.live = 'http://127.0.0.1:4000/other'
+    await run.stop()
+    expect(urls).toEqual({ test: first!.listening, live: 'http://127.0.0.1:4000/other' })
+    expect(run.stderr()).toContain(`The sandbox's test webhook URL still points at ${first!.listening} (there was none before)`)
+    expect(run.stderr()).not.toContain("Restored the sandbox's live")
   })
 
   it('with --skip-verify never claims to verify, even when a secret is known', async () => {
