@@ -50,13 +50,9 @@ export function deliveryTsvRow(r: DeliveryRecord): string {
 
 const OUTCOME_STYLE = { forwarded: 'green', failed: 'red', rejected: 'red', duplicate: 'gray', skipped: 'gray' } as const
 
-/** `evt_3f9a…9e0a`: the start and the end of an id, which is how people match ids by eye. */
-export function middleTruncate(text: string, width: number): string {
-  const chars = [...text]
-  if (chars.length <= width) return text
-  const tail = Math.min(4, Math.max(1, Math.floor((width - 1) / 3)))
-  return `${chars.slice(0, width - 1 - tail).join('')}…${chars.slice(-tail).join('')}`
-}
+import { middleTruncate } from '../output/table.js'
+
+export { middleTruncate }
 
 interface EventsColumn extends Column {
   key: string
