@@ -73,7 +73,8 @@ export async function runListen(opts: ListenRunOptions): Promise<void> {
       const notes = registrationNotes(registration, url, opts.secrets, opts.skipVerify)
       if (opts.events) notes.push(`Forwarding only ${opts.events.join(', ')}; other events are acknowledged (2xx) and not retried.`)
       opts.onReady?.(url)
-      return { notes, summary: registrationSummary(registration, opts.secrets, opts.skipVerify) }
+      // The header's summary already says where it registered: the view shows that note once.
+      return { notes, summary: registrationSummary(registration, opts.secrets, opts.skipVerify), summarized: registration.kind === 'sandbox' ? 1 : 0 }
     }
     if (opts.tui) await live(opts, listener, store, url, register, stop)
     else await lines(opts, url, (await register()).notes, stop)
@@ -139,6 +140,8 @@ async function lines(opts: ListenRunOptions, url: string, notes: string[], stop:
 interface Started {
   notes: string[]
   summary: string
+  /** How many of the first notes the summary already says (the live view leaves them out). */
+  summarized: number
 }
 
 async function live(opts: ListenRunOptions, listener: WebhookListener, store: EventStore, url: string, register: () => Promise<Started>, stop: AbortSignal): Promise<void> {
@@ -153,7 +156,7 @@ async function live(opts: ListenRunOptions, listener: WebhookListener, store: Ev
   feed.setRegistration('registering…')
   setImmediate(() => {
     register().then(
-      ({ notes, summary }) => feed.setRegistration(summary, notes),
+      ({ notes, summary, summarized }) => feed.setRegistration(summary, notes.slice(summarized)),
       (err: Error) => feed.setRegistration(`not registered: ${err.message}`),
     )
   })
