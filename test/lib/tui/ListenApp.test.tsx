@@ -1,3 +1,4 @@
+import { LANE_LEGEND } from '../../../src/lib/tui/ChargeLane.js'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Charge } from '../../../src/lib/contract/schemas.js'
 import { ListenApp } from '../../../src/lib/tui/ListenApp.js'
@@ -91,6 +92,8 @@ describe('ListenApp', () => {
     expect(frame(app)).toContain('✔ confirmed (now settled)')
     expect(frame(app)).toContain('charge.paid_pending_settlement')
     expect(frame(app)).toContain('3 deliveries · 3 forwarded')
+    // The same legend as charges watch (issue 16 item 11).
+    expect(frame(app)).toContain(LANE_LEGEND)
   })
 
   it('flags a mismatch with the API and an out-of-order arrival', async () => {
