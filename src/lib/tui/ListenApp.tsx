@@ -22,7 +22,7 @@ export type FilterMode = (typeof FILTERS)[number]
 export function applyFilter(deliveries: FeedDelivery[], mode: FilterMode): FeedDelivery[] {
   if (mode === 'charges') return deliveries.filter((d) => d.type?.startsWith('charge.'))
   if (mode === 'problems') {
-    return deliveries.filter((d) => d.outcome === 'failed' || d.outcome === 'rejected' || d.verdict?.kind === 'mismatch' || d.outOfOrder || d.verification === 'skipped')
+    return deliveries.filter((d) => d.outcome === 'failed' || d.outcome === 'rejected' || d.verdict?.kind === 'mismatch' || d.verdict?.kind === 'stale' || d.outOfOrder || d.verification === 'skipped')
   }
   return deliveries
 }
