@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { spawnSync } from 'node:child_process'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import WebhooksListen from '../../../src/commands/webhooks/listen.js'
 import { ProfileStore } from '../../../src/lib/config/store.js'
 import { setIO } from '../../../src/lib/output/io.js'
 import { chargeEvent, deferred, post, SECRET, signedHeaders, startApp, type TargetApp } from '../../lib/webhooks/fixtures.js'
@@ -68,6 +70,10 @@ describe('svc webhooks listen (piped)', () => {
     expect(await run.stop()).toBe(0)
     expect(run.stderr()).toContain('No API credentials')
     expect(target.received).toHaveLength(1)
+    // The help's `| jq …` example prints one outcome per delivery, not `null` for the first line (issue 16 item 13).
+    const example = (WebhooksListen.examples as string[]).find((e) => e.includes('| jq'))!
+    const jq = spawnSync('sh', ['-c', example.slice(example.indexOf('| jq') + 2)], { input: run.stdout(), encoding: 'utf8' })
+    if (jq.error === undefined && jq.status !== 127) expect(jq.stdout).toBe('forwarded\nrejected\n')
   })
 
   it('prints the line of every delivery finished during shutdown (a slow app), after saying it is finishing them', async () => {
