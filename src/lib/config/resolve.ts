@@ -86,6 +86,15 @@ export async function resolveCredentials(flags: CredentialFlags, env: NodeJS.Pro
     }
   }
   if (!apiKey) {
+    const stored = ProfileStore.read(env).names()
+    if (!profileName && stored.length > 0) {
+      // Profiles exist but none is the default: choosing one is the step, not logging in again.
+      const pick = stored.includes('sandbox') ? 'sandbox' : stored[0]!
+      throw new AuthError(
+        'No API key found: no default profile is set.',
+        `Make one the default with \`svc profiles use ${pick}\`, or pass --profile NAME (stored: ${stored.join(', ')}).`,
+      )
+    }
     throw new AuthError(
       'No API key found.',
       'Run `svc login`, pass --api-key (or SVC_API_KEY), or start the local sandbox with `svc sandbox start` (it creates the `sandbox` profile).',
