@@ -121,6 +121,11 @@ export async function resolveCredentials(flags: CredentialFlags, env: NodeJS.Pro
  */
 export async function resolveWebhookSecrets(flags: CredentialFlags, env: NodeJS.ProcessEnv = process.env, keySource?: string): Promise<string[]> {
   const fromFlags = (flags.secret ?? []).map((s) => s.trim()).filter(Boolean)
+  // `--secret ""` (an unset variable in a script) is a mistake, not "use another secret": using
+  // the profile's instead would check or verify with a secret the user did not mean.
+  if ((flags.secret ?? []).length > 0 && fromFlags.length < flags.secret!.length) {
+    throw new UsageError('--secret is empty.', { field: 'secret', hint: 'Pass the secret itself (is the variable you passed set?), or leave --secret out to use SVC_WEBHOOK_SECRET or the profile\'s.' })
+  }
   if (fromFlags.length) return fromFlags
   const fromEnv = (env.SVC_WEBHOOK_SECRET ?? '')
     .split(',')
