@@ -118,6 +118,14 @@ describe('svc charges create', () => {
     expect(r.stdout).not.toMatch(ANSI)
   })
 
+  it('the external_id_conflict hint names the order id itself, not a literal ID placeholder (issue 16 item 20)', async () => {
+    nock(BASE_URL).post('/v1/charges').reply(409, errorBody('external_id_conflict', 'Outro corpo para o mesmo externalId', { requestId: 'req_1' }))
+    const r = await runCommand(ChargesCreate, ['--amount', '1500', '--payer-tax-number', CPF, '--external-id', "ord 1's"], { env: testEnv })
+    expect(r.exitCode).toBe(5)
+    expect(r.stderr).toContain("`svc charges list --external-id 'ord 1'\\''s'`")
+    expect(r.stderr).not.toContain('--external-id ID')
+  })
+
   it('maps API errors to their exit codes (409 external_id_conflict → 5)', async () => {
     nock(BASE_URL).post('/v1/charges').reply(409, errorBody('external_id_conflict', 'Outro corpo para o mesmo externalId', { requestId: 'req_1' }))
     const r = await runCommand(ChargesCreate, ['--amount', '1500', '--payer-tax-number', CPF, '--external-id', 'order-1'], { env: testEnv })
