@@ -19,7 +19,7 @@ export default class ChargesCreate extends ApiCommand<typeof ChargesCreate> {
     'existing charge returned by a replay is said so; when that charge is no longer payable (canceled, expired, failed, ' +
     'paid, settled or refunded) its QR is not shown, stderr says why and the exit code is 5 (unless it already is in the ' +
     '--wait state). On a terminal the QR, the copy-and-paste string, gross/fee/net and ' +
-    'the expiry are shown; piped, only the id is printed. Without --payer-tax-number you are asked on a terminal; with a ' +
+    'the expiry are shown; piped, only the id is printed. Without --payer-tax-number you are asked on a terminal (a number whose check digits do not match is asked again, up to 3 times; Enter stops); with a ' +
     'svc_test_ key and no terminal a generated test CPF is used.'
 
   static override examples = [
