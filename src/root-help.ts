@@ -86,13 +86,10 @@ export function fastAnswer(root: string, argv: readonly string[], term: Terminal
   return undefined
 }
 
-const OWN_HELP_CLASS = './dist/help.js'
-
-/** oclif's root help (Help#showRootHelp with src/help.ts's topics), or undefined when unsure. */
+/** oclif's root help (Help#showRootHelp with the default formatter), or undefined when unsure. */
 export function renderRootHelp(root: string, pjson: PackageJson, term: Terminal): string | undefined {
   const oclif = pjson.oclif ?? {}
-  // Our own help class (src/help.ts) is the one this mirrors; any other is oclif's to render.
-  if (oclif.theme || (oclif.helpClass && oclif.helpClass !== OWN_HELP_CLASS) || oclif.helpOptions || oclif.state || typeof oclif.commands !== 'string') return undefined
+  if (oclif.theme || oclif.helpClass || oclif.helpOptions || oclif.state || typeof oclif.commands !== 'string') return undefined
   // User-installed plugins live outside the package; only oclif knows them.
   if ((oclif.plugins ?? []).some((p) => p === '@oclif/plugin-plugins' || p === '@oclif/plugin-warn-if-update-available')) return undefined
   if (hasUserTheme(pjson, term.env)) return undefined
@@ -120,7 +117,7 @@ export function renderRootHelp(root: string, pjson: PackageJson, term: Terminal)
   }
   const names = [...topics.keys()]
   const rootTopics = names
-    .filter((name) => names.some((other) => other.startsWith(`${name}:`)))
+    .filter((name) => names.some((other) => other.includes(`${name}:`)))
     .filter((name) => !topics.get(name)!.hidden && !name.includes(':'))
     .sort(byString)
   const rootCommands = uniqueById(commands.filter((c) => !c.hidden).sort((a, b) => byString(a.id, b.id))).filter((c) => c.id && !c.id.includes(':'))
