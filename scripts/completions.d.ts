@@ -14,5 +14,6 @@ export interface CompletionModel {
 }
 export function completionModel(input: CompletionInput): CompletionModel
 export function bashCompletion(model: CompletionModel): string
+export function zshCompletion(model: CompletionModel): string
 export function fishCompletion(model: CompletionModel): string
 export function loadModel(root?: string): Promise<CompletionModel>

@@ -1,9 +1,10 @@
 #!/usr/bin/env node
-// Shell completion scripts for bash and fish, generated from the command manifest, so they never
-// drift from the commands. @oclif/plugin-autocomplete covers zsh (flag values included) but its bash
-// script completes no flag values and it has no fish at all; this fills both gaps.
+// Shell completion scripts for bash, zsh and fish, generated from the command manifest, so they
+// never drift from the commands: one generator and one command (`svc completion SHELL`) for the
+// three shells, with flag values everywhere.
 //
 //   node scripts/completions.js bash > ~/.local/share/bash-completion/completions/svc
+//   node scripts/completions.js zsh > ~/.zfunc/_svc      # a directory on $fpath
 //   node scripts/completions.js fish > ~/.config/fish/completions/svc.fish
 //
 // Plain JavaScript with no dependencies: it runs on whatever `node` the shell has (even one too old
@@ -241,6 +242,77 @@ export function fishCompletion(model) {
   return `${lines.join('\n')}\n`
 }
 
+const zshQuote = (s) => `'${String(s ?? '').replaceAll("'", "'\\''")}'`
+/** `word:description` for _describe, the word's own colons escaped. */
+const zshItem = (word, summary) => zshQuote(`${word.replaceAll(':', '\\:')}${summary ? `:${summary.replaceAll('\n', ' ')}` : ''}`)
+
+export function zshCompletion(model) {
+  const bin = model.bin
+  const fn = `_${bin.replaceAll(/\W/g, '_')}`
+  const known = safeWords(model.paths.filter(Boolean))
+  const arms = []
+  for (const path of model.paths) {
+    const children = model.children(path).filter((c) => WORD.test(c.word))
+    const command = model.commands.find((c) => c.id === path)
+    if (!children.length && !command) continue
+    const body = []
+    body.push(`      children=(${children.map((c) => zshItem(c.word, c.summary)).join(' ')})`)
+    if (command) {
+      body.push(`      args=(${safeWords(command.argOptions).map(zshQuote).join(' ')})`)
+      const flags = command.flags.flatMap((f) => safeWords(flagWords(f)).map((w) => zshItem(w, f.summary)))
+      body.push(`      flags=(${flags.join(' ')})`)
+      const values = command.flags.filter((f) => f.takesValue)
+      if (values.length) {
+        body.push('      case $prev in')
+        for (const f of values) {
+          const words = safeWords(flagWords(f).filter((w) => !w.startsWith('--no-')))
+          if (!words.length) continue
+          body.push(`        ${words.join('|')}) ${f.options ? `compadd -- ${safeWords(f.options).map(zshQuote).join(' ')}` : "_message 'a value'"}; return ;;`)
+        }
+        body.push('      esac')
+      }
+    }
+    arms.push(`    (${path === '' ? "''" : path})\n${body.join('\n')}\n      ;;`)
+  }
+  return `#compdef ${bin}
+# zsh completion for ${bin}: commands, flags and the values of flags that have a fixed set.
+# Generated from the command manifest by svc-cli's scripts/completions.js; do not edit.
+# Install: save as _${bin} in a directory on $fpath (e.g. ~/.zfunc, with fpath=(~/.zfunc $fpath)
+# before compinit in ~/.zshrc), or load it in this shell only with: source <(${bin} completion zsh)
+
+${fn}() {
+  local -a known children args flags
+  known=(${known.join(' ')})
+  # \`at\`, not \`path\`: zsh ties $path to $PATH.
+  local at='' word next
+  local -i i=2
+  # The topic or command named by the words typed so far.
+  while (( i < CURRENT )); do
+    word=\${words[i]}
+    next=\${at:+$at:}$word
+    if (( \${known[(Ie)$next]} )); then at=$next; (( i++ )); else break; fi
+  done
+  local prev=\${words[CURRENT-1]}
+  case $at in
+${arms.join('\n')}
+  esac
+  if [[ $PREFIX == -* ]]; then
+    (( \${#flags} )) && _describe -t flags 'flag' flags
+  elif (( i == CURRENT )); then
+    (( \${#children} )) && _describe -t commands 'command' children
+    (( \${#args} )) && compadd -- $args
+  fi
+  return 0
+}
+
+if [[ $zsh_eval_context[-1] == loadautofunc ]]; then
+  ${fn} "$@"
+else
+  compdef ${fn} ${bin}
+fi
+`
+}
+
 /** Reads the package's own manifest, its plugins' manifests and the event types from dist/. */
 export async function loadModel(root = join(dirname(fileURLToPath(import.meta.url)), '..')) {
   const pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
@@ -273,9 +345,9 @@ function findPackage(root, name) {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const shell = process.argv[2]
-  const generators = { bash: bashCompletion, fish: fishCompletion }
+  const generators = { bash: bashCompletion, zsh: zshCompletion, fish: fishCompletion }
   if (!generators[shell]) {
-    process.stderr.write('Usage: node scripts/completions.js bash|fish   (zsh: svc autocomplete zsh)\n')
+    process.stderr.write('Usage: node scripts/completions.js bash|zsh|fish\n')
     process.exit(2)
   }
   try {

@@ -64,4 +64,18 @@ describe('svc --version and the root help without oclif', () => {
     expect(wrapWords('averylongword x', 5)).toBeUndefined()
     expect(wrapWords('ação', 10)).toBeUndefined()
   })
+
+  it('lists every command once: account and sandbox deliveries only under COMMANDS (issue 16 item 20)', async () => {
+    const env = { OCLIF_COLUMNS: '120' }
+    for (const help of [await oclifOutput(['--help'], env), fastAnswer(ROOT, ['--help'], piped(env))!]) {
+      expect(help.match(/^ {2}account\b/gm)).toHaveLength(1)
+      expect(help.slice(help.indexOf('COMMANDS'))).toMatch(/^ {2}account\b/m)
+    }
+    const sandbox = await oclifOutput(['sandbox', '--help'], env)
+    expect(sandbox.match(/^ {2}sandbox deliveries\b/gm)).toHaveLength(1)
+    expect(sandbox).toContain('sandbox account')
+    // Its resend stays discoverable from the command's own help.
+    expect(await oclifOutput(['sandbox', 'deliveries', '--help'], env)).toContain('sandbox deliveries resend')
+  })
+
 })

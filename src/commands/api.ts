@@ -2,21 +2,26 @@ import { Args, Flags } from '@oclif/core'
 import { ApiCommand } from '../lib/command/api.js'
 import { checkPath, exitCodeForStatus, parseHeaders, parseMethod, prettyBody, RAW_METHODS, readRequestBody } from '../lib/api/raw-input.js'
 import { EXIT } from '../lib/contract/errors.js'
+import { STATUS_CODES } from 'node:http'
 import { painter } from '../lib/output/color.js'
+import { safeText } from '../lib/output/safe-text.js'
 
 export default class Api extends ApiCommand<typeof Api> {
   static override summary = 'Send a raw authenticated request to the API and print the answer.'
   static override description =
     'For operations the other commands do not cover, e.g. GET /v1/withdrawals/{id} and POST /v1/split-charges. ' +
     'Same key, base URL, timeout and retries as every command (POST /v1/charges gets an Idempotency-Key). ' +
-    'The body is printed as received: pretty JSON on a terminal, raw when piped. Exit code from the HTTP status ' +
-    '(2xx → 0, 404 → 4, 409 → 5, …).'
+    'The body is printed as received: pretty JSON on a terminal, raw when piped (ending with a newline, so the next ' +
+    'prompt or line starts on its own). -i prints the status line and the response headers first, as curl -i does. ' +
+    'Exit code from the HTTP status (2xx → 0, 404 → 4, 409 → 5, …). HEAD and OPTIONS are sent as given.'
 
   static override examples = [
     '<%= config.bin %> api GET /v1/account',
     '<%= config.bin %> api GET /v1/withdrawals/wd_8c1f2a',
     `<%= config.bin %> api POST /v1/split-charges -d @split.json -H 'Idempotency-Key: order-42'`,
     `<%= config.bin %> api POST /v1/test/charges/65a1f0c2b3d4e5f60718293a/advance -d '{"status":"settled"}'`,
+    '<%= config.bin %> api -i GET /v1/charges?limit=1   # status line and headers (Date, X-Request-Id, …), then the body',
+    '<%= config.bin %> api -i HEAD /v1/account',
   ]
 
   static override args = {
@@ -27,6 +32,7 @@ export default class Api extends ApiCommand<typeof Api> {
   static override flags = {
     data: Flags.string({ char: 'd', description: 'JSON body: the text itself, @FILE to read a file, or @- for stdin.' }),
     header: Flags.string({ char: 'H', description: "Extra header 'Name: value' (repeatable).", multiple: true }),
+    include: Flags.boolean({ char: 'i', description: 'Print the status line and the response headers before the body.', exclusive: ['json'] }),
   }
 
   async run(): Promise<void> {
@@ -41,7 +47,20 @@ export default class Api extends ApiCommand<typeof Api> {
       const paint = painter(this.io.colorErr)
       this.note(`${await this.badge()} ${paint(exitCode === EXIT.ok ? 'green' : 'red', `HTTP ${res.status}`)} ${method} ${path}`)
     }
-    this.io.out(this.io.isStdoutTTY ? `${prettyBody(res.body)}\n` : res.body)
+    if (this.flags.include) this.io.out(headBlock(res.status, res.headers))
+    if (this.io.isStdoutTTY) this.io.out(res.body === '' ? '' : `${prettyBody(res.body)}\n`)
+    // Piped: the bytes as received, plus a final newline when they lack one (`svc api … | wc -l`, and the next line of a log).
+    else this.io.out(res.body === '' || res.body.endsWith('\n') ? res.body : `${res.body}\n`)
     if (exitCode !== EXIT.ok) this.exitWith(exitCode)
   }
+}
+
+/** `HTTP/1.1 200 OK` and one `name: value` line per header, then a blank line (curl -i's shape). */
+function headBlock(status: number, headers: Record<string, string | string[] | undefined>): string {
+  const lines = [`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? ''}`.trimEnd()]
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue
+    for (const v of Array.isArray(value) ? value : [value]) lines.push(`${safeText(name)}: ${safeText(v)}`)
+  }
+  return `${lines.join('\n')}\n\n`
 }

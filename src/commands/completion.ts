@@ -2,19 +2,21 @@ import { Args } from '@oclif/core'
 import { BaseCommand } from '../lib/command/base.js'
 
 export default class Completion extends BaseCommand<typeof Completion> {
-  static override summary = 'Print the shell completion script for bash or fish.'
+  static override summary = 'Print the shell completion script for bash, zsh or fish.'
   static override description =
     'Completes commands, flags and fixed values (statuses, --env test|live, event types, HTTP methods), generated ' +
-    'from the installed commands so it never drifts. For zsh, use `svc autocomplete zsh`.'
+    'from the installed commands so it never drifts. One command for the three shells: save its output where the shell ' +
+    'loads completions, or source it for this shell only.'
 
   static override examples = [
     '<%= config.bin %> completion bash > ~/.local/share/bash-completion/completions/svc',
+    '<%= config.bin %> completion zsh > ~/.zfunc/_svc   # with fpath=(~/.zfunc $fpath) before compinit in ~/.zshrc',
     '<%= config.bin %> completion fish > ~/.config/fish/completions/svc.fish',
     'source <(<%= config.bin %> completion bash)   # this shell only',
   ]
 
   static override args = {
-    shell: Args.string({ description: 'The shell to complete in.', required: true, options: ['bash', 'fish'] }),
+    shell: Args.string({ description: 'The shell to complete in.', required: true, options: ['bash', 'zsh', 'fish'] }),
   }
 
   async run(): Promise<void> {
@@ -23,9 +25,11 @@ export default class Completion extends BaseCommand<typeof Completion> {
     const gen = (await import(url)) as {
       loadModel(root?: string): Promise<unknown>
       bashCompletion(model: unknown): string
+      zshCompletion(model: unknown): string
       fishCompletion(model: unknown): string
     }
     const model = await gen.loadModel(this.config.root)
-    this.io.out(this.args.shell === 'fish' ? gen.fishCompletion(model) : gen.bashCompletion(model))
+    const generate = { bash: gen.bashCompletion, zsh: gen.zshCompletion, fish: gen.fishCompletion }[this.args.shell as 'bash' | 'zsh' | 'fish']
+    this.io.out(generate(model))
   }
 }

@@ -12,6 +12,7 @@ export default class Login extends BaseCommand<typeof Login> {
   static override description =
     'Reads the key at a hidden prompt (or the first line of stdin with --with-key-stdin; never as an argument), ' +
     'checks it with GET /v1/account, and stores the key, the base URL and optionally a webhook secret in the profile ' +
+    '(the secret\'s shape is checked first: one word of printable ASCII, 16 to 256 characters, no shell syntax; a bad one is asked again at the prompt, exit 2 from stdin) ' +
     '(--profile, else SVC_PROFILE, else "default"). The first profile becomes the default. A key that starts with ' +
     'neither svc_live_ nor svc_test_ is refused before any request (exit 3); a key the service refuses is not stored (exit 3). ' +
     'The base URL comes from --base-url, SVC_BASE_URL or the profile already stored.'

@@ -27,9 +27,36 @@ describe('svc api', () => {
       .reply(200, withdrawal, { 'content-type': 'application/json' })
     const r = await runCommand(Api, ['GET', '/v1/withdrawals/wd_8c1f'], { env })
     expect(r.exitCode).toBe(0)
-    expect(r.stdout).toBe(withdrawal)
+    // Ending with a newline (issue 16 item 21), the body's bytes otherwise as received.
+    expect(r.stdout).toBe(`${withdrawal}\n`)
     expect(r.stderr).toBe('')
     expect(scope.isDone()).toBe(true)
+  })
+
+  it('piped: a body that already ends with a newline gets no second one; an empty body prints nothing', async () => {
+    nock(BASE_URL).get('/v1/withdrawals/wd_8c1f').reply(200, `${withdrawal}\n`).head('/v1/account').reply(200, '')
+    expect((await runCommand(Api, ['GET', '/v1/withdrawals/wd_8c1f'], { env })).stdout).toBe(`${withdrawal}\n`)
+    expect((await runCommand(Api, ['HEAD', '/v1/account'], { env })).stdout).toBe('')
+  })
+
+  for (const tty of [false, true]) {
+    it(`-i prints the status line and headers before the body (${tty ? 'terminal' : 'piped'}) (issue 16 item 21)`, async () => {
+      nock(BASE_URL).get('/v1/withdrawals/wd_8c1f').reply(200, withdrawal, { 'content-type': 'application/json', 'x-request-id': 'req_42' })
+      const r = await runCommand(Api, ['-i', 'GET', '/v1/withdrawals/wd_8c1f'], { env, tty })
+      expect(r.exitCode).toBe(0)
+      const [head, body] = r.stdout.split('\n\n')
+      expect(head!.split('\n')[0]).toBe('HTTP/1.1 200 OK')
+      expect(head).toContain('content-type: application/json')
+      expect(head).toContain('x-request-id: req_42')
+      expect(JSON.parse(body!)).toEqual(JSON.parse(withdrawal))
+    })
+  }
+
+  it('-i on an error status still shows the head, and the exit code follows the status', async () => {
+    nock(BASE_URL).get('/v1/withdrawals/nope').reply(404, errorBody('withdrawal_not_found', 'Saque não encontrado'))
+    const r = await runCommand(Api, ['--include', 'GET', '/v1/withdrawals/nope'], { env })
+    expect(r.exitCode).toBe(4)
+    expect(r.stdout.startsWith('HTTP/1.1 404 Not Found\n')).toBe(true)
   })
 
   it('pretty-prints JSON on a terminal and notes the status on stderr', async () => {

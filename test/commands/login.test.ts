@@ -161,6 +161,35 @@ describe('svc login --with-key-stdin', () => {
     expect((await stored(env)).names).toEqual([])
   })
 
+  describe('the webhook secret is checked as the key is (issue 16 item 17)', () => {
+    for (const [what, secret] of [
+      ['a line of shell', `export SVC_WEBHOOK_SECRET=${'a'.repeat(20)}`],
+      ['shell syntax', '$(cat ~/.secret-file)'],
+      ['the API key', TEST_KEY],
+      ['too short', 'whsec_abc'],
+    ] as const) {
+      it(`stdin: ${what} → exit 2, nothing sent, nothing stored`, async () => {
+        const env = { SVC_CONFIG_DIR: freshConfigDir() }
+        const scope = nock(BASE_URL).get('/v1/account').reply(200, account())
+        const r = await runCommand(Login, ['--with-key-stdin', '--with-webhook-secret-stdin', '--base-url', BASE_URL], { stdin: `${TEST_KEY}\n${secret}\n`, env })
+        expect(r.exitCode).toBe(2)
+        expect(r.stderr).toContain('This is not a webhook secret')
+        expect(scope.isDone()).toBe(false)
+        expect((await stored(env)).names).toEqual([])
+        expectNoSecret(r.stderr)
+      })
+    }
+
+    it('on a terminal: a bad secret is asked again, then the good one is stored', async () => {
+      const env = { SVC_CONFIG_DIR: freshConfigDir() }
+      nock(BASE_URL).get('/v1/account').reply(200, account())
+      const r = await runOnTerminal(['--base-url', BASE_URL], `${TEST_KEY}\rexport X=1\r${WEBHOOK_SECRET}\r`, env)
+      expect(r.exitCode).toBe(0)
+      expect(r.stderr).toContain('Not a webhook secret: it contains spaces: paste the secret alone, not a line of shell. Try again (Enter to skip).')
+      expect((await stored(env)).store.get('default')?.webhookSecret).toBe(WEBHOOK_SECRET)
+    })
+  })
+
   it('--with-webhook-secret-stdin needs --with-key-stdin (exit 2)', async () => {
     const r = await runCommand(Login, ['--with-webhook-secret-stdin', '--base-url', BASE_URL], { stdin: `${WEBHOOK_SECRET}\n`, env: { SVC_CONFIG_DIR: freshConfigDir() } })
     expect(r.exitCode).toBe(2)

@@ -99,12 +99,12 @@ describe('outside text is shown escaped, never obeyed', () => {
     expect(piped.stdout).not.toContain(ESC)
   })
 
-  it('api on a terminal: a body that is not JSON is shown escaped; piped it is passed through exactly', async () => {
+  it('api on a terminal: a body that is not JSON is shown escaped; piped it is passed through exactly (plus the final newline)', async () => {
     nock(BASE_URL).get('/v1/thing').twice().reply(200, `plain ${CLEAR}text\u009b2J`, { 'content-type': 'text/plain' })
     const tty = await runCommand(Api, ['GET', '/v1/thing'], { env: testEnv, tty: true })
     expect(tty.stdout).toContain('plain \\x1b[2J\\x1b[Htext\\x9b2J')
     expect(tty.stdout).not.toContain(CLEAR)
     const piped = await runCommand(Api, ['GET', '/v1/thing'], { env: testEnv })
-    expect(piped.stdout).toBe(`plain ${CLEAR}text\u009b2J`)
+    expect(piped.stdout).toBe(`plain ${CLEAR}text\u009b2J\n`)
   })
 })

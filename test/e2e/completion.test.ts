@@ -1,4 +1,4 @@
-/** `svc completion bash|fish` from the built binary: the script a user sources completes enum values. */
+/** `svc completion bash|zsh|fish` from the built binary: the script a user sources completes enum values. */
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -23,5 +23,16 @@ describe('svc completion', () => {
     expect(fish.stdout).toContain('complete -c svc')
     const bad = await svc(['completion', 'tcsh'])
     expect(bad.exitCode).toBe(2)
+  })
+
+  it('prints a zsh script too: one command for the three shells (issue 16 item 14)', async () => {
+    const r = await svc(['completion', 'zsh'])
+    expect(r.exitCode).toBe(0)
+    expect(r.stdout.startsWith('#compdef svc\n')).toBe(true)
+    expect(r.stdout).toContain("children=('cancel:Cancel unpaid charges")
+    expect(r.stdout).toMatch(/--status\) compadd -- 'created' 'awaiting_payment' .*'refunded'; return ;;/)
+    expect(r.stdout).toContain('compdef _svc svc')
+    // zsh ties $path to $PATH: the function must not use it as a variable.
+    expect(r.stdout).not.toMatch(/local path\b/)
   })
 })

@@ -14,7 +14,8 @@ export default class ChargesCancel extends ApiCommand<typeof ChargesCancel> {
     'Cancels each charge in turn and prints each result: `id<TAB>status` on stdout, or an error line for that id on ' +
     'stderr. The exit code is the worst of the results (e.g. 5 if one was already paid). Canceling does not invalidate ' +
     'the QR: the payment provider cannot, so a late payment still goes through (the charge then proceeds as paid). ' +
-    "Remove the QR from the payer's view when you cancel."
+    "Remove the QR from the payer's view when you cancel. Every id is checked before anything is sent: values that " +
+    'are not charge ids exit 2, the first 10 shown cut to 40 characters with control characters and non-UTF-8 bytes escaped.'
 
   static override examples = [
     '<%= config.bin %> charges cancel 6650a1b2c3d4e5f60718293a',

@@ -8,15 +8,18 @@ import { renderChargeView } from '../../lib/output/charge-view.js'
 import { painter } from '../../lib/output/color.js'
 import { promptText } from '../../lib/output/prompt.js'
 import { renderQr } from '../../lib/output/qr.js'
-import { createCharge } from '../../lib/services/create-charge.js'
+import { createCharge, notPayableNote, PAYABLE } from '../../lib/services/create-charge.js'
+import { EXIT } from '../../lib/contract/errors.js'
 
 export default class ChargesCreate extends ApiCommand<typeof ChargesCreate> {
   static override summary = 'Create a Pix charge and show its QR code.'
   static override description =
     'Every flag is checked locally before anything is sent (exit 2 names the bad flag). The request always carries an ' +
     'Idempotency-Key (yours, or one generated for this run), so a retried request never creates a second charge; an ' +
-    'existing charge returned by a replay is said so. On a terminal the QR, the copy-and-paste string, gross/fee/net and ' +
-    'the expiry are shown; piped, only the id is printed. Without --payer-tax-number you are asked on a terminal; with a ' +
+    'existing charge returned by a replay is said so; when that charge is no longer payable (canceled, expired, failed, ' +
+    'paid, settled or refunded) its QR is not shown, stderr says why and the exit code is 5 (unless it already is in the ' +
+    '--wait state). On a terminal the QR, the copy-and-paste string, gross/fee/net and ' +
+    'the expiry are shown; piped, only the id is printed. Without --payer-tax-number you are asked on a terminal (a number whose check digits do not match is asked again, up to 3 times; Enter stops); with a ' +
     'svc_test_ key and no terminal a generated test CPF is used.'
 
   static override examples = [
@@ -24,6 +27,7 @@ export default class ChargesCreate extends ApiCommand<typeof ChargesCreate> {
     '<%= config.bin %> charges create --amount 2990 --payer-tax-number 12345678909 --metadata sku=XPTO-1 --metadata cart=77 --json',
     'id=$(<%= config.bin %> charges create --amount 1500 -q) && <%= config.bin %> test advance "$id" --status settled',
     '<%= config.bin %> charges create --amount 5000 --payer-tax-number 12345678909 --wait settled --wait-timeout 30m',
+    '<%= config.bin %> charges create --amount 1500 --payer-tax-number 12345678909 --external-id order-1042   # exit 5, no QR: order-1042 is already canceled, expired or paid',
   ]
 
   static override flags = {
@@ -48,11 +52,23 @@ export default class ChargesCreate extends ApiCommand<typeof ChargesCreate> {
       { client, canPrompt: this.io.canPrompt, ask: (q) => promptText(this.io, q), note: (text) => this.note(text) },
     )
 
+    // A replay can return a charge that is no longer payable: its QR must not reach a payer (spec: a
+    // canceled QR stays technically payable, the client removes it from view), so no QR, a clear
+    // line on stderr and exit 5 unless it already is in the state --wait asks for.
+    const notPayable = !created && !PAYABLE.includes(charge.status)
     if (this.flags.quiet || (!this.flags.json && !this.io.isStdoutTTY)) this.io.out(`${charge.id}\n`)
     else if (!this.flags.json) {
       const paint = painter(this.io.color)
-      const headline = created ? 'Charge created' : paint('yellow', 'Existing charge returned (idempotent replay)')
-      this.io.out(renderChargeView(charge, { paint, headline, now: client.serverNow(), qr: await renderQr(charge.pix.qrCode, { color: this.io.color }) }))
+      const headline = created ? 'Charge created' : paint('yellow', `Existing charge returned (idempotent replay)${notPayable ? `: ${charge.status}, not payable` : ''}`)
+      const qr = notPayable ? undefined : await renderQr(charge.pix.qrCode, { color: this.io.color })
+      this.io.out(renderChargeView(charge, { paint, headline, now: client.serverNow(), qr }))
+    }
+    if (notPayable) {
+      this.note(notPayableNote(charge))
+      if (!wait || charge.status !== wait.target) {
+        if (this.flags.json) this.printJson(charge)
+        this.exitWith(EXIT.conflict)
+      }
     }
     if (!wait) {
       if (this.flags.json) this.printJson(charge)

@@ -1,22 +1,26 @@
 import { Flags } from '@oclif/core'
 import { ApiCommand } from '../../lib/command/api.js'
-import { parseListFlags } from '../../lib/charges/list-query.js'
+import { hasRelativeTime, parseListFlags } from '../../lib/charges/list-query.js'
 import { chargeSink, listMode } from '../../lib/charges/list-sink.js'
 import { CHARGE_STATUSES } from '../../lib/domain/charge-states.js'
 
 export default class ChargesList extends ApiCommand<typeof ChargesList> {
   static override summary = 'List charges, newest first, filtered by status, order id and creation time.'
   static override description =
-    'On a terminal: a table. Piped: tab-separated rows, no header, in the stable column order ' +
+    'On a terminal: a table fitted to its width (narrower than about 110 columns the CREATED column goes, then ids are cut ' +
+    'in the middle, then AGE; -q and piped output keep whole ids). Piped: tab-separated rows, no header, in the stable column order ' +
     '`id status amountInCents externalId createdAt` (RFC 3339 times). -q prints ids only, --ndjson one charge per ' +
     'line, --json the API list object (with --all, a JSON array). --all follows every page, streaming as it goes. ' +
-    'Times take RFC 3339 or friendly forms: 2h, 7d, today, yesterday, 2026-11-01.'
+    'Times take RFC 3339 or friendly forms: 2h, 7d, today, yesterday, 2026-11-01. Relative forms count back from the ' +
+    "service's clock (read from its Date header, one small request first), so they follow a sandbox clock moved with " +
+    '`svc sandbox clock advance`.'
 
   static override examples = [
     '<%= config.bin %> charges list --status awaiting_payment --created-after 2h',
     '<%= config.bin %> charges list -q --status awaiting_payment --all | <%= config.bin %> charges cancel -',
     '<%= config.bin %> charges list --all --created-after yesterday --ndjson | jq -r .amount.netInCents',
     '<%= config.bin %> charges list --external-id order-1042 --json',
+    '<%= config.bin %> sandbox clock advance 25h && <%= config.bin %> charges list --created-after 2h   # 2 h on the sandbox clock',
   ]
 
   static override flags = {
@@ -32,8 +36,14 @@ export default class ChargesList extends ApiCommand<typeof ChargesList> {
   }
 
   async run(): Promise<void> {
-    const query = parseListFlags(this.flags)
+    let query = parseListFlags(this.flags)
     const client = await this.client()
+    if (hasRelativeTime(this.flags)) {
+      // `2h` means two hours before the server's now (a sandbox clock may be days ahead): one
+      // small request reads its Date header, then the flags are computed again on that clock.
+      await client.listCharges({ limit: 1 })
+      query = parseListFlags(this.flags, client.serverNow())
+    }
     const mode = listMode(this.flags, this.io)
     if (mode === 'table') this.note(`${await this.badge()} charges${query.status ? ` · ${query.status}` : ''}`)
     if (!this.flags.all) {

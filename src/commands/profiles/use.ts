@@ -4,7 +4,7 @@ import { useProfile } from '../../lib/config/profiles.js'
 
 export default class ProfilesUse extends BaseCommand<typeof ProfilesUse> {
   static override summary = 'Make a profile the default.'
-  static override description = 'Commands use the default profile when neither --profile nor SVC_PROFILE names one (and no --api-key / SVC_API_KEY is given).'
+  static override description = 'Commands use the default profile when neither --profile nor SVC_PROFILE names one (and no --api-key / SVC_API_KEY is given). A name that is not a stored profile exits 4 (not found).'
 
   static override examples = ['<%= config.bin %> profiles use sandbox', '<%= config.bin %> profiles use production']
 

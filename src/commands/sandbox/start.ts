@@ -2,10 +2,11 @@ import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../lib/command/base.js'
 import { UsageError } from '../../lib/errors.js'
 import { painter } from '../../lib/output/color.js'
-import { type SandboxReady, nextSteps, readyBanner, startLocalSandbox } from '../../lib/services/sandbox-start.js'
+import { keptProfilesNote, type SandboxReady, nextSteps, readyBanner, startLocalSandbox } from '../../lib/services/sandbox-start.js'
 import { DETACHED_ENV, type DetachedMessage, startDetached } from '../../lib/services/sandbox-detach.js'
 import { isLoopbackHost } from '../../lib/net/loopback.js'
 import { untilStopSignal } from '../../lib/services/shutdown.js'
+import { promptConfirm } from '../../lib/output/prompt.js'
 
 export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
   static override summary = 'Run the local emulator of the whole service in the foreground.'
@@ -14,6 +15,8 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
     'and settlement on a controllable clock, signed webhooks with retries, rate limits and optional faults. On first start it ' +
     'creates a merchant, a svc_test_ and a svc_live_ key and a webhook secret (kept in the data dir and reused), and writes the ' +
     'profiles `sandbox` and `sandbox-live` (the default profile too when none exists), so other commands work at once. ' +
+    'Profiles that point at another sandbox still running are never taken over: on a terminal you are asked, otherwise they ' +
+    'are kept and stderr says how to reach the new one (SVC_BASE_URL and SVC_API_KEY). ' +
     'With --json it prints exactly one line {"baseUrl","testKey","liveKey","webhookSecret"} on stdout when ready, logs on ' +
     'stderr. Stops cleanly on Ctrl+C (SIGINT) or SIGTERM, letting deliveries in flight finish.\n\n' +
     '--detach runs it in the background (it survives the terminal closing) and returns once it serves, with the same ready ' +
@@ -26,6 +29,7 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
     '<%= config.bin %> sandbox start --port 0 --in-memory --json > sandbox.json &',
     '<%= config.bin %> sandbox start --speed 60 --chaos 0.1',
     '<%= config.bin %> sandbox start --data ./.sandbox --no-profile',
+    '<%= config.bin %> sandbox start --in-memory --port 0 --json   # a second one: the profiles stay with the first while it runs',
     '<%= config.bin %> sandbox start --detach --port 0 --json | jq -r .baseUrl',
     '<%= config.bin %> sandbox start --detach && npm test; <%= config.bin %> sandbox stop',
   ]
@@ -52,6 +56,7 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
     if (flags.detach) {
       const ready = await startDetached({ argv: this.argv.filter((a) => a !== '--detach'), dataDir: flags.data, inMemory: flags['in-memory'], env: io.env })
       this.printReady(ready, { speed, chaos }, false)
+      this.noteKeptProfiles(ready)
       if (!flags.json) this.note(paintErr('dim', `Running in the background (pid ${ready.pid}); log: ${ready.log}. Stop it with \`svc sandbox stop${ready.stopArgs}\`.`))
       return
     }
@@ -70,6 +75,10 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
       log: (line) => io.err(`${paintErr('dim', line)}\n`),
       detached: detachedChild,
       logFile: io.env[DETACHED_ENV] || undefined,
+      confirmTakeover:
+        io.canPrompt && !detachedChild && !flags.json
+          ? (url) => promptConfirm(io, `The profiles sandbox and sandbox-live point at the sandbox still running at ${url}. Point them at this one instead?`)
+          : undefined,
     })
     if (started.staleRun) this.note(paintErr('dim', `Cleaned the pid file of a sandbox that had died (pid ${started.staleRun.pid}, started ${started.staleRun.startedAt}).`))
     const { sandbox } = started
@@ -80,11 +89,19 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
     }
     if (detachedChild) {
       process.send!({ ready } satisfies DetachedMessage, () => process.disconnect())
-    } else this.printReady(ready, { speed, chaos }, true)
+    } else {
+      this.printReady(ready, { speed, chaos }, true)
+      this.noteKeptProfiles(ready)
+    }
     const signal = await untilStopSignal()
     this.note(paintErr('dim', `${signal}: stopping the sandbox (finishing deliveries in flight)…`))
     await started.stop()
     this.note(paintErr('dim', 'Sandbox stopped.'))
+  }
+
+  private noteKeptProfiles(ready: SandboxReady): void {
+    const note = keptProfilesNote(ready)
+    if (note) this.warnUser(note)
   }
 
   /** The ready output, the same in the foreground and after --detach. */

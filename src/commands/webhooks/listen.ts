@@ -15,12 +15,12 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
     'forwarded once is never forwarded again, also after a restart. Every delivery is kept in a local event log ' +
     '(`svc webhooks events`, `svc webhooks replay`). On a terminal a live view shows each charge moving through its states, ' +
     'confirmed with GET /v1/charges/{id}; otherwise one JSON object per delivery per line. Against the local sandbox the ' +
-    'listener registers itself as the webhook URL. With --events, the other events are acknowledged (2xx) without being ' +
+    'listener registers itself as the webhook URL of both environments, and on a clean stop puts back the URL each had before. With --events, the other events are acknowledged (2xx) without being ' +
     'forwarded, so the service does not retry them.'
 
   static override examples = [
     '<%= config.bin %> webhooks listen --forward localhost:3000/webhooks',
-    '<%= config.bin %> webhooks listen --forward localhost:3000 --port 0 --no-tui | jq .outcome',
+    '<%= config.bin %> webhooks listen --forward localhost:3000 --port 0 --no-tui | jq -r \'select(.outcome) | .outcome\'',
     '<%= config.bin %> webhooks listen --forward http://127.0.0.1:8080/hooks --secret "$OLD_SECRET" --secret "$NEW_SECRET" --events charge.settled,charge.refunded',
     '<%= config.bin %> webhooks listen --forward localhost:3000 --events \'charge.*\'',
   ]
@@ -29,7 +29,10 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
     forward: Flags.string({ description: 'Your app\'s webhook URL; the scheme is optional (localhost:3000/webhooks).', required: true }),
     port: Flags.integer({ description: 'Port to listen on (0: any free port).', default: 4242, min: 0, max: 65_535 }),
     host: Flags.string({ description: 'Address to listen on.', default: '127.0.0.1' }),
-    secret: Flags.string({ description: 'Webhook secret to verify with (repeat for rotation; or SVC_WEBHOOK_SECRET, or the profile\'s).', multiple: true }),
+    secret: Flags.string({
+      description: 'Webhook secret to verify with (repeat for rotation; or SVC_WEBHOOK_SECRET, or the profile\'s when the key comes from that profile, not from --api-key or SVC_API_KEY).',
+      multiple: true,
+    }),
     events: Flags.string({
       description:
         'Forward only these event types, comma-separated; a trailing * matches a prefix (charge.*, withdrawal.*). Unknown types exit 2. ' +
@@ -43,13 +46,6 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
     const { flags, io } = this
     const forward = parseForwardUrl(flags.forward)
     const events = flags.events === undefined ? undefined : parseEventFilter(flags.events)
-    const secrets = await resolveWebhookSecrets({ secret: flags.secret, profile: flags.profile }, io.env)
-    if (secrets.length === 0 && !flags['skip-verify']) {
-      throw new UsageError('No webhook secret to verify deliveries with.', {
-        field: 'secret',
-        hint: 'Pass --secret (the panel\'s webhook secret), set SVC_WEBHOOK_SECRET, or store it with `svc login`. `svc sandbox start` stores the sandbox\'s.',
-      })
-    }
     let credentials
     let noCredentialsReason: string | undefined
     try {
@@ -57,6 +53,16 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
     } catch (err) {
       if (!(err instanceof AuthError) || flags['api-key'] || flags.profile) throw err
       noCredentialsReason = err.message.replace(/\.$/, '')
+    }
+    const secrets = await resolveWebhookSecrets({ secret: flags.secret, profile: flags.profile }, io.env, credentials?.source)
+    if (secrets.length === 0 && !flags['skip-verify']) {
+      const keyElsewhere = credentials && !credentials.source.startsWith('profile ')
+      throw new UsageError('No webhook secret to verify deliveries with.', {
+        field: 'secret',
+        hint: keyElsewhere
+          ? `The API key comes from ${credentials?.source}, so no profile's secret is used: pass --secret (the panel's webhook secret) or set SVC_WEBHOOK_SECRET.`
+          : 'Pass --secret (the panel\'s webhook secret), set SVC_WEBHOOK_SECRET, or store it with `svc login`. `svc sandbox start` stores the sandbox\'s.',
+      })
     }
     if (!isLoopbackHost(flags.host)) {
       this.warnUser(`listening on ${flags.host}: anyone who can reach this address can send deliveries to this listener. Keep --host 127.0.0.1 and expose it through a tunnel unless you mean it.`)

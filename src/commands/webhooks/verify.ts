@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core'
 import { EXIT } from '../../lib/contract/errors.js'
 import { BaseCommand } from '../../lib/command/base.js'
+import { resolveWebhookSecrets } from '../../lib/config/resolve.js'
 import { UsageError } from '../../lib/errors.js'
 import { readInputFile } from '../../lib/output/input-file.js'
 import { readAllStdin } from '../../lib/output/stdin.js'
@@ -17,10 +18,12 @@ export default class WebhooksVerify extends BaseCommand<typeof WebhooksVerify> {
     '<%= config.bin %> webhooks verify --secret "$SVC_WEBHOOK_SECRET" --timestamp 1763800000 --signature v1=5d41… --body-file body.json',
     'cat body.json | <%= config.bin %> webhooks verify --secret whsec_… --timestamp "$TS" --signature "$SIG"',
     '<%= config.bin %> webhooks verify --secret old --secret new --timestamp "$TS" --signature "$SIG" --body-file body.json --json',
+    '<%= config.bin %> webhooks verify --profile sandbox --timestamp "$TS" --signature "$SIG" --body-file body.json   # the profile\'s secret',
   ]
 
   static override flags = {
-    secret: Flags.string({ description: 'Webhook secret (repeat for rotation; or SVC_WEBHOOK_SECRET).', multiple: true }),
+    secret: Flags.string({ description: 'Webhook secret (repeat for rotation; or SVC_WEBHOOK_SECRET, or the profile\'s, as listen and check).', multiple: true }),
+    profile: Flags.string({ char: 'p', description: 'Profile whose webhook secret to use (or SVC_PROFILE; default: the default profile).' }),
     timestamp: Flags.string({ description: 'Value of the X-SVC-Timestamp header (epoch seconds).', required: true }),
     signature: Flags.string({ description: 'Value of the X-SVC-Signature header (v1=…).', required: true }),
     'body-file': Flags.string({ description: 'File with the raw body (default: stdin).' }),
@@ -28,8 +31,11 @@ export default class WebhooksVerify extends BaseCommand<typeof WebhooksVerify> {
   }
 
   async run(): Promise<void> {
-    const secrets = this.flags.secret ?? (this.io.env.SVC_WEBHOOK_SECRET ? this.io.env.SVC_WEBHOOK_SECRET.split(',') : [])
-    if (secrets.length === 0) throw new UsageError('A webhook secret is required.', { field: 'secret', hint: 'Pass --secret or set SVC_WEBHOOK_SECRET.' })
+    // The same sources as listen and check: --secret, SVC_WEBHOOK_SECRET, then the profile's.
+    const secrets = await resolveWebhookSecrets({ secret: this.flags.secret, profile: this.flags.profile }, this.io.env)
+    if (secrets.length === 0) {
+      throw new UsageError('A webhook secret is required.', { field: 'secret', hint: 'Pass --secret, set SVC_WEBHOOK_SECRET, or use a profile that has one (`svc login`, `svc sandbox start`).' })
+    }
     if (!this.flags['body-file'] && this.io.isStdinTTY) {
       throw new UsageError('No body given.', { field: 'body-file', hint: 'Pass --body-file FILE or pipe the raw body on stdin.' })
     }

@@ -21,7 +21,7 @@ const HINTS: Record<string, string> = {
   rate_limited: 'Too many requests for this key: wait a moment and try again.',
   charge_processing: 'The original request is still being processed: run the same command again with the same --idempotency-key.',
   idempotency_key_conflict: 'This Idempotency-Key was used with a different request: use a new key.',
-  external_id_conflict: 'This externalId already names a charge with a different body: use `svc charges list --external-id ID` to see it.',
+  external_id_conflict: 'This externalId already names a charge with a different body: use `svc charges list --external-id <your order id>` to see it.',
   provider_error: 'The instant-payment provider refused: try again later.',
   provider_unavailable: 'The instant-payment provider is unavailable: try again later.',
   internal_error: 'The service failed: quote the requestId to support.',

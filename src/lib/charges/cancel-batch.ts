@@ -6,9 +6,23 @@
 import { EXIT, type ExitCode } from '../contract/errors.js'
 import type { Charge } from '../contract/schemas.js'
 import { CliError, UsageError } from '../errors.js'
+import { safeText } from '../output/safe-text.js'
 import { CHARGE_ID, CHARGE_ID_HINT } from './charge-id.js'
 
 export type CancelResult = { id: string; ok: true; charge: Charge } | { id: string; ok: false; error: Error; exitCode: ExitCode }
+
+const SHOWN = 10
+const PREVIEW_CHARS = 40
+
+/**
+ * A bad value as the error shows it: escaped (control characters, and bytes that were not UTF-8,
+ * as visible escapes) and cut, so a stray binary file piped in cannot flood or drive the terminal.
+ */
+export function preview(value: string): string {
+  const escaped = [...safeText(value).replaceAll('\uFFFD', '\\ufffd')]
+  if (escaped.length <= PREVIEW_CHARS) return `"${escaped.join('')}"`
+  return `"${escaped.slice(0, PREVIEW_CHARS - 1).join('')}…" (${[...value].length} characters)`
+}
 
 /** Trims, drops blanks and repeats (first occurrence wins), and rejects ids that are not charge ids. */
 export function normalizeIds(raw: string[], source: string): string[] {
@@ -22,7 +36,10 @@ export function normalizeIds(raw: string[], source: string): string[] {
   const bad = ids.filter((id) => !CHARGE_ID.test(id))
   if (bad.length > 0) {
     throw new UsageError(`${bad.length === 1 ? 'This is not a charge id' : `${bad.length} values are not charge ids`}; nothing was canceled.`, {
-      details: bad.slice(0, 10).map((id) => ({ field: 'ID', message: `"${id}" is not 24 hexadecimal characters` })),
+      details: [
+        ...bad.slice(0, SHOWN).map((id) => ({ field: 'ID', message: `${preview(id)} is not 24 hexadecimal characters` })),
+        ...(bad.length > SHOWN ? [{ field: 'ID', message: `and ${bad.length - SHOWN} more` }] : []),
+      ],
       hint: CHARGE_ID_HINT,
     })
   }

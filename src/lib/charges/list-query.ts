@@ -3,7 +3,7 @@
  * friendly forms (`2h`, `yesterday`, `2026-11-01`) and are always sent as RFC 3339 in UTC.
  */
 import { type ChargeListQuery, ChargeListQuerySchema } from '../contract/schemas.js'
-import { parseInstant } from '../domain/time.js'
+import { isRelativeInstant, parseInstant } from '../domain/time.js'
 import { CHARGE_ID } from './charge-id.js'
 import { type FlagIssue, flagLabel, flagsError, issuesFromZod } from './flag-issues.js'
 
@@ -62,4 +62,9 @@ export function parseListFlags(flags: ListFlags, now: Date = new Date()): Charge
   }
   if (issues.length > 0) throw flagsError(issues, HINT)
   return parsed.data!
+}
+
+/** Whether a time filter is relative (`2h`, `yesterday`): it must be computed on the server's clock. */
+export function hasRelativeTime(flags: ListFlags): boolean {
+  return [flags['created-after'], flags['created-before']].some((t) => t !== undefined && isRelativeInstant(t))
 }

@@ -20,6 +20,7 @@ export interface PayerContext {
 }
 
 const FIELD = flagLabel('payer-tax-number', 'payerTaxNumber')
+const PROMPT_TRIES = 3
 
 async function libraryCpf(): Promise<string> {
   const { generateCpf } = await import('@brazilian-utils/brazilian-utils/generate-cpf')
@@ -33,15 +34,19 @@ function formatCpf(cpf: string): string {
 export async function resolvePayerTaxNumber(given: string | undefined, ctx: PayerContext): Promise<string> {
   if (given !== undefined) return given
   if (ctx.canPrompt) {
-    const answer = (await ctx.ask('Payer tax number (CPF or CNPJ, required by the payment provider): ')).trim()
-    if (!answer) throw new UsageError(`${FIELD} is required.`, { field: FIELD, hint: 'Pass --payer-tax-number, e.g. --payer-tax-number 123.456.789-09.' })
-    if (!isValidTaxNumber(answer)) {
-      throw new UsageError(`Invalid ${FIELD}; nothing was sent.`, {
-        details: [{ field: FIELD, message: 'is not a valid CPF or CNPJ (check digits do not match)' }],
-        hint: 'Check the number, or pass it with --payer-tax-number.',
-      })
+    // A typo at the prompt is asked again (a few times; Enter gives up), as a person would expect.
+    for (let attempt = 1; ; attempt++) {
+      const answer = (await ctx.ask('Payer tax number (CPF or CNPJ, required by the payment provider): ')).trim()
+      if (!answer) throw new UsageError(`${FIELD} is required.`, { field: FIELD, hint: 'Pass --payer-tax-number, e.g. --payer-tax-number 123.456.789-09.' })
+      if (isValidTaxNumber(answer)) return answer
+      if (attempt >= PROMPT_TRIES) {
+        throw new UsageError(`Invalid ${FIELD}; nothing was sent.`, {
+          details: [{ field: FIELD, message: 'is not a valid CPF or CNPJ (check digits do not match)' }],
+          hint: 'Check the number, or pass it with --payer-tax-number.',
+        })
+      }
+      ctx.note('Not a valid CPF or CNPJ (the check digits do not match). Try again, or press Enter to stop.')
     }
-    return answer
   }
   if (ctx.environment === 'test') {
     const cpf = await (ctx.generateCpf ?? libraryCpf)()

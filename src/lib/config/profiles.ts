@@ -4,6 +4,8 @@
  * print them in full by mistake.
  */
 import { type Environment, environmentOfKey, maskSecret } from './mask.js'
+import { CliError } from '../errors.js'
+import { EXIT } from '../contract/errors.js'
 import { type Profile, ProfileStore, profileNotFound } from './store.js'
 
 /** The profiles `svc sandbox start` writes: its test key, and its live key. */
@@ -47,7 +49,27 @@ function targetName(store: ProfileStore, name: string | undefined, env: NodeJS.P
   return name?.trim() || env.SVC_PROFILE?.trim() || store.defaultProfile
 }
 
-export async function showProfile(name: string | undefined, env: NodeJS.ProcessEnv): Promise<ProfileSummary & { configFile: string }> {
+/**
+ * `profiles use|show|remove NAME`: the profile is what the command acts on, so a missing one is
+ * "not found" (exit 4), as a missing charge is. `--profile NAME` on any other command stays exit
+ * 3: there the profile is the credentials, and no usable credentials is exit 3.
+ */
+async function onProfile<T>(act: () => Promise<T>): Promise<T> {
+  try {
+    return await act()
+  } catch (err) {
+    if (err instanceof CliError && err.code === 'profile_not_found') {
+      throw new CliError(err.message, { exitCode: EXIT.notFound, code: err.code, hint: err.hint })
+    }
+    throw err
+  }
+}
+
+export function showProfile(name: string | undefined, env: NodeJS.ProcessEnv): Promise<ProfileSummary & { configFile: string }> {
+  return onProfile(() => showProfileIn(name, env))
+}
+
+async function showProfileIn(name: string | undefined, env: NodeJS.ProcessEnv): Promise<ProfileSummary & { configFile: string }> {
   const store = await ProfileStore.open(env)
   const target = targetName(store, name, env)
   if (!target) throw profileNotFound('No profile named and no default profile.', store.names(), 'show one with `svc profiles show NAME`, or create one with `svc login`')
@@ -55,11 +77,13 @@ export async function showProfile(name: string | undefined, env: NodeJS.ProcessE
   return { ...summarizeProfile(target, profile, store.defaultProfile === target), configFile: store.path }
 }
 
-export async function useProfile(name: string, env: NodeJS.ProcessEnv): Promise<ProfileSummary> {
-  const store = await ProfileStore.open(env)
-  const profile = store.require(name)
-  store.setDefault(name)
-  return summarizeProfile(name, profile, true)
+export function useProfile(name: string, env: NodeJS.ProcessEnv): Promise<ProfileSummary> {
+  return onProfile(async () => {
+    const store = await ProfileStore.open(env)
+    const profile = store.require(name)
+    store.setDefault(name)
+    return summarizeProfile(name, profile, true)
+  })
 }
 
 export interface RemoveResult {
@@ -69,13 +93,15 @@ export interface RemoveResult {
   remaining: string[]
 }
 
-export async function removeProfile(name: string, env: NodeJS.ProcessEnv): Promise<RemoveResult> {
-  // The way out the invalid_config hint offers for a damaged profile: its own bad fields do not block its removal.
-  const store = await ProfileStore.open(env, { tolerate: name })
-  const profile = store.require(name)
-  const wasDefault = store.defaultProfile === name
-  store.remove(name)
-  return { removed: summarizeProfile(name, profile, wasDefault), defaultCleared: wasDefault, remaining: store.names() }
+export function removeProfile(name: string, env: NodeJS.ProcessEnv): Promise<RemoveResult> {
+  return onProfile(async () => {
+    // The way out the invalid_config hint offers for a damaged profile: its own bad fields do not block its removal.
+    const store = await ProfileStore.open(env, { tolerate: name })
+    const profile = store.require(name)
+    const wasDefault = store.defaultProfile === name
+    store.remove(name)
+    return { removed: summarizeProfile(name, profile, wasDefault), defaultCleared: wasDefault, remaining: store.names() }
+  })
 }
 
 export interface LogoutResult {

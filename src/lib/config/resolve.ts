@@ -86,6 +86,15 @@ export async function resolveCredentials(flags: CredentialFlags, env: NodeJS.Pro
     }
   }
   if (!apiKey) {
+    const stored = ProfileStore.read(env).names()
+    if (!profileName && stored.length > 0) {
+      // Profiles exist but none is the default: choosing one is the step, not logging in again.
+      const pick = stored.includes('sandbox') ? 'sandbox' : stored[0]!
+      throw new AuthError(
+        'No API key found: no default profile is set.',
+        `Make one the default with \`svc profiles use ${pick}\`, or pass --profile NAME (stored: ${stored.join(', ')}).`,
+      )
+    }
     throw new AuthError(
       'No API key found.',
       'Run `svc login`, pass --api-key (or SVC_API_KEY), or start the local sandbox with `svc sandbox start` (it creates the `sandbox` profile).',
@@ -104,15 +113,26 @@ export async function resolveCredentials(flags: CredentialFlags, env: NodeJS.Pro
   return { apiKey, baseUrl: normalizeBaseUrl(baseUrl, urlSource), environment, profileName, source }
 }
 
-/** Webhook secrets: `--secret` (repeatable) > `SVC_WEBHOOK_SECRET` (comma-separated for rotation) > the profile's. */
-export async function resolveWebhookSecrets(flags: CredentialFlags, env: NodeJS.ProcessEnv = process.env): Promise<string[]> {
+/**
+ * Webhook secrets: `--secret` (repeatable) > `SVC_WEBHOOK_SECRET` (comma-separated for rotation) > the profile's.
+ * `keySource` (Credentials.source) is where the API key in use came from: a profile's secret is
+ * used only with that profile's key, never beside a key from --api-key or SVC_API_KEY (it would
+ * belong to another account, e.g. the sandbox's, and every real delivery would fail to verify).
+ */
+export async function resolveWebhookSecrets(flags: CredentialFlags, env: NodeJS.ProcessEnv = process.env, keySource?: string): Promise<string[]> {
   const fromFlags = (flags.secret ?? []).map((s) => s.trim()).filter(Boolean)
+  // `--secret ""` (an unset variable in a script) is a mistake, not "use another secret": using
+  // the profile's instead would check or verify with a secret the user did not mean.
+  if ((flags.secret ?? []).length > 0 && fromFlags.length < flags.secret!.length) {
+    throw new UsageError('--secret is empty.', { field: 'secret', hint: 'Pass the secret itself (is the variable you passed set?), or leave --secret out to use SVC_WEBHOOK_SECRET or the profile\'s.' })
+  }
   if (fromFlags.length) return fromFlags
   const fromEnv = (env.SVC_WEBHOOK_SECRET ?? '')
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean)
   if (fromEnv.length) return fromEnv
+  if (keySource !== undefined && !keySource.startsWith('profile ')) return []
   const { profile } = await resolveProfile(flags, env)
   return profile?.webhookSecret ? [profile.webhookSecret] : []
 }

@@ -82,7 +82,7 @@ export function unknownProfileError(name: string, known: string[]): CliError {
   return profileNotFound(`No profile named "${name}".`, known, `create it with \`svc login --profile ${name}\``)
 }
 
-/** `profile_not_found`, exit 3, with the known profiles in the hint. */
+/** `profile_not_found`, exit 3 (no credentials; `profiles use|show|remove` make it 4), with the known profiles in the hint. */
 export function profileNotFound(message: string, known: string[], create = 'create one with `svc login`'): CliError {
   const list = known.length ? `Known profiles: ${known.join(', ')}. ` : 'No profiles are stored yet. '
   return new CliError(message, { exitCode: EXIT.auth, code: 'profile_not_found', hint: `${list}List them with \`svc profiles list\`, or ${create}.` })

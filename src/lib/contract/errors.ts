@@ -26,11 +26,14 @@ export type ErrorCode = (typeof ERROR_CODES)[number]
  * - provider_unavailable → 503, internal_error → 500.
  * - Oversized request body → 413 `invalid_request`.
  * - A withdrawal that does not exist (in this environment): 404 `withdrawal_not_found`, as charges.
+ * - A method a route does not take: 405 `method_not_allowed` with `Allow`; HEAD is GET without the
+ *   body, OPTIONS answers 204 with `Allow`.
  */
 export const CHOSEN_CODES = {
   webhookNotConfigured: 'webhook_not_configured',
   notFound: 'not_found',
   withdrawalNotFound: 'withdrawal_not_found',
+  methodNotAllowed: 'method_not_allowed',
 } as const
 
 export const STATUS_OF_CODE: Record<string, number> = {
@@ -46,6 +49,7 @@ export const STATUS_OF_CODE: Record<string, number> = {
   webhook_not_configured: 404,
   not_found: 404,
   withdrawal_not_found: 404,
+  method_not_allowed: 405,
   external_id_conflict: 409,
   charge_processing: 409,
   charge_not_cancelable: 409,
@@ -74,7 +78,7 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT]
 export function exitCodeForApiError(status: number, code: string | undefined): ExitCode {
   if (code === 'provider_error' || code === 'provider_unavailable') return EXIT.network
   if (code === 'internal_error') return EXIT.unexpected
-  if (status === 400 || status === 413 || status === 422) return EXIT.usage
+  if (status === 400 || status === 405 || status === 413 || status === 422) return EXIT.usage
   if (status === 401 || status === 403) return EXIT.auth
   if (status === 404) return EXIT.notFound
   if (status === 409) return EXIT.conflict

@@ -97,9 +97,18 @@ export function advancePath(from: ChargeStatus, target: AdvanceTarget): Transiti
   return shortestPath(from, target, (t) => t.trigger !== 'cancel' && t.trigger !== 'fail')
 }
 
-/** The states a charge passed through before reaching `to`, on the shortest path from its first state. */
+/**
+ * The states a charge passed through before reaching `to`. `created` is transient and every charge
+ * that got its QR passed `awaiting_payment`, so the path goes through it where it can: a `failed`
+ * charge is drawn as one that died awaiting payment (failing straight from `created`, when the QR
+ * could not be issued, is the rarer case and looks the same from outside).
+ */
 export function statesBefore(to: ChargeStatus): ChargeStatus[] {
-  return (shortestPath(CHARGE_STATUSES[0], to) ?? []).map((t) => t.from)
+  const first = CHARGE_STATUSES[0]
+  if (to === first) return []
+  const viaQr = to === 'awaiting_payment' ? undefined : shortestPath('awaiting_payment', to)
+  if (viaQr) return [first, ...viaQr.map((t) => t.from)]
+  return (shortestPath(first, to) ?? []).map((t) => t.from)
 }
 
 /** The order in which a charge's lane is drawn. */

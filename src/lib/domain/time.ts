@@ -27,6 +27,12 @@ function existsOnCalendar(text: string): boolean {
   return !time || (Number(time[1]) <= 23 && Number(time[2]) <= 59 && Number(time[3] ?? 0) <= 59)
 }
 
+/** Whether `text` names an instant relative to now (`2h`, `today`, `now`) rather than a fixed one. */
+export function isRelativeInstant(text: string): boolean {
+  const s = text.trim()
+  return !RFC3339.test(s) && !DATE_ONLY.test(s)
+}
+
 /**
  * An instant from RFC 3339, a date (`2026-11-01`, local midnight), `now`, `today`, `yesterday`,
  * or a duration meaning "that long ago" (`2h`, `7d`). Undefined when it is none of these.

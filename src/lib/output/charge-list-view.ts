@@ -1,7 +1,8 @@
 /**
  * Rows of `charges list`. Piped: tab-separated, no header, a stable column order
  * `id status amountInCents externalId createdAt` with the API's RFC 3339 times, so `cut -f`
- * scripts keep working. Terminal: a fixed-width table, written row by row as pages arrive.
+ * scripts keep working. Terminal: a fixed-width table fitted to the terminal's width, written
+ * row by row as pages arrive.
  */
 import type { Charge } from '../contract/schemas.js'
 import { formatBRL } from '../domain/money.js'
@@ -9,7 +10,7 @@ import { relativeTime } from '../domain/time.js'
 import type { Paint } from './color.js'
 import { paintStatus } from './charge-view.js'
 import { safeText } from './safe-text.js'
-import { type Column, streamingTable, truncate } from './table.js'
+import { type Column, middleTruncate, streamingTable, truncate } from './table.js'
 
 export const TSV_COLUMNS = ['id', 'status', 'amountInCents', 'externalId', 'createdAt'] as const
 
@@ -27,34 +28,50 @@ export function shortLocalTime(iso: string): string {
   return LOCAL_SHORT.format(new Date(iso)).replace(',', '')
 }
 
-const FIXED = [24, 23, 12, 16, 12]
+/**
+ * Layouts from the widest to the narrowest; the first that fits the terminal is used, so no row
+ * wraps (a wrapped table is unreadable). Narrower: the CREATED column goes (AGE says when), then
+ * the ids are cut in the middle (`01a20ea3d8…0001`, -q and piped output keep them whole), then AGE.
+ */
+const LAYOUTS = [
+  { id: 24, amount: 12, extMin: 11, created: true, age: true },
+  { id: 24, amount: 12, extMin: 11, created: false, age: true },
+  { id: 15, amount: 11, extMin: 11, created: false, age: true },
+  { id: 15, amount: 11, extMin: 11, created: false, age: false },
+] as const
+const STATUS_WIDTH = 23
+const GAP = 2
 
 /**
- * The terminal table of charges; the external id column takes what the terminal width leaves.
- * `now` is the server's clock (ApiClient.serverNow) for the age column.
+ * The terminal table of charges, fitted to `columns`; the external id column takes what the
+ * width leaves (up to 40). `now` is the server's clock (ApiClient.serverNow) for the age column.
  */
 export function chargeTable(paint: Paint, columns: number, now: () => Date = () => new Date()) {
-  const gaps = 2 * 5
-  const extWidth = Math.max(11, Math.min(40, columns - FIXED.reduce((a, b) => a + b, 0) - gaps))
+  const fixedOf = (l: (typeof LAYOUTS)[number]) => {
+    const widths = [l.id, STATUS_WIDTH, l.amount, ...(l.created ? [16] : []), ...(l.age ? [12] : [])]
+    return widths.reduce((a, b) => a + b, 0) + GAP * widths.length
+  }
+  const layout = LAYOUTS.find((l) => fixedOf(l) + l.extMin <= columns) ?? LAYOUTS[LAYOUTS.length - 1]!
+  const extWidth = Math.max(layout.extMin, Math.min(40, columns - fixedOf(layout)))
   const cols: Column[] = [
-    { header: 'ID', width: 24 },
-    { header: 'STATUS', width: 23 },
-    { header: 'AMOUNT', width: 12, align: 'right' },
+    { header: 'ID', width: layout.id },
+    { header: 'STATUS', width: STATUS_WIDTH },
+    { header: 'AMOUNT', width: layout.amount, align: 'right' },
     { header: 'EXTERNAL ID', width: extWidth },
-    { header: 'CREATED', width: 16 },
-    { header: 'AGE', width: 12 },
+    ...(layout.created ? [{ header: 'CREATED', width: 16 }] : []),
+    ...(layout.age ? [{ header: 'AGE', width: 12 }] : []),
   ]
   const table = streamingTable(cols, paint)
   return {
     header: table.header,
     row: (c: Charge) =>
       table.row([
-        c.id,
+        middleTruncate(c.id, layout.id),
         paintStatus(paint, c.status),
         formatBRL(c.amount.grossInCents),
         truncate(safeText(c.externalId ?? '') || '-', extWidth),
-        shortLocalTime(c.createdAt),
-        paint('dim', relativeTime(new Date(c.createdAt), now(), { happened: true })),
+        ...(layout.created ? [shortLocalTime(c.createdAt)] : []),
+        ...(layout.age ? [paint('dim', relativeTime(new Date(c.createdAt), now(), { happened: true }))] : []),
       ]),
   }
 }

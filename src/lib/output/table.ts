@@ -29,6 +29,14 @@ export function truncate(text: string, width: number): string {
   return width <= 1 ? chars.slice(0, width).join('') : `${chars.slice(0, width - 1).join('')}…`
 }
 
+/** `evt_3f9a…9e0a`: the start and the end of an id, which is how people match ids by eye. */
+export function middleTruncate(text: string, width: number): string {
+  const chars = [...text]
+  if (chars.length <= width) return text
+  const tail = Math.min(4, Math.max(1, Math.floor((width - 1) / 3)))
+  return `${chars.slice(0, width - 1 - tail).join('')}…${chars.slice(-tail).join('')}`
+}
+
 export function pad(text: string, width: number, align: 'left' | 'right' = 'left'): string {
   const fill = ' '.repeat(Math.max(0, width - visibleWidth(text)))
   return align === 'right' ? fill + text : text + fill

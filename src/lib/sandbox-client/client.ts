@@ -45,23 +45,49 @@ const DETECT_TIMEOUT_MS = 1500
 
 /** Whether `baseUrl` is a local sandbox (it answers `GET /_sandbox/info`). Never throws. */
 export async function detectSandbox(baseUrl: string, opts: { timeoutMs?: number; debug?: (line: string) => void } = {}): Promise<boolean> {
+  return (await probeSandbox(baseUrl, opts)).kind === 'sandbox'
+}
+
+/**
+ * What answers at `baseUrl`: a local sandbox, something else (a real service), or nothing at all
+ * (refused, unknown host, timed out) — with why, so a caller can say the URL cannot be reached
+ * rather than that it is not a sandbox. Never throws.
+ */
+export type SandboxProbe = { kind: 'sandbox' } | { kind: 'other' } | { kind: 'unreachable'; reason: string }
+
+export async function probeSandbox(baseUrl: string, opts: { timeoutMs?: number; debug?: (line: string) => void } = {}): Promise<SandboxProbe> {
   const started = performance.now()
   opts.debug?.('→ GET /_sandbox/info')
+  let res: PanelAnswer
   try {
-    const res = await exchange(new URL(`${trimSlash(baseUrl)}/_sandbox/info`), 'GET', {}, undefined, opts.timeoutMs ?? DETECT_TIMEOUT_MS)
-    opts.debug?.(answerLine(String(res.status), 'GET', '/_sandbox/info', started, headerOf(res.headers['x-request-id'])))
-    if (res.status !== 200) return false
-    const body = JSON.parse(res.text) as { sandbox?: unknown }
-    return body !== null && typeof body === 'object' && body.sandbox === true
+    res = await exchange(new URL(`${trimSlash(baseUrl)}/_sandbox/info`), 'GET', {}, undefined, opts.timeoutMs ?? DETECT_TIMEOUT_MS)
   } catch (err) {
     opts.debug?.(answerLine(describe(err), 'GET', '/_sandbox/info', started))
-    return false
+    return { kind: 'unreachable', reason: describe(err) }
+  }
+  opts.debug?.(answerLine(String(res.status), 'GET', '/_sandbox/info', started, headerOf(res.headers['x-request-id'])))
+  if (res.status !== 200) return { kind: 'other' }
+  try {
+    const body = JSON.parse(res.text) as { sandbox?: unknown }
+    return body !== null && typeof body === 'object' && body.sandbox === true ? { kind: 'sandbox' } : { kind: 'other' }
+  } catch {
+    return { kind: 'other' }
   }
 }
 
 /** The API client's `←` debug line: outcome, request, duration, requestId. */
 function answerLine(outcome: string, method: string, path: string, started: number, requestId?: string | null): string {
   return `← ${outcome} ${method} ${path} ${Math.round(performance.now() - started)}ms${requestId ? ` requestId ${requestId}` : ''}`
+}
+
+/** The environment's webhook URL in a local sandbox, or undefined when none is set. */
+export async function getWebhookUrl(opts: PanelTarget & { env?: PanelEnv }): Promise<string | undefined> {
+  try {
+    return (await new PanelClient(opts).getWebhook(opts.env)).url
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return undefined
+    throw err
+  }
 }
 
 /** Saves (and so reactivates) the environment's webhook URL in a local sandbox. */

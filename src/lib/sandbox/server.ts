@@ -144,6 +144,15 @@ async function route(
     throw notFound()
   }
 
+  // A route that exists answers every method: OPTIONS with its Allow list, HEAD as GET without
+  // the body, any other method 405 with Allow (RFC 9110), never 404 as if the path did not exist.
+  const allowed = allowedMethods(deps, pathname)
+  if (allowed && (method === 'OPTIONS' || !allowed.includes(method))) {
+    await readBody(req)
+    const allow = allowed.join(', ')
+    if (method === 'OPTIONS') return { status: 204, headers: { allow } }
+    throw new SandboxApiError('method_not_allowed', `Método ${method} não permitido em ${pathname}; use ${allowed.filter((m) => m !== 'HEAD' && m !== 'OPTIONS').join(' ou ')}.`, { status: 405, headers: { allow } })
+  }
   const rawBody = await readBody(req)
   const who = authenticate(deps, req)
   const limited = deps.rateLimiter.take(who.key)
@@ -159,7 +168,7 @@ async function route(
   if (fault) deps.log(`chaos: ${fault} on ${method} ${pathname}`)
   if (await injectBefore(deps, fault, res)) return undefined
 
-  const answer = await api(deps, method, pathname, url.searchParams, rawBody, req, who)
+  const answer = await api(deps, method === 'HEAD' ? 'GET' : method, pathname, url.searchParams, rawBody, req, who)
   if (fault === 'lost_response') {
     // The work is done and saved; only the answer is lost, as when a connection dies on the way back.
     res.socket?.destroy()
@@ -433,6 +442,19 @@ function pathIdOf(segment: string, notFoundError: () => SandboxApiError): string
 }
 
 
+/** The methods a /v1 path answers (HEAD wherever GET, OPTIONS everywhere), or undefined when there is no such route. */
+function allowedMethods(deps: SandboxServerDeps, pathname: string): string[] | undefined {
+  const withGet = (m: string[]) => (m.includes('GET') ? [...m, 'HEAD', 'OPTIONS'] : [...m, 'OPTIONS'])
+  if (pathname === '/v1/charges') return withGet(['GET', 'POST'])
+  if (pathname === '/v1/split-charges') return withGet(['POST'])
+  if (pathname === '/v1/account') return withGet(['GET'])
+  if (pathname === '/v1/webhooks/test') return withGet(['POST'])
+  if (CHARGE_PATH.test(pathname)) return withGet(['GET'])
+  if (CANCEL_PATH.test(pathname) || ADVANCE_PATH.test(pathname)) return withGet(['POST'])
+  if (WITHDRAWAL_PATH.test(pathname) && deps.withdrawals) return withGet(['GET'])
+  return undefined
+}
+
 function notFound(): SandboxApiError {
   return new SandboxApiError('not_found', 'Rota não encontrada.', { status: STATUS_OF_CODE.not_found })
 }
@@ -448,6 +470,11 @@ function send(res: ServerResponse, answer: Answer): void {
   if (answer.raw) {
     res.writeHead(answer.status, { ...headers, 'content-type': answer.raw.contentType, 'content-length': String(answer.raw.bytes.length) })
     res.end(answer.raw.bytes)
+    return
+  }
+  if (answer.status === 204) {
+    res.writeHead(204, headers)
+    res.end()
     return
   }
   const text = answer.body === undefined ? '' : JSON.stringify(answer.body)

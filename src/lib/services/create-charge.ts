@@ -9,7 +9,8 @@ import { completeRequest, type CreateInput } from '../charges/create-input.js'
 import { resolvePayerTaxNumber } from '../charges/payer.js'
 import type { Charge } from '../contract/schemas.js'
 import type { Environment } from '../config/mask.js'
-import { NetworkError } from '../errors.js'
+import { ApiError, NetworkError } from '../errors.js'
+import { safeText } from '../output/safe-text.js'
 
 export interface CreateChargeOptions {
   input: CreateInput
@@ -30,7 +31,39 @@ export async function createCharge(opts: CreateChargeOptions, ctx: CreateChargeC
   const body = completeRequest(opts.input.body, payerTaxNumber)
   const idempotencyKey = opts.input.idempotencyKey ?? randomUUID()
   return ctx.client.createCharge(body, { idempotencyKey }).catch((error: unknown) => {
+    if (error instanceof ApiError && error.apiCode === 'external_id_conflict' && body.externalId !== undefined) {
+      // The hint names the order id itself, ready to paste, not a placeholder.
+      const hint = `This externalId already names a charge with a different body: see it with \`svc charges list --external-id ${shellWord(body.externalId)}\`, or use another --external-id.`
+      throw new ApiError({ status: error.status, code: error.apiCode, message: error.message, details: error.details, requestId: error.requestId, hint })
+    }
     if (!(error instanceof NetworkError)) throw error
     throw new NetworkError(error.message, { cause: error, hint: `It may have been created: run again with --idempotency-key ${idempotencyKey} to get it without creating a second one.` })
   })
+}
+
+/** The states in which a charge's QR may be shown to a payer. */
+export const PAYABLE: readonly Charge['status'][] = ['created', 'awaiting_payment']
+
+const NOT_PAYABLE_WHY: Partial<Record<Charge['status'], string>> = {
+  canceled: 'is canceled: its QR stays technically payable, so do not show it to the payer',
+  expired: 'is expired: its QR can no longer be paid',
+  failed: 'failed: it has no payable QR',
+  paid_pending_settlement: 'is already paid (paid_pending_settlement)',
+  settled: 'is already paid and settled',
+  refunded: 'was paid and refunded',
+}
+
+/** The stderr line for a replay that returned a charge nobody should pay (again). */
+export function notPayableNote(charge: Charge): string {
+  const name = charge.externalId ? `for external id ${JSON.stringify(charge.externalId)} (${charge.id})` : charge.id
+  return (
+    `The existing charge ${name} ${NOT_PAYABLE_WHY[charge.status] ?? `is ${charge.status}`}. No QR shown; exit 5. ` +
+    'To charge again, create a new charge with another --external-id.'
+  )
+}
+
+/** `text` as one shell word: bare when it is safe, else single-quoted (control characters shown escaped). */
+function shellWord(text: string): string {
+  const clean = safeText(text)
+  return /^[\w.:@%+=,/-]+$/.test(clean) ? clean : `'${clean.replaceAll("'", "'\\''")}'`
 }

@@ -14,7 +14,7 @@ import { EventStore } from '../webhooks/event-store.js'
 import { Forwarder } from '../webhooks/forward.js'
 import { type ListenerDelivery, WebhookListener } from '../webhooks/listener.js'
 import { deliveryLine } from '../webhooks/ndjson.js'
-import { type RegisterDeps, registerListener, registrationNotes, registrationSummary } from './register.js'
+import { type RegisterDeps, type Registration, registerListener, registrationNotes, registrationSummary, restoreWebhookUrls } from './register.js'
 import { replayEvent } from '../webhooks/replay.js'
 import { shutdownSignal } from './shutdown.js'
 
@@ -61,6 +61,7 @@ export async function runListen(opts: ListenRunOptions): Promise<void> {
   const lineBuffer = new LineBuffer((text) => io.out(text))
   const write = (d: ListenerDelivery) => lineBuffer.push(`${JSON.stringify(deliveryLine(d))}\n`)
   if (!opts.tui) listener.on('delivery', write)
+  let registration: Registration | undefined
   try {
     const url = await listener.start().catch((err: NodeJS.ErrnoException) => {
       if (err.code === 'EADDRINUSE') throw new UsageError(`Port ${opts.port} on ${opts.host} is already in use.`, { field: 'port', hint: 'Pass another --port, or --port 0 for any free one.' })
@@ -68,11 +69,12 @@ export async function runListen(opts: ListenRunOptions): Promise<void> {
       throw err
     })
     const register = async (): Promise<Started> => {
-      const registration = await registerListener(url, opts.credentials, opts.noCredentialsReason ?? 'none configured', opts.registerDeps)
+      registration = await registerListener(url, opts.credentials, opts.noCredentialsReason ?? 'none configured', opts.registerDeps)
       const notes = registrationNotes(registration, url, opts.secrets, opts.skipVerify)
       if (opts.events) notes.push(`Forwarding only ${opts.events.join(', ')}; other events are acknowledged (2xx) and not retried.`)
       opts.onReady?.(url)
-      return { notes, summary: registrationSummary(registration, opts.secrets, opts.skipVerify) }
+      // The header's summary already says where it registered: the view shows that note once.
+      return { notes, summary: registrationSummary(registration, opts.secrets, opts.skipVerify), summarized: registration.kind === 'sandbox' ? 1 : 0 }
     }
     if (opts.tui) await live(opts, listener, store, url, register, stop)
     else await lines(opts, url, (await register()).notes, stop)
@@ -84,6 +86,8 @@ export async function runListen(opts: ListenRunOptions): Promise<void> {
     await listener.close()
     listener.off('delivery', write)
     lineBuffer.flush()
+    // Nothing listens on this port any more: give the sandbox its previous webhook URL back.
+    if (registration) for (const n of await restoreWebhookUrls(registration, opts.credentials, opts.registerDeps)) io.err(`${n}\n`)
     store.close()
     await flush(io.stdout)
   }
@@ -136,6 +140,8 @@ async function lines(opts: ListenRunOptions, url: string, notes: string[], stop:
 interface Started {
   notes: string[]
   summary: string
+  /** How many of the first notes the summary already says (the live view leaves them out). */
+  summarized: number
 }
 
 async function live(opts: ListenRunOptions, listener: WebhookListener, store: EventStore, url: string, register: () => Promise<Started>, stop: AbortSignal): Promise<void> {
@@ -150,7 +156,7 @@ async function live(opts: ListenRunOptions, listener: WebhookListener, store: Ev
   feed.setRegistration('registering…')
   setImmediate(() => {
     register().then(
-      ({ notes, summary }) => feed.setRegistration(summary, notes),
+      ({ notes, summary, summarized }) => feed.setRegistration(summary, notes.slice(summarized)),
       (err: Error) => feed.setRegistration(`not registered: ${err.message}`),
     )
   })

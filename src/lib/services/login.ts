@@ -50,6 +50,26 @@ export function loginProfileName(flag: string | undefined, env: NodeJS.ProcessEn
   return flag?.trim() || env.SVC_PROFILE?.trim() || 'default'
 }
 
+/**
+ * Why `secret` cannot be a webhook secret, or undefined when it can be one. The spec fixes no
+ * format (the sandbox's are `whsec_` + 48 hex), so this checks what any HMAC secret pasted from the
+ * panel is: one word of printable ASCII, at least 16 characters, no shell syntax, not an API key.
+ */
+export function webhookSecretProblem(secret: string): string | undefined {
+  if (/^svc_(live|test)_/.test(secret)) return 'that is an API key, not the webhook secret'
+  if (/\s/.test(secret)) return 'it contains spaces: paste the secret alone, not a line of shell'
+  if (!/^[\x21-\x7e]+$/.test(secret)) return 'it contains characters a secret cannot hold'
+  if (/[$`"'|;&<>(){}\\]/.test(secret)) return 'it contains shell syntax ($, quotes, |, ;, …): paste the secret alone'
+  if (secret.length < 16) return `it is too short (${secret.length} characters; a secret has at least 16)`
+  if (secret.length > 256) return 'it is too long (over 256 characters)'
+  return undefined
+}
+
+function checkSecretShape(secret: string, field: string): void {
+  const problem = webhookSecretProblem(secret)
+  if (problem) throw new UsageError(`This is not a webhook secret: ${problem}. Nothing was stored.`, { field, hint: 'Copy it again from the panel (API → Webhook).' })
+}
+
 /** Rejects a key the service cannot accept, before any request (exit 3). */
 export function checkKeyShape(key: string): Environment {
   const environment = environmentOfKey(key)
@@ -96,6 +116,9 @@ export async function login(opts: LoginOptions, ctx: LoginContext): Promise<Logi
     if (opts.withWebhookSecretStdin) {
       newSecret = lines[1]
       if (!newSecret) throw new UsageError('No webhook secret on stdin: expected it on the line after the key.', { field: 'with-webhook-secret-stdin' })
+      // Checked before anything is sent or stored, as the key's shape is.
+      checkSecretShape(newSecret.trim(), 'with-webhook-secret-stdin')
+      newSecret = newSecret.trim()
     }
   } else {
     apiKey = await promptHidden(io, 'API key (svc_live_… or svc_test_…):')
@@ -111,7 +134,13 @@ export async function login(opts: LoginOptions, ctx: LoginContext): Promise<Logi
   // Asked only once the key is known to work, and only when a human is typing.
   if (!opts.withKeyStdin) {
     const keep = existing?.webhookSecret ? `, Enter keeps ${maskSecret(existing.webhookSecret)}` : ', Enter to skip'
-    newSecret = (await promptHidden(io, `Webhook secret (optional${keep}):`)) || undefined
+    // A typo is asked again (the key is already checked: starting over would be worse).
+    for (;;) {
+      newSecret = (await promptHidden(io, `Webhook secret (optional${keep}):`)) || undefined
+      const problem = newSecret === undefined ? undefined : webhookSecretProblem(newSecret)
+      if (!problem) break
+      io.err(`Not a webhook secret: ${problem}. Try again (Enter to skip).\n`)
+    }
   }
 
   const profile = store.update(name, { apiKey, baseUrl, ...(newSecret ? { webhookSecret: newSecret } : {}) })

@@ -9,14 +9,26 @@ import { maskSecret } from '../config/mask.js'
 import { safeText } from '../output/safe-text.js'
 
 export type Registration =
-  | { kind: 'sandbox'; url: string; environment: 'live' | 'test'; also?: 'live' | 'test' }
+  | {
+      kind: 'sandbox'
+      url: string
+      environment: 'live' | 'test'
+      also?: 'live' | 'test'
+      /** Each environment's URL before the listener took it (null: none), to put back when it stops. */
+      previous?: Partial<Record<'live' | 'test', string | null>>
+    }
   | { kind: 'sandbox_failed'; url: string; message: string }
   | { kind: 'remote'; baseUrl: string; environment: 'live' | 'test' }
+  | { kind: 'unreachable'; baseUrl: string; reason: string }
   | { kind: 'no_credentials'; reason: string }
 
 export interface RegisterDeps {
   detectSandbox(baseUrl: string): Promise<boolean>
+  /** Tells "nothing answers" from "not a sandbox"; without it, both read as a remote service. */
+  probeSandbox?(baseUrl: string): Promise<{ kind: 'sandbox' } | { kind: 'other' } | { kind: 'unreachable'; reason: string }>
   setWebhookUrl(opts: { baseUrl: string; apiKey: string; url: string; env?: 'live' | 'test' }): Promise<unknown>
+  /** The environment's URL now (undefined: none set); without it, nothing is restored at the end. */
+  getWebhookUrl?(opts: { baseUrl: string; apiKey: string; env?: 'live' | 'test' }): Promise<string | undefined>
 }
 
 /** The URL the service should call: an unspecified bind address (0.0.0.0, ::) becomes loopback. */
@@ -31,18 +43,26 @@ export async function registerListener(listening: string, credentials: Credentia
   if (!credentials) return { kind: 'no_credentials', reason }
   const d = deps ?? (await import('../sandbox-client/client.js'))
   const url = reachableUrl(listening)
-  if (!(await d.detectSandbox(credentials.baseUrl))) {
-    return { kind: 'remote', baseUrl: credentials.baseUrl, environment: credentials.environment }
-  }
+  const probe = d.probeSandbox ? await d.probeSandbox(credentials.baseUrl) : { kind: (await d.detectSandbox(credentials.baseUrl)) ? 'sandbox' : 'other' }
+  if (probe.kind === 'unreachable') return { kind: 'unreachable', baseUrl: credentials.baseUrl, reason: (probe as { reason: string }).reason }
+  if (probe.kind !== 'sandbox') return { kind: 'remote', baseUrl: credentials.baseUrl, environment: credentials.environment }
+  const target = { baseUrl: credentials.baseUrl, apiKey: credentials.apiKey }
+  // What was there before, so that a clean stop can put it back (see restoreWebhookUrls).
+  const before = async (env: 'live' | 'test') => (d.getWebhookUrl ? ((await d.getWebhookUrl({ ...target, env }).catch(() => undefined)) ?? null) : undefined)
+  const previous: Partial<Record<'live' | 'test', string | null>> = {}
   try {
-    await d.setWebhookUrl({ baseUrl: credentials.baseUrl, apiKey: credentials.apiKey, url, env: credentials.environment })
+    const own = await before(credentials.environment)
+    await d.setWebhookUrl({ ...target, url, env: credentials.environment })
+    if (own !== undefined) previous[credentials.environment] = own
     // The other environment too: the local sandbox's live events (product.paid is live only) reach the same app.
     const other = credentials.environment === 'test' ? 'live' : 'test'
-    const also = await d.setWebhookUrl({ baseUrl: credentials.baseUrl, apiKey: credentials.apiKey, url, env: other }).then(
+    const otherBefore = await before(other)
+    const also = await d.setWebhookUrl({ ...target, url, env: other }).then(
       () => other,
       () => undefined,
     )
-    return { kind: 'sandbox', url, environment: credentials.environment, ...(also ? { also } : {}) }
+    if (also && otherBefore !== undefined) previous[other] = otherBefore
+    return { kind: 'sandbox', url, environment: credentials.environment, ...(also ? { also } : {}), previous }
   } catch (err) {
     return { kind: 'sandbox_failed', url, message: (err as Error).message }
   }
@@ -67,6 +87,11 @@ export function registrationNotes(reg: Registration, listening: string, secrets:
         `Expose the listener with a tunnel (e.g. \`cloudflared tunnel --url http://127.0.0.1:${port}\` or \`ngrok http ${port}\`),`,
         `then set the tunnel's https URL as the ${reg.environment} webhook URL in the panel (API → Webhook). ${secretNote[0]!.toUpperCase()}${secretNote.slice(1)}.`,
       ]
+    case 'unreachable':
+      return [
+        `Cannot reach ${reg.baseUrl} (${safeText(reg.reason)}): nothing answers there, so the listener is not registered and deliveries cannot be confirmed with the API.`,
+        'Check --base-url (or the profile\'s); for the local sandbox, `svc sandbox status` says where it runs. The listener keeps receiving on its port meanwhile.',
+      ]
     case 'no_credentials':
       return [`No API credentials (${reg.reason}): deliveries are ${skipVerify ? 'forwarded (NOT verified: --skip-verify)' : 'verified and forwarded'}, but not confirmed with the API and the URL is not registered anywhere.`]
   }
@@ -82,7 +107,40 @@ export function registrationSummary(reg: Registration, secrets: readonly string[
       return `NOT registered in the sandbox (see above) · ${verify}`
     case 'remote':
       return `expose this port with a tunnel and set it as the ${reg.environment} webhook URL (see above) · ${verify}`
+    case 'unreachable':
+      return `${reg.baseUrl} cannot be reached: not registered, not confirmed (see above) · ${verify}`
     case 'no_credentials':
       return `no API credentials: not confirmed with the API, not registered · ${verify}`
   }
+}
+
+/**
+ * On the listener's stop: each sandbox environment whose webhook URL still is the listener's gets
+ * back the URL it had before, so later events do not pile up as failures against a dead port.
+ * An environment that had none keeps the listener's URL (the sandbox's panel cannot remove a URL),
+ * and the note says so. A URL someone changed meanwhile is left alone. Never throws.
+ */
+export async function restoreWebhookUrls(reg: Registration, credentials: Credentials | undefined, deps?: RegisterDeps): Promise<string[]> {
+  if (reg.kind !== 'sandbox' || !credentials || !reg.previous) return []
+  const d = deps ?? (await import('../sandbox-client/client.js'))
+  if (!d.getWebhookUrl) return []
+  const target = { baseUrl: credentials.baseUrl, apiKey: credentials.apiKey }
+  const notes: string[] = []
+  for (const env of ['test', 'live'] as const) {
+    if (!(env in reg.previous)) continue
+    const before = reg.previous[env]
+    try {
+      const now = await d.getWebhookUrl({ ...target, env })
+      if (now !== reg.url) continue
+      if (before) {
+        await d.setWebhookUrl({ ...target, url: before, env })
+        notes.push(`Restored the sandbox's ${env} webhook URL to ${safeText(before)}.`)
+      } else {
+        notes.push(`The sandbox's ${env} webhook URL still points at ${reg.url} (there was none before): its events will fail until you run the listener again or set one with \`svc sandbox webhook set URL --env ${env}\`.`)
+      }
+    } catch (err) {
+      notes.push(`Could not restore the sandbox's ${env} webhook URL (${safeText((err as Error).message)}); it still points at ${reg.url}.`)
+    }
+  }
+  return notes
 }

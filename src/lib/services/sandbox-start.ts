@@ -26,13 +26,25 @@ export interface LocalSandboxOptions {
   /** Started by `--detach` (its output goes to `logFile`). */
   detached?: boolean
   logFile?: string
+  /**
+   * Asked when the sandbox profiles point at another sandbox that still runs (a terminal only):
+   * true takes them over. Without it they are kept, so the running one stays reachable.
+   */
+  confirmTakeover?: (runningBaseUrl: string) => Promise<boolean>
+}
+
+/** What became of the sandbox profiles. `keptFor`: not written, they point at this other running sandbox. */
+export interface ProfilesOutcome {
+  written: boolean
+  madeDefault: boolean
+  keptFor?: string
 }
 
 export interface StartedSandbox {
   sandbox: RunningSandbox
   /** Undefined in memory. */
   dataDir?: string
-  profiles: { written: boolean; madeDefault: boolean }
+  profiles: ProfilesOutcome
   /** A run file left by a sandbox that had died, cleaned on the way. */
   staleRun?: RunInfo
   /** Closes the sandbox (deliveries in flight finish) and frees its data dir. */
@@ -43,7 +55,7 @@ export interface StartedSandbox {
 export interface SandboxReady {
   sandbox: Pick<RunningSandbox, 'baseUrl' | 'testKey' | 'liveKey' | 'webhookSecret'> & { panelUrl?: string }
   dataDir?: string
-  profiles: { written: boolean; madeDefault: boolean }
+  profiles: ProfilesOutcome
 }
 
 export async function startLocalSandbox(opts: LocalSandboxOptions): Promise<StartedSandbox> {
@@ -71,10 +83,17 @@ export async function startLocalSandbox(opts: LocalSandboxOptions): Promise<Star
       claim.release()
     }
   }
-  const profiles = { written: false, madeDefault: false }
+  const profiles: ProfilesOutcome = { written: false, madeDefault: false }
   if (opts.writeProfiles) {
     try {
       const store = await ProfileStore.open(opts.env)
+      // Never take the profiles away from another sandbox that still runs: commands using them
+      // would lose it, and fail to connect once this one stops.
+      const running = await otherRunningSandbox(store, sandbox.baseUrl, detectSandbox)
+      if (running && !(await opts.confirmTakeover?.(running))) {
+        profiles.keptFor = running
+        return { sandbox, dataDir, profiles, staleRun: claim.stale, stop }
+      }
       const common = { baseUrl: sandbox.baseUrl, webhookSecret: sandbox.webhookSecret }
       store.save(SANDBOX_PROFILE, { apiKey: sandbox.testKey, ...common })
       store.save(SANDBOX_LIVE_PROFILE, { apiKey: sandbox.liveKey, ...common })
@@ -91,6 +110,27 @@ export async function startLocalSandbox(opts: LocalSandboxOptions): Promise<Star
   return { sandbox, dataDir, profiles, staleRun: claim.stale, stop }
 }
 
+async function otherRunningSandbox(store: ProfileStore, own: string, detect: (url: string, opts: { timeoutMs?: number }) => Promise<boolean>): Promise<string | undefined> {
+  const urls = new Set<string>()
+  for (const name of [SANDBOX_PROFILE, SANDBOX_LIVE_PROFILE]) {
+    const url = store.get(name)?.baseUrl?.replace(/\/+$/, '')
+    if (url && url !== own.replace(/\/+$/, '')) urls.add(url)
+  }
+  for (const url of urls) if (await detect(url, { timeoutMs: 1000 })) return url
+  return undefined
+}
+
+/** Why the profiles were not written, and how to reach this sandbox anyway (stderr). */
+export function keptProfilesNote(started: SandboxReady): string | undefined {
+  const { keptFor } = started.profiles
+  if (!keptFor) return undefined
+  return (
+    `Kept the profiles ${SANDBOX_PROFILE} and ${SANDBOX_LIVE_PROFILE}: they point at the sandbox still running at ${keptFor}. ` +
+    `To use this one, export SVC_BASE_URL=${started.sandbox.baseUrl} and SVC_API_KEY=<its test key> (and SVC_WEBHOOK_SECRET), ` +
+    'or stop the other sandbox and start this one again.'
+  )
+}
+
 /** The ready banner for a terminal (stdout): where it listens and the credentials to use. */
 export function readyBanner(started: SandboxReady, opts: { speed?: number; chaos?: number }, paint: Paint): string {
   const { sandbox, dataDir, profiles } = started
@@ -104,6 +144,7 @@ export function readyBanner(started: SandboxReady, opts: { speed?: number; chaos
   ]
   if (opts.speed !== undefined && opts.speed !== 1) rows.push(['Clock', `${opts.speed}× wall time`])
   if (opts.chaos) rows.push(['Chaos', paint('yellow', `${Math.round(opts.chaos * 100)}% of requests get a fault`)])
+  if (profiles.keptFor) rows.push(['Profiles', paint('yellow', `not written: ${SANDBOX_PROFILE} and ${SANDBOX_LIVE_PROFILE} point at the sandbox running at ${profiles.keptFor}`)])
   if (profiles.written) {
     const made = profiles.madeDefault ? `; ${SANDBOX_PROFILE} is now the default` : ''
     rows.push(['Profiles', `${SANDBOX_PROFILE} (test key), ${SANDBOX_LIVE_PROFILE} (live key)${made}`])
@@ -125,7 +166,8 @@ export function nextSteps(started: SandboxReady, paint: Paint): string {
   let lead = ''
   if (!profiles.written) {
     target = ` --base-url ${sandbox.baseUrl}`
-    lead = `${paint('dim', 'No profile was written (--no-profile): export the test key and the webhook secret above first;')}\n${paint('dim', 'the commands below read $SVC_API_KEY and $SVC_WEBHOOK_SECRET.')}\n`
+    const why = profiles.keptFor ? `the profiles point at the sandbox at ${profiles.keptFor}` : '--no-profile'
+    lead = `${paint('dim', `No profile was written (${why}): export the test key and the webhook secret above first;`)}\n${paint('dim', 'the commands below read $SVC_API_KEY and $SVC_WEBHOOK_SECRET.')}\n`
   } else {
     target = profiles.madeDefault ? '' : ` --profile ${SANDBOX_PROFILE}`
   }

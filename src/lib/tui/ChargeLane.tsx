@@ -1,6 +1,7 @@
 /**
  * One charge's lane: every state of the happy path (and any other it reached), the current one
- * bold; ● seen, ◌ passed before the first state seen, ↯ arrived out of order, ○ not reached.
+ * bold; ● reached, ◌ passed without its event being received, ↯ arrived out of order, ○ not
+ * reached (LANE_LEGEND, shown by both views that draw lanes).
  * Narrower terminals get short state names, then the icons alone; the time and the amount go
  * first, the verdict last.
  */
@@ -10,6 +11,9 @@ import type { Piece, Segment } from './fit.js'
 import { FitText } from './FitText.js'
 import { clockTime, shortId, statusColor, verdictShort, verdictText } from './format.js'
 import { type Lane, laneColumns } from './lanes.js'
+
+/** The one legend of the lanes, in `webhooks listen` and `charges watch` alike. */
+export const LANE_LEGEND = '● reached · ◌ reached, event not received · ↯ out of order · ○ not reached'
 
 const SHORT: Partial<Record<ChargeStatus, string>> = { awaiting_payment: 'awaiting', paid_pending_settlement: 'paid' }
 

@@ -12,7 +12,7 @@ export function DeliveryDetails({ delivery: d, maxLines = 24 }: { delivery: Feed
   const verdict = verdictText(d.verdict)
   const head: ReactNode[] = [
     <Text key="t" bold wrap="truncate-end">
-      {safeText(d.type ?? '(no type)')} {safeText(d.eventId ?? '')} <Text dimColor>attempt #{d.attempt} · {d.receivedAt}</Text>
+      {safeText(d.type ?? '(no type)')} {safeText(d.eventId ?? '')} <Text dimColor>received {d.attempt}× here · {d.receivedAt}</Text>
     </Text>,
     <Text key="s" wrap="truncate-end">
       {subjectText(d.summary)}

@@ -1,6 +1,6 @@
 /**
  * One delivery on one line: when, what, verification, what the app answered, and the API's
- * verdict. On a narrow terminal the attempt (when first), event id, time and subject go first;
+ * verdict. On a narrow terminal the times received (when first), event id, time and subject go first;
  * the type, the verification, the app's answer and the verdict stay.
  */
 import { safeText } from '../output/safe-text.js'
@@ -36,7 +36,7 @@ function outcome(d: FeedDelivery): { forms: string[]; color: InkColor } {
 
 const one = (text: string, style: Omit<Piece, 'text'> = {}): Piece[] => [{ text, ...style }]
 
-/** The aligned part of a row (see fitColumns): marker, time, type, event id, verification, the app's answer, attempt. */
+/** The aligned part of a row (see fitColumns): marker, time, type, event id, verification, the app's answer, times received. */
 export function deliveryCells(d: FeedDelivery, selected: boolean): Segment[] {
   const v = verification(d)
   const o = outcome(d)
@@ -47,7 +47,7 @@ export function deliveryCells(d: FeedDelivery, selected: boolean): Segment[] {
     { forms: [one(shortId(d.eventId), { dim: true }), []], priority: 20 },
     { forms: v.forms.map((t) => one(t, { color: v.color })), priority: 70 },
     { forms: o.forms.map((t) => one(t, { color: o.color })), priority: 75 },
-    { forms: [one(`#${d.attempt}`, { dim: true }), []], priority: 35 },
+    { forms: [one(`${d.attempt}×`, { dim: true }), []], priority: 35 },
   ]
 }
 

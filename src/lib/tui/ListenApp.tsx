@@ -6,7 +6,7 @@
 import { Box, Static, Text, useApp, useInput, useWindowSize } from 'ink'
 import { useState } from 'react'
 import { safeText } from '../output/safe-text.js'
-import { ChargeLane, laneCells, laneTail } from './ChargeLane.js'
+import { ChargeLane, LANE_LEGEND, laneCells, laneTail } from './ChargeLane.js'
 import { ActivityRow, activityCells, activityTail } from './ActivityLane.js'
 import { DeliveryDetails } from './DeliveryDetails.js'
 import { DeliveryRow, deliveryCells, deliveryTail } from './DeliveryRow.js'
@@ -22,7 +22,7 @@ export type FilterMode = (typeof FILTERS)[number]
 export function applyFilter(deliveries: FeedDelivery[], mode: FilterMode): FeedDelivery[] {
   if (mode === 'charges') return deliveries.filter((d) => d.type?.startsWith('charge.'))
   if (mode === 'problems') {
-    return deliveries.filter((d) => d.outcome === 'failed' || d.outcome === 'rejected' || d.verdict?.kind === 'mismatch' || d.outOfOrder || d.verification === 'skipped')
+    return deliveries.filter((d) => d.outcome === 'failed' || d.outcome === 'rejected' || d.verdict?.kind === 'mismatch' || d.verdict?.kind === 'stale' || d.outOfOrder || d.verification === 'skipped')
   }
   return deliveries
 }
@@ -146,7 +146,10 @@ export function ListenApp(props: ListenAppProps) {
       <Header props={props} state={state} filter={filter} />
       {open ? null : (
         <Box flexDirection="column" marginTop={layout.gap}>
-          <Text bold>Charges</Text>
+          <Text wrap="truncate-end">
+            <Text bold>Charges</Text>
+            {lanes.length > 0 ? <Text dimColor>{`  ${LANE_LEGEND}`}</Text> : null}
+          </Text>
           {lanes.length === 0 && activity.length === 0 ? <Text dimColor> no charge events yet</Text> : lanes.map((l, i) => <ChargeLane key={l.chargeId} lane={l} cells={laneRows[i]!} width={columns} />)}
           {activity.map((a, i) => (
             <ActivityRow key={`${a.kind}:${a.id}`} lane={a} cells={activityLines[i]!} width={columns} />

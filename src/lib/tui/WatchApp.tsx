@@ -4,7 +4,7 @@ import { useState } from 'react'
 import type { Charge } from '../contract/schemas.js'
 import { formatBRL } from '../domain/money.js'
 import { safeText } from '../output/safe-text.js'
-import { ChargeLane, laneCells } from './ChargeLane.js'
+import { ChargeLane, LANE_LEGEND, laneCells } from './ChargeLane.js'
 import type { ChargeWatcher } from './charge-watcher.js'
 import { fitColumns, type Segment } from './fit.js'
 import { clockTime } from './format.js'
@@ -78,7 +78,8 @@ export function WatchApp(props: WatchAppProps) {
   const charge = current ? state.charges[current.chargeId] : undefined
   const statusLines = status.slice(-2)
   const detailRows = details && charge ? chargeRows(charge).length + 2 : 0
-  const fixed = 1 + (state.missing.length > 0 ? 1 : 0) + (state.error ? 1 : 0) + statusLines.length + 1 + detailRows
+  const legend = state.lanes.length > 0 ? 1 : 0
+  const fixed = 1 + legend + (state.missing.length > 0 ? 1 : 0) + (state.error ? 1 : 0) + statusLines.length + 1 + detailRows
   // Below the terminal's height (see ListenApp): lanes scroll around the selected one.
   const space = Math.max(1, height - 1 - fixed)
   const gap = space > 4 ? 1 : 0
@@ -99,6 +100,11 @@ export function WatchApp(props: WatchAppProps) {
           <ChargeLane key={l.chargeId} lane={l} cells={cells[i]!} showVerdict={false} width={columns} />
         ))}
       </Box>
+      {legend ? (
+        <Text dimColor wrap="truncate-end">
+          {LANE_LEGEND}
+        </Text>
+      ) : null}
       {details && charge ? <ChargeDetails charge={charge} /> : null}
       {state.missing.length > 0 ? <Text color="yellow" wrap="truncate-end">not found in this environment: {safeText(state.missing.join(', '))}</Text> : null}
       {state.error ? <Text color="red" wrap="truncate-end">last poll failed: {safeText(state.error)}</Text> : null}

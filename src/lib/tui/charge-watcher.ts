@@ -58,7 +58,7 @@ export class ChargeWatcher {
 
   constructor(opts: ChargeWatcherOptions) {
     this.opts = opts
-    this.lanes = new LaneBook(opts.maxLanes ?? (opts.ids?.length ? opts.ids.length : (opts.recent ?? 10)))
+    this.lanes = new LaneBook(opts.maxLanes ?? (opts.ids?.length ? opts.ids.length : (opts.recent ?? 10)), { polled: true })
   }
 
   subscribe = (listener: () => void): (() => void) => {

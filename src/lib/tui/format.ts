@@ -41,6 +41,8 @@ export function verdictText(v: Verdict | undefined): { text: string; color: InkC
       return { text: `✘ mismatch: ${safeText(v.reason)}`, color: 'red' }
     case 'unavailable':
       return { text: `? not confirmed: ${safeText(v.reason)}`, color: 'yellow' }
+    case 'stale':
+      return { text: `⚠ stale: says ${v.announced}, the charge is now ${v.api}`, color: 'yellow' }
   }
 }
 
@@ -56,6 +58,8 @@ export function verdictShort(v: Verdict | undefined): string | undefined {
       return '✘ mismatch'
     case 'unavailable':
       return '? not confirmed'
+    case 'stale':
+      return `⚠ stale (now ${v.api})`
   }
 }
 

@@ -4,7 +4,7 @@
  * follow the lane's current state is flagged out of order. At most `max` lanes are kept (the
  * ones updated last), so a listener that runs for days stays small.
  */
-import { type ChargeStatus, canReach, LANE_ORDER, statesBefore } from '../domain/charge-states.js'
+import { type ChargeStatus, canReach, LANE_ORDER, shortestPath, statesBefore } from '../domain/charge-states.js'
 import type { Verdict } from '../webhooks/confirm.js'
 
 export interface LaneStep {
@@ -45,13 +45,20 @@ export class LaneBook {
   private readonly lanes = new Map<string, Lane>()
   private clock = 0
 
-  constructor(private readonly max = 20) {}
+  /**
+   * `polled`: the states come from polling the charge (charges watch), which never sees events, so
+   * the states it passed between two polls are simply reached (●), never "no event seen" (◌).
+   */
+  constructor(
+    private readonly max = 20,
+    private readonly opts: { polled?: boolean } = {},
+  ) {}
 
   /** Applies one reported state; returns whether it arrived out of order. */
   apply(chargeId: string, update: LaneUpdate): { outOfOrder: boolean; changed: boolean } {
     const lane = this.lanes.get(chargeId)
     if (!lane) {
-      const implied = statesBefore(update.status).map((status) => ({ status, at: update.at, outOfOrder: false, inferred: true }))
+      const implied = statesBefore(update.status).map((status) => ({ status, at: update.at, outOfOrder: false, ...(this.opts.polled ? {} : { inferred: true }) }))
       this.lanes.set(chargeId, {
         chargeId,
         steps: [...implied, { status: update.status, at: update.at, eventId: update.eventId, outOfOrder: false }],
@@ -71,9 +78,11 @@ export class LaneBook {
       return { outOfOrder: true, changed: true }
     }
     const outOfOrder = !canReach(lane.current, update.status)
+    // Between two polls a charge may pass several states: they were reached, and are drawn so.
+    const between = this.opts.polled && !outOfOrder ? (shortestPath(lane.current, update.status) ?? []).slice(1).map((t) => t.from).filter((s) => !lane.steps.some((x) => x.status === s)) : []
     const next: Lane = {
       ...lane,
-      steps: [...lane.steps, { status: update.status, at: update.at, eventId: update.eventId, outOfOrder }],
+      steps: [...lane.steps, ...between.map((status) => ({ status, at: update.at, outOfOrder: false })), { status: update.status, at: update.at, eventId: update.eventId, outOfOrder }],
       current: outOfOrder ? lane.current : update.status,
       grossInCents: lane.grossInCents ?? update.grossInCents,
       touched: ++this.clock,

@@ -4,7 +4,7 @@
  * (`subscribe` / `getSnapshot`), with no React in it, so it is tested on its own.
  */
 import { statusOfEventType } from '../domain/charge-states.js'
-import type { ChargeConfirmer, Verdict } from '../webhooks/confirm.js'
+import { type ChargeConfirmer, replayVerdict, type Verdict } from '../webhooks/confirm.js'
 import type { DeliveryRecord, Outcome } from '../webhooks/event-store.js'
 import { type EventSummary, summarizeEvent } from '../webhooks/event-summary.js'
 import type { ListenerDelivery } from '../webhooks/listener.js'
@@ -108,6 +108,13 @@ export class ListenFeed {
         confirm = true
       }
     }
+    // A replay sends an old event again: confirm it too, so one announcing a state the charge has
+    // left is flagged stale (the app must not act on it without asking the API). Lanes stay as they are.
+    const replayed = record.source === 'replay' && charge && announced !== undefined
+    if (replayed && this.confirmer && (!this.confirmEnvironment || !summary.environment || summary.environment === this.confirmEnvironment)) {
+      delivery.verdict = { kind: 'pending' }
+      confirm = true
+    }
     if (trusted && charge && summary.type?.startsWith('charge.split.')) {
       this.lanes.setSplit(charge.id, { status: summary.type === 'charge.split.completed' ? 'completed' : 'failed', parts: summary.split?.length ?? 0 }, record.receivedAt)
     }
@@ -123,7 +130,9 @@ export class ListenFeed {
     const deliveries = [delivery, ...this.state.deliveries].slice(0, this.maxDeliveries)
     this.set({ ...this.state, deliveries, counts, lanes: this.lanes.list(), activity: this.activity.list() })
     if (confirm && charge && this.confirmer) {
-      const job = this.confirmer.confirm(charge.id, announced, summary.environment).then((verdict) => this.setVerdict(record.seq, charge.id, verdict))
+      const job = this.confirmer
+        .confirm(charge.id, announced, summary.environment)
+        .then((verdict) => (replayed ? this.setVerdict(record.seq, undefined, replayVerdict(announced, verdict)) : this.setVerdict(record.seq, charge.id, verdict)))
       this.confirmations.add(job)
       void job.finally(() => this.confirmations.delete(job))
     }
@@ -138,8 +147,9 @@ export class ListenFeed {
     this.set({ ...this.state, notices: [...this.state.notices, text].slice(-MAX_NOTICES) })
   }
 
-  private setVerdict(seq: number, chargeId: string, verdict: Verdict): void {
-    this.lanes.setVerdict(chargeId, verdict)
+  /** `chargeId` undefined: the delivery's verdict only (a replay), not its lane's. */
+  private setVerdict(seq: number, chargeId: string | undefined, verdict: Verdict): void {
+    if (chargeId) this.lanes.setVerdict(chargeId, verdict)
     const deliveries = this.state.deliveries.map((d) => (d.seq === seq ? { ...d, verdict } : d))
     this.set({ ...this.state, deliveries, lanes: this.lanes.list() })
   }

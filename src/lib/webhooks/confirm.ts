@@ -15,6 +15,8 @@ export type Verdict =
   | { kind: 'mismatch'; api?: ChargeStatus; reason: string }
   /** The API could not be asked (no credentials, network, rate limit). */
   | { kind: 'unavailable'; reason: string }
+  /** A replayed event whose state the charge has left: what it announces is no longer true. */
+  | { kind: 'stale'; announced: ChargeStatus; api: ChargeStatus }
 
 /** The verdict for an event announcing `announced` (undefined: a charge event with no state, e.g. a split). */
 export function compareWithApi(announced: ChargeStatus | undefined, api: Charge | 'not_found', environment?: string): Verdict {
@@ -25,6 +27,19 @@ export function compareWithApi(announced: ChargeStatus | undefined, api: Charge 
   if (announced === undefined || announced === api.status) return { kind: 'confirmed', api: api.status, movedOn: false }
   if (canReach(announced, api.status)) return { kind: 'confirmed', api: api.status, movedOn: true }
   return { kind: 'mismatch', api: api.status, reason: `the event says ${announced}, the API says ${api.status}` }
+}
+
+/**
+ * The verdict for a replay (the local log's bytes sent again): an event announcing a state the
+ * charge has since left is stale, even when the charge could have moved on from it; the rest as
+ * for a delivery.
+ */
+export function replayVerdict(announced: ChargeStatus | undefined, verdict: Verdict): Verdict {
+  if (!announced) return verdict
+  if ((verdict.kind === 'confirmed' && verdict.movedOn) || (verdict.kind === 'mismatch' && verdict.api)) {
+    return { kind: 'stale', announced, api: verdict.api! }
+  }
+  return verdict
 }
 
 export class ChargeConfirmer {

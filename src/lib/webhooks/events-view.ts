@@ -8,7 +8,7 @@ import { safeText } from '../output/safe-text.js'
 import { type Column, renderTable, visibleWidth } from '../output/table.js'
 import type { DeliveryRecord } from './event-store.js'
 
-export const EVENTS_TSV_COLUMNS = ['receivedAt', 'eventId', 'type', 'verification', 'outcome', 'status', 'forwardStatus', 'latencyMs', 'attempt', 'source'] as const
+export const EVENTS_TSV_COLUMNS = ['receivedAt', 'eventId', 'type', 'verification', 'outcome', 'status', 'forwardStatus', 'latencyMs', 'received', 'source'] as const
 
 export function deliveryJson(r: DeliveryRecord): Record<string, unknown> {
   let text: string | undefined
@@ -24,7 +24,7 @@ export function deliveryJson(r: DeliveryRecord): Record<string, unknown> {
     eventId: r.eventId ?? null,
     type: r.type ?? null,
     chargeId: r.chargeId ?? null,
-    attempt: r.attempt,
+    received: r.attempt,
     verification: r.verification,
     verifyReason: r.verifyReason ?? null,
     outcome: r.outcome,
@@ -50,13 +50,9 @@ export function deliveryTsvRow(r: DeliveryRecord): string {
 
 const OUTCOME_STYLE = { forwarded: 'green', failed: 'red', rejected: 'red', duplicate: 'gray', skipped: 'gray' } as const
 
-/** `evt_3f9a…9e0a`: the start and the end of an id, which is how people match ids by eye. */
-export function middleTruncate(text: string, width: number): string {
-  const chars = [...text]
-  if (chars.length <= width) return text
-  const tail = Math.min(4, Math.max(1, Math.floor((width - 1) / 3)))
-  return `${chars.slice(0, width - 1 - tail).join('')}…${chars.slice(-tail).join('')}`
-}
+import { middleTruncate } from '../output/table.js'
+
+export { middleTruncate }
 
 interface EventsColumn extends Column {
   key: string
@@ -83,7 +79,7 @@ function receivedShort(records: DeliveryRecord[]): (r: DeliveryRecord) => string
 /**
  * The terminal table, fitted to `width` columns (a wrapped row is unreadable). Narrower, in
  * this order: the date goes when every row is from one day (else the year and seconds), then
- * the attempt, the latency, the middle of the event ids (--json and the piped form keep them
+ * the times received, the latency, the middle of the event ids (--json and the piped form keep them
  * whole), the app's status; the type is cut last.
  */
 export function eventLogTable(records: DeliveryRecord[], paint: Paint, width = Number.POSITIVE_INFINITY): string {
@@ -100,7 +96,7 @@ export function eventLogTable(records: DeliveryRecord[], paint: Paint, width = N
     { key: 'outcome', header: 'OUTCOME', cell: (r) => (r.source === 'replay' ? `${r.outcome} (replay)` : r.outcome), paint: (r, t, p) => p(OUTCOME_STYLE[r.outcome], t) },
     { key: 'app', header: 'APP', align: 'right', cell: (r) => (r.forwardStatus !== undefined ? String(r.forwardStatus) : '-') },
     { key: 'latency', header: 'LATENCY', align: 'right', cell: (r) => (r.latencyMs !== undefined ? `${r.latencyMs} ms` : '-') },
-    { key: 'try', header: 'TRY', align: 'right', cell: (r) => `#${r.attempt}` },
+    { key: 'try', header: 'TIMES', align: 'right', cell: (r) => `${r.attempt}×` },
   ]
   const natural = (cols: EventsColumn[]) =>
     cols.reduce((sum, c) => sum + Math.max(visibleWidth(c.header), ...records.map((r) => visibleWidth(c.cell(r)))), 0) + GAP * (cols.length - 1)

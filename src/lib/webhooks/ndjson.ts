@@ -7,7 +7,9 @@ export function deliveryLine({ record: r, summary, skipVerify }: ListenerDeliver
     eventId: r.eventId ?? null,
     type: r.type ?? null,
     ...(summary.charge ? { chargeId: summary.charge.id, chargeStatus: summary.charge.status ?? null } : {}),
-    attempt: r.attempt,
+    // How many times this listener received the event (1 = first): not the service's attempt
+    // count, which also counts deliveries that never reached it (see `svc sandbox deliveries`).
+    received: r.attempt,
     verified: r.verification === 'verified',
     verification: r.verification === 'failed' ? (r.verifyReason ?? 'failed') : r.verification,
     ...(r.verifyMessage ? { verifyMessage: r.verifyMessage } : {}),

@@ -104,4 +104,25 @@ describe('svc charges cancel: usage (exit 2, nothing sent)', () => {
     expect(r.exitCode).toBe(2)
     expect(r.stderr).toContain(expected)
   })
+
+  describe('bad input lines are cut and escaped, never echoed in full (issue 16 item 15)', () => {
+    const garbage = `\u001b[2J\u001b]0;pwned\u0007${'\uFFFD'.repeat(3)}${'x'.repeat(5000)}`
+    const stdin = `${garbage}\n${Array.from({ length: 14 }, (_, i) => `bad-${i}`).join('\n')}\n`
+    for (const tty of [false, true]) {
+      it(tty ? 'on a terminal' : 'piped', async () => {
+        const sent = trackUnmatched()
+        const r = await runCommand(ChargesCancel, ['-'], { env: { ...testEnv, NO_COLOR: '1' }, stdin, tty })
+        expect(r.exitCode).toBe(2)
+        expect(sent.sent()).toEqual([])
+        expect(r.stderr).not.toContain('\u001b')
+        expect(r.stderr).not.toContain('\u0007')
+        expect(r.stderr).toContain('"\\x1b[2J\\x1b]0;pwned\\x07\\ufffd')
+        expect(r.stderr).toContain('…" (5017 characters) is not 24 hexadecimal characters')
+        expect(r.stderr.length).toBeLessThan(1500)
+        expect(r.stderr).toContain('"bad-8" is not')
+        expect(r.stderr).not.toContain('"bad-9"')
+        expect(r.stderr).toContain('and 5 more')
+      })
+    }
+  })
 })

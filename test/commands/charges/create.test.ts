@@ -64,6 +64,51 @@ describe('svc charges create', () => {
     expect(r.stdout).toMatch(/existing charge returned \(idempotent replay\)/i)
   })
 
+  describe('a replay that returns a charge no longer payable (issue 16 item 1)', () => {
+    for (const status of ['canceled', 'expired', 'settled'] as const) {
+      it(`on a terminal: no QR for a ${status} charge, a line on stderr, exit 5`, async () => {
+        nock(BASE_URL).post('/v1/charges').reply(200, charge({ status, externalId: 'ord-1' }))
+        const r = await runCommand(ChargesCreate, ['--amount', '1500', '--payer-tax-number', CPF, '--external-id', 'ord-1'], { env: testEnv, tty: true })
+        expect(r.exitCode).toBe(5)
+        expect(r.stdout).not.toMatch(/[▀▄█]/)
+        expect(r.stdout).not.toContain(charge().pix.qrCode)
+        expect(stripAnsi(r.stdout)).toContain(`idempotent replay): ${status}, not payable`)
+        expect(r.stderr).toContain(`The existing charge for external id "ord-1" (65a1f0c2b3d4e5f60718293a)`)
+        expect(r.stderr).toContain('No QR shown; exit 5')
+      })
+    }
+
+    it('piped: the id on stdout, the reason on stderr, exit 5', async () => {
+      nock(BASE_URL).post('/v1/charges').reply(200, charge({ status: 'canceled', externalId: 'ord-1' }))
+      const r = await runCommand(ChargesCreate, ['--amount', '1500', '--payer-tax-number', CPF, '--external-id', 'ord-1'], { env: testEnv })
+      expect(r.exitCode).toBe(5)
+      expect(r.stdout).toBe('65a1f0c2b3d4e5f60718293a\n')
+      expect(r.stderr).toMatch(/is canceled: its QR stays technically payable/)
+    })
+
+    it('--json still prints the charge, exit 5', async () => {
+      nock(BASE_URL).post('/v1/charges').reply(200, charge({ status: 'expired' }))
+      const r = await runCommand(ChargesCreate, ['--amount', '1500', '--payer-tax-number', CPF, '--json'], { env: testEnv })
+      expect(r.exitCode).toBe(5)
+      expect(JSON.parse(r.stdout).status).toBe('expired')
+    })
+
+    it('--wait for the state the charge already is in: exit 0', async () => {
+      nock(BASE_URL).post('/v1/charges').reply(200, charge({ status: 'settled' }))
+      nock(BASE_URL).get('/v1/charges/65a1f0c2b3d4e5f60718293a').optionally().reply(200, charge({ status: 'settled' }))
+      const r = await runCommand(ChargesCreate, ['--amount', '1500', '--payer-tax-number', CPF, '--wait', 'settled', '-q'], { env: testEnv })
+      expect(r.exitCode).toBe(0)
+    })
+
+    it('a replayed charge still awaiting payment keeps its QR, exit 0', async () => {
+      nock(BASE_URL).post('/v1/charges').reply(200, charge())
+      const r = await runCommand(ChargesCreate, ['--amount', '1500', '--payer-tax-number', CPF], { env: testEnv, tty: true })
+      expect(r.exitCode).toBe(0)
+      expect(r.stdout).toMatch(/[▀▄█]/)
+      expect(r.stderr).toBe('')
+    })
+  })
+
   it('--json prints the Charge exactly as returned, even piped', async () => {
     const returned = { ...charge(), riskScore: 3 }
     nock(BASE_URL).post('/v1/charges').reply(201, returned)
@@ -71,6 +116,14 @@ describe('svc charges create', () => {
     expect(r.exitCode).toBe(0)
     expect(JSON.parse(r.stdout)).toEqual(returned)
     expect(r.stdout).not.toMatch(ANSI)
+  })
+
+  it('the external_id_conflict hint names the order id itself, not a literal ID placeholder (issue 16 item 20)', async () => {
+    nock(BASE_URL).post('/v1/charges').reply(409, errorBody('external_id_conflict', 'Outro corpo para o mesmo externalId', { requestId: 'req_1' }))
+    const r = await runCommand(ChargesCreate, ['--amount', '1500', '--payer-tax-number', CPF, '--external-id', "ord 1's"], { env: testEnv })
+    expect(r.exitCode).toBe(5)
+    expect(r.stderr).toContain("`svc charges list --external-id 'ord 1'\\''s'`")
+    expect(r.stderr).not.toContain('--external-id ID')
   })
 
   it('maps API errors to their exit codes (409 external_id_conflict → 5)', async () => {

@@ -47,7 +47,7 @@ describe('svc charges list', () => {
 
   it('on a terminal: a table with coloured status, R$ amounts and times, the badge on stderr and a next-page hint', async () => {
     nock(BASE_URL).get('/v1/charges').reply(200, { data: [chargeN(2, { status: 'settled', externalId: 'order-2' }), chargeN(1)], hasMore: true })
-    const r = await runCommand(ChargesList, [], { env: testEnv, tty: true })
+    const r = await runCommand(ChargesList, [], { env: testEnv, tty: true, columns: 120 })
     expect(r.exitCode).toBe(0)
     const lines = r.stdout.split('\n')
     expect(lines[0]).toMatch(/ID.*STATUS.*AMOUNT.*EXTERNAL ID.*CREATED.*AGE/)
@@ -150,5 +150,36 @@ describe('svc charges list: validation (exit 2, nothing sent)', () => {
     expect(r.exitCode).toBe(2)
     expect(r.stderr).toContain(expected)
     expect(r.stdout).toBe('')
+  })
+
+  describe('fits the terminal width (issue 16 item 8)', () => {
+    const wide = (n: number) => chargeN(n, { status: 'paid_pending_settlement', externalId: 'order-with-a-long-name-1042', amount: { ...chargeN(n).amount, grossInCents: 500_000 } })
+    for (const columns of [80, 100, 120, 60]) {
+      it(`no line is wider than ${columns} columns`, async () => {
+        nock(BASE_URL).get('/v1/charges').reply(200, { data: [wide(1), wide(2)], hasMore: false })
+        const r = await runCommand(ChargesList, [], { env: { ...testEnv, NO_COLOR: '1' }, tty: true, columns })
+        expect(r.exitCode).toBe(0)
+        const lines = r.stdout.split('\n').filter(Boolean)
+        expect(lines).toHaveLength(3)
+        for (const l of lines) expect([...l].length).toBeLessThanOrEqual(Math.max(columns, 66))
+        expect(r.stdout).toContain('paid_pending_settlement')
+      })
+    }
+
+    it('at 80 columns the ids are cut in the middle and CREATED goes; at 120 everything is whole', async () => {
+      nock(BASE_URL).get('/v1/charges').times(2).reply(200, { data: [wide(1)], hasMore: false })
+      const at80 = (await runCommand(ChargesList, [], { env: { ...testEnv, NO_COLOR: '1' }, tty: true, columns: 80 })).stdout
+      expect(at80).toMatch(/^ID\s+STATUS\s+AMOUNT\s+EXTERNAL ID\s+AGE$/m)
+      expect(at80).toContain('0000000000…0001')
+      const at120 = (await runCommand(ChargesList, [], { env: { ...testEnv, NO_COLOR: '1' }, tty: true, columns: 120 })).stdout
+      expect(at120).toMatch(/^ID\s+STATUS\s+AMOUNT\s+EXTERNAL ID\s+CREATED\s+AGE$/m)
+      expect(at120).toContain(idOf(1))
+    })
+
+    it('piped output keeps whole ids whatever the width', async () => {
+      nock(BASE_URL).get('/v1/charges').reply(200, { data: [wide(1)], hasMore: false })
+      const r = await runCommand(ChargesList, [], { env: testEnv, columns: 40 })
+      expect(r.stdout.split('\t')[0]).toBe(idOf(1))
+    })
   })
 })

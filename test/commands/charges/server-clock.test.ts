@@ -48,4 +48,29 @@ describe('relative times on the server clock', () => {
     expect(list).toContain('just now')
     expect(`${get}${list}`).not.toMatch(/in \d+ h/)
   })
+
+  it('charges list --created-after 2h counts back from the server clock, not the local one (issue 16 item 3)', async () => {
+    const date = { date: new Date(serverNow()).toUTCString() }
+    const queries: string[] = []
+    nock(BASE_URL)
+      .get('/v1/charges')
+      .query(true)
+      .times(2)
+      .reply((req: Request) => {
+        queries.push(req.url)
+        return [200, { data: [], hasMore: false }, date]
+      })
+    const r = await runCommand(ChargesList, ['--created-after', '2h', '--json'], { env: testEnv })
+    expect(r.exitCode).toBe(0)
+    const after = new URL(queries.at(-1)!, BASE_URL).searchParams.get('createdAfter')!
+    const expected = serverNow() - 120 * MIN
+    expect(Math.abs(Date.parse(after) - expected)).toBeLessThan(5000)
+  })
+
+  it('an absolute --created-after sends one request, unchanged', async () => {
+    const scope = nock(BASE_URL).get('/v1/charges').query({ createdAfter: '2026-11-20T13:00:00.000Z' }).reply(200, { data: [], hasMore: false })
+    const r = await runCommand(ChargesList, ['--created-after', '2026-11-20T10:00:00-03:00', '-q'], { env: testEnv })
+    expect(r.exitCode).toBe(0)
+    expect(scope.isDone()).toBe(true)
+  })
 })

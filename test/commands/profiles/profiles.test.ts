@@ -73,10 +73,10 @@ describe('svc profiles use', () => {
     expect(statSync(store.path).mode & 0o777).toBe(0o600)
   })
 
-  it('unknown name: exit 3 naming the known profiles, default unchanged', async () => {
+  it('unknown name: exit 4 (not found, issue 16 item 16) naming the known profiles, default unchanged', async () => {
     const { env, store } = await configWithProfiles()
     const r = await runCommand(ProfilesUse, ['prdo'], { env })
-    expect(r.exitCode).toBe(3)
+    expect(r.exitCode).toBe(4)
     expect(r.stderr).toContain('No profile named "prdo"')
     expect(r.stderr).toContain('old, prod, sandbox')
     expect(r.stderr).toContain('Hint:')
@@ -118,11 +118,11 @@ describe('svc profiles show', () => {
     expectNoSecret(r.stdout, r.stderr)
   })
 
-  it('unknown name: exit 3; no profile at all: exit 3 with a hint', async () => {
+  it('unknown name: exit 4; no profile at all: exit 4 with a hint', async () => {
     const { env } = await configWithProfiles()
-    expect((await runCommand(ProfilesShow, ['nope'], { env })).exitCode).toBe(3)
+    expect((await runCommand(ProfilesShow, ['nope'], { env })).exitCode).toBe(4)
     const none = await runCommand(ProfilesShow, [], { env: { SVC_CONFIG_DIR: freshConfigDir() } })
-    expect(none.exitCode).toBe(3)
+    expect(none.exitCode).toBe(4)
     expect(none.stderr).toContain('svc login')
   })
 })
@@ -147,10 +147,10 @@ describe('svc profiles remove', () => {
     expectNoSecret(r.stdout, r.stderr)
   })
 
-  it('unknown name: exit 3 and nothing removed', async () => {
+  it('unknown name: exit 4 and nothing removed', async () => {
     const { env } = await configWithProfiles()
     const r = await runCommand(ProfilesRemove, ['nope'], { env })
-    expect(r.exitCode).toBe(3)
+    expect(r.exitCode).toBe(4)
     expect((await ProfileStore.open(env)).names()).toEqual(['old', 'prod', 'sandbox'])
   })
 

@@ -91,7 +91,7 @@ describe('a 404 from a running sandbox says what was not found', () => {
     expect(unknown.stderr).toContain('No key svc_test_…a1b2 in this sandbox.')
     expect(unknown.stderr).toContain('svc sandbox keys list')
     expect(unknown.stderr).not.toContain(WRONG_HINT)
-    const full = await runCommand(SandboxKeysRevoke, ['svc_test_00000000000000000000000000000000'])
+    const full = await runCommand(SandboxKeysRevoke, ['-'], { stdin: 'svc_test_00000000000000000000000000000000\n' })
     expect(full.stderr).toContain('No key svc_test_…0000 in this sandbox.')
     expect(full.stderr).not.toContain('svc_test_00000000000000000000000000000000')
   })

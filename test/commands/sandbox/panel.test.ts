@@ -146,7 +146,18 @@ describe('svc sandbox keys', () => {
     expect(revoked.stdout).not.toContain(key)
     expect(await api('GET', '/v1/account', key)).toMatchObject({ status: 401, body: { error: { code: 'revoked_api_key' } } })
 
-    expect((await runCommand(SandboxKeysRevoke, ['svc_test_nosuchkey000000000000'])).exitCode).toBe(4)
+    expect((await runCommand(SandboxKeysRevoke, ['-'], { stdin: 'svc_test_nosuchkey000000000000\n' })).exitCode).toBe(4)
+  })
+
+  it('refuses a full key as an argument (exit 2, nothing sent, the key not echoed): masked form or stdin only (issue 16 item 19)', async () => {
+    const key = (await runCommand(SandboxKeysCreate, ['--env', 'test'])).stdout.trim()
+    for (const tty of [false, true]) {
+      const r = await runCommand(SandboxKeysRevoke, [key], { tty })
+      expect(r.exitCode).toBe(2)
+      expect(r.stderr).toContain('A full API key on the command line is refused')
+      expect(`${r.stdout}${r.stderr}`).not.toContain(key)
+    }
+    expect((await api('GET', '/v1/account', key)).status).toBe(200)
   })
 })
 

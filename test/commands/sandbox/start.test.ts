@@ -24,7 +24,7 @@ interface Started {
 const running: Started[] = []
 
 /** Runs `sandbox start` in the background, reading its output as it comes (runCommand waits for the end). */
-function start(argv: string[], opts: { tty?: boolean; env?: Record<string, string> } = {}): Started {
+function start(argv: string[], opts: { tty?: boolean; env?: Record<string, string>; answer?: string } = {}): Started {
   const tty = opts.tty ?? false
   const out = new PassThrough() as PassThrough & { isTTY?: boolean }
   const err = new PassThrough()
@@ -38,7 +38,10 @@ function start(argv: string[], opts: { tty?: boolean; env?: Record<string, strin
   })
   err.on('data', (c: Buffer) => (stderr += c.toString()))
   const before = new Set([...process.listeners('SIGTERM'), ...process.listeners('SIGINT')])
-  setIO(createIO({ stdout: out, stderr: err, stdin: Readable.from([]), env: { ...process.env, ...opts.env }, isStdoutTTY: tty, isStderrTTY: tty, isStdinTTY: false }))
+  // `answer`: a terminal on stdin too, which types this line when asked.
+  const stdin = opts.answer === undefined ? Readable.from([]) : Readable.from([Buffer.from(`${opts.answer}\n`)])
+  const env = { ...process.env, ...(opts.answer === undefined ? {} : { CI: '' }), ...opts.env }
+  setIO(createIO({ stdout: out, stderr: err, stdin, env, isStdoutTTY: tty, isStderrTTY: tty, isStdinTTY: opts.answer !== undefined }))
   const done = SandboxStart.run(argv, ROOT).then(
     () => 0,
     (e: unknown) => {
@@ -107,6 +110,66 @@ describe('svc sandbox start', () => {
     const after = await ProfileStore.open(env)
     expect(after.names()).toEqual(['sandbox', 'sandbox-live', 'work'])
     expect(after.defaultProfile).toBe('work')
+  })
+
+  describe('a second sandbox never takes over the profiles of one still running (issue 16 item 2)', () => {
+    it('piped: keeps them, says how to reach the new one, and the first stays reachable after the second stops', async () => {
+      const env = { SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-start-')) }
+      const a = start(['--json', '--data', mkdtempSync(join(tmpdir(), 'svc-data-')), '--port', '0'], { env })
+      const first = JSON.parse(await a.firstLine) as Record<string, string>
+      const b = start(['--json', '--in-memory', '--port', '0'], { env })
+      const second = JSON.parse(await b.firstLine) as Record<string, string>
+      expect(second.baseUrl).not.toBe(first.baseUrl)
+      expect(b.stderr()).toContain(`Kept the profiles sandbox and sandbox-live: they point at the sandbox still running at ${first.baseUrl}`)
+      expect(b.stderr()).toContain(`export SVC_BASE_URL=${second.baseUrl}`)
+      expect(b.stderr()).not.toContain(second.testKey)
+      const store = await ProfileStore.open(env)
+      expect(store.get('sandbox')).toMatchObject({ apiKey: first.testKey, baseUrl: first.baseUrl })
+      expect(store.get('sandbox-live')).toMatchObject({ apiKey: first.liveKey, baseUrl: first.baseUrl })
+      expect(await b.stop()).toBe(0)
+      expect(await detectSandbox(first.baseUrl!)).toBe(true)
+      expect(await a.stop()).toBe(0)
+    })
+
+    it('a terminal is asked: yes takes them over', async () => {
+      const env = { SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-start-')), NO_COLOR: '1' }
+      const a = start(['--json', '--data', mkdtempSync(join(tmpdir(), 'svc-data-')), '--port', '0'], { env })
+      const first = JSON.parse(await a.firstLine) as Record<string, string>
+      const b = start(['--in-memory', '--port', '0'], { env, tty: true, answer: 'y' })
+      await b.firstLine
+      expect(b.stderr()).toContain(`The profiles sandbox and sandbox-live point at the sandbox still running at ${first.baseUrl}. Point them at this one instead? [y/N]`)
+      const store = await ProfileStore.open(env)
+      expect(store.get('sandbox')?.baseUrl).not.toBe(first.baseUrl)
+      expect(b.stdout()).toMatch(/Profiles\s+sandbox \(test key\)/)
+      await b.stop()
+      await a.stop()
+    })
+
+    it('a terminal is asked: no (or Enter) keeps them, and the banner says so', async () => {
+      const env = { SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-start-')), NO_COLOR: '1' }
+      const a = start(['--json', '--data', mkdtempSync(join(tmpdir(), 'svc-data-')), '--port', '0'], { env })
+      const first = JSON.parse(await a.firstLine) as Record<string, string>
+      const b = start(['--in-memory', '--port', '0'], { env, tty: true, answer: '' })
+      await b.firstLine
+      await new Promise((r) => setImmediate(r))
+      expect((await ProfileStore.open(env)).get('sandbox')?.baseUrl).toBe(first.baseUrl)
+      expect(b.stdout()).toContain(`not written: sandbox and sandbox-live point at the sandbox running at ${first.baseUrl}`)
+      expect(b.stderr()).toContain('--base-url http://127.0.0.1:')
+      await b.stop()
+      await a.stop()
+    })
+
+    it('profiles of a sandbox that no longer runs are replaced as before', async () => {
+      const env = { SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-start-')) }
+      const a = start(['--json', '--in-memory', '--port', '0'], { env })
+      await a.firstLine
+      await a.stop()
+      const b = start(['--json', '--in-memory', '--port', '0'], { env })
+      const second = JSON.parse(await b.firstLine) as Record<string, string>
+      expect((await ProfileStore.open(env)).get('sandbox')?.baseUrl).toBe(second.baseUrl)
+      expect(b.stderr()).not.toContain('Kept the profiles')
+      await b.stop()
+    })
   })
 
   it('reuses the keys and secret of its data dir after a restart', async () => {

@@ -21,5 +21,5 @@ export function startListen(argv: string[], env: Record<string, string> = {}) {
     setIO(undefined)
     return code
   }
-  return { lines, waitLines, stop, done: bg.done, stderr: bg.stderr }
+  return { lines, waitLines, stop, done: bg.done, stderr: bg.stderr, stdout: bg.stdout }
 }

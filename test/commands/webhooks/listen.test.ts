@@ -1,6 +1,12 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { spawnSync } from 'node:child_process'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import WebhooksListen from '../../../src/commands/webhooks/listen.js'
+import { ProfileStore } from '../../../src/lib/config/store.js'
 import { setIO } from '../../../src/lib/output/io.js'
 import { chargeEvent, deferred, post, SECRET, signedHeaders, startApp, type TargetApp } from '../../lib/webhooks/fixtures.js'
 import { startListen as start } from './listen-harness.js'
@@ -17,7 +23,7 @@ async function app(): Promise<TargetApp> {
 }
 
 /** A stand-in for the local sandbox's panel: answers /_sandbox/info and records the webhook URL saved. */
-async function fakeService(isSandbox: boolean) {
+async function fakeService(isSandbox: boolean, urls: Partial<Record<string, string>> = {}) {
   const saved: unknown[] = []
   const server: Server = createServer((req, res) => {
     let body = ''
@@ -25,8 +31,15 @@ async function fakeService(isSandbox: boolean) {
     req.on('end', () => {
       res.setHeader('content-type', 'application/json')
       if (isSandbox && req.url === '/_sandbox/info') return res.end(JSON.stringify({ sandbox: true }))
+      if (isSandbox && req.method === 'GET' && req.url?.startsWith('/_sandbox/webhook')) {
+        const env = new URL(req.url, 'http://x').searchParams.get('env') ?? 'test'
+        if (urls[env]) return res.end(JSON.stringify({ environment: env, url: urls[env], active: true }))
+        res.statusCode = 404
+        return res.end(JSON.stringify({ error: { code: 'webhook_not_configured', message: 'none', requestId: 'r2' } }))
+      }
       if (isSandbox && req.method === 'PUT' && req.url === '/_sandbox/webhook') {
         saved.push({ ...JSON.parse(body), auth: req.headers.authorization })
+        urls[JSON.parse(body).env ?? 'test'] = JSON.parse(body).url
         return res.end(JSON.stringify({ environment: 'test', url: JSON.parse(body).url, active: true }))
       }
       res.statusCode = 404
@@ -50,12 +63,17 @@ describe('svc webhooks listen (piped)', () => {
     const forged = chargeEvent('evt_cmd2', 'charge.settled')
     expect((await post(url, forged, signedHeaders(forged, { id: 'evt_cmd2', secret: 'whsec_not_ours_00000000' }))).status).toBe(400)
     const lines = await run.waitLines(3)
-    expect(lines[1]).toMatchObject({ eventId: 'evt_cmd1', type: 'charge.awaiting_payment', chargeId: 'a'.repeat(24), verified: true, verification: 'verified', outcome: 'forwarded', status: 200, forwardStatus: 200, attempt: 1 })
+    expect(lines[1]).toMatchObject({ eventId: 'evt_cmd1', type: 'charge.awaiting_payment', chargeId: 'a'.repeat(24), verified: true, verification: 'verified', outcome: 'forwarded', status: 200, forwardStatus: 200, received: 1 })
+    expect(lines[1]).not.toHaveProperty('attempt')
     expect(lines[2]).toMatchObject({ eventId: 'evt_cmd2', verified: false, verification: 'signature_mismatch', outcome: 'rejected', status: 400 })
     expect(lines[1]).not.toHaveProperty('skipVerify')
     expect(await run.stop()).toBe(0)
     expect(run.stderr()).toContain('No API credentials')
     expect(target.received).toHaveLength(1)
+    // The help's `| jq …` example prints one outcome per delivery, not `null` for the first line (issue 16 item 13).
+    const example = (WebhooksListen.examples as string[]).find((e) => e.includes('| jq'))!
+    const jq = spawnSync('sh', ['-c', example.slice(example.indexOf('| jq') + 2)], { input: run.stdout(), encoding: 'utf8' })
+    if (jq.error === undefined && jq.status !== 127) expect(jq.stdout).toBe('forwarded\nrejected\n')
   })
 
   it('prints the line of every delivery finished during shutdown (a slow app), after saying it is finishing them', async () => {
@@ -110,6 +128,32 @@ describe('svc webhooks listen (piped)', () => {
     expect(run.stderr()).not.toContain(SECRET)
   })
 
+  it('on a clean stop gives the sandbox back the webhook URLs it had before, in both environments (issue 16 item 6)', async () => {
+    const target = await app()
+    const urls: Record<string, string> = { test: 'http://127.0.0.1:3000/hooks', live: 'http://127.0.0.1:3001/live' }
+    const sandbox = await fakeService(true, urls)
+    const run = start(['--forward', `127.0.0.1:${target.port}`, '--port', '0', '--secret', SECRET], { SVC_API_KEY: 'svc_test_abcdefghijklmnop', SVC_BASE_URL: sandbox.baseUrl })
+    const [first] = await run.waitLines(1)
+    expect(urls).toEqual({ test: first!.listening, live: first!.listening })
+    expect(await run.stop()).toBe(0)
+    expect(urls).toEqual({ test: 'http://127.0.0.1:3000/hooks', live: 'http://127.0.0.1:3001/live' })
+    expect(run.stderr()).toContain("Restored the sandbox's test webhook URL to http://127.0.0.1:3000/hooks.")
+    expect(run.stderr()).toContain("Restored the sandbox's live webhook URL to http://127.0.0.1:3001/live.")
+  })
+
+  it('on stop, says so where there was no URL before, and leaves a URL someone changed meanwhile alone', async () => {
+    const target = await app()
+    const urls: Record<string, string> = { live: 'http://127.0.0.1:3001/live' }
+    const sandbox = await fakeService(true, urls)
+    const run = start(['--forward', `127.0.0.1:${target.port}`, '--port', '0', '--secret', SECRET], { SVC_API_KEY: 'svc_test_abcdefghijklmnop', SVC_BASE_URL: sandbox.baseUrl })
+    const [first] = await run.waitLines(1)
+    urls.live = 'http://127.0.0.1:4000/other'
+    await run.stop()
+    expect(urls).toEqual({ test: first!.listening, live: 'http://127.0.0.1:4000/other' })
+    expect(run.stderr()).toContain(`The sandbox's test webhook URL still points at ${first!.listening} (there was none before)`)
+    expect(run.stderr()).not.toContain("Restored the sandbox's live")
+  })
+
   it('with --skip-verify never claims to verify, even when a secret is known', async () => {
     const target = await app()
     const sandbox = await fakeService(true)
@@ -129,6 +173,31 @@ describe('svc webhooks listen (piped)', () => {
     expect(run.stderr()).toMatch(/not a local sandbox/)
     expect(run.stderr()).toMatch(/tunnel/)
     expect(run.stderr()).toMatch(/live webhook URL in the panel/)
+  })
+
+  it('says the base URL cannot be reached when nothing answers there, not that it is "not a local sandbox" (issue 16 item 4)', async () => {
+    const target = await app()
+    const closed = createServer()
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r))
+    const port = (closed.address() as AddressInfo).port
+    await new Promise<void>((r) => closed.close(() => r()))
+    const run = start(['--forward', `127.0.0.1:${target.port}`, '--port', '0', '--secret', SECRET], { SVC_API_KEY: 'svc_test_abcdefghijklmnop', SVC_BASE_URL: `http://127.0.0.1:${port}` })
+    await run.waitLines(1)
+    await run.stop()
+    expect(run.stderr()).toContain(`Cannot reach http://127.0.0.1:${port} (ECONNREFUSED): nothing answers there`)
+    expect(run.stderr()).not.toMatch(/not a local sandbox|tunnel/)
+  })
+
+  it('never verifies with a profile\'s secret beside a key from --api-key (issue 16 item 4)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-listen-'))
+    const store = await ProfileStore.open({ SVC_CONFIG_DIR: dir })
+    store.save('sandbox', { apiKey: 'svc_test_abcdefghijklmnop', baseUrl: 'http://127.0.0.1:1', webhookSecret: SECRET })
+    store.setDefault('sandbox')
+    const run = start(['--forward', 'localhost:3000', '--port', '0', '--api-key', 'svc_live_abcdefghijklmnop', '--base-url', 'https://api.example.com'], { SVC_CONFIG_DIR: dir })
+    expect(await run.done).toBe(2)
+    setIO(undefined)
+    expect(run.stderr()).toContain('No webhook secret to verify deliveries with.')
+    expect(run.stderr()).toContain('The API key comes from --api-key, so no profile\'s secret is used')
   })
 
   it('exits 2 naming the secret when there is none to verify with', async () => {

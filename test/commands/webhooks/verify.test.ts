@@ -1,6 +1,10 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { describe, expect, it } from 'vitest'
+import WebhooksCheck from '../../../src/commands/webhooks/check.js'
+import { ProfileStore } from '../../../src/lib/config/store.js'
 import WebhooksVerify from '../../../src/commands/webhooks/verify.js'
 import { signatureHeader } from '../../../src/lib/webhooks/signature.js'
 import { runCommand } from '../../helpers/run-command.js'
@@ -52,5 +56,28 @@ describe('svc webhooks verify', () => {
     const r = await runCommand(WebhooksVerify, ['--secret', secret], { stdin: body })
     expect(r.exitCode).toBe(2)
     expect(r.stderr).toMatch(/signature|timestamp/)
+  })
+
+  it('uses the profile\'s secret, as listen and check do (issue 16 item 18)', async () => {
+    const env = { SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-verify-')) }
+    const store = await ProfileStore.open(env)
+    store.save('sandbox', { apiKey: 'svc_test_abcdefghijklmnop', baseUrl: 'http://127.0.0.1:1', webhookSecret: secret })
+    store.setDefault('sandbox')
+    const r = await runCommand(WebhooksVerify, ['--timestamp', String(now), '--signature', signatureHeader(secret, now, body)], { stdin: body, env })
+    expect(r.exitCode).toBe(0)
+    expect(r.stdout).toBe('valid (secret #1)\n')
+  })
+
+  it('--secret "" is an error (exit 2), never a silent fall-back to the profile\'s (issue 16 item 18)', async () => {
+    const env = { SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-verify-')) }
+    const store = await ProfileStore.open(env)
+    store.save('sandbox', { apiKey: 'svc_test_abcdefghijklmnop', baseUrl: 'http://127.0.0.1:1', webhookSecret: secret })
+    store.setDefault('sandbox')
+    const verify = await runCommand(WebhooksVerify, ['--secret', '', '--timestamp', String(now), '--signature', signatureHeader(secret, now, body)], { stdin: body, env })
+    expect(verify.exitCode).toBe(2)
+    expect(verify.stderr).toContain('--secret is empty.')
+    const check = await runCommand(WebhooksCheck, ['http://127.0.0.1:9/hooks', '--secret', ''], { env })
+    expect(check.exitCode).toBe(2)
+    expect(check.stderr).toContain('--secret is empty.')
   })
 })

@@ -32,7 +32,14 @@ describe('resolvePayerTaxNumber', () => {
     void questions
   })
 
-  it('rejects an invalid answer with exit 2, naming the flag', async () => {
+  it('asks again after an invalid answer and takes the next valid one (issue 16 item 22)', async () => {
+    const answers = ['111.111.111-11', '529.982.247-25']
+    const { c, notes } = ctx({ canPrompt: true, environment: 'live', ask: async () => answers.shift()! })
+    expect(await resolvePayerTaxNumber(undefined, c)).toBe('529.982.247-25')
+    expect(notes.join('')).toContain('Not a valid CPF or CNPJ (the check digits do not match). Try again, or press Enter to stop.')
+  })
+
+  it('rejects an invalid answer given three times with exit 2, naming the flag', async () => {
     const { c } = ctx({ canPrompt: true, ask: async () => '111.111.111-11' })
     const err = await resolvePayerTaxNumber(undefined, c).catch((e) => e)
     expect(err).toBeInstanceOf(UsageError)

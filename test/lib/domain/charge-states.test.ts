@@ -22,7 +22,7 @@ describe('canReach', () => {
 describe('statesBefore', () => {
   it('lists the states on the shortest way from creation', () => {
     expect(statesBefore('refunded')).toEqual(['created', 'awaiting_payment', 'paid_pending_settlement'])
-    expect(statesBefore('failed')).toEqual(['created'])
+    expect(statesBefore('failed')).toEqual(['created', 'awaiting_payment'])
     expect(statesBefore('created')).toEqual([])
   })
 })

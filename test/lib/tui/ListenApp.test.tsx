@@ -1,3 +1,4 @@
+import { LANE_LEGEND } from '../../../src/lib/tui/ChargeLane.js'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Charge } from '../../../src/lib/contract/schemas.js'
 import { ListenApp } from '../../../src/lib/tui/ListenApp.js'
@@ -91,6 +92,26 @@ describe('ListenApp', () => {
     expect(frame(app)).toContain('✔ confirmed (now settled)')
     expect(frame(app)).toContain('charge.paid_pending_settlement')
     expect(frame(app)).toContain('3 deliveries · 3 forwarded')
+    // The same legend as charges watch (issue 16 item 11).
+    expect(frame(app)).toContain(LANE_LEGEND)
+  })
+
+  it('flags a replayed event the charge has moved on from as stale, and leaves the lane alone (issue 16 item 12)', async () => {
+    const states: Record<string, string> = { [CHARGE]: 'awaiting_payment' }
+    const feed = new ListenFeed({ confirmer: api(states) })
+    const app = mount(feed)
+    feed.add(delivery('charge.awaiting_payment'))
+    await feed.settled()
+    await until(app, '✔ confirmed')
+    states[CHARGE] = 'canceled'
+    const replay = delivery('charge.awaiting_payment', { source: 'replay' })
+    feed.add({ record: replay.record, skipVerify: false })
+    await feed.settled()
+    await until(app, '⚠ stale: says awaiting_payment, the charge is now canceled')
+    expect(feed.getSnapshot().lanes[0]!.current).toBe('awaiting_payment')
+    expect(feed.getSnapshot().deliveries[0]!.verdict).toEqual({ kind: 'stale', announced: 'awaiting_payment', api: 'canceled' })
+    // The lane's own verdict is the delivery's, not the replay's.
+    expect(feed.getSnapshot().lanes[0]!.verdict?.kind).toBe('confirmed')
   })
 
   it('flags a mismatch with the API and an out-of-order arrival', async () => {

@@ -45,4 +45,14 @@ describe('LaneBook', () => {
     book.apply('c', { status: 'awaiting_payment', at })
     expect(book.list().map((l) => l.chargeId)).toEqual(['c', 'a'])
   })
+
+  it('a charge first seen failed passed awaiting_payment (it died unpaid), marked ◌ by the listener (issue 16 item 11)', () => {
+    const book = new LaneBook()
+    book.apply('c1', { status: 'failed', at })
+    expect(book.get('c1')!.steps.map((s) => [s.status, Boolean(s.inferred)])).toEqual([
+      ['created', true],
+      ['awaiting_payment', true],
+      ['failed', false],
+    ])
+  })
 })

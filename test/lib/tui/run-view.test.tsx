@@ -3,6 +3,7 @@ import type { Charge } from '../../../src/lib/contract/schemas.js'
 import { stripAnsi } from '../../../src/lib/output/color.js'
 import { ListenFeed } from '../../../src/lib/tui/listen-feed.js'
 import { runListenView } from '../../../src/lib/tui/run-listen-view.js'
+import { CLEAR_SCREEN } from '../../../src/lib/tui/run-view.js'
 import { ChargeConfirmer } from '../../../src/lib/webhooks/confirm.js'
 import type { DeliveryRecord } from '../../../src/lib/webhooks/event-store.js'
 import { summarizeEvent } from '../../../src/lib/webhooks/event-summary.js'
@@ -47,5 +48,39 @@ describe('the listener view on a real (fake) terminal', () => {
     // biome-ignore lint/suspicious/noControlCharactersInRegex: terminal control sequences are the point
     const screen = stdout.frames.join('').replace(/\u001b\[[0-9;?]*[a-zA-Z]/g, '')
     expect(screen).toMatch(/q quit\n$/)
+  })
+
+  it('clears the screen when the terminal gets narrower, so the old frame does not stay wrapped above the new one (issue 16 item 9)', async () => {
+    const stdout = new Screen(120, 24)
+    const feed = new ListenFeed({})
+    for (let i = 1; i <= 5; i++) feed.add(delivery(i, 'charge.awaiting_payment'))
+    const stop = new AbortController()
+    const running = runListenView({
+      feed,
+      listening: 'http://127.0.0.1:4242/',
+      forward: 'http://localhost:3000/',
+      skipVerify: false,
+      onReplay: async () => '',
+      stdout: stdout as unknown as NodeJS.WritableStream,
+      stderr: new Screen(120, 24) as unknown as NodeJS.WritableStream,
+      stdin: new Keys() as unknown as NodeJS.ReadableStream,
+      stop: stop.signal,
+    })
+    await vi.waitFor(() => expect(stripAnsi(stdout.frames.join(''))).toContain('charge.awaiting_payment'), { interval: 10 })
+    const before = stdout.frames.length
+    stdout.resize(130, 24)
+    expect(stdout.frames.slice(before).join('')).not.toContain(CLEAR_SCREEN)
+    const mark = stdout.frames.length
+    stdout.resize(70, 24)
+    // The stale frame (old width) may come first; the screen is cleared after it, then the new frame is drawn.
+    const cleared = () => stdout.frames.slice(mark).indexOf(CLEAR_SCREEN)
+    await vi.waitFor(() => expect(stripAnsi(stdout.frames.slice(mark + cleared() + 1).join(''))).toContain('charge.awaiting_payment'), { interval: 10 })
+    expect(cleared()).toBeGreaterThanOrEqual(0)
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: terminal control sequences are the point
+    const lastFrame = stripAnsi(stdout.frames.slice(mark + cleared() + 1).join('')).replace(/\u001b\[[0-9;?]*[a-zA-Z]/g, '')
+    for (const line of lastFrame.split(/\r?\n/)) expect([...line].length).toBeLessThanOrEqual(70)
+    stop.abort()
+    await running
+    expect(stdout.listenerCount('resize')).toBe(0)
   })
 })

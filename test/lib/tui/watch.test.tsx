@@ -4,6 +4,7 @@ import type { Charge } from '../../../src/lib/contract/schemas.js'
 import { ApiError } from '../../../src/lib/errors.js'
 import { ChargeWatcher } from '../../../src/lib/tui/charge-watcher.js'
 import { WatchApp } from '../../../src/lib/tui/WatchApp.js'
+import { LANE_LEGEND } from '../../../src/lib/tui/ChargeLane.js'
 import { renderAt } from './render-at.js'
 
 const A = 'a'.repeat(24)
@@ -141,5 +142,32 @@ describe('WatchApp', () => {
     await vi.waitFor(() => expect(frame()).toContain('blockchain tx 0xfeedbeef'), { interval: 10 })
     app.stdin.write('q')
     await vi.waitFor(() => expect(onQuit).toHaveBeenCalled(), { interval: 10 })
+  })
+
+  it('one drawing and one legend with the listener: past states are ● (reached), a failed charge passed awaiting_payment (issue 16 item 11)', async () => {
+    const states: Record<string, string> = { [A]: 'settled', [B]: 'failed' }
+    const w = new ChargeWatcher({ client: fakeApi(states) })
+    const app = render(<WatchApp watcher={w} scope="the 10 newest charges" environment="test" intervalMs={2000} onQuit={() => {}} />)
+    mounted.push(app)
+    const frame = () => (app.lastFrame() ?? '').replace(/\s+/g, ' ')
+    await w.poll()
+    await vi.waitFor(() => expect(frame()).toContain('● settled'), { interval: 10 })
+    expect(frame()).toContain('● created ─ ● awaiting_payment ─ ● paid_pending_settlement ─ ● settled')
+    expect(frame()).toContain('● created ─ ● awaiting_payment ─ ○ paid_pending_settlement ─ ○ settled ─ ● failed')
+    expect(frame().replace(LANE_LEGEND, '')).not.toContain('◌')
+    expect(frame()).toContain(LANE_LEGEND)
+  })
+
+  it('states passed between two polls are drawn reached, not "not reached"', async () => {
+    const states: Record<string, string> = { [A]: 'awaiting_payment' }
+    const w = new ChargeWatcher({ client: fakeApi(states) })
+    const app = render(<WatchApp watcher={w} scope="the 10 newest charges" environment="test" intervalMs={2000} onQuit={() => {}} />)
+    mounted.push(app)
+    const frame = () => (app.lastFrame() ?? '').replace(/\s+/g, ' ')
+    await w.poll()
+    states[A] = 'settled'
+    await w.poll()
+    await vi.waitFor(() => expect(frame()).toContain('● settled'), { interval: 10 })
+    expect(frame()).toContain('● paid_pending_settlement')
   })
 })

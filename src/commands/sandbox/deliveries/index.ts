@@ -5,7 +5,7 @@ import { envFlag, PanelCommand } from '../../../lib/command/sandbox-panel.js'
 import { sandboxDeliveriesTable, deliveriesTsv, deliveryDetail } from '../../../lib/sandbox-client/views.js'
 
 export default class SandboxDeliveries extends PanelCommand<typeof SandboxDeliveries> {
-  static override summary = 'Show the sandbox\'s webhook delivery log: attempts, last status, next retry, state.'
+  static override summary = 'Show the sandbox\'s webhook delivery log: attempts, last status, next retry, state (`resend EVENT_ID` sends one again).'
   static override description =
     'Newest first, for the environment of the key (or --env). On a terminal the table fits its width: TRIES is the ' +
     'number of attempts, ANSWER the last status (or error), RETRY when the next one is due on the sandbox clock. State is pending (retrying at 10s, 30s, 2min … 12h within 24 h), ' +
@@ -19,6 +19,7 @@ export default class SandboxDeliveries extends PanelCommand<typeof SandboxDelive
     '<%= config.bin %> sandbox deliveries --event-id evt_3f2a9c01d4e5b6a7c8d9e0f1',
     '<%= config.bin %> sandbox deliveries | awk -F\'\\t\' \'$7 == "failed" {print $1}\'',
     '<%= config.bin %> sandbox deliveries --env live --json | jq \'.data[].state\'',
+    '<%= config.bin %> sandbox deliveries resend evt_3f2a9c01d4e5b6a7c8d9e0f1',
   ]
 
   static override flags = {

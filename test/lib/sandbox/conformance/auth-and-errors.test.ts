@@ -182,3 +182,35 @@ describe('sandbox info', () => {
     expect(errorOf(r).code).toBe('invalid_api_key')
   })
 })
+
+describe('methods on routes that exist (issue 16 item 7)', () => {
+  it('HEAD answers as GET, with its headers and no body', async () => {
+    const get = await h.call('GET', '/v1/account')
+    const head = await h.call('HEAD', '/v1/account')
+    expect(head.status).toBe(200)
+    expect(head.headers.get('content-length')).toBe(get.headers.get('content-length'))
+    expect(head.headers.get('content-type')).toMatch(/^application\/json/)
+    expect((head.body as Buffer).length).toBe(0)
+    const c = await h.create()
+    expect((await h.call('HEAD', `/v1/charges/${c.body.id}`)).status).toBe(200)
+    expect((await h.call('HEAD', '/v1/charges/0123456789abcdef01234567')).status).toBe(404)
+    expect((await h.call('HEAD', '/v1/account', { key: null })).status).toBe(401)
+  })
+
+  it('OPTIONS answers 204 with Allow, without a key', async () => {
+    const r = await h.call('OPTIONS', '/v1/charges', { key: null })
+    expect(r.status).toBe(204)
+    expect(r.headers.get('allow')).toBe('GET, POST, HEAD, OPTIONS')
+    expect((await h.call('OPTIONS', '/v1/webhooks/test')).headers.get('allow')).toBe('POST, OPTIONS')
+  })
+
+  it('another method is 405 method_not_allowed with Allow; an unknown path stays 404', async () => {
+    const r = await h.call('DELETE', '/v1/account')
+    expect(r.status).toBe(405)
+    expect(r.headers.get('allow')).toBe('GET, HEAD, OPTIONS')
+    expect(errorOf(r).code).toBe('method_not_allowed')
+    expect((await h.call('GET', '/v1/charges/0123456789abcdef01234567/cancel')).status).toBe(405)
+    expect((await h.call('HEAD', '/v1/nope')).status).toBe(404)
+    expect(errorOf(await h.call('DELETE', '/v1/nope')).code).toBe('not_found')
+  })
+})
