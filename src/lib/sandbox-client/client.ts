@@ -90,6 +90,16 @@ export async function getWebhookUrl(opts: PanelTarget & { env?: PanelEnv }): Pro
   }
 }
 
+/** Removes the environment's webhook URL in a local sandbox (nothing when none is set). */
+export async function removeWebhookUrl(opts: PanelTarget & { env?: PanelEnv }): Promise<void> {
+  try {
+    await new PanelClient(opts).removeWebhook(opts.env)
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return
+    throw err
+  }
+}
+
 /** Saves (and so reactivates) the environment's webhook URL in a local sandbox. */
 export async function setWebhookUrl(opts: PanelTarget & { url: string; env?: PanelEnv }): Promise<PanelWebhookEndpoint> {
   return new PanelClient(opts).setWebhook(opts.url, opts.env)
@@ -112,6 +122,11 @@ export class PanelClient {
         hint: `Set one with \`svc sandbox webhook set URL --env ${environment}\`, or run \`svc webhooks listen\`.`,
       },
     })
+  }
+
+  /** Removes the environment's webhook URL (404 `webhook_not_configured` when none is set). */
+  removeWebhook(env?: PanelEnv): Promise<{ environment: PanelEnv; removed: true }> {
+    return this.call('DELETE', '/webhook', { query: { env } })
   }
 
   setWebhook(url: string, env?: PanelEnv): Promise<PanelWebhookEndpoint> {

@@ -17,6 +17,10 @@ export class RecordingDeliveries implements DeliveryWorker {
     return this.endpoints.get(environment)
   }
 
+  removeEndpoint(environment: Env): boolean {
+    return this.endpoints.delete(environment)
+  }
+
   setEndpoint(environment: Env, url: string, active = true): void {
     this.endpoints.set(environment, { environment, url, active })
   }

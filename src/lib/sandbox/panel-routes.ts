@@ -85,6 +85,10 @@ export async function handlePanelRequest(req: PanelRequest, deps: PanelDeps): Pr
       if ('error' in body) return body.error
       return ok(200, deps.deliveries.setEndpoint(body.data.env ?? req.environment, body.data.url))
     }
+    case 'DELETE /webhook': {
+      if (!deps.deliveries.removeEndpoint(req.environment)) return fail(CHOSEN_CODES.webhookNotConfigured, `Nenhuma URL de webhook configurada para o ambiente ${req.environment}.`)
+      return ok(200, { environment: req.environment, removed: true })
+    }
     case 'GET /deliveries': {
       const eventId = req.query.get('eventId') ?? undefined
       const limitRaw = req.query.get('limit')

@@ -29,6 +29,8 @@ export interface RegisterDeps {
   setWebhookUrl(opts: { baseUrl: string; apiKey: string; url: string; env?: 'live' | 'test' }): Promise<unknown>
   /** The environment's URL now (undefined: none set); without it, nothing is restored at the end. */
   getWebhookUrl?(opts: { baseUrl: string; apiKey: string; env?: 'live' | 'test' }): Promise<string | undefined>
+  /** Removes the environment's URL (where there was none before the listener). */
+  removeWebhookUrl?(opts: { baseUrl: string; apiKey: string; env?: 'live' | 'test' }): Promise<unknown>
 }
 
 /** The URL the service should call: an unspecified bind address (0.0.0.0, ::) becomes loopback. */
@@ -117,8 +119,8 @@ export function registrationSummary(reg: Registration, secrets: readonly string[
 /**
  * On the listener's stop: each sandbox environment whose webhook URL still is the listener's gets
  * back the URL it had before, so later events do not pile up as failures against a dead port.
- * An environment that had none keeps the listener's URL (the sandbox's panel cannot remove a URL),
- * and the note says so. A URL someone changed meanwhile is left alone. Never throws.
+ * An environment that had none gets none again. A URL someone changed meanwhile is left alone.
+ * Never throws.
  */
 export async function restoreWebhookUrls(reg: Registration, credentials: Credentials | undefined, deps?: RegisterDeps): Promise<string[]> {
   if (reg.kind !== 'sandbox' || !credentials || !reg.previous) return []
@@ -135,6 +137,9 @@ export async function restoreWebhookUrls(reg: Registration, credentials: Credent
       if (before) {
         await d.setWebhookUrl({ ...target, url: before, env })
         notes.push(`Restored the sandbox's ${env} webhook URL to ${safeText(before)}.`)
+      } else if (d.removeWebhookUrl) {
+        await d.removeWebhookUrl({ ...target, env })
+        notes.push(`Removed the sandbox's ${env} webhook URL (there was none before the listener).`)
       } else {
         notes.push(`The sandbox's ${env} webhook URL still points at ${reg.url} (there was none before): its events will fail until you run the listener again or set one with \`svc sandbox webhook set URL --env ${env}\`.`)
       }

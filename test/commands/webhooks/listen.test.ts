@@ -37,6 +37,11 @@ async function fakeService(isSandbox: boolean, urls: Partial<Record<string, stri
         res.statusCode = 404
         return res.end(JSON.stringify({ error: { code: 'webhook_not_configured', message: 'none', requestId: 'r2' } }))
       }
+      if (isSandbox && req.method === 'DELETE' && req.url?.startsWith('/_sandbox/webhook')) {
+        const env = new URL(req.url, 'http://x').searchParams.get('env') ?? 'test'
+        delete urls[env]
+        return res.end(JSON.stringify({ environment: env, removed: true }))
+      }
       if (isSandbox && req.method === 'PUT' && req.url === '/_sandbox/webhook') {
         saved.push({ ...JSON.parse(body), auth: req.headers.authorization })
         urls[JSON.parse(body).env ?? 'test'] = JSON.parse(body).url
@@ -141,7 +146,7 @@ describe('svc webhooks listen (piped)', () => {
     expect(run.stderr()).toContain("Restored the sandbox's live webhook URL to http://127.0.0.1:3001/live.")
   })
 
-  it('on stop, says so where there was no URL before, and leaves a URL someone changed meanwhile alone', async () => {
+  it('on stop, removes the URL where there was none before, and leaves a URL someone changed meanwhile alone', async () => {
     const target = await app()
     const urls: Record<string, string> = { live: 'http://127.0.0.1:3001/live' }
     const sandbox = await fakeService(true, urls)
@@ -149,8 +154,8 @@ describe('svc webhooks listen (piped)', () => {
     const [first] = await run.waitLines(1)
     urls.live = 'http://127.0.0.1:4000/other'
     await run.stop()
-    expect(urls).toEqual({ test: first!.listening, live: 'http://127.0.0.1:4000/other' })
-    expect(run.stderr()).toContain(`The sandbox's test webhook URL still points at ${first!.listening} (there was none before)`)
+    expect(urls).toEqual({ live: 'http://127.0.0.1:4000/other' })
+    expect(run.stderr()).toContain("Removed the sandbox's test webhook URL (there was none before the listener).")
     expect(run.stderr()).not.toContain("Restored the sandbox's live")
   })
 

@@ -56,6 +56,7 @@ export class DeliveryLog {
   private readonly st: {
     endpointAll: StatementSync
     endpointSave: StatementSync
+    endpointDelete: StatementSync
     endpointDeactivate: StatementSync
     endpointSuccess: StatementSync
     insert: StatementSync
@@ -79,6 +80,7 @@ export class DeliveryLog {
         `INSERT INTO webhook_endpoints (environment, url, active, saved_ms, deactivated_ms, last_success_ms) VALUES (?, ?, 1, ?, NULL, NULL)
          ON CONFLICT (environment) DO UPDATE SET url = excluded.url, active = 1, saved_ms = excluded.saved_ms, deactivated_ms = NULL`,
       ),
+      endpointDelete: p('DELETE FROM webhook_endpoints WHERE environment = ?'),
       endpointDeactivate: p('UPDATE webhook_endpoints SET active = 0, deactivated_ms = ? WHERE environment = ?'),
       endpointSuccess: p('UPDATE webhook_endpoints SET last_success_ms = ? WHERE environment = ?'),
       insert: p(
@@ -116,6 +118,10 @@ export class DeliveryLog {
       deactivatedAt: opt<number>(row.deactivated_ms),
       lastSuccessAt: opt<number>(row.last_success_ms),
     }))
+  }
+
+  removeEndpoint(env: Env): void {
+    this.st.endpointDelete.run(env)
   }
 
   saveEndpoint(env: Env, url: string, savedAt: number): void {

@@ -117,6 +117,16 @@ export class WebhookDeliveries implements EventSink {
     return toEndpointInfo(environment, ep)
   }
 
+  /**
+   * Removes the environment's URL: later events are not delivered (as before any URL was set).
+   * Deliveries already pending keep their retries, to the URL they were made for. False when none was set.
+   */
+  removeEndpoint(environment: Env): boolean {
+    if (!this.endpoints.delete(environment)) return false
+    this.store.removeEndpoint(environment)
+    return true
+  }
+
   // ------------------------------------------------------------ publishing
 
   publish(event: StoredEvent): void {

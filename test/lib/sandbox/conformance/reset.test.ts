@@ -30,3 +30,16 @@ describe('reset', () => {
     expect((await h.create()).status).toBe(201)
   })
 })
+
+describe('removing a webhook URL', () => {
+  it('DELETE /_sandbox/webhook removes the environment\'s URL: later events are not delivered; a second delete is 404', async () => {
+    expect((await h.call('PUT', '/_sandbox/webhook', { body: { url: 'http://127.0.0.1:9/x', env: 'live' } })).status).toBe(200)
+    const removed = await h.call('DELETE', '/_sandbox/webhook?env=live')
+    expect(removed.status).toBe(200)
+    expect(removed.body).toEqual({ environment: 'live', removed: true })
+    expect((await h.call('GET', '/_sandbox/webhook?env=live')).status).toBe(404)
+    const again = await h.call('DELETE', '/_sandbox/webhook?env=live')
+    expect(again.status).toBe(404)
+    expect(again.body.error.code).toBe('webhook_not_configured')
+  })
+})
