@@ -31,3 +31,15 @@ describe('svc sandbox open', () => {
     expect(r.stderr).toContain('PAGE must be one of charges, deliveries')
   })
 })
+
+describe('svc sandbox webhook remove', () => {
+  it('removes the URL (events no longer delivered), and exits 4 when there is none', async () => {
+    const env = { SVC_API_KEY: sb.testKey, SVC_BASE_URL: sb.baseUrl }
+    expect((await svc(['sandbox', 'webhook', 'set', 'http://127.0.0.1:9/hooks'], { env })).exitCode).toBe(0)
+    const removed = await svc(['sandbox', 'webhook', 'remove', '--json'], { env })
+    expect(removed.exitCode).toBe(0)
+    expect(JSON.parse(removed.stdout)).toEqual({ environment: 'test', removed: true })
+    expect((await svc(['sandbox', 'webhook', 'show'], { env })).exitCode).toBe(4)
+    expect((await svc(['sandbox', 'webhook', 'remove'], { env })).exitCode).toBe(4)
+  })
+})
