@@ -35,4 +35,20 @@ describe('svc completion', () => {
     // zsh ties $path to $PATH: the function must not use it as a variable.
     expect(r.stdout).not.toMatch(/local path\b/)
   })
+
+  it('the zsh script runs in zsh: it offers the subcommands of a topic and the values of a flag', async () => {
+    const r = await svc(['completion', 'zsh'])
+    const script = join(mkdtempSync(join(tmpdir(), 'svc-comp-')), '_svc')
+    writeFileSync(script, r.stdout)
+    // compsys stand-ins that print what the function offers (zsh -f: no user config).
+    const stubs = `compdef() { :; }; _describe() { local name=\${@[-1]}; print -l -- \${(P)name}; }; compadd() { shift; print -l -- "$@"; }; _message() { print -- "message:$*"; }`
+    const complete = (words: string[], prefix = '') =>
+      execFileSync('zsh', ['-f', '-c', `${stubs}; source '${script}'; words=(${words.map((w) => `'${w}'`).join(' ')}); CURRENT=${words.length}; PREFIX='${prefix}'; _svc`], { encoding: 'utf8' })
+        .split('\n')
+        .filter(Boolean)
+    expect(complete(['svc', 'sandbox', 'web']).map((l) => l.split(':')[0])).toEqual(expect.arrayContaining(['open', 'reset', 'start', 'status', 'stop', 'webhook']))
+    expect(complete(['svc', 'trigger', '--env', ''])).toEqual(['test', 'live'])
+    expect(complete(['svc', 'charges', 'list', '--status', ''])).toContain('paid_pending_settlement')
+    expect(complete(['svc', 'charges', 'list', '--'], '--').map((l) => l.split(':')[0])).toEqual(expect.arrayContaining(['--status', '--json', '--profile']))
+  })
 })
