@@ -94,8 +94,13 @@ try {
 } catch (error) {
   console.error(`demo failed: ${error.message}`)
 } finally {
-  for (const c of children) c.kill('SIGTERM')
-  await new Promise((r) => setTimeout(r, 300))
+  // The listener first (it gives the sandbox its webhook URLs back as it stops), then the sandbox.
+  for (const c of [...children].reverse()) {
+    if (c.exitCode !== null) continue
+    const exited = new Promise((r) => c.once('exit', r))
+    c.kill('SIGTERM')
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))])
+  }
   rmSync(configDir, { recursive: true, force: true })
 }
 process.exit(code)
