@@ -158,7 +158,7 @@ async function creations() {
   const exits = new Map()
   let reruns = 0
   const t0 = Date.now()
-  await pool(n, 32, async (i) => {
+  await pool(n, 48, async (i) => {
     for (let attempt = 0; attempt < 8; attempt++) {
       const r = await run(['charges', 'create', '--amount', '1500', '--payer-tax-number', CPF, '--external-id', `soak-${i}`, '-q'], env)
       exits.set(r.code, (exits.get(r.code) ?? 0) + 1)
