@@ -125,7 +125,18 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sand
     log: opts.log,
   })
   const clock = core.clock
-  const panel = async <T>(method: string, path: string, body?: unknown): Promise<T> => request<T>(core.baseUrl, core.testKey, method, `/_sandbox${path}`, body)
+  // The same clients the CLI uses: the panel's (PanelClient) and the API's (created per call, closed after).
+  const { PanelClient } = await import('../lib/sandbox-client/client.js')
+  const panel = new PanelClient({ baseUrl: core.baseUrl, apiKey: core.testKey })
+  const { createClient } = await import('../lib/api/client.js')
+  const withApi = async <T>(apiKey: string, fn: (c: ReturnType<typeof createClient>) => Promise<T>): Promise<T> => {
+    const c = createClient({ apiKey, baseUrl: core.baseUrl, userAgent: 'svc-cli/sandbox' })
+    try {
+      return await fn(c)
+    } finally {
+      await c.close()
+    }
+  }
   let closed = false
 
   const handle: SandboxHandle = {
@@ -134,17 +145,16 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sand
     liveKey: core.liveKey,
     webhookSecret: core.webhookSecret,
     async setWebhookUrl(url, env = 'test') {
-      await panel('PUT', '/webhook', { url, env })
+      await panel.setWebhook(url, env)
     },
     advance(chargeId, status) {
-      return request<Charge>(core.baseUrl, core.testKey, 'POST', `/v1/test/charges/${encodeURIComponent(chargeId)}/advance`, { status })
+      return withApi(core.testKey, (c) => c.advanceCharge(chargeId, status))
     },
     async trigger(type, overrides = {}, o = {}) {
       if (!isTriggerType(type)) throw unknownTriggerType(type)
       const fixture = await loadBuiltinFixture(type)
       const env = chooseEnv(fixture, o.env, 'test', type)
       const list: Override[] = Object.entries(overrides).map(([path, value]) => ({ path: path.split('.'), value: JSON.stringify(value), json: true, text: `${path}=${JSON.stringify(value)}` }))
-      const { createClient } = await import('../lib/api/client.js')
       const clients: Array<{ close(): Promise<void> }> = []
       try {
         const result = await runOnSandbox(fixture, triggerOverrides(fixture, list), env as FixtureEnv, `trigger ${type}`, {
@@ -166,18 +176,13 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sand
       async advance(duration) {
         const ms = typeof duration === 'number' ? duration : parseDuration(duration)
         if (ms === undefined || !Number.isFinite(ms) || ms < 1) throw new TypeError(`clock.advance: ${JSON.stringify(duration)} is not a duration such as '90s', '25h' or a number of milliseconds`)
-        const { now } = await panel<{ now: string }>('POST', '/clock/advance', { ms: Math.round(ms) })
+        const { now } = await panel.advanceClock(Math.round(ms))
         return new Date(now)
       },
     },
     async deliveries(filter = {}) {
       const envs = filter.env ? [filter.env] : (['test', 'live'] as const)
-      const lists = await Promise.all(
-        envs.map((env) => {
-          const q = new URLSearchParams({ env, limit: '1000', ...(filter.eventId ? { eventId: filter.eventId } : {}) })
-          return panel<{ data: DeliveryRecord[] }>('GET', `/deliveries?${q}`).then((r) => r.data)
-        }),
-      )
+      const lists = await Promise.all(envs.map((env) => panel.listDeliveries({ env, eventId: filter.eventId, limit: 1000 }).then((r) => r.data)))
       return lists
         .flat()
         .filter((d) => filter.type === undefined || d.type === filter.type)
@@ -206,21 +211,4 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sand
     },
   }
   return handle
-}
-
-/** One JSON request to the sandbox; an error answer rejects with its code and message. */
-async function request<T>(baseUrl: string, key: string, method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${baseUrl}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  const text = await res.text()
-  const parsed = text ? (JSON.parse(text) as unknown) : undefined
-  if (!res.ok) {
-    const error = (parsed as { error?: { code?: string; message?: string; details?: Array<{ field: string; message: string }> } } | undefined)?.error
-    const details = error?.details?.map((d) => `${d.field}: ${d.message}`).join('; ')
-    throw Object.assign(new Error(`${method} ${path} → ${res.status} ${error?.code ?? ''}: ${error?.message ?? text}${details ? ` (${details})` : ''}`), { status: res.status, code: error?.code })
-  }
-  return parsed as T
 }

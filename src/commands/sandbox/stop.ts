@@ -5,7 +5,7 @@ import { timeoutFlagMs } from '../../lib/command/timeout.js'
 import { CliError } from '../../lib/errors.js'
 import { EXIT } from '../../lib/contract/errors.js'
 import { detectSandbox } from '../../lib/sandbox-client/client.js'
-import { isAlive, removeRunFile, runState } from '../../lib/services/sandbox-runfile.js'
+import { runState, stopRunning } from '../../lib/services/sandbox-runfile.js'
 
 export default class SandboxStop extends BaseCommand<typeof SandboxStop> {
   static override summary = 'Stop the local sandbox running on a data dir, letting deliveries in flight finish.'
@@ -33,19 +33,13 @@ export default class SandboxStop extends BaseCommand<typeof SandboxStop> {
       return
     }
     const { info } = state
-    process.kill(info.pid, 'SIGTERM')
-    const deadline = Date.now() + waitMs
-    while (isAlive(info.pid)) {
-      if (Date.now() > deadline) {
-        throw new CliError(`The sandbox (pid ${info.pid}) has not exited within ${this.flags.timeout}.`, {
-          exitCode: EXIT.unexpected,
-          code: 'sandbox_not_stopped',
-          hint: `It may still be finishing deliveries: check with \`svc sandbox status${target.args}\`, or end it with \`kill -9 ${info.pid}\`.`,
-        })
-      }
-      await new Promise((r) => setTimeout(r, 50))
+    if (!(await stopRunning(target.dir, info, waitMs))) {
+      throw new CliError(`The sandbox (pid ${info.pid}) has not exited within ${this.flags.timeout}.`, {
+        exitCode: EXIT.unexpected,
+        code: 'sandbox_not_stopped',
+        hint: `It may still be finishing deliveries: check with \`svc sandbox status${target.args}\`, or end it with \`kill -9 ${info.pid}\`.`,
+      })
     }
-    removeRunFile(target.dir, info.pid)
     if (this.flags.json) return this.printJson({ stopped: true, pid: info.pid, baseUrl: info.baseUrl })
     this.note(`Stopped the sandbox at ${info.baseUrl || '(starting)'} (pid ${info.pid}).`)
   }

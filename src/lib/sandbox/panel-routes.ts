@@ -143,11 +143,7 @@ export async function handlePanelRequest(req: PanelRequest, deps: PanelDeps): Pr
     case 'POST /clock/advance': {
       const body = parse(ClockAdvanceSchema, req.body)
       if ('error' in body) return body.error
-      // Settle deliveries in flight first so their retries are timed from where they were sent,
-      // then let everything that fell due (expiries, settlements, retries) run before answering.
-      await flush(deps)
-      await deps.clock.advance(body.data.ms)
-      await flush(deps)
+      await advanceClock(deps, body.data.ms)
       return ok(200, { now: deps.clock.nowDate().toISOString() })
     }
   }
@@ -215,7 +211,18 @@ function eventLog(req: PanelRequest, store: SandboxStore): PanelResponse {
   return ok(200, { data, lastSeq: log.lastSeq })
 }
 
-async function flush(deps: PanelDeps): Promise<void> {
+/**
+ * Moves the sandbox clock for the panel (API and web page alike): deliveries in flight settle
+ * first, so their retries are timed from where they were sent, then everything that fell due
+ * (expiries, settlements, retries) runs before this resolves.
+ */
+export async function advanceClock(deps: Pick<PanelDeps, 'deliveries' | 'clock'>, ms: number): Promise<void> {
+  await flush(deps)
+  await deps.clock.advance(ms)
+  await flush(deps)
+}
+
+async function flush(deps: Pick<PanelDeps, 'deliveries'>): Promise<void> {
   const worker = deps.deliveries as Partial<Pick<WebhookDeliveries, 'flush'>>
   if (typeof worker.flush === 'function') await worker.flush()
 }

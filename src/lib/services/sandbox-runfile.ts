@@ -132,6 +132,21 @@ export async function claimRunFile(dir: string, base: Omit<RunInfo, 'pid' | 'bas
   }
 }
 
+/**
+ * Sends SIGTERM to a running sandbox (its own clean stop: deliveries in flight finish) and waits
+ * until the process is gone; false when it is still there after `waitMs`. Then frees the data dir.
+ */
+export async function stopRunning(dir: string, info: RunInfo, waitMs: number): Promise<boolean> {
+  process.kill(info.pid, 'SIGTERM')
+  const deadline = Date.now() + waitMs
+  while (isAlive(info.pid)) {
+    if (Date.now() > deadline) return false
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  removeRunFile(dir, info.pid)
+  return true
+}
+
 /** Removes the run file, only when it is `pid`'s (or unreadable, when pid is undefined). */
 export function removeRunFile(dir: string, pid: number | undefined): void {
   const info = readRunFile(dir)

@@ -16,6 +16,7 @@ import { ADVANCE_TARGETS, type AdvanceTarget } from '../../domain/charge-states.
 import { parseDuration } from '../../domain/time.js'
 import { isHttpUrl } from '../../net/url.js'
 import { SandboxApiError } from '../api-error.js'
+import { advanceClock } from '../panel-routes.js'
 import type { SandboxClock } from '../clock.js'
 import type { WebhookDeliveries } from '../deliveries/worker.js'
 import type { ChargeEngine } from '../engine.js'
@@ -258,9 +259,7 @@ export class WebPanel {
     if (path === '/panel/clock/advance') {
       const ms = parseDuration(body.get('duration') ?? '')
       if (ms === undefined || ms < 1 || ms > 366 * 86_400_000) return back('clock', 'Give a duration such as 90s, 25h or 1h30m (at most a year).', true)
-      await deliveries.flush()
-      await clock.advance(ms)
-      await deliveries.flush()
+      await advanceClock({ deliveries, clock }, ms)
       return back('clock', `Moved ${body.get('duration')} ahead.`)
     }
     if (path === '/panel/bank') return this.pay(res, env, body)
