@@ -110,6 +110,25 @@ function svcPlugin() {
         resolveDir: dirname(args.path),
         loader: 'js',
       }))
+      // React, its reconciler and its scheduler choose their development or production build
+      // with NODE_ENV at run time; the views set NODE_ENV=production (tui/load-view.ts), so the
+      // development builds (about 900 KB, half of the view chunk) would be shipped and parsed
+      // for nothing. The bundle carries the production builds alone, as any bundled React app does.
+      b.onLoad({ filter: /[\\/]node_modules[\\/](react|react-reconciler|scheduler)[\\/][\w.-]+\.js$/ }, (args) => {
+        const src = readFileSync(args.path, 'utf8')
+        const m = /^'use strict';\s*if \(process\.env\.NODE_ENV === 'production'\) \{\s*(module\.exports = require\('[^']+\.production\.js'\);)\s*\} else \{\s*module\.exports = require\('[^']+\.development\.js'\);\s*\}\s*$/.exec(src)
+        return m ? { contents: `'use strict';\n${m[1]}\n`, resolveDir: dirname(args.path), loader: 'js' } : undefined
+      })
+      // Yoga (Ink's layout) carries its wasm as a base64 data: URL and reads it with fetch()
+      // whenever fetch exists (Node's fetch loads its own copy of undici first), else with a
+      // charCodeAt loop over atob(): either costs ~25 ms of every view's first frame. Node's
+      // Buffer decodes the same bytes natively; they become the module's wasmBinary (\`w\`).
+      b.onLoad({ filter: /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ }, (args) => {
+        const src = readFileSync(args.path, 'utf8')
+        const FETCH_FIRST = 'return w||"function"!=typeof fetch?'
+        if (src.split(FETCH_FIRST).length !== 2) throw new Error(`build-bundle: ${args.path} no longer reads its wasm as expected; check the fetch() patch`)
+        return { contents: src.replace(FETCH_FIRST, 'return (w||(w=Buffer.from(H.slice(37),"base64"))),true?'), resolveDir: dirname(args.path), loader: 'js' }
+      })
       b.onLoad({ filter: /[\\/]dist[\\/].*\.js$/ }, (args) => {
         if (!args.path.startsWith(DIST + sep)) return undefined
         let src = readFileSync(args.path, 'utf8')

@@ -27,7 +27,8 @@ function lightenInk(): void {
 /**
  * `load` is the view's `import()`; call this before anything else imports Ink. React and its
  * reconciler pick their development build (twice the code, extra checks on every render) unless
- * NODE_ENV says production: the development build doubles the work of the first frame. A NODE_ENV the user set is left alone.
+ * NODE_ENV says production: the development build doubles the work of the first frame. A NODE_ENV the user set is left alone
+ * here; the bundle (scripts/build-bundle.js) carries the production build alone.
  */
 export function loadView<T>(load: () => Promise<T>): Promise<T> {
   lightenInk()

@@ -1,0 +1,76 @@
+/**
+ * The live views as a user starts them: the built CLI (the bundle, when built, as `npm test`
+ * does) on a pseudo-terminal (`script`, from util-linux), so Ink, React and Yoga load and draw
+ * from the shipped chunks. The bundle patches two of those on the way in (React's production
+ * build alone, Yoga's wasm decoded without fetch); a patch that broke them would show here as a
+ * view that never draws.
+ */
+import { spawn, spawnSync } from 'node:child_process'
+import { once } from 'node:events'
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { type Background, BIN, svc, svcBackground } from '../helpers/cli.js'
+import { ROOT } from '../helpers/run-command.js'
+
+let sandbox: Background
+let env: Record<string, string>
+
+beforeAll(async () => {
+  env = { SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-e2e-view-')) }
+  sandbox = await svcBackground(['sandbox', 'start', '--in-memory', '--port', '0', '--json'], { env })
+})
+
+afterAll(async () => {
+  await sandbox?.stop()
+})
+
+/** Runs `svc args` on a pseudo-terminal until `marker` is on screen, then types `q`; the screen and exit code. */
+async function onTerminal(args: string[], marker: string): Promise<{ screen: string; exitCode: number | null }> {
+  const command = [process.execPath, BIN, ...args].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ')
+  const child = spawn('script', ['-qfec', command, '/dev/null'], {
+    env: { ...process.env, ...env, TERM: 'xterm-256color', CI: undefined, NO_COLOR: undefined, COLUMNS: '100', LINES: '30' },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  })
+  let screen = ''
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000)
+  await new Promise<void>((resolve) => {
+    child.stdout!.setEncoding('utf8').on('data', (c: string) => {
+      screen += c
+      if (screen.includes(marker)) resolve()
+    })
+    child.once('exit', () => resolve())
+  })
+  if (child.exitCode === null) child.stdin!.write('q')
+  const [exitCode] = child.exitCode === null ? ((await once(child, 'exit')) as [number | null]) : [child.exitCode]
+  clearTimeout(timer)
+  return { screen, exitCode }
+}
+
+describe('live views through the shipped bundle', () => {
+  it('charges watch draws its first frame on a terminal and quits on q', async () => {
+    const created = await svc(['charges', 'create', '--amount', '1500', '--payer-tax-number', '529.982.247-25', '-q'], { env })
+    expect(created.exitCode).toBe(0)
+    const id = created.stdout.trim()
+    const { screen, exitCode } = await onTerminal(['charges', 'watch', id], 'q quit')
+    // The lane shows the id shortened to its start and end.
+    expect(screen).toContain(`${id.slice(0, 6)}…${id.slice(-4)}`)
+    expect(screen).toContain('awaiting_payment')
+    expect(screen).toContain('q quit')
+    expect(exitCode).toBe(0)
+  })
+
+  it('the bundle carries React without its development build and reads Yoga without fetch', () => {
+    if (spawnSync('script', ['--version']).error) throw new Error('script (util-linux) is needed by these tests')
+    const dir = join(ROOT, 'dist-bundle')
+    const text = readdirSync(dir)
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => readFileSync(join(dir, f), 'utf8'))
+      .join('\n')
+    expect(text).toContain('// node_modules/react-reconciler/cjs/react-reconciler.production.js')
+    expect(text).not.toMatch(/\/\/ node_modules\/(react|react-reconciler|scheduler)\/cjs\/[\w.-]+\.development\.js/)
+    expect(text).toContain('// node_modules/yoga-layout/dist/binaries/yoga-wasm-base64-esm.js')
+    expect(text).toContain('w = Buffer.from(H.slice(37), "base64")')
+  })
+})
