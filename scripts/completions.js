@@ -313,8 +313,12 @@ fi
 `
 }
 
-/** Reads the package's own manifest, its plugins' manifests and the event types from dist/. */
-export async function loadModel(root = join(dirname(fileURLToPath(import.meta.url)), '..')) {
+/**
+ * Reads the package's own manifest and its plugins' manifests. The value lists (event types,
+ * HTTP methods) are given by `svc completion`, which imports them; run as a script, they are read
+ * from dist/ (the single executable has no dist/ on disk, hence the parameter).
+ */
+export async function loadModel(root = join(dirname(fileURLToPath(import.meta.url)), '..'), values = {}) {
   const pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
   const manifestPath = join(root, 'oclif.manifest.json')
   if (!existsSync(manifestPath)) throw new Error(`No ${manifestPath}: run \`npm run build\` first.`)
@@ -329,8 +333,8 @@ export async function loadModel(root = join(dirname(fileURLToPath(import.meta.ur
     const path = join(root, 'dist', 'lib', file)
     return existsSync(path) ? [...((await import(pathToFileURL(path).href))[name] ?? [])] : []
   }
-  const eventTypes = await fromDist('contract/events.js', 'EVENT_TYPES')
-  const methods = await fromDist('api/raw-input.js', 'RAW_METHODS')
+  const eventTypes = values.eventTypes ? [...values.eventTypes] : await fromDist('contract/events.js', 'EVENT_TYPES')
+  const methods = values.methods ? [...values.methods] : await fromDist('api/raw-input.js', 'RAW_METHODS')
   return completionModel({ bin: pjson.oclif?.bin ?? Object.keys(pjson.bin ?? {})[0], commands, topics, eventTypes, methods })
 }
 

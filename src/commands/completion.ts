@@ -1,5 +1,7 @@
 import { Args } from '@oclif/core'
+import { RAW_METHODS } from '../lib/api/raw-input.js'
 import { BaseCommand } from '../lib/command/base.js'
+import { EVENT_TYPES } from '../lib/contract/events.js'
 
 export default class Completion extends BaseCommand<typeof Completion> {
   static override summary = 'Print the shell completion script for bash, zsh or fish.'
@@ -23,12 +25,13 @@ export default class Completion extends BaseCommand<typeof Completion> {
     // scripts/completions.js ships in the package beside dist/ and has no dependencies.
     const url = new URL('../../scripts/completions.js', import.meta.url).href
     const gen = (await import(url)) as {
-      loadModel(root?: string): Promise<unknown>
+      loadModel(root?: string, values?: { eventTypes: readonly string[]; methods: readonly string[] }): Promise<unknown>
       bashCompletion(model: unknown): string
       zshCompletion(model: unknown): string
       fishCompletion(model: unknown): string
     }
-    const model = await gen.loadModel(this.config.root)
+    // The value lists come from here, bundled with the command, so the single executable has them too.
+    const model = await gen.loadModel(this.config.root, { eventTypes: EVENT_TYPES, methods: RAW_METHODS })
     const generate = { bash: gen.bashCompletion, zsh: gen.zshCompletion, fish: gen.fishCompletion }[this.args.shell as 'bash' | 'zsh' | 'fish']
     this.io.out(generate(model))
   }

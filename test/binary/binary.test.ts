@@ -106,6 +106,17 @@ describe('the single executable', () => {
     expect(badBin).toEqual(badNpm)
   })
 
+  it('prints the same completion scripts as the npm package, value hints included', async () => {
+    for (const shell of ['bash', 'zsh', 'fish']) {
+      const [bin, npm] = await Promise.all([svc(['completion', shell]), npmSvc(['completion', shell])])
+      expect(bin.exitCode).toBe(0)
+      expect(bin.stdout).toBe(npm.stdout)
+      // Event types and HTTP methods come from the code, which the binary carries.
+      expect(bin.stdout).toContain('charge.paid_pending_settlement')
+      expect(bin.stdout).toContain('PATCH')
+    }
+  })
+
   it('reads a charge from a sandbox: charges get ID --json', async () => {
     const res = await fetch(`${sandbox.baseUrl}/v1/charges`, {
       method: 'POST',
