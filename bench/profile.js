@@ -18,18 +18,23 @@ const byFile = own.includes('--files')
 const topIndex = own.indexOf('--top')
 const top = topIndex === -1 ? 25 : Number(own[topIndex + 1])
 
-const dir = mkdtempSync(join(tmpdir(), 'svc-prof-'))
-try {
-  const started = performance.now()
-  const run = spawnSync(process.execPath, ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', dir, join(root, 'bin/run.js'), ...cliArgs], { stdio: ['ignore', 'ignore', 'inherit'] })
-  const wall = performance.now() - started
-  const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))
-  if (!file) throw new Error(`no profile written (exit ${run.status})`)
-  const report = summarise(JSON.parse(readFileSync(join(dir, file), 'utf8')), byFile)
-  process.stdout.write(`svc ${cliArgs.join(' ')}: exit ${run.status}, ${wall.toFixed(0)} ms wall (profiling adds overhead), ${report.total.toFixed(0)} ms sampled\n`)
-  for (const [name, ms] of report.rows.slice(0, top)) process.stdout.write(`${ms.toFixed(1).padStart(8)} ms  ${name}\n`)
-} finally {
-  rmSync(dir, { recursive: true, force: true })
+// Run as a script (bench/tools/ import summarise() without profiling anything).
+if (process.argv[1] === fileURLToPath(import.meta.url)) main()
+
+function main() {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-prof-'))
+  try {
+    const started = performance.now()
+    const run = spawnSync(process.execPath, ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', dir, join(root, 'bin/run.js'), ...cliArgs], { stdio: ['ignore', 'ignore', 'inherit'] })
+    const wall = performance.now() - started
+    const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))
+    if (!file) throw new Error(`no profile written (exit ${run.status})`)
+    const report = summarise(JSON.parse(readFileSync(join(dir, file), 'utf8')), byFile)
+    process.stdout.write(`svc ${cliArgs.join(' ')}: exit ${run.status}, ${wall.toFixed(0)} ms wall (profiling adds overhead), ${report.total.toFixed(0)} ms sampled\n`)
+    for (const [name, ms] of report.rows.slice(0, top)) process.stdout.write(`${ms.toFixed(1).padStart(8)} ms  ${name}\n`)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
 }
 
 /** The source module of line `line` (0-based) of a bundled file, or undefined if `path` is not a bundle. */
