@@ -40,9 +40,12 @@ function firstNum(o: Obj, names: string[]): number | undefined {
   return undefined
 }
 
+/** Stateless between calls (no streaming), so one serves every delivery. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true })
+
 export function parseBody(body: Uint8Array): unknown {
   try {
-    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body))
+    return JSON.parse(UTF8.decode(body))
   } catch {
     return undefined
   }

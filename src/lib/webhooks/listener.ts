@@ -181,7 +181,17 @@ export class WebhookListener extends EventEmitter<Events> {
     }
     const receivedAt = new Date(this.now()).toISOString()
     const headers = flatHeaders(delivery.headers)
-    const summary = summarizeEvent(delivery.body, headers)
+    const verdict = delivery.tooLarge
+      ? undefined
+      : verifyDelivery({
+          body: delivery.body,
+          headers: delivery.headers,
+          secrets: this.opts.secrets,
+          nowSeconds: Math.floor(this.now() / 1000),
+          toleranceSeconds: this.opts.toleranceSeconds,
+        })
+    // A verified body was parsed by the verifier: summarize that object instead of parsing again.
+    const summary = summarizeEvent(verdict?.ok && verdict.event ? verdict.event : delivery.body, headers)
     const base: Omit<NewDeliveryRecord, 'outcome' | 'answeredStatus' | 'verification'> = {
       receivedAt,
       source: 'service',
@@ -192,19 +202,12 @@ export class WebhookListener extends EventEmitter<Events> {
       body: delivery.body,
       forwardUrl: this.opts.forward.href,
     }
-    if (delivery.tooLarge) {
+    if (!verdict) {
       const limit = this.opts.maxBodyBytes ?? MAX_BODY_BYTES
       const message = `the body is larger than ${limit} bytes`
       return this.finish({ ...base, verification: 'failed', verifyReason: 'body_too_large', verifyMessage: message, outcome: 'rejected', answeredStatus: 413 }, summary, errorBody('invalid_request', message))
     }
 
-    const verdict = verifyDelivery({
-      body: delivery.body,
-      headers: delivery.headers,
-      secrets: this.opts.secrets,
-      nowSeconds: Math.floor(this.now() / 1000),
-      toleranceSeconds: this.opts.toleranceSeconds,
-    })
     const verification = this.opts.skipVerify ? 'skipped' : verdict.ok ? 'verified' : 'failed'
     const verifyInfo = verdict.ok ? {} : { verifyReason: verdict.reason, verifyMessage: verdict.message }
     if (verification === 'failed' && !verdict.ok) {
