@@ -1,9 +1,9 @@
 /**
  * The live views as a user starts them: the built CLI (the bundle, when built, as `npm test`
  * does) on a pseudo-terminal (`script`, from util-linux), so Ink, React and Yoga load and draw
- * from the shipped chunks. The bundle patches two of those on the way in (React's production
- * build alone, Yoga's wasm decoded without fetch); a patch that broke them would show here as a
- * view that never draws.
+ * from the shipped chunks. The bundle patches some of that on the way in (React's production
+ * build alone, Yoga's wasm decoded without fetch, node:http required rather than imported); a
+ * patch that broke them would show here as a view that never draws.
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
@@ -61,7 +61,7 @@ describe('live views through the shipped bundle', () => {
     expect(exitCode).toBe(0)
   })
 
-  it('the bundle carries React without its development build and reads Yoga without fetch', () => {
+  it('the bundle carries React without its development build, reads Yoga without fetch, and requires node:http', () => {
     if (spawnSync('script', ['--version']).error) throw new Error('script (util-linux) is needed by these tests')
     const dir = join(ROOT, 'dist-bundle')
     const text = readdirSync(dir)
@@ -72,5 +72,8 @@ describe('live views through the shipped bundle', () => {
     expect(text).not.toMatch(/\/\/ node_modules\/(react|react-reconciler|scheduler)\/cjs\/[\w.-]+\.development\.js/)
     expect(text).toContain('// node_modules/yoga-layout/dist/binaries/yoga-wasm-base64-esm.js')
     expect(text).toContain('w = Buffer.from(H.slice(37), "base64")')
+    // An ES-module import of node:http reads its WebSocket getter, which loads Node's own undici.
+    expect(text).not.toMatch(/from "node:https?"/)
+    expect(text).toContain('require("node:http")')
   })
 })
