@@ -2,10 +2,15 @@
  * Turns an HTTP answer into a typed value or a typed error: 2xx bodies are validated with the
  * contract's zod schemas, error bodies (spec 2.9) become ApiError. A body that is not JSON or
  * not the API's shape is a ResponseError that names the field(s) and the status.
+ *
+ * Validation runs zod's compiled parsers first (contract/answer-parsers.ts, generated from the
+ * schemas): a valid answer is decoded without loading zod. Only an answer they refuse loads the
+ * schema, and zod words the error, exactly as before.
  */
 import type { IncomingHttpHeaders } from 'node:http'
 import type { z } from 'zod'
-import { detailsFromZod, type ErrorBody, ErrorBodySchema } from '../contract/schemas.js'
+import { parseErrorBody } from '../contract/answer-parsers.js'
+import type { ErrorBody } from '../contract/schemas.js'
 import { ApiError, ResponseError } from '../errors.js'
 import type { HttpResponse } from './http.js'
 import { parseRetryAfter } from './retry.js'
@@ -49,12 +54,18 @@ function parseJson(body: string): { ok: true; value: unknown } | { ok: false } {
 export function errorBodyOf(res: HttpResponse): ErrorBody | undefined {
   const json = parseJson(res.body)
   if (!json.ok) return undefined
-  const parsed = ErrorBodySchema.safeParse(json.value)
-  return parsed.success ? parsed.data : undefined
+  // Generated as definite: undefined here means ErrorBodySchema refuses it.
+  return parseErrorBody(json.value)
 }
 
-/** A 2xx body, validated with `schema`; `what` names the resource for the message. */
-export function decodeBody<S extends z.ZodType>(res: HttpResponse, schema: S, what: string, request: string): z.infer<S> {
+/** How an answer is decoded: zod's compiled parser, and the schema itself for what the parser refuses. */
+export interface AnswerShape<T> {
+  parse(input: unknown): T | undefined
+  schema(): Promise<z.ZodType<T>>
+}
+
+/** A 2xx body, validated against `shape`; `what` names the resource for the message. */
+export async function decodeBody<T>(res: HttpResponse, shape: AnswerShape<T>, what: string, request: string): Promise<T> {
   const where = `${request} (HTTP ${res.status})`
   const json = parseJson(res.body)
   if (!json.ok) {
@@ -62,6 +73,9 @@ export function decodeBody<S extends z.ZodType>(res: HttpResponse, schema: S, wh
     const got = res.body.trim() === '' ? 'an empty body' : `a body that is not JSON${type ? ` (${type})` : ''}: "${snippet(res.body)}"`
     throw new ResponseError(`The answer to ${where} was ${got}.`, res.status)
   }
+  const fast = shape.parse(json.value)
+  if (fast !== undefined) return fast
+  const [schema, { detailsFromZod }] = await Promise.all([shape.schema(), import('../contract/schemas.js')])
   const parsed = schema.safeParse(json.value)
   if (!parsed.success) {
     const details = detailsFromZod(parsed.error)
