@@ -32,7 +32,10 @@ const WORD = /^[\w.:*@/-]+$/
  */
 export function completionModel(input) {
   const commands = new Map()
-  for (const c of input.commands) {
+  // By id: the manifest lists commands in the order the file system gave them, which differs
+  // between two builds of the same sources; the script must not.
+  const byId = [...input.commands].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  for (const c of byId) {
     for (const id of [c.id, ...(c.aliases ?? [])]) {
       const flags = Object.entries(c.flags ?? {})
         .filter(([, f]) => !f.hidden)

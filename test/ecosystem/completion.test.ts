@@ -106,3 +106,13 @@ describe('fish completion', () => {
     expect(complete('svc ')).toEqual(expect.arrayContaining(['charges', 'webhooks', 'sandbox', 'account']))
   })
 })
+
+describe('the generated scripts', () => {
+  it('do not depend on the order the manifest lists commands in (two builds of the same sources differ)', async () => {
+    const own = (await loadCommands()).map(({ id, command }) => ({ id, summary: command.summary, description: command.description, hidden: command.hidden, flags: allFlags(command), args: command.args }))
+    const shuffled = completionModel({ bin: 'svc', commands: [...own].reverse(), eventTypes: EVENT_TYPES, methods: RAW_METHODS })
+    const ordered = completionModel({ bin: 'svc', commands: own, eventTypes: EVENT_TYPES, methods: RAW_METHODS })
+    expect(bashCompletion(shuffled)).toBe(bashCompletion(ordered))
+    expect(fishCompletion(shuffled)).toBe(fishCompletion(ordered))
+  })
+})
