@@ -11,8 +11,9 @@ import { dirname, join } from 'node:path'
 
 // Taken as a built-in, not imported: an ES import of node:fs builds its namespace by reading
 // every export, and the getters among them (promises, ReadStream…) load modules: ~1 ms of
-// `svc --version`.
-const { existsSync, readFileSync } = process.getBuiltinModule('node:fs')
+// `svc --version`. Its functions are looked up at each call, never kept: the single executable
+// replaces fs.readFileSync and fs.existsSync to answer from its embedded files.
+const fs = process.getBuiltinModule('node:fs')
 
 interface ManifestCommand {
   id: string
@@ -61,14 +62,14 @@ export function userAgent(pjson: PackageJson): string | undefined {
 function isWsl(): boolean {
   if (/microsoft/i.test(release())) return true
   try {
-    return /microsoft/i.test(readFileSync('/proc/version', 'utf8'))
+    return /microsoft/i.test(fs.readFileSync('/proc/version', 'utf8'))
   } catch {
     return false
   }
 }
 
 export function readPackageJson(root: string): PackageJson {
-  return JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as PackageJson
+  return JSON.parse(fs.readFileSync(join(root, 'package.json'), 'utf8')) as PackageJson
 }
 
 /**
@@ -182,15 +183,15 @@ function loadCommands(root: string, pjson: PackageJson): ManifestCommand[] | und
 function packageRoot(root: string, name: string): string | undefined {
   for (let dir = root; ; dir = dirname(dir)) {
     const candidate = join(dir, 'node_modules', name)
-    if (existsSync(join(candidate, 'package.json'))) return candidate
+    if (fs.existsSync(join(candidate, 'package.json'))) return candidate
     if (dirname(dir) === dir) return undefined
   }
 }
 
 function readManifest(root: string, version: string): ManifestCommand[] | undefined {
   const path = join(root, 'oclif.manifest.json')
-  if (!existsSync(path)) return undefined
-  const manifest = JSON.parse(readFileSync(path, 'utf8')) as { version?: string; commands?: Record<string, ManifestCommand> }
+  if (!fs.existsSync(path)) return undefined
+  const manifest = JSON.parse(fs.readFileSync(path, 'utf8')) as { version?: string; commands?: Record<string, ManifestCommand> }
   if (!manifest.commands || manifest.version?.split('-', 1)[0] !== version.split('-', 1)[0]) return undefined
   return Object.values(manifest.commands)
 }
@@ -200,7 +201,7 @@ function hasUserTheme(pjson: PackageJson, env: NodeJS.ProcessEnv): boolean {
   const bin = (pjson.oclif?.bin || pjson.name).replaceAll('@', '').replaceAll(/[/-]/g, '_').toUpperCase()
   if (['true', '1'].includes(env[`${bin}_DISABLE_THEME`] ?? '')) return false
   const dir = env[`${bin}_CONFIG_DIR`] || join(env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config'), pjson.oclif?.dirname || pjson.name)
-  return existsSync(join(dir, 'theme.json'))
+  return fs.existsSync(join(dir, 'theme.json'))
 }
 
 /** oclif's screen width: OCLIF_COLUMNS, else the terminal's (at least 40), else 80. */

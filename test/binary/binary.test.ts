@@ -98,6 +98,20 @@ describe('the single executable', () => {
     expect((await svc(['--help'], { SVC_NO_FAST_PATH: '1' })).stdout).toBe(help.stdout)
   })
 
+  it('answers --version and the root help without loading oclif, as the npm package does', async () => {
+    // oclif logs its start under DEBUG=*; the fast path loads nothing that logs. The answers
+    // are the same either way, so only this tells that the fast path answered.
+    for (const run of [svc, npmSvc]) {
+      for (const args of [['--version'], ['--help']]) {
+        const answer = await run(args, { DEBUG: '*' })
+        expect(answer.exitCode).toBe(0)
+        expect(answer.stderr, `${run === svc ? 'binary' : 'npm'} ${args[0]}`).toBe('')
+      }
+    }
+    // The check can fail: through oclif, it logs.
+    expect((await svc(['--version'], { DEBUG: '*', SVC_NO_FAST_PATH: '1' })).stderr).not.toBe('')
+  })
+
   it('shows a command help and refuses an unknown command as the npm package does', async () => {
     const [bin, npm] = await Promise.all([svc(['charges', 'get', '--help']), npmSvc(['charges', 'get', '--help'])])
     expect(bin).toEqual(npm)
