@@ -15,6 +15,7 @@ import { ANSWERS, generateAnswerParsers, OUTPUT } from '../../../scripts/gen-ans
 import * as parsers from '../../../src/lib/contract/answer-parsers.js'
 import * as schemaModule from '../../../src/lib/contract/schemas.js'
 import * as withdrawalModule from '../../../src/lib/contract/withdrawals.js'
+import { account, errorBody } from '../api/fixtures.js'
 
 const modules: Record<string, Record<string, unknown>> = { schemas: schemaModule, withdrawals: withdrawalModule }
 const schemaOf = (name: string) => {
@@ -42,22 +43,11 @@ const charge = {
 const SEEDS: Record<string, unknown[]> = {
   parseCharge: [charge, { ...charge, externalId: undefined, metadata: undefined, split: undefined, description: 'café ☕' }],
   parseChargeList: [{ data: [charge, { ...charge, id: 'fedcba9876543210fedcba98' }], hasMore: true }, { data: [], hasMore: false }],
-  parseAccount: [
-    {
-      merchantId: 'm_1',
-      email: 'a@b.c',
-      environment: 'live',
-      plan: { id: 'p', name: 'Plan', feeBps: 199 },
-      feeFixedInCents: 50,
-      limits: { minChargeInCents: 1000, maxChargeInCents: 500000 },
-      settlementDelayHours: 24,
-      webhook: { url: 'https://x', active: true },
-    },
-  ],
+  parseAccount: [account(), account({ environment: 'live', webhook: undefined })],
   parseWebhookTestResponse: [{ eventId: 'evt_1' }, { eventId: '😀' }],
   parseErrorBody: [
-    { error: { code: 'invalid_request', message: 'bad', requestId: 'req_1' } },
-    { error: { code: 'invalid_request', message: 'bad', details: [{ field: 'amountInCents', message: 'too small', extra: 1 }], requestId: 'req_1' } },
+    errorBody('invalid_request', 'bad'),
+    errorBody('invalid_request', 'bad', { details: [{ field: 'amountInCents', message: 'too small' }] }),
   ],
   parseWithdrawal: [
     { id: '0123456789abcdef01234567', status: 'paid', environment: 'test', amountInCents: 900, pix: { key: 'k', endToEndId: 'E1' }, createdAt: '2026-11-22T03:30:01.304Z', updatedAt: '2026-11-22T03:30:31Z' },
