@@ -64,7 +64,8 @@ export function generateAnswerParsers(schemas, core) {
   }
 
   const parsers = []
-  for (const [exportName, [, schemaName, typeName]] of Object.entries(ANSWERS)) {
+  const shapes = []
+  for (const [exportName, [module, schemaName, typeName]] of Object.entries(ANSWERS)) {
     const schema = schemas[exportName]
     if (!schema) throw new Error(`no schema given for ${exportName} (${schemaName})`)
     const { names, body, values, definite } = compiled(core, schema, schemaName)
@@ -83,6 +84,7 @@ export function generateAnswerParsers(schemas, core) {
         ')',
       ].join('\n'),
     )
+    shapes.push(`  ${shapeName(exportName)}: { parse: ${exportName}, schema: () => import('./${module}.js').then((m) => m.${schemaName}) } as AnswerShape<${typeName}>,`)
   }
   const types = {}
   for (const [module, , typeName] of Object.values(ANSWERS)) (types[module] ??= new Set()).add(typeName)
@@ -91,7 +93,14 @@ export function generateAnswerParsers(schemas, core) {
     "// zod's own compiler (npm run gen:answers); do not edit. test/lib/contract/answer-parsers.test.ts",
     '// fails when this file is out of date.',
     '// @ts-nocheck',
+    "import type { z } from 'zod'",
     ...Object.entries(types).map(([module, names]) => `import type { ${[...names].join(', ')} } from './${module}.js'`),
+    '',
+    '/** How an answer is decoded: its compiled parser, and its schema (loaded only for what the parser refuses). */',
+    'export interface AnswerShape<T> {',
+    '  parse(input: unknown): T | undefined',
+    '  schema(): Promise<z.ZodType<T>>',
+    '}',
     '',
     "const INVALID = Symbol.for('zod.compile.invalid')",
     '',
@@ -106,7 +115,18 @@ export function generateAnswerParsers(schemas, core) {
     '',
     parsers.join('\n\n'),
     '',
+    '/** Each answer: its parser and a loader of its zod schema, for the API client. */',
+    'export const ANSWER_SHAPES = {',
+    ...shapes,
+    '}',
+    '',
   ].join('\n')
+}
+
+/** `parseChargeList` → `chargeList`. */
+function shapeName(exportName) {
+  const rest = exportName.replace(/^parse/, '')
+  return rest[0].toLowerCase() + rest.slice(1)
 }
 
 /** zod's compiled parser for `schema`: its parameter names, body, the values it is called with, and whether INVALID is definite. */

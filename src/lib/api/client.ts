@@ -4,26 +4,16 @@
  */
 import { randomUUID } from 'node:crypto'
 import { setTimeout as delay } from 'node:timers/promises'
-import { parseAccount, parseCharge, parseChargeList, parseWebhookTestResponse, parseWithdrawal } from '../contract/answer-parsers.js'
-import type { Account, AdvanceRequest, Charge, ChargeCreateRequest, ChargeList, ChargeListQuery, WebhookTestResponse } from '../contract/schemas.js'
+import { ANSWER_SHAPES, type AnswerShape } from '../contract/answer-parsers.js'
+import type { Account, AdvanceRequest, Charge, ChargeCreateRequest, ChargeListQuery } from '../contract/schemas.js'
 import type { Withdrawal } from '../contract/withdrawals.js'
 import { NetworkError, ResponseError } from '../errors.js'
 import { isLoopbackHost } from '../net/loopback.js'
-import { type AnswerShape, decodeBody, errorBodyOf, errorFromResponse, requestIdOf } from './decode.js'
+import { decodeBody, errorBodyOf, errorFromResponse, requestIdOf } from './decode.js'
 import { AnswerTooLargeError, type HttpRequest, type HttpResponse, HttpTransport, MAX_ANSWER_BYTES, TransportError } from './http.js'
 import { paginate } from './paginate.js'
 import { DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, type Failure, isAmbiguous, parseRetryAfter, retryDelay } from './retry.js'
 import type { ApiClient, ClientOptions, CreateChargeResult, RawResponse } from './types.js'
-
-/** Each answer's compiled parser, and its zod schema (loaded only for an answer the parser refuses). */
-const schemas = () => import('../contract/schemas.js')
-const ANSWERS = {
-  charge: { parse: parseCharge, schema: () => schemas().then((m) => m.ChargeSchema) } satisfies AnswerShape<Charge>,
-  chargeList: { parse: parseChargeList, schema: () => schemas().then((m) => m.ChargeListSchema) } satisfies AnswerShape<ChargeList>,
-  account: { parse: parseAccount, schema: () => schemas().then((m) => m.AccountSchema) } satisfies AnswerShape<Account>,
-  webhookTest: { parse: parseWebhookTestResponse, schema: () => schemas().then((m) => m.WebhookTestResponseSchema) } satisfies AnswerShape<WebhookTestResponse>,
-  withdrawal: { parse: parseWithdrawal, schema: () => import('../contract/withdrawals.js').then((m) => m.WithdrawalSchema) } satisfies AnswerShape<Withdrawal>,
-}
 
 export function createClient(opts: ClientOptions): ApiClient {
   return new UndiciApiClient(opts)
@@ -70,7 +60,7 @@ class UndiciApiClient implements ApiClient {
     // One key per call, the same on every retry, so a retry can never create a second charge.
     const idempotencyKey = opts.idempotencyKey ?? randomUUID()
     const { res } = await this.exchange({ method: 'POST', path: '/v1/charges', body: JSON.stringify(body), headers: { 'idempotency-key': idempotencyKey } })
-    const charge = await this.decode(res, ANSWERS.charge, 'Charge', 'POST /v1/charges')
+    const charge = await this.decode(res, ANSWER_SHAPES.charge, 'Charge', 'POST /v1/charges')
     return { charge, created: res.status === 201, idempotencyKey }
   }
 
@@ -79,7 +69,7 @@ class UndiciApiClient implements ApiClient {
     for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') params.set(k, String(v))
     const qs = params.size ? `?${params}` : ''
     const { res } = await this.exchange({ method: 'GET', path: `/v1/charges${qs}` })
-    return this.decode(res, ANSWERS.chargeList, 'charge list', 'GET /v1/charges')
+    return this.decode(res, ANSWER_SHAPES.chargeList, 'charge list', 'GET /v1/charges')
   }
 
   paginateCharges(query: ChargeListQuery = {}): AsyncGenerator<Charge> {
@@ -89,7 +79,7 @@ class UndiciApiClient implements ApiClient {
   async getCharge(id: string): Promise<Charge> {
     const path = `/v1/charges/${encodeURIComponent(id)}`
     const { res } = await this.exchange({ method: 'GET', path })
-    return this.decode(res, ANSWERS.charge, 'Charge', `GET ${path}`)
+    return this.decode(res, ANSWER_SHAPES.charge, 'Charge', `GET ${path}`)
   }
 
   /*
@@ -113,17 +103,17 @@ class UndiciApiClient implements ApiClient {
   async getWithdrawal(id: string): Promise<Withdrawal> {
     const path = `/v1/withdrawals/${encodeURIComponent(id)}`
     const { res } = await this.exchange({ method: 'GET', path })
-    return this.decode(res, ANSWERS.withdrawal, 'Withdrawal', `GET ${path}`)
+    return this.decode(res, ANSWER_SHAPES.withdrawal, 'Withdrawal', `GET ${path}`)
   }
 
   async getAccount(): Promise<Account> {
     const { res } = await this.exchange({ method: 'GET', path: '/v1/account' })
-    return this.decode(res, ANSWERS.account, 'Account', 'GET /v1/account')
+    return this.decode(res, ANSWER_SHAPES.account, 'Account', 'GET /v1/account')
   }
 
   async testWebhook() {
     const { res } = await this.exchange({ method: 'POST', path: '/v1/webhooks/test' })
-    return this.decode(res, ANSWERS.webhookTest, 'webhook test answer', 'POST /v1/webhooks/test')
+    return this.decode(res, ANSWER_SHAPES.webhookTestResponse, 'webhook test answer', 'POST /v1/webhooks/test')
   }
 
   async raw(method: string, path: string, opts: { body?: string; headers?: Record<string, string> } = {}): Promise<RawResponse> {
@@ -155,7 +145,7 @@ class UndiciApiClient implements ApiClient {
       const charge = await this.getCharge(id)
       if (charge.status === target) return charge
     }
-    return this.decode(res, ANSWERS.charge, 'Charge', `${req.method} ${req.path}`)
+    return this.decode(res, ANSWER_SHAPES.charge, 'Charge', `${req.method} ${req.path}`)
   }
 
   private decode<T>(res: HttpResponse, shape: AnswerShape<T>, what: string, request: string): Promise<T> {

@@ -8,8 +8,7 @@
  * schema, and zod words the error, exactly as before.
  */
 import type { IncomingHttpHeaders } from 'node:http'
-import type { z } from 'zod'
-import { parseErrorBody } from '../contract/answer-parsers.js'
+import { type AnswerShape, parseErrorBody } from '../contract/answer-parsers.js'
 import type { ErrorBody } from '../contract/schemas.js'
 import { ApiError, ResponseError } from '../errors.js'
 import type { HttpResponse } from './http.js'
@@ -56,12 +55,6 @@ export function errorBodyOf(res: HttpResponse): ErrorBody | undefined {
   if (!json.ok) return undefined
   // Generated as definite: undefined here means ErrorBodySchema refuses it.
   return parseErrorBody(json.value)
-}
-
-/** How an answer is decoded: zod's compiled parser, and the schema itself for what the parser refuses. */
-export interface AnswerShape<T> {
-  parse(input: unknown): T | undefined
-  schema(): Promise<z.ZodType<T>>
 }
 
 /** A 2xx body, validated against `shape`; `what` names the resource for the message. */

@@ -2,8 +2,15 @@
 // zod's own compiler (npm run gen:answers); do not edit. test/lib/contract/answer-parsers.test.ts
 // fails when this file is out of date.
 // @ts-nocheck
+import type { z } from 'zod'
 import type { Charge, ChargeList, Account, WebhookTestResponse, ErrorBody } from './schemas.js'
 import type { Withdrawal } from './withdrawals.js'
+
+/** How an answer is decoded: its compiled parser, and its schema (loaded only for what the parser refuses). */
+export interface AnswerShape<T> {
+  parse(input: unknown): T | undefined
+  schema(): Promise<z.ZodType<T>>
+}
 
 const INVALID = Symbol.for('zod.compile.invalid')
 
@@ -813,3 +820,13 @@ export const parseWithdrawal: (input: unknown) => Withdrawal | undefined = fastP
     }
   })(INVALID, new RegExp("^[0-9a-f]{24}$", ""), new Set(["processing","paid","failed"]), new Set(["live","test"]), new Set(["key","endToEndId"]), new RegExp("^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z|([+-](?:[01]\\d|2[0-3]):[0-5]\\d)))$", ""), new Set(["id","status","environment","amountInCents","pix","failureReason","createdAt","updatedAt"])),
 )
+
+/** Each answer: its parser and a loader of its zod schema, for the API client. */
+export const ANSWER_SHAPES = {
+  charge: { parse: parseCharge, schema: () => import('./schemas.js').then((m) => m.ChargeSchema) } as AnswerShape<Charge>,
+  chargeList: { parse: parseChargeList, schema: () => import('./schemas.js').then((m) => m.ChargeListSchema) } as AnswerShape<ChargeList>,
+  account: { parse: parseAccount, schema: () => import('./schemas.js').then((m) => m.AccountSchema) } as AnswerShape<Account>,
+  webhookTestResponse: { parse: parseWebhookTestResponse, schema: () => import('./schemas.js').then((m) => m.WebhookTestResponseSchema) } as AnswerShape<WebhookTestResponse>,
+  errorBody: { parse: parseErrorBody, schema: () => import('./schemas.js').then((m) => m.ErrorBodySchema) } as AnswerShape<ErrorBody>,
+  withdrawal: { parse: parseWithdrawal, schema: () => import('./withdrawals.js').then((m) => m.WithdrawalSchema) } as AnswerShape<Withdrawal>,
+}

@@ -203,6 +203,7 @@ export class WebhookListener extends EventEmitter<Events> {
       forwardUrl: this.opts.forward.href,
     }
     if (!verdict) {
+      // Too large: never read, so never verified.
       const limit = this.opts.maxBodyBytes ?? MAX_BODY_BYTES
       const message = `the body is larger than ${limit} bytes`
       return this.finish({ ...base, verification: 'failed', verifyReason: 'body_too_large', verifyMessage: message, outcome: 'rejected', answeredStatus: 413 }, summary, errorBody('invalid_request', message))

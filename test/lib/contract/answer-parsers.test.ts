@@ -22,7 +22,7 @@ const schemaOf = (name: string) => {
   const [module, schemaName] = ANSWERS[name as keyof typeof ANSWERS]
   return modules[module]![schemaName] as z.ZodType
 }
-const parserOf = (name: string) => (parsers as Record<string, (input: unknown) => unknown>)[name]!
+const parserOf = (name: string) => (parsers as unknown as Record<string, (input: unknown) => unknown>)[name]!
 
 const charge = {
   id: '0123456789abcdef01234567',
