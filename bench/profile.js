@@ -62,6 +62,18 @@ function bundledModule(path, line) {
   return found
 }
 
+/** The `top` functions by self time (ms), as `[name file:line, ms]`. */
+export function topFunctions(profile, top = 25) {
+  const nodes = new Map(profile.nodes.map((n) => [n.id, n]))
+  const self = new Map()
+  profile.samples.forEach((id, i) => {
+    const cf = nodes.get(id).callFrame
+    const key = `${cf.functionName || '(anon)'} ${cf.url.split('/').slice(-2).join('/')}:${cf.lineNumber}`
+    self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000)
+  })
+  return [...self].sort((a, b) => b[1] - a[1]).slice(0, top)
+}
+
 /** Self time per package (node_modules/<pkg>), per area of this repo, or per file. */
 export function summarise(profile, files) {
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]))

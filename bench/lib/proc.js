@@ -15,6 +15,12 @@ export const BIN = join(ROOT, 'bin/run.js')
 export const BINARY = join(ROOT, 'dist-bin', process.platform === 'win32' ? 'svc.exe' : 'svc')
 const RSS_HOOK = join(ROOT, 'bench/lib/rss-hook.js')
 
+/** CPU time (user + system, ms) a running process has used so far, from /proc (Linux). */
+export function cpuMs(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+  return (Number(fields[11]) + Number(fields[12])) * 10
+}
+
 /** Wall time of one run of `node ...args` (or `cmd ...args`), output discarded; throws when it exits non-zero. */
 export function timeRun(args, { env = process.env, cwd = ROOT, cmd = process.execPath } = {}) {
   const started = performance.now()

@@ -8,9 +8,9 @@ import { join } from 'node:path'
 import { api, TEST_CPF } from '../lib/api.js'
 import { startChild } from '../lib/child.js'
 import { load } from '../lib/load.js'
-import { ROOT } from '../lib/proc.js'
+import { cpuMs, ROOT } from '../lib/proc.js'
 import { startSandboxProcess } from '../lib/sandbox.js'
-import { summarise } from '../profile.js'
+import { summarise, topFunctions } from '../profile.js'
 
 const rounds = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 3)
 const profile = process.argv.includes('--profile')
@@ -20,20 +20,16 @@ if (profile) process.env.NODE_OPTIONS = `--cpu-prof --cpu-prof-dir=${profDir}`
 const sandbox = await startSandboxProcess({ dataDir })
 delete process.env.NODE_OPTIONS
 const app = await startChild([join(ROOT, 'bench/lib/app.js')], {})
-const cpu = (pid) => {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
-  return (Number(f[11]) + Number(f[12])) * 10
-}
 const body = JSON.stringify({ amountInCents: 1500, payerTaxNumber: TEST_CPF })
 const request = () => ({ body, headers: { authorization: `Bearer ${sandbox.testKey}`, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() } })
 const create = (ms) => load({ url: `${sandbox.baseUrl}/v1/charges`, connections: 50, durationMs: ms, request, expect: 201 })
 await create(500)
 const measure = async (label) => {
-  const c0 = cpu(sandbox.pid)
-  const a0 = cpu(app.pid)
+  const c0 = cpuMs(sandbox.pid)
+  const a0 = cpuMs(app.pid)
   const r = await create(2500)
-  const c1 = cpu(sandbox.pid)
-  const a1 = cpu(app.pid)
+  const c1 = cpuMs(sandbox.pid)
+  const a1 = cpuMs(app.pid)
   console.log(label.padEnd(12), r.perSecond.toFixed(0).padStart(6), '/s', ((c1 - c0) * 1000 / r.requests).toFixed(1).padStart(6), 'µs sandbox cpu/creation', ' app', ((a1 - a0) * 1000 / r.requests).toFixed(1), 'µs')
 }
 for (let i = 0; i < rounds; i++) await measure('no webhook')
@@ -45,15 +41,8 @@ if (profile) {
   const f = readdirSync(profDir).find((x) => x.endsWith('.cpuprofile'))
   const p = JSON.parse(readFileSync(join(profDir, f), 'utf8'))
   for (const [n, ms] of summarise(p, true).rows.slice(0, 25)) console.log(ms.toFixed(0).padStart(7), n)
-  const nodes = new Map(p.nodes.map((n) => [n.id, n]))
-  const self = new Map()
-  p.samples.forEach((id, i) => {
-    const cf = nodes.get(id).callFrame
-    const k = `${cf.functionName || '(anon)'} ${cf.url.split('/').slice(-2).join('/')}:${cf.lineNumber}`
-    self.set(k, (self.get(k) ?? 0) + (p.timeDeltas[i] ?? 0) / 1000)
-  })
   console.log('--- functions')
-  for (const [k, ms] of [...self].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(ms.toFixed(0).padStart(7), k)
+  for (const [k, ms] of topFunctions(p, 25)) console.log(ms.toFixed(0).padStart(7), k)
 }
 rmSync(profDir, { recursive: true, force: true })
 rmSync(dataDir, { recursive: true, force: true })
