@@ -2,9 +2,10 @@ import type { Account as AccountData } from '../lib/contract/schemas.js'
 import { ApiCommand } from '../lib/command/api.js'
 import { formatBps, formatBRL } from '../lib/domain/money.js'
 import { environmentBadge, type Paint, painter } from '../lib/output/color.js'
+import type { IO } from '../lib/output/io.js'
 import { safeText } from '../lib/output/safe-text.js'
 
-export default class Account extends ApiCommand<typeof Account> {
+export default class Account extends ApiCommand<typeof Account, AccountData> {
   static override summary = 'Show the merchant account: plan and fees, charge limits, settlement hold and webhook.'
   static override description =
     'Reads GET /v1/account. The fee shown comes from the plan the merchant subscribes to (never hard-coded): ' +
@@ -17,10 +18,12 @@ export default class Account extends ApiCommand<typeof Account> {
     '<%= config.bin %> account --json | jq .plan.feeBps',
   ]
 
-  async run(): Promise<void> {
-    const account = await (await this.client()).getAccount()
-    if (this.flags.json) return this.printJson(account)
-    this.io.out(this.io.isStdoutTTY ? humanView(account, painter(this.io.color)) : fieldLines(account))
+  async run(): Promise<AccountData> {
+    return (await this.client()).getAccount()
+  }
+
+  protected override render(account: AccountData, io: IO): void {
+    io.out(io.isStdoutTTY ? humanView(account, painter(io.color)) : fieldLines(account))
   }
 }
 

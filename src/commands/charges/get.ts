@@ -7,9 +7,10 @@ import { waitError } from '../../lib/charges/wait.js'
 import type { Charge } from '../../lib/contract/schemas.js'
 import { chargeFieldLines, renderChargeView } from '../../lib/output/charge-view.js'
 import { painter } from '../../lib/output/color.js'
+import type { IO } from '../../lib/output/io.js'
 import { renderQr } from '../../lib/output/qr.js'
 
-export default class ChargesGet extends ApiCommand<typeof ChargesGet> {
+export default class ChargesGet extends ApiCommand<typeof ChargesGet, Charge> {
   static override summary = 'Show one charge, read from the service (the authority on its state).'
   static override description =
     'On a terminal: status, gross/fee/net, expiry, settlement and, while it awaits payment, the QR. Piped: one ' +
@@ -29,23 +30,20 @@ export default class ChargesGet extends ApiCommand<typeof ChargesGet> {
 
   static override flags = { ...waitFlags }
 
-  async run(): Promise<void> {
+  async run(): Promise<Charge> {
     const id = assertChargeId(this.args.id)
     const wait = parseWaitFlags(this.flags)
     const client = await this.client()
-    let charge: Charge = await client.getCharge(id)
-    let failure: Error | undefined
-    if (wait) {
-      const outcome = await waitWithSpinner(this.io, (i) => client.getCharge(i), wait, { id, initial: charge })
-      charge = outcome.charge
-      if (!outcome.reached) failure = waitError(outcome, wait.target, wait.timeoutText)
-    }
-    if (this.flags.json) this.printJson(charge)
-    else if (!this.io.isStdoutTTY) this.io.out(chargeFieldLines(charge))
-    else {
-      const qr = charge.status === 'awaiting_payment' ? await renderQr(charge.pix.qrCode, { color: this.io.color }) : undefined
-      this.io.out(renderChargeView(charge, { paint: painter(this.io.color), qr, now: client.serverNow() }))
-    }
-    if (failure) throw failure
+    const charge: Charge = await client.getCharge(id)
+    if (!wait) return charge
+    const outcome = await waitWithSpinner(this.io, (i) => client.getCharge(i), wait, { id, initial: charge })
+    if (!outcome.reached) this.failAfterOutput(waitError(outcome, wait.target, wait.timeoutText))
+    return outcome.charge
+  }
+
+  protected override async render(charge: Charge, io: IO): Promise<void> {
+    if (!io.isStdoutTTY) return io.out(chargeFieldLines(charge))
+    const qr = charge.status === 'awaiting_payment' ? await renderQr(charge.pix.qrCode, { color: io.color }) : undefined
+    io.out(renderChargeView(charge, { paint: painter(io.color), qr, now: (await this.client()).serverNow() }))
   }
 }

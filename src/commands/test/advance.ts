@@ -4,9 +4,11 @@ import { advanceCharge } from '../../lib/charges/advance.js'
 import { assertChargeId } from '../../lib/charges/charge-id.js'
 import { ADVANCE_TARGETS } from '../../lib/domain/charge-states.js'
 import { chargeFieldLines, renderChargeView } from '../../lib/output/charge-view.js'
+import type { Charge } from '../../lib/contract/schemas.js'
 import { painter } from '../../lib/output/color.js'
+import type { IO } from '../../lib/output/io.js'
 
-export default class TestAdvance extends ApiCommand<typeof TestAdvance> {
+export default class TestAdvance extends ApiCommand<typeof TestAdvance, Charge> {
   static override summary = 'Move a test charge to a new state (sandbox only, no money moves).'
   static override description =
     'Calls the sandbox advance operation, which follows the same state machine as production: a backwards move ' +
@@ -27,13 +29,15 @@ export default class TestAdvance extends ApiCommand<typeof TestAdvance> {
     status: Flags.string({ description: 'The state to move the charge to.', options: ADVANCE_TARGETS, required: true }),
   }
 
-  async run(): Promise<void> {
+  async run(): Promise<Charge> {
     const id = assertChargeId(this.args.id)
     const credentials = await this.credentials()
-    const charge = await advanceCharge(() => this.client(), credentials, id, this.flags.status)
-    if (this.flags.json) return this.printJson(charge)
-    if (!this.io.isStdoutTTY) return this.io.out(chargeFieldLines(charge))
+    return advanceCharge(() => this.client(), credentials, id, this.flags.status)
+  }
+
+  protected override async render(charge: Charge, io: IO): Promise<void> {
+    if (!io.isStdoutTTY) return io.out(chargeFieldLines(charge))
     const now = (await this.client()).serverNow()
-    this.io.out(renderChargeView(charge, { paint: painter(this.io.color), headline: `Charge moved to ${charge.status}`, now }))
+    io.out(renderChargeView(charge, { paint: painter(io.color), headline: `Charge moved to ${charge.status}`, now }))
   }
 }

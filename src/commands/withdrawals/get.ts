@@ -1,10 +1,12 @@
 import { Args } from '@oclif/core'
 import { ApiCommand } from '../../lib/command/api.js'
 import { UsageError } from '../../lib/errors.js'
+import type { Withdrawal } from '../../lib/contract/withdrawals.js'
 import { painter } from '../../lib/output/color.js'
+import type { IO } from '../../lib/output/io.js'
 import { renderWithdrawalView, withdrawalFieldLines } from '../../lib/output/withdrawal-view.js'
 
-export default class WithdrawalsGet extends ApiCommand<typeof WithdrawalsGet> {
+export default class WithdrawalsGet extends ApiCommand<typeof WithdrawalsGet, Withdrawal> {
   static override summary = 'Show one withdrawal: status, amount, the Pix key paid and, once paid, its end-to-end id.'
   static override description =
     'Reads GET /v1/withdrawals/{id}. On a terminal: labelled fields with R$ amounts and local times. Piped: one ' +
@@ -21,13 +23,14 @@ export default class WithdrawalsGet extends ApiCommand<typeof WithdrawalsGet> {
     id: Args.string({ description: 'Withdrawal id (24 hexadecimal characters).', required: true }),
   }
 
-  async run(): Promise<void> {
+  async run(): Promise<Withdrawal> {
     const id = this.args.id.trim()
     if (!/^[0-9a-f]{24}$/.test(id)) throw new UsageError(`ID must be 24 hexadecimal characters (lowercase), not ${JSON.stringify(this.args.id)}.`, { field: 'id' })
-    const client = await this.client()
-    const w = await client.getWithdrawal(id)
-    if (this.flags.json) return this.printJson(w)
-    if (!this.io.isStdoutTTY) return this.io.out(withdrawalFieldLines(w))
-    this.io.out(renderWithdrawalView(w, { paint: painter(this.io.color), now: client.serverNow() }))
+    return (await this.client()).getWithdrawal(id)
+  }
+
+  protected override async render(w: Withdrawal, io: IO): Promise<void> {
+    if (!io.isStdoutTTY) return io.out(withdrawalFieldLines(w))
+    io.out(renderWithdrawalView(w, { paint: painter(io.color), now: (await this.client()).serverNow() }))
   }
 }

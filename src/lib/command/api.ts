@@ -35,7 +35,7 @@ export function plainHttpWarning(baseUrl: string): string | undefined {
 /** The parsed flags of an API command: its own, the output flags and the credential flags. */
 export type ApiFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & typeof apiFlags & T['flags']>
 
-export abstract class ApiCommand<T extends typeof Command> extends BaseCommand<T> {
+export abstract class ApiCommand<T extends typeof Command, R = void> extends BaseCommand<T, R> {
   static override baseFlags = { ...BaseCommand.baseFlags, ...apiFlags }
 
   protected declare flags: ApiFlags<T>

@@ -14,7 +14,13 @@ import { type CommandContext, describeParseError } from './parse-error.js'
 export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>
 export type BaseArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
 
-export abstract class BaseCommand<T extends typeof Command> extends Command {
+/**
+ * A command's `run()` returns its typed result and prints nothing of it: the base prints it, as
+ * JSON for `--json` (`toJson`, the API object by default) or through the command's `render`
+ * beside it (the terminal or piped view). Commands that stream (lists with `--all`, live views,
+ * servers) return nothing and write as they go. sf-plugins-core's `SfCommand<T>` is the model.
+ */
+export abstract class BaseCommand<T extends typeof Command, R = void> extends Command {
   static override baseFlags = {
     json: Flags.boolean({ description: 'Print the result as JSON: exactly the API object (errors too, on stderr).', helpGroup: 'OUTPUT' }),
     'no-color': Flags.boolean({ description: 'Turn off colours (also NO_COLOR=1).', helpGroup: 'OUTPUT' }),
@@ -26,6 +32,44 @@ export abstract class BaseCommand<T extends typeof Command> extends Command {
   protected flags!: BaseFlags<T>
   protected args!: BaseArgs<T>
   protected io!: IO
+  /** Set by `failAfterOutput`: reported once the result is printed. */
+  private failure?: Error | ExitCode
+
+  abstract override run(): Promise<R>
+
+  /** The human view of the result: a terminal view, or machine-friendly lines when piped. */
+  protected render(_result: R, _io: IO): void | Promise<void> {}
+
+  /** What `--json` prints for the result (undefined: nothing). */
+  protected toJson(result: R): unknown {
+    return result
+  }
+
+  /**
+   * Ends the command with this error (or bare exit code) after its result is printed: a --wait
+   * that ended in another state still shows the charge, then fails.
+   */
+  protected failAfterOutput(failure: Error | ExitCode): void {
+    this.failure = failure
+  }
+
+  public override async _run<U>(): Promise<U> {
+    const result = (await super._run()) as R
+    if (result !== undefined) await this.present(result)
+    const failure = this.failure
+    if (failure !== undefined) {
+      if (typeof failure === 'number') throw new Errors.ExitError(failure)
+      await this.catch(failure)
+    }
+    return result as unknown as U
+  }
+
+  private async present(result: R): Promise<void> {
+    if (this.flags?.json) {
+      const json = this.toJson(result)
+      if (json !== undefined) this.printJson(json)
+    } else await this.render(result, this.io)
+  }
 
   public override async init(): Promise<void> {
     await super.init()

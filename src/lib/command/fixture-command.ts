@@ -19,7 +19,7 @@ export const overrideFlag = Flags.string({
   multiple: true,
 })
 
-export abstract class FixtureCommand<T extends typeof Command> extends PanelCommand<T> {
+export abstract class FixtureCommand<T extends typeof Command, R = void> extends PanelCommand<T, R> {
   private readonly clients: ApiClient[] = []
 
   protected async session(what: string): Promise<FixtureSession> {

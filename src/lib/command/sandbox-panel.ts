@@ -21,7 +21,7 @@ export const envFlag = Flags.string({
   options: ['test', 'live'],
 })
 
-export abstract class PanelCommand<T extends typeof Command> extends ApiCommand<T> {
+export abstract class PanelCommand<T extends typeof Command, R = void> extends ApiCommand<T, R> {
   private panelCreds?: Credentials
   private panelClient?: PanelClient
 

@@ -2,13 +2,14 @@ import { Flags } from '@oclif/core'
 import { parseDuration } from '../../../lib/domain/time.js'
 import { UsageError } from '../../../lib/errors.js'
 import { painter } from '../../../lib/output/color.js'
-import type { PanelAccountPatch } from '../../../lib/sandbox-client/client.js'
+import type { PanelAccountPatch, PanelAccountSettings } from '../../../lib/sandbox-client/client.js'
 import { PanelCommand } from '../../../lib/command/sandbox-panel.js'
 import { settingsLines, settingsView } from '../../../lib/sandbox-client/views.js'
+import type { IO } from '../../../lib/output/io.js'
 
 const bool = (description: string) => Flags.string({ description, options: ['true', 'false'] })
 
-export default class SandboxAccountSet extends PanelCommand<typeof SandboxAccountSet> {
+export default class SandboxAccountSet extends PanelCommand<typeof SandboxAccountSet, PanelAccountSettings> {
   static override summary = 'Change the sandbox merchant\'s plan and account state: fees, settlement hold, activation, block.'
   static override description =
     'What the real service changes when the merchant switches plan or support acts on the account. Fees apply to charges ' +
@@ -32,16 +33,18 @@ export default class SandboxAccountSet extends PanelCommand<typeof SandboxAccoun
     'qr-validity': Flags.string({ description: 'How long a new charge\'s QR stays payable, e.g. 15m, 1h.', helpValue: 'DURATION' }),
   }
 
-  async run(): Promise<void> {
+  async run(): Promise<PanelAccountSettings> {
     const patch = toPatch(this.flags)
     if (Object.keys(patch).length === 0) {
       throw new UsageError('Nothing to change.', { hint: 'Pass at least one of --fee-bps, --fee-fixed, --hold-hours, --activated, --blocked, --qr-validity.' })
     }
-    const settings = await (await this.panel()).updateAccount(patch)
-    if (this.flags.json) return this.printJson(settings)
-    if (!this.io.isStdoutTTY) return this.io.out(settingsLines(settings))
-    const paint = painter(this.io.color)
-    this.io.out(`${paint('bold', 'Sandbox account updated')}\n${settingsView(settings, paint)}`)
+    return (await this.panel()).updateAccount(patch)
+  }
+
+  protected override render(settings: PanelAccountSettings, io: IO): void {
+    if (!io.isStdoutTTY) return io.out(settingsLines(settings))
+    const paint = painter(io.color)
+    io.out(`${paint('bold', 'Sandbox account updated')}\n${settingsView(settings, paint)}`)
   }
 }
 

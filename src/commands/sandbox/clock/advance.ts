@@ -3,8 +3,9 @@ import { formatLocalTime, parseDuration } from '../../../lib/domain/time.js'
 import { UsageError } from '../../../lib/errors.js'
 import { painter } from '../../../lib/output/color.js'
 import { PanelCommand } from '../../../lib/command/sandbox-panel.js'
+import type { IO } from '../../../lib/output/io.js'
 
-export default class SandboxClockAdvance extends PanelCommand<typeof SandboxClockAdvance> {
+export default class SandboxClockAdvance extends PanelCommand<typeof SandboxClockAdvance, { now: string }> {
   static override summary = 'Move the sandbox\'s clock forward; expiries, settlements and webhook retries that fall due run at once.'
   static override description =
     'Jumps the sandbox clock ahead by DURATION (90s, 10m, 25h, 1h30m, 2d) and returns once everything that fell due has run, in ' +
@@ -19,14 +20,16 @@ export default class SandboxClockAdvance extends PanelCommand<typeof SandboxCloc
 
   static override args = { duration: Args.string({ description: 'How far to move: 90s, 10m, 25h, 1h30m, 2d.', required: true }) }
 
-  async run(): Promise<void> {
+  async run(): Promise<{ now: string }> {
     const ms = parseDuration(this.args.duration)
     if (ms === undefined || ms < 1) {
       throw new UsageError(`DURATION must be a duration such as 90s, 10m or 25h, not "${this.args.duration}".`, { field: 'duration' })
     }
-    const result = await (await this.panel()).advanceClock(ms)
-    if (this.flags.json) return this.printJson(result)
-    if (!this.io.isStdoutTTY) return this.io.out(`${result.now}\n`)
-    this.io.out(`Sandbox clock moved ${this.args.duration} ahead: ${painter(this.io.color)('bold', formatLocalTime(result.now))}\n`)
+    return (await this.panel()).advanceClock(ms)
+  }
+
+  protected override render(result: { now: string }, io: IO): void {
+    if (!io.isStdoutTTY) return io.out(`${result.now}\n`)
+    io.out(`Sandbox clock moved ${this.args.duration} ahead: ${painter(io.color)('bold', formatLocalTime(result.now))}\n`)
   }
 }

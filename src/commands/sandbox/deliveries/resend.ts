@@ -1,8 +1,9 @@
 import { Args } from '@oclif/core'
 import { painter } from '../../../lib/output/color.js'
 import { envFlag, PanelCommand } from '../../../lib/command/sandbox-panel.js'
+import type { IO } from '../../../lib/output/io.js'
 
-export default class SandboxDeliveriesResend extends PanelCommand<typeof SandboxDeliveriesResend> {
+export default class SandboxDeliveriesResend extends PanelCommand<typeof SandboxDeliveriesResend, { eventId: string }> {
   static override summary = 'Send a webhook delivery again, with the same event id.'
   static override description =
     'Like the panel\'s resend button: the same event id and body, a fresh X-SVC-Timestamp and signature, counted as one more ' +
@@ -18,12 +19,14 @@ export default class SandboxDeliveriesResend extends PanelCommand<typeof Sandbox
   static override args = { eventId: Args.string({ description: 'Id of the event whose delivery to send again.', required: true }) }
   static override flags = { env: envFlag }
 
-  async run(): Promise<void> {
-    const result = await (await this.panel()).resendDelivery(this.args.eventId, this.envChoice())
-    if (this.flags.json) return this.printJson(result)
-    if (!this.io.isStdoutTTY) return this.io.out(`${result.eventId}\n`)
-    const paint = painter(this.io.color)
-    this.io.out(`Resending ${paint('bold', result.eventId)} (same event id, fresh signature).\n`)
+  async run(): Promise<{ eventId: string }> {
+    return (await this.panel()).resendDelivery(this.args.eventId, this.envChoice())
+  }
+
+  protected override render(result: { eventId: string }, io: IO): void {
+    if (!io.isStdoutTTY) return io.out(`${result.eventId}\n`)
+    const paint = painter(io.color)
+    io.out(`Resending ${paint('bold', result.eventId)} (same event id, fresh signature).\n`)
     this.note(paint('dim', `See the outcome with \`svc sandbox deliveries --event-id ${result.eventId}\`.`))
   }
 }

@@ -1,8 +1,10 @@
 import { painter } from '../../../lib/output/color.js'
 import { PanelCommand } from '../../../lib/command/sandbox-panel.js'
 import { keysTable, keysTsv } from '../../../lib/sandbox-client/views.js'
+import type { IO } from '../../../lib/output/io.js'
+import type { PanelKey } from '../../../lib/sandbox-client/client.js'
 
-export default class SandboxKeysList extends PanelCommand<typeof SandboxKeysList> {
+export default class SandboxKeysList extends PanelCommand<typeof SandboxKeysList, { data: PanelKey[] }> {
   static override summary = 'List the sandbox\'s API keys (masked), test and live, with their state.'
   static override description =
     'Every key the local sandbox accepts or once accepted, masked as svc_test_…a1b2. A revoked key is answered 401 ' +
@@ -10,9 +12,12 @@ export default class SandboxKeysList extends PanelCommand<typeof SandboxKeysList
 
   static override examples = ['<%= config.bin %> sandbox keys list', '<%= config.bin %> sandbox keys list --json | jq \'.data[] | select(.revoked | not)\'']
 
-  async run(): Promise<void> {
+  async run(): Promise<{ data: PanelKey[] }> {
     const { data } = await (await this.panel()).listKeys()
-    if (this.flags.json) return this.printJson({ data })
-    this.io.out(this.io.isStdoutTTY ? keysTable(data, painter(this.io.color), this.io.columns) : keysTsv(data))
+    return { data }
+  }
+
+  protected override render({ data }: { data: PanelKey[] }, io: IO): void {
+    io.out(io.isStdoutTTY ? keysTable(data, painter(io.color), io.columns) : keysTsv(data))
   }
 }

@@ -3,8 +3,10 @@ import { UsageError } from '../../../lib/errors.js'
 import { painter } from '../../../lib/output/color.js'
 import { readStdinLines } from '../../../lib/output/stdin.js'
 import { envFlag, PanelCommand } from '../../../lib/command/sandbox-panel.js'
+import type { IO } from '../../../lib/output/io.js'
+import type { PanelKey } from '../../../lib/sandbox-client/client.js'
 
-export default class SandboxKeysRevoke extends PanelCommand<typeof SandboxKeysRevoke> {
+export default class SandboxKeysRevoke extends PanelCommand<typeof SandboxKeysRevoke, PanelKey> {
   static override summary = 'Revoke a sandbox API key: requests with it get 401 revoked_api_key.'
   static override description =
     'KEY is the masked form as `keys list` shows it (svc_test_…a1b2, or with three dots: svc_test_...a1b2) when that names ' +
@@ -21,7 +23,7 @@ export default class SandboxKeysRevoke extends PanelCommand<typeof SandboxKeysRe
   static override args = { key: Args.string({ description: 'The masked key to revoke (svc_test_…a1b2), or - to read the key (full or masked) from stdin.', required: true }) }
   static override flags = { env: envFlag }
 
-  async run(): Promise<void> {
+  async run(): Promise<PanelKey> {
     let key = this.args.key
     if (key !== '-' && !/…|\.\.\./.test(key)) {
       throw new UsageError('A full API key on the command line is refused: the shell history and the process list would keep it. Nothing was sent.', {
@@ -34,10 +36,12 @@ export default class SandboxKeysRevoke extends PanelCommand<typeof SandboxKeysRe
       if (lines.length !== 1) throw new UsageError(`Expected exactly one key on stdin, got ${lines.length}.`, { field: 'key' })
       key = lines[0]!
     }
-    const revoked = await (await this.panel()).revokeKey(key, this.envChoice())
-    if (this.flags.json) return this.printJson(revoked)
-    if (!this.io.isStdoutTTY) return this.io.out(`${revoked.key}\trevoked\n`)
-    const paint = painter(this.io.color)
-    this.io.out(`${await this.envBadge(revoked.environment)} Revoked ${paint('bold', revoked.key)}\n`)
+    return (await this.panel()).revokeKey(key, this.envChoice())
+  }
+
+  protected override async render(revoked: PanelKey, io: IO): Promise<void> {
+    if (!io.isStdoutTTY) return io.out(`${revoked.key}\trevoked\n`)
+    const paint = painter(io.color)
+    io.out(`${await this.envBadge(revoked.environment)} Revoked ${paint('bold', revoked.key)}\n`)
   }
 }

@@ -1,6 +1,9 @@
 import { envFlag, PanelCommand } from '../../../lib/command/sandbox-panel.js'
+import type { PanelClient } from '../../../lib/sandbox-client/client.js'
 
-export default class SandboxWebhookRemove extends PanelCommand<typeof SandboxWebhookRemove> {
+type Removed = Awaited<ReturnType<PanelClient['removeWebhook']>>
+
+export default class SandboxWebhookRemove extends PanelCommand<typeof SandboxWebhookRemove, Removed> {
   static override summary = 'Remove the webhook URL of a sandbox environment: its events are no longer delivered.'
   static override description =
     'As if no URL had ever been set: later events of the environment are logged but not sent. Deliveries already pending keep ' +
@@ -11,9 +14,11 @@ export default class SandboxWebhookRemove extends PanelCommand<typeof SandboxWeb
 
   static override flags = { env: envFlag }
 
-  async run(): Promise<void> {
-    const r = await (await this.panel()).removeWebhook(this.envChoice())
-    if (this.flags.json) return this.printJson(r)
+  async run(): Promise<Removed> {
+    return (await this.panel()).removeWebhook(this.envChoice())
+  }
+
+  protected override async render(r: Removed): Promise<void> {
     this.note(`${await this.envBadge(r.environment)} Webhook URL removed: events of ${r.environment} are no longer delivered.`)
   }
 }

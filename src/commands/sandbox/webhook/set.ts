@@ -3,8 +3,10 @@ import { UsageError } from '../../../lib/errors.js'
 import { painter } from '../../../lib/output/color.js'
 import { isHttpUrl } from '../../../lib/net/url.js'
 import { envFlag, PanelCommand } from '../../../lib/command/sandbox-panel.js'
+import type { IO } from '../../../lib/output/io.js'
+import type { PanelWebhookEndpoint } from '../../../lib/sandbox-client/client.js'
 
-export default class SandboxWebhookSet extends PanelCommand<typeof SandboxWebhookSet> {
+export default class SandboxWebhookSet extends PanelCommand<typeof SandboxWebhookSet, PanelWebhookEndpoint> {
   static override summary = 'Set the webhook URL of a sandbox environment (saving it again reactivates it).'
   static override description =
     'What the panel\'s API > Webhook page does, for the local sandbox: every event of the environment is POSTed to this URL, ' +
@@ -20,13 +22,15 @@ export default class SandboxWebhookSet extends PanelCommand<typeof SandboxWebhoo
   static override args = { url: Args.string({ description: 'http:// or https:// URL that receives the deliveries.', required: true }) }
   static override flags = { env: envFlag }
 
-  async run(): Promise<void> {
+  async run(): Promise<PanelWebhookEndpoint> {
     const url = this.args.url
     if (!isHttpUrl(url)) throw new UsageError(`URL must be an absolute http:// or https:// URL, not "${url}".`, { field: 'url' })
-    const endpoint = await (await this.panel()).setWebhook(url, this.envChoice())
-    if (this.flags.json) return this.printJson(endpoint)
-    if (!this.io.isStdoutTTY) return this.io.out(`${endpoint.url}\n`)
-    const paint = painter(this.io.color)
-    this.io.out(`${await this.envBadge(endpoint.environment)} Webhook URL set: ${paint('bold', endpoint.url)} ${paint('green', '(active)')}\n`)
+    return (await this.panel()).setWebhook(url, this.envChoice())
+  }
+
+  protected override async render(endpoint: PanelWebhookEndpoint, io: IO): Promise<void> {
+    if (!io.isStdoutTTY) return io.out(`${endpoint.url}\n`)
+    const paint = painter(io.color)
+    io.out(`${await this.envBadge(endpoint.environment)} Webhook URL set: ${paint('bold', endpoint.url)} ${paint('green', '(active)')}\n`)
   }
 }

@@ -1,8 +1,10 @@
 import { painter } from '../../../lib/output/color.js'
 import { envFlag, PanelCommand } from '../../../lib/command/sandbox-panel.js'
 import { endpointLines, endpointView } from '../../../lib/sandbox-client/views.js'
+import type { IO } from '../../../lib/output/io.js'
+import type { PanelWebhookEndpoint } from '../../../lib/sandbox-client/client.js'
 
-export default class SandboxWebhookShow extends PanelCommand<typeof SandboxWebhookShow> {
+export default class SandboxWebhookShow extends PanelCommand<typeof SandboxWebhookShow, PanelWebhookEndpoint> {
   static override summary = 'Show the webhook URL of a sandbox environment and whether it is active.'
   static override description =
     'The URL the sandbox delivers to, whether it is active or was deactivated after 24 h without a successful delivery, and ' +
@@ -16,11 +18,13 @@ export default class SandboxWebhookShow extends PanelCommand<typeof SandboxWebho
 
   static override flags = { env: envFlag }
 
-  async run(): Promise<void> {
-    const endpoint = await (await this.panel()).getWebhook(this.envChoice())
-    if (this.flags.json) return this.printJson(endpoint)
-    if (!this.io.isStdoutTTY) return this.io.out(endpointLines(endpoint))
-    const paint = painter(this.io.color)
-    this.io.out(`${await this.envBadge(endpoint.environment)} ${paint('bold', 'Webhook endpoint')}\n${endpointView(endpoint, paint)}`)
+  async run(): Promise<PanelWebhookEndpoint> {
+    return (await this.panel()).getWebhook(this.envChoice())
+  }
+
+  protected override async render(endpoint: PanelWebhookEndpoint, io: IO): Promise<void> {
+    if (!io.isStdoutTTY) return io.out(endpointLines(endpoint))
+    const paint = painter(io.color)
+    io.out(`${await this.envBadge(endpoint.environment)} ${paint('bold', 'Webhook endpoint')}\n${endpointView(endpoint, paint)}`)
   }
 }
