@@ -1,13 +1,14 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../lib/command/base.js'
-import { login } from '../lib/services/login.js'
+import { type LoginResult, login } from '../lib/services/login.js'
 import { maskSecret } from '../lib/config/mask.js'
 import { summarizeProfile } from '../lib/config/profiles.js'
 import { timeoutFlagMs } from '../lib/command/timeout.js'
 import { UsageError } from '../lib/errors.js'
 import { painter } from '../lib/output/color.js'
+import type { IO } from '../lib/output/io.js'
 
-export default class Login extends BaseCommand<typeof Login> {
+export default class Login extends BaseCommand<typeof Login, LoginResult> {
   static override summary = 'Check an API key against the service and store it in a profile.'
   static override description =
     'Reads the key at a hidden prompt (or the first line of stdin with --with-key-stdin; never as an argument), ' +
@@ -34,10 +35,10 @@ export default class Login extends BaseCommand<typeof Login> {
     timeout: Flags.string({ description: 'Timeout of the check request, e.g. 30s, 2m.', default: '30s' }),
   }
 
-  async run(): Promise<void> {
+  async run(): Promise<LoginResult> {
     const timeoutMs = timeoutFlagMs(this.flags.timeout)
     const { createClient } = await import('../lib/api/client.js')
-    const result = await login(
+    return login(
       {
         profile: this.flags.profile,
         baseUrl: this.flags['base-url'],
@@ -47,9 +48,15 @@ export default class Login extends BaseCommand<typeof Login> {
       },
       { io: this.io, createClient, userAgent: `svc/${this.config.version}`, warn: (text) => this.warnUser(text) },
     )
+  }
+
+  protected override toJson(result: LoginResult): unknown {
+    return { profile: summarizeProfile(result.name, result.profile, result.isDefault), account: result.account }
+  }
+
+  protected override render(result: LoginResult, io: IO): void {
     const summary = summarizeProfile(result.name, result.profile, result.isDefault)
-    if (this.flags.json) return this.printJson({ profile: summary, account: result.account })
-    const paint = painter(this.io.colorErr)
+    const paint = painter(io.colorErr)
     const env = paint(['bold', result.environment === 'test' ? 'yellow' : 'red'], result.environment)
     this.note(
       `${paint('green', '✓')} Logged in to ${env} as ${result.account.email} (merchant ${result.account.merchantId}) — profile ${paint('bold', result.name)}, key ${maskSecret(result.profile.apiKey)}`,

@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../lib/command/base.js'
-import { logout } from '../lib/config/profiles.js'
+import { type LogoutResult, logout } from '../lib/config/profiles.js'
 
-export default class Logout extends BaseCommand<typeof Logout> {
+export default class Logout extends BaseCommand<typeof Logout, LogoutResult> {
   static override summary = 'Remove the stored API key and webhook secret of a profile.'
   static override description =
     'Acts on --profile, else SVC_PROFILE, else the default profile; --all acts on every profile. The profile keeps its ' +
@@ -16,9 +16,15 @@ export default class Logout extends BaseCommand<typeof Logout> {
     all: Flags.boolean({ description: 'Log out of every profile.' }),
   }
 
-  async run(): Promise<void> {
-    const result = await logout({ profile: this.flags.profile, all: this.flags.all }, this.io.env)
-    if (this.flags.json) return this.printJson({ loggedOut: result.loggedOut.map((p) => p.name), alreadyLoggedOut: result.already })
+  async run(): Promise<LogoutResult> {
+    return logout({ profile: this.flags.profile, all: this.flags.all }, this.io.env)
+  }
+
+  protected override toJson(result: LogoutResult): unknown {
+    return { loggedOut: result.loggedOut.map((p) => p.name), alreadyLoggedOut: result.already }
+  }
+
+  protected override render(result: LogoutResult): void {
     if (result.loggedOut.length === 0 && result.already.length === 0) return this.note('Not logged in: no profiles are stored.')
     for (const p of result.loggedOut) {
       const removed = [p.apiKey && `key ${p.apiKey}`, p.webhookSecret && `webhook secret ${p.webhookSecret}`].filter(Boolean).join(' and ')

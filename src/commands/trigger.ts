@@ -1,5 +1,5 @@
 import { Args, Flags } from '@oclif/core'
-import { FixtureCommand, overrideFlag } from '../lib/command/fixture-command.js'
+import { FixtureCommand, type FixtureOutcome, overrideFlag } from '../lib/command/fixture-command.js'
 import { parseOverride } from '../lib/fixtures/fixture.js'
 import { TRIGGER_TYPES, builtinFixtureText, isTriggerType, loadBuiltinFixture, unknownTriggerType } from '../lib/fixtures/builtin.js'
 import { chooseEnv, runOnSandbox, triggerOverrides } from '../lib/services/trigger.js'
@@ -40,13 +40,13 @@ export default class Trigger extends FixtureCommand<typeof Trigger> {
     'print-fixture': Flags.boolean({ description: 'Print the fixture file behind this type and send nothing.' }),
   }
 
-  async run(): Promise<void> {
+  async run(): Promise<FixtureOutcome | undefined> {
     const type = this.args.type
     if (!isTriggerType(type)) throw unknownTriggerType(type)
     const overrides = (this.flags.override ?? []).map(parseOverride)
     if (this.flags['print-fixture']) {
       this.io.out(await builtinFixtureText(type))
-      return
+      return undefined
     }
     const fixture = await loadBuiltinFixture(type)
     const credentials = await this.credentials()
@@ -54,6 +54,6 @@ export default class Trigger extends FixtureCommand<typeof Trigger> {
     const byStep = triggerOverrides(fixture, overrides)
     const session = await this.session('svc trigger')
     const result = await runOnSandbox(fixture, byStep, env, `trigger ${type}`, session)
-    this.printResult(result, `Triggered ${type}`)
+    return { result, headline: `Triggered ${type}` }
   }
 }

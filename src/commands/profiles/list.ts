@@ -1,8 +1,9 @@
 import { BaseCommand } from '../../lib/command/base.js'
 import { profileRowsTsv, profileTable } from '../../lib/config/profile-view.js'
-import { listProfiles } from '../../lib/config/profiles.js'
+import { listProfiles, type ProfileSummary } from '../../lib/config/profiles.js'
+import type { IO } from '../../lib/output/io.js'
 
-export default class ProfilesList extends BaseCommand<typeof ProfilesList> {
+export default class ProfilesList extends BaseCommand<typeof ProfilesList, ProfileSummary[]> {
   static override summary = 'List the stored profiles, keys masked.'
   static override description =
     'Shows each profile: name, environment (from the key prefix), base URL, masked API key and webhook secret; `*` marks ' +
@@ -11,11 +12,13 @@ export default class ProfilesList extends BaseCommand<typeof ProfilesList> {
 
   static override examples = ['<%= config.bin %> profiles list', '<%= config.bin %> profiles list --json', "<%= config.bin %> profiles list | cut -f1"]
 
-  async run(): Promise<void> {
-    const profiles = await listProfiles(this.io.env)
-    if (this.flags.json) return this.printJson(profiles)
-    if (!this.io.isStdoutTTY) return this.io.out(profileRowsTsv(profiles))
+  async run(): Promise<ProfileSummary[]> {
+    return listProfiles(this.io.env)
+  }
+
+  protected override render(profiles: ProfileSummary[], io: IO): void {
+    if (!io.isStdoutTTY) return io.out(profileRowsTsv(profiles))
     if (profiles.length === 0) return this.note('No profiles yet. Run `svc login`, or `svc sandbox start` for a local sandbox.')
-    this.io.out(profileTable(profiles, this.io.color))
+    io.out(profileTable(profiles, io.color))
   }
 }

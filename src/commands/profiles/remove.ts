@@ -1,8 +1,8 @@
 import { Args } from '@oclif/core'
 import { BaseCommand } from '../../lib/command/base.js'
-import { removeProfile } from '../../lib/config/profiles.js'
+import { type RemoveResult, removeProfile } from '../../lib/config/profiles.js'
 
-export default class ProfilesRemove extends BaseCommand<typeof ProfilesRemove> {
+export default class ProfilesRemove extends BaseCommand<typeof ProfilesRemove, RemoveResult> {
   static override summary = 'Delete a profile: its key, webhook secret and base URL.'
   static override description =
     'Deletes the profile from the config file. When it was the default, no profile is the default afterwards: choose ' +
@@ -14,9 +14,15 @@ export default class ProfilesRemove extends BaseCommand<typeof ProfilesRemove> {
     name: Args.string({ description: 'Name of the profile.', required: true }),
   }
 
-  async run(): Promise<void> {
-    const result = await removeProfile(this.args.name, this.io.env)
-    if (this.flags.json) return this.printJson(result.removed)
+  async run(): Promise<RemoveResult> {
+    return removeProfile(this.args.name, this.io.env)
+  }
+
+  protected override toJson(result: RemoveResult): unknown {
+    return result.removed
+  }
+
+  protected override render(result: RemoveResult): void {
     this.note(`Removed profile ${result.removed.name}.`)
     if (result.defaultCleared && result.remaining.length > 0) {
       this.note(`There is no default profile now: choose one with \`svc profiles use NAME\` (${result.remaining.join(', ')}).`)

@@ -2,8 +2,11 @@ import { Args } from '@oclif/core'
 import { BaseCommand } from '../../lib/command/base.js'
 import { profileDetails } from '../../lib/config/profile-view.js'
 import { showProfile } from '../../lib/config/profiles.js'
+import type { IO } from '../../lib/output/io.js'
 
-export default class ProfilesShow extends BaseCommand<typeof ProfilesShow> {
+type Shown = Awaited<ReturnType<typeof showProfile>>
+
+export default class ProfilesShow extends BaseCommand<typeof ProfilesShow, Shown> {
   static override summary = 'Show one profile, key and secret masked.'
   static override description =
     'Shows the named profile, else the one SVC_PROFILE names, else the default: environment, base URL, masked API key and ' +
@@ -15,9 +18,11 @@ export default class ProfilesShow extends BaseCommand<typeof ProfilesShow> {
     name: Args.string({ description: 'Name of the profile (default: SVC_PROFILE, else the default profile).' }),
   }
 
-  async run(): Promise<void> {
-    const profile = await showProfile(this.args.name, this.io.env)
-    if (this.flags.json) return this.printJson(profile)
-    this.io.out(profileDetails(profile, this.io.isStdoutTTY, this.io.color))
+  async run(): Promise<Shown> {
+    return showProfile(this.args.name, this.io.env)
+  }
+
+  protected override render(profile: Shown, io: IO): void {
+    io.out(profileDetails(profile, io.isStdoutTTY, io.color))
   }
 }

@@ -1,8 +1,8 @@
 import { Args } from '@oclif/core'
 import { BaseCommand } from '../../lib/command/base.js'
-import { useProfile } from '../../lib/config/profiles.js'
+import { type ProfileSummary, useProfile } from '../../lib/config/profiles.js'
 
-export default class ProfilesUse extends BaseCommand<typeof ProfilesUse> {
+export default class ProfilesUse extends BaseCommand<typeof ProfilesUse, ProfileSummary> {
   static override summary = 'Make a profile the default.'
   static override description = 'Commands use the default profile when neither --profile nor SVC_PROFILE names one (and no --api-key / SVC_API_KEY is given). A name that is not a stored profile exits 4 (not found).'
 
@@ -12,9 +12,11 @@ export default class ProfilesUse extends BaseCommand<typeof ProfilesUse> {
     name: Args.string({ description: 'Name of the profile.', required: true }),
   }
 
-  async run(): Promise<void> {
-    const profile = await useProfile(this.args.name, this.io.env)
-    if (this.flags.json) return this.printJson(profile)
+  async run(): Promise<ProfileSummary> {
+    return useProfile(this.args.name, this.io.env)
+  }
+
+  protected override render(profile: ProfileSummary): void {
     const where = [profile.environment, profile.baseUrl].filter(Boolean).join(', ')
     this.note(`Default profile: ${profile.name}${where ? ` (${where})` : ''}`)
   }

@@ -1,10 +1,17 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../lib/command/base.js'
 import { painter } from '../../lib/output/color.js'
-import { EventStore } from '../../lib/webhooks/event-store.js'
+import { type DeliveryRecord, EventStore } from '../../lib/webhooks/event-store.js'
 import { eventLogTable, deliveryJson, deliveryTsvRow } from '../../lib/webhooks/events-view.js'
+import type { IO } from '../../lib/output/io.js'
 
-export default class WebhooksEvents extends BaseCommand<typeof WebhooksEvents> {
+/** The deliveries read from the event log, and where it is. */
+interface EventLogPage {
+  path: string
+  records: DeliveryRecord[]
+}
+
+export default class WebhooksEvents extends BaseCommand<typeof WebhooksEvents, EventLogPage> {
   static override summary = 'Show the deliveries `svc webhooks listen` received, newest first, from the local event log.'
   static override description =
     'Every delivery is there, verified or not: verification result, what became of it (forwarded, failed, rejected, ' +
@@ -25,17 +32,23 @@ export default class WebhooksEvents extends BaseCommand<typeof WebhooksEvents> {
     ndjson: Flags.boolean({ description: 'One delivery per line as JSON.', exclusive: ['json'], helpGroup: 'OUTPUT' }),
   }
 
-  async run(): Promise<void> {
+  async run(): Promise<EventLogPage> {
     const store = await EventStore.open({ env: this.io.env })
     try {
-      const records = store.list({ limit: this.flags.limit, type: this.flags.type, eventId: this.flags['event-id'] })
-      if (this.flags.json) return this.printJson(records.map(deliveryJson))
-      if (this.flags.ndjson) return this.io.out(records.map((r) => `${JSON.stringify(deliveryJson(r))}\n`).join(''))
-      if (records.length === 0) return this.note(`No deliveries in ${store.path}${this.flags.type ? ` of type ${this.flags.type}` : ''}. Start one with \`svc webhooks listen --forward localhost:3000\`.`)
-      if (this.io.isStdoutTTY) this.io.out(eventLogTable(records, painter(this.io.color), this.io.columns))
-      else this.io.out(records.map(deliveryTsvRow).join(''))
+      return { path: store.path, records: store.list({ limit: this.flags.limit, type: this.flags.type, eventId: this.flags['event-id'] }) }
     } finally {
       store.close()
     }
+  }
+
+  protected override toJson({ records }: EventLogPage): unknown {
+    return records.map(deliveryJson)
+  }
+
+  protected override render({ path, records }: EventLogPage, io: IO): void {
+    if (this.flags.ndjson) return io.out(records.map((r) => `${JSON.stringify(deliveryJson(r))}\n`).join(''))
+    if (records.length === 0) return this.note(`No deliveries in ${path}${this.flags.type ? ` of type ${this.flags.type}` : ''}. Start one with \`svc webhooks listen --forward localhost:3000\`.`)
+    if (io.isStdoutTTY) io.out(eventLogTable(records, painter(io.color), io.columns))
+    else io.out(records.map(deliveryTsvRow).join(''))
   }
 }

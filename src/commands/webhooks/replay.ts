@@ -6,8 +6,20 @@ import { safeText } from '../../lib/output/safe-text.js'
 import { EventStore } from '../../lib/webhooks/event-store.js'
 import { Forwarder, parseForwardUrl } from '../../lib/webhooks/forward.js'
 import { replayEvent } from '../../lib/webhooks/replay.js'
+import type { IO } from '../../lib/output/io.js'
 
-export default class WebhooksReplay extends BaseCommand<typeof WebhooksReplay> {
+/** What `--json` prints for a replay. */
+interface ReplayOutcome {
+  eventId: string
+  url: string
+  ok: boolean
+  status: number | null
+  latencyMs: number
+  resigned: boolean
+  error?: string
+}
+
+export default class WebhooksReplay extends BaseCommand<typeof WebhooksReplay, ReplayOutcome> {
   static override summary = 'Resend an event from the local event log to your app: the same bytes, freshly signed.'
   static override description =
     'Takes the delivery `svc webhooks listen` recorded for EVENT_ID and sends the identical raw body with its content-type and ' +
@@ -31,20 +43,22 @@ export default class WebhooksReplay extends BaseCommand<typeof WebhooksReplay> {
     profile: Flags.string({ char: 'p', description: 'Profile whose webhook secret to use.' }),
   }
 
-  async run(): Promise<void> {
+  async run(): Promise<ReplayOutcome> {
     const forward = this.flags.forward ? parseForwardUrl(this.flags.forward) : undefined
     const secrets = await resolveWebhookSecrets({ secret: this.flags.secret, profile: this.flags.profile }, this.io.env)
     const store = await EventStore.open({ env: this.io.env })
     try {
       const r = await replayEvent({ store, eventId: this.args.eventId, forward, forwarder: new Forwarder(), secrets })
       if (!r.resigned) this.warnUser('No known secret signed the original delivery: sent with its original signature and timestamp, which the app may reject as stale.')
-      const out = { eventId: this.args.eventId, url: r.url.href, ok: r.result.ok, status: r.result.status ?? null, latencyMs: r.result.latencyMs, resigned: r.resigned, ...(r.result.message ? { error: r.result.message } : {}) }
-      if (this.flags.json) this.printJson(out)
-      else if (r.result.ok) this.io.out(`${this.args.eventId} → ${r.url.href}: ${r.result.status} in ${r.result.latencyMs} ms\n`)
-      else this.io.out(`${this.args.eventId} → ${r.url.href}: not delivered: ${safeText(r.result.message ?? '')}\n`)
-      if (!r.result.ok) this.exitWith(r.result.status === undefined ? EXIT.network : EXIT.unexpected)
+      if (!r.result.ok) this.failAfterOutput(r.result.status === undefined ? EXIT.network : EXIT.unexpected)
+      return { eventId: this.args.eventId, url: r.url.href, ok: r.result.ok, status: r.result.status ?? null, latencyMs: r.result.latencyMs, resigned: r.resigned, ...(r.result.message ? { error: r.result.message } : {}) }
     } finally {
       store.close()
     }
+  }
+
+  protected override render(r: ReplayOutcome, io: IO): void {
+    if (r.ok) io.out(`${r.eventId} → ${r.url}: ${r.status} in ${r.latencyMs} ms\n`)
+    else io.out(`${r.eventId} → ${r.url}: not delivered: ${safeText(r.error ?? '')}\n`)
   }
 }

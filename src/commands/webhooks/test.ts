@@ -1,10 +1,11 @@
 import { ApiCommand } from '../../lib/command/api.js'
 import { ApiError } from '../../lib/errors.js'
 import { painter } from '../../lib/output/color.js'
+import type { IO } from '../../lib/output/io.js'
 
 const LOOPBACK = /^https?:\/\/(localhost|127\.\d+\.\d+\.\d+|\[::1\])(:\d+)?(\/|$)/i
 
-export default class WebhooksTest extends ApiCommand<typeof WebhooksTest> {
+export default class WebhooksTest extends ApiCommand<typeof WebhooksTest, { eventId: string }> {
   static override summary = 'Send a signed charge.test event to the webhook URL of this environment.'
   static override description =
     'Calls POST /v1/webhooks/test. The service signs and delivers a `charge.test` event exactly like a real one; ' +
@@ -17,15 +18,18 @@ export default class WebhooksTest extends ApiCommand<typeof WebhooksTest> {
     '<%= config.bin %> webhooks test --profile sandbox --json',
   ]
 
-  async run(): Promise<void> {
+  async run(): Promise<{ eventId: string }> {
     const client = await this.client()
     const result = await client.testWebhook().catch(async (err: unknown) => {
       throw err instanceof ApiError && err.status === 404 ? await this.withSetUpHint(err) : err
     })
-    if (this.flags.json) return this.printJson({ eventId: result.eventId })
-    if (!this.io.isStdoutTTY) return this.io.out(`${result.eventId}\n`)
-    const paint = painter(this.io.color)
-    this.io.out(`${await this.badge()} Sent a charge.test event: ${paint('bold', result.eventId)}\n`)
+    return { eventId: result.eventId }
+  }
+
+  protected override async render(result: { eventId: string }, io: IO): Promise<void> {
+    if (!io.isStdoutTTY) return io.out(`${result.eventId}\n`)
+    const paint = painter(io.color)
+    io.out(`${await this.badge()} Sent a charge.test event: ${paint('bold', result.eventId)}\n`)
     this.note(paint('dim', 'The delivered body carries this id. See deliveries with `svc webhooks listen` or `svc webhooks events`.'))
   }
 

@@ -6,8 +6,11 @@ import { UsageError } from '../../lib/errors.js'
 import { readInputFile } from '../../lib/output/input-file.js'
 import { readAllStdin } from '../../lib/output/stdin.js'
 import { verifySignature } from '../../lib/webhooks/signature.js'
+import type { IO } from '../../lib/output/io.js'
 
-export default class WebhooksVerify extends BaseCommand<typeof WebhooksVerify> {
+type Verdict = ReturnType<typeof verifySignature>
+
+export default class WebhooksVerify extends BaseCommand<typeof WebhooksVerify, Verdict> {
   static override summary = 'Check one webhook delivery offline: signature, timestamp and header format.'
   static override description =
     'Recomputes HMAC-SHA256 over `<timestamp>.<raw body>` with each secret and compares in constant time. ' +
@@ -30,7 +33,7 @@ export default class WebhooksVerify extends BaseCommand<typeof WebhooksVerify> {
     tolerance: Flags.integer({ description: 'Allowed clock difference in seconds, either way.', default: 300, min: 0 }),
   }
 
-  async run(): Promise<void> {
+  async run(): Promise<Verdict> {
     // The same sources as listen and check: --secret, SVC_WEBHOOK_SECRET, then the profile's.
     const secrets = await resolveWebhookSecrets({ secret: this.flags.secret, profile: this.flags.profile }, this.io.env)
     if (secrets.length === 0) {
@@ -41,13 +44,15 @@ export default class WebhooksVerify extends BaseCommand<typeof WebhooksVerify> {
     }
     const body = this.flags['body-file'] ? await readInputFile(this.flags['body-file'], { given: `--body-file ${this.flags['body-file']}`, field: 'body-file' }) : await readAllStdin(this.io.stdin)
     const result = verifySignature({ body, signature: this.flags.signature, timestamp: this.flags.timestamp, secrets, toleranceSeconds: this.flags.tolerance })
-    if (this.flags.json) {
-      this.printJson(result.ok ? { valid: true, secretIndex: result.secretIndex } : { valid: false, reason: result.reason, message: result.message })
-    } else if (result.ok) {
-      this.io.out(`valid (secret #${result.secretIndex + 1})\n`)
-    } else {
-      this.io.out(`invalid: ${result.reason}: ${result.message}\n`)
-    }
-    if (!result.ok) this.exitWith(EXIT.unexpected)
+    if (!result.ok) this.failAfterOutput(EXIT.unexpected)
+    return result
+  }
+
+  protected override toJson(result: Verdict): unknown {
+    return result.ok ? { valid: true, secretIndex: result.secretIndex } : { valid: false, reason: result.reason, message: result.message }
+  }
+
+  protected override render(result: Verdict, io: IO): void {
+    io.out(result.ok ? `valid (secret #${result.secretIndex + 1})\n` : `invalid: ${result.reason}: ${result.message}\n`)
   }
 }

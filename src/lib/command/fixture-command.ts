@@ -13,13 +13,20 @@ import type { StepReport } from '../fixtures/runner.js'
 import { FixtureStepError } from '../fixtures/runner.js'
 import { type FixtureSession, type TriggerResult, keysFor, requireSandbox } from '../services/trigger.js'
 import { PanelCommand } from './sandbox-panel.js'
+import type { IO } from '../output/io.js'
 
 export const overrideFlag = Flags.string({
   description: 'Set a field of the request body: path=value (text, or JSON where the fixture holds a number/boolean/object), or path:=json. Repeatable.',
   multiple: true,
 })
 
-export abstract class FixtureCommand<T extends typeof Command, R = void> extends PanelCommand<T, R> {
+/** What a trigger or a fixture run made, and the headline of its terminal view. */
+export interface FixtureOutcome {
+  result: TriggerResult
+  headline: string
+}
+
+export abstract class FixtureCommand<T extends typeof Command> extends PanelCommand<T, FixtureOutcome | undefined> {
   private readonly clients: ApiClient[] = []
 
   protected async session(what: string): Promise<FixtureSession> {
@@ -42,21 +49,26 @@ export abstract class FixtureCommand<T extends typeof Command, R = void> extends
   }
 
   /** The run's result: --json as the contract says, one event id per line when piped, a summary on a terminal. */
-  protected printResult(result: TriggerResult, headline: string): void {
-    if (this.flags.json) {
-      return this.printJson({ events: result.events.map(({ id, type, environment }) => ({ id, type, environment })), resources: result.resources })
-    }
-    if (!this.io.isStdoutTTY) {
-      this.io.out(result.events.map((e) => `${e.id}\t${e.type}\n`).join(''))
+  protected override toJson(outcome: FixtureOutcome | undefined): unknown {
+    if (!outcome) return undefined
+    const { result } = outcome
+    return { events: result.events.map(({ id, type, environment }) => ({ id, type, environment })), resources: result.resources }
+  }
+
+  protected override render(outcome: FixtureOutcome | undefined, io: IO): void {
+    if (!outcome) return
+    const { result, headline } = outcome
+    if (!io.isStdoutTTY) {
+      io.out(result.events.map((e) => `${e.id}\t${e.type}\n`).join(''))
       return
     }
-    const paint = painter(this.io.color)
+    const paint = painter(io.color)
     const lines = [`${environmentBadge(paint, result.env)} ${paint('bold', headline)}`]
     for (const r of result.resources) lines.push(`  ${r.object.replace('_', ' ')} ${r.id}${r.status ? `  ${r.status}` : ''}`)
     if (result.events.length === 0) lines.push(paint('dim', '  no event was emitted'))
     for (const e of result.events) lines.push(`  ${paint('dim', 'event')} ${e.id}  ${paint('cyan', e.type)}${e.environment !== result.env ? ` (${e.environment})` : ''}`)
     lines.push(paint('dim', '  Deliveries: svc sandbox deliveries · live view: svc webhooks listen'))
-    this.io.out(`${lines.join('\n')}\n`)
+    io.out(`${lines.join('\n')}\n`)
   }
 
   /** Steps already done are listed before a failing step's error (nothing silently skipped). */
