@@ -4,6 +4,7 @@
  * `svc_test_` and a `svc_live_` key and the webhook secret, kept in the database and reused
  * on every restart, with the sandbox clock's lead over the wall clock.
  */
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { packageVersion } from '../config/package.js'
 import type { AddressInfo } from 'node:net'
@@ -171,4 +172,9 @@ export function resetDataDir(dataDir: string): void {
   } finally {
     db.close()
   }
+}
+
+/** Whether a data dir holds a sandbox's database. */
+export function hasSandboxData(dataDir: string): boolean {
+  return existsSync(join(dataDir, DB_FILE))
 }
