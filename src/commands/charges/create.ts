@@ -10,8 +10,9 @@ import { promptText } from '../../lib/output/prompt.js'
 import { renderQr } from '../../lib/output/qr.js'
 import { createCharge, notPayableNote, PAYABLE } from '../../lib/services/create-charge.js'
 import { EXIT } from '../../lib/contract/errors.js'
+import type { Charge } from '../../lib/contract/schemas.js'
 
-export default class ChargesCreate extends ApiCommand<typeof ChargesCreate> {
+export default class ChargesCreate extends ApiCommand<typeof ChargesCreate, Charge> {
   static override summary = 'Create a Pix charge and show its QR code.'
   static override description =
     'Every flag is checked locally before anything is sent (exit 2 names the bad flag). The request always carries an ' +
@@ -42,7 +43,7 @@ export default class ChargesCreate extends ApiCommand<typeof ChargesCreate> {
     ...waitFlags,
   }
 
-  async run(): Promise<void> {
+  async run(): Promise<Charge> {
     const input = parseCreateFlags(this.flags)
     const wait = parseWaitFlags(this.flags)
     const { environment } = await this.credentials()
@@ -56,26 +57,28 @@ export default class ChargesCreate extends ApiCommand<typeof ChargesCreate> {
     // canceled QR stays technically payable, the client removes it from view), so no QR, a clear
     // line on stderr and exit 5 unless it already is in the state --wait asks for.
     const notPayable = !created && !PAYABLE.includes(charge.status)
-    if (this.flags.quiet || (!this.flags.json && !this.io.isStdoutTTY)) this.io.out(`${charge.id}\n`)
-    else if (!this.flags.json) {
-      const paint = painter(this.io.color)
-      const headline = created ? 'Charge created' : paint('yellow', `Existing charge returned (idempotent replay)${notPayable ? `: ${charge.status}, not payable` : ''}`)
-      const qr = notPayable ? undefined : await renderQr(charge.pix.qrCode, { color: this.io.color })
-      this.io.out(renderChargeView(charge, { paint, headline, now: client.serverNow(), qr }))
-    }
+    // The human view comes at once, not with the result: the payer needs the QR while --wait polls.
+    if (!this.flags.json) await this.showCreated(charge, { created, notPayable, now: client.serverNow() })
     if (notPayable) {
       this.note(notPayableNote(charge))
       if (!wait || charge.status !== wait.target) {
-        if (this.flags.json) this.printJson(charge)
-        this.exitWith(EXIT.conflict)
+        this.failAfterOutput(EXIT.conflict)
+        return charge
       }
     }
-    if (!wait) {
-      if (this.flags.json) this.printJson(charge)
-      return
-    }
+    if (!wait) return charge
     const outcome = await waitWithSpinner(this.io, (id) => client.getCharge(id), wait, { id: charge.id, initial: charge })
-    if (this.flags.json) this.printJson(outcome.charge)
-    if (!outcome.reached) throw waitError(outcome, wait.target, wait.timeoutText)
+    if (!outcome.reached) this.failAfterOutput(waitError(outcome, wait.target, wait.timeoutText))
+    return outcome.charge
+  }
+
+  /** -q and piped: the id; on a terminal: the QR, the copy-and-paste string and the amounts. */
+  private async showCreated(charge: Charge, o: { created: boolean; notPayable: boolean; now: Date }): Promise<void> {
+    const { io } = this
+    if (this.flags.quiet || !io.isStdoutTTY) return io.out(`${charge.id}\n`)
+    const paint = painter(io.color)
+    const headline = o.created ? 'Charge created' : paint('yellow', `Existing charge returned (idempotent replay)${o.notPayable ? `: ${charge.status}, not payable` : ''}`)
+    const qr = o.notPayable ? undefined : await renderQr(charge.pix.qrCode, { color: io.color })
+    io.out(renderChargeView(charge, { paint, headline, now: o.now, qr }))
   }
 }
