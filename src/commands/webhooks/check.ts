@@ -1,12 +1,13 @@
 import { Args, Flags } from '@oclif/core'
 import { EXIT } from '../../lib/contract/errors.js'
 import { BaseCommand } from '../../lib/command/base.js'
+import type { CheckReport } from '../../lib/webhooks/check/runner.js'
 import { maskSecret } from '../../lib/config/mask.js'
 import { resolveWebhookSecrets } from '../../lib/config/resolve.js'
 import { NetworkError, UsageError } from '../../lib/errors.js'
 import { parseEndpointUrl } from '../../lib/webhooks/check/endpoint.js'
 
-export default class WebhooksCheck extends BaseCommand<typeof WebhooksCheck> {
+export default class WebhooksCheck extends BaseCommand<typeof WebhooksCheck, CheckReport> {
   static override summary = 'Prove a webhook handler right: fire a battery of signed deliveries at it and report row by row.'
   static override description =
     'Sends, one after another, the deliveries of spec part 6 to URL, signed with your webhook secret, and checks each answer: ' +
@@ -34,7 +35,7 @@ export default class WebhooksCheck extends BaseCommand<typeof WebhooksCheck> {
     profile: Flags.string({ char: 'p', description: 'Profile whose webhook secret to use (or SVC_PROFILE; default: the default profile).' }),
   }
 
-  async run(): Promise<void> {
+  async run(): Promise<CheckReport> {
     const url = parseEndpointUrl(this.args.url)
     const secrets = await resolveWebhookSecrets({ secret: this.flags.secret, profile: this.flags.profile }, this.io.env)
     if (secrets.length === 0) {
@@ -45,15 +46,21 @@ export default class WebhooksCheck extends BaseCommand<typeof WebhooksCheck> {
     }
     const { checkWebhookEndpoint } = await import('../../lib/webhooks/check/runner.js')
     const { createReportPrinter } = await import('../../lib/webhooks/check/render.js')
+    // Rows are shown as they run (a slow handler takes seconds per row); the summary comes with the result.
     const printer = this.flags.json ? undefined : createReportPrinter(this.io)
+    this.summary = printer?.end
     if (printer) this.note(`Sending signed deliveries to ${url.href} (secret ${maskSecret(secrets[0]) || '…'})`)
     const report = await checkWebhookEndpoint({ url, secrets, onStart: printer?.start, onRow: printer?.row })
-    if (printer) printer.end(report)
-    else this.printJson(report)
     if (!report.reachable) {
       const reason = report.rows[0]?.observed.replace(/^not run: /, '') ?? `could not connect to ${url.href}`
-      throw new NetworkError(reason.charAt(0).toUpperCase() + reason.slice(1), { hint: 'Is the handler running and listening on that address? Start it, then run the check again.' })
-    }
-    if (report.failed > 0) this.exitWith(EXIT.unexpected)
+      this.failAfterOutput(new NetworkError(reason.charAt(0).toUpperCase() + reason.slice(1), { hint: 'Is the handler running and listening on that address? Start it, then run the check again.' }))
+    } else if (report.failed > 0) this.failAfterOutput(EXIT.unexpected)
+    return report
+  }
+
+  private summary?: (report: CheckReport) => void
+
+  protected override render(report: CheckReport): void {
+    this.summary?.(report)
   }
 }

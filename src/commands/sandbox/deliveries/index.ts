@@ -1,10 +1,17 @@
 import { Flags } from '@oclif/core'
 import { painter } from '../../../lib/output/color.js'
-import { noDeliveryError } from '../../../lib/sandbox-client/client.js'
+import { noDeliveryError, type PanelDelivery } from '../../../lib/sandbox-client/client.js'
 import { envFlag, PanelCommand } from '../../../lib/command/sandbox-panel.js'
 import { sandboxDeliveriesTable, deliveriesTsv, deliveryDetail } from '../../../lib/sandbox-client/views.js'
+import type { IO } from '../../../lib/output/io.js'
 
-export default class SandboxDeliveries extends PanelCommand<typeof SandboxDeliveries> {
+/** The delivery log, and the sandbox's time when it is shown on a terminal. */
+interface DeliveryLog {
+  data: PanelDelivery[]
+  now?: string
+}
+
+export default class SandboxDeliveries extends PanelCommand<typeof SandboxDeliveries, DeliveryLog> {
   static override summary = 'Show the sandbox\'s webhook delivery log: attempts, last status, next retry, state (`resend EVENT_ID` sends one again).'
   static override description =
     'Newest first, for the environment of the key (or --env). On a terminal the table fits its width: TRIES is the ' +
@@ -28,18 +35,25 @@ export default class SandboxDeliveries extends PanelCommand<typeof SandboxDelive
     env: envFlag,
   }
 
-  async run(): Promise<void> {
+  async run(): Promise<DeliveryLog> {
     const panel = await this.panel()
     const filter = { env: this.envChoice(), eventId: this.flags['event-id'], limit: this.flags.limit }
     const tty = this.io.isStdoutTTY && !this.flags.json
     const [{ data }, clock] = await Promise.all([panel.listDeliveries(filter), tty ? panel.getClock() : undefined])
     if (filter.eventId && !data.length) throw noDeliveryError(filter.eventId, filter.env ?? (await this.credentials()).environment)
-    if (this.flags.json) return this.printJson({ data })
-    if (!tty) return this.io.out(deliveriesTsv(data))
-    const paint = painter(this.io.color)
-    this.note(`${await this.envBadge(filter.env)} webhook deliveries`)
+    return { data, now: clock?.now }
+  }
+
+  protected override toJson({ data }: DeliveryLog): unknown {
+    return { data }
+  }
+
+  protected override async render({ data, now }: DeliveryLog, io: IO): Promise<void> {
+    if (now === undefined) return io.out(deliveriesTsv(data))
+    const paint = painter(io.color)
+    this.note(`${await this.envBadge(this.envChoice())} webhook deliveries`)
     if (!data.length) return this.note('No deliveries yet. Set a URL with `svc sandbox webhook set URL`, then create a charge.')
-    this.io.out(sandboxDeliveriesTable(data, Date.parse(clock!.now), paint, this.io.columns))
-    if (filter.eventId && data[0]) this.io.out(deliveryDetail(data[0], paint))
+    io.out(sandboxDeliveriesTable(data, Date.parse(now), paint, io.columns))
+    if (this.flags['event-id'] && data[0]) io.out(deliveryDetail(data[0], paint))
   }
 }
