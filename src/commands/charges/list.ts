@@ -3,8 +3,10 @@ import { ApiCommand } from '../../lib/command/api.js'
 import { hasRelativeTime, parseListFlags } from '../../lib/charges/list-query.js'
 import { chargeSink, listMode } from '../../lib/charges/list-sink.js'
 import { CHARGE_STATUSES } from '../../lib/domain/charge-states.js'
+import type { IO } from '../../lib/output/io.js'
+import type { ChargeList } from '../../lib/contract/schemas.js'
 
-export default class ChargesList extends ApiCommand<typeof ChargesList> {
+export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeList | undefined> {
   static override summary = 'List charges, newest first, filtered by status, order id and creation time.'
   static override description =
     'On a terminal: a table fitted to its width (narrower than about 110 columns the CREATED column goes, then ids are cut ' +
@@ -35,7 +37,8 @@ export default class ChargesList extends ApiCommand<typeof ChargesList> {
     quiet: Flags.boolean({ char: 'q', description: 'Print only ids, one per line.', exclusive: ['json', 'ndjson'], helpGroup: 'OUTPUT' }),
   }
 
-  async run(): Promise<void> {
+  /** One page is the result; --all streams every page as it comes, and returns nothing. */
+  async run(): Promise<ChargeList | undefined> {
     let query = parseListFlags(this.flags)
     const client = await this.client()
     if (hasRelativeTime(this.flags)) {
@@ -46,19 +49,22 @@ export default class ChargesList extends ApiCommand<typeof ChargesList> {
     }
     const mode = listMode(this.flags, this.io)
     if (mode === 'table') this.note(`${await this.badge()} charges${query.status ? ` · ${query.status}` : ''}`)
-    if (!this.flags.all) {
-      const page = await client.listCharges(query)
-      if (mode === 'json-array') return this.printJson(page)
-      const sink = chargeSink(this.io, mode, () => client.serverNow())
-      for (const charge of page.data) sink.write(charge)
-      this.footer(sink.end(), mode === 'table' && page.hasMore ? page.data.at(-1)?.id : undefined)
-      // A pipeline (list -q | cancel -) would silently act on the first page only: say so, on stderr.
-      if (page.hasMore && !this.io.isStdoutTTY) this.note('more charges exist: add --all to get every page')
-      return
-    }
+    if (!this.flags.all) return client.listCharges(query)
     const sink = chargeSink(this.io, mode, () => client.serverNow())
     for await (const charge of client.paginateCharges(query)) sink.write(charge)
     this.footer(sink.end(), undefined)
+    return undefined
+  }
+
+  protected override async render(page: ChargeList | undefined, io: IO): Promise<void> {
+    if (!page) return
+    const client = await this.client()
+    const mode = listMode(this.flags, io)
+    const sink = chargeSink(io, mode, () => client.serverNow())
+    for (const charge of page.data) sink.write(charge)
+    this.footer(sink.end(), mode === 'table' && page.hasMore ? page.data.at(-1)?.id : undefined)
+    // A pipeline (list -q | cancel -) would silently act on the first page only: say so, on stderr.
+    if (page.hasMore && !io.isStdoutTTY) this.note('more charges exist: add --all to get every page')
   }
 
   /** Terminal-only hints on stderr: nothing found, or how to get the next page. */
