@@ -1,0 +1,74 @@
+/**
+ * The create-charge use-case against the sandbox over real HTTP, without oclif: the payer's tax
+ * number (flag, prompt, generated), the idempotency key named when the network fails, and the
+ * hint of an external-id conflict.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createClient } from '../../../src/lib/api/client.js'
+import type { ApiClient } from '../../../src/lib/api/types.js'
+import { parseCreateFlags } from '../../../src/lib/charges/create-input.js'
+import { NetworkError } from '../../../src/lib/errors.js'
+import { startSandbox } from '../../../src/lib/sandbox/sandbox.js'
+import type { RunningSandbox } from '../../../src/lib/sandbox/types.js'
+import { createCharge, type CreateChargeContext, notPayableNote } from '../../../src/lib/services/create-charge.js'
+
+let sandbox: RunningSandbox
+let client: ApiClient
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, inMemory: true, log: () => {} })
+  client = createClient({ apiKey: sandbox.testKey, baseUrl: sandbox.baseUrl, sleep: async () => {} })
+})
+afterAll(() => sandbox.close())
+
+function context(over: Partial<CreateChargeContext> = {}): CreateChargeContext & { notes: string[] } {
+  const notes: string[] = []
+  return { client, canPrompt: false, ask: async () => '', note: (t) => notes.push(t), notes, ...over }
+}
+
+describe('createCharge', () => {
+  it('creates with the given tax number; a second run with the same --idempotency-key returns the same charge', async () => {
+    const input = parseCreateFlags({ amount: '2500', 'idempotency-key': 'order-7-attempt' })
+    const first = await createCharge({ input, payerTaxNumber: '529.982.247-25', environment: 'test' }, context())
+    expect(first.created).toBe(true)
+    expect(first.charge.amount.grossInCents).toBe(2500)
+    const again = await createCharge({ input, payerTaxNumber: '529.982.247-25', environment: 'test' }, context())
+    expect(again).toMatchObject({ created: false, charge: { id: first.charge.id } })
+  })
+
+  it('no tax number, a test key and no terminal: a generated test CPF, said on the notes', async () => {
+    const ctx = context()
+    const { charge } = await createCharge({ input: parseCreateFlags({ amount: '1500' }), environment: 'test' }, ctx)
+    expect(charge.status).toBe('awaiting_payment')
+    expect(ctx.notes.join('\n')).toMatch(/test CPF/i)
+  })
+
+  it('no tax number on a terminal: asks, and uses the answer', async () => {
+    const asked: string[] = []
+    const ctx = context({ canPrompt: true, ask: async (q) => (asked.push(q), '529.982.247-25') })
+    const { created } = await createCharge({ input: parseCreateFlags({ amount: '1500' }), environment: 'test' }, ctx)
+    expect(created).toBe(true)
+    expect(asked).toHaveLength(1)
+  })
+
+  it('an external id already used with another body: the hint names the order id, ready to paste', async () => {
+    const ctx = context()
+    await createCharge({ input: parseCreateFlags({ amount: '1500', 'external-id': "o'brien 1" }), payerTaxNumber: '52998224725', environment: 'test' }, ctx)
+    const conflict = createCharge({ input: parseCreateFlags({ amount: '1600', 'external-id': "o'brien 1" }), payerTaxNumber: '52998224725', environment: 'test' }, ctx)
+    await expect(conflict).rejects.toMatchObject({ exitCode: 5, hint: expect.stringContaining(`--external-id 'o'\\''brien 1'`) })
+  })
+
+  it('a network failure names the idempotency key used, so a rerun cannot create a second charge', async () => {
+    const dead = createClient({ apiKey: sandbox.testKey, baseUrl: 'http://127.0.0.1:9', maxRetries: 0, sleep: async () => {} })
+    const failing = createCharge({ input: parseCreateFlags({ amount: '1500' }), payerTaxNumber: '52998224725', environment: 'test' }, context({ client: dead }))
+    const err = await failing.catch((e: unknown) => e)
+    expect(err).toBeInstanceOf(NetworkError)
+    expect((err as NetworkError).hint).toMatch(/--idempotency-key [0-9a-f-]{36}/)
+  })
+
+  it('a replayed charge that is no longer payable: the note says why and that no QR is shown', async () => {
+    const input = parseCreateFlags({ amount: '1500', 'external-id': 'order-canceled' })
+    const { charge } = await createCharge({ input, payerTaxNumber: '52998224725', environment: 'test' }, context())
+    const canceled = await client.cancelCharge(charge.id)
+    expect(notPayableNote(canceled)).toMatch(/order-canceled.*is canceled.*No QR shown; exit 5/)
+  })
+})
