@@ -1,0 +1,71 @@
+/**
+ * Registering the listener with the service, without oclif: against the local sandbox over real
+ * HTTP (both environments taken, then given back on a clean stop), against a service that is not
+ * a sandbox (the tunnel notes), and against nothing at all.
+ */
+import { createServer, type Server } from 'node:http'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Credentials } from '../../../src/lib/config/resolve.js'
+import { getWebhookUrl, setWebhookUrl } from '../../../src/lib/sandbox-client/client.js'
+import { startSandbox } from '../../../src/lib/sandbox/sandbox.js'
+import type { RunningSandbox } from '../../../src/lib/sandbox/types.js'
+import { registerListener, registrationNotes, restoreWebhookUrls } from '../../../src/lib/services/register.js'
+
+let sandbox: RunningSandbox
+let creds: Credentials
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, inMemory: true, log: () => {} })
+  creds = { apiKey: sandbox.testKey, baseUrl: sandbox.baseUrl, environment: 'test', source: 'test' }
+})
+afterAll(() => sandbox.close())
+
+const urlOf = (env: 'test' | 'live') => getWebhookUrl({ baseUrl: sandbox.baseUrl, apiKey: sandbox.testKey, env })
+
+describe('registerListener against the local sandbox', () => {
+  it('takes both environments, then a clean stop puts back what each had (a URL, or none)', async () => {
+    await setWebhookUrl({ baseUrl: sandbox.baseUrl, apiKey: sandbox.testKey, url: 'http://127.0.0.1:3000/app', env: 'test' })
+    const reg = await registerListener('http://0.0.0.0:4242/', creds, 'unused')
+    expect(reg).toMatchObject({ kind: 'sandbox', url: 'http://127.0.0.1:4242/', environment: 'test', also: 'live' })
+    expect(await urlOf('test')).toBe('http://127.0.0.1:4242/')
+    expect(await urlOf('live')).toBe('http://127.0.0.1:4242/')
+    expect(registrationNotes(reg, 'http://0.0.0.0:4242/', ['whsec_0123456789abcdef0123'])[0]).toMatch(/test and live webhook URL; verifying with whsec_…0123/)
+
+    const notes = await restoreWebhookUrls(reg, creds)
+    expect(await urlOf('test')).toBe('http://127.0.0.1:3000/app')
+    expect(await urlOf('live')).toBeUndefined()
+    expect(notes).toEqual([
+      "Restored the sandbox's test webhook URL to http://127.0.0.1:3000/app.",
+      "Removed the sandbox's live webhook URL (there was none before the listener).",
+    ])
+  })
+
+  it('a URL someone changed while the listener ran is left alone', async () => {
+    const reg = await registerListener('http://127.0.0.1:4243/', creds, 'unused')
+    await setWebhookUrl({ baseUrl: sandbox.baseUrl, apiKey: sandbox.testKey, url: 'http://127.0.0.1:5000/new', env: 'test' })
+    await restoreWebhookUrls(reg, creds)
+    expect(await urlOf('test')).toBe('http://127.0.0.1:5000/new')
+  })
+})
+
+describe('registerListener elsewhere', () => {
+  let other: Server
+  let otherUrl: string
+  beforeAll(async () => {
+    other = createServer((_req, res) => res.writeHead(404).end())
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve))
+    otherUrl = `http://127.0.0.1:${(other.address() as { port: number }).port}`
+  })
+  afterAll(() => new Promise<void>((resolve) => other.close(() => resolve())))
+
+  it('a service that is not a sandbox: nothing set, notes naming a tunnel and the environment', async () => {
+    const reg = await registerListener('http://127.0.0.1:4242/', { ...creds, baseUrl: otherUrl }, 'unused')
+    expect(reg).toEqual({ kind: 'remote', baseUrl: otherUrl, environment: 'test' })
+    expect(registrationNotes(reg, 'http://127.0.0.1:4242/', []).join('\n')).toMatch(/tunnel.*4242[\s\S]*test webhook URL/)
+  })
+
+  it('nothing answers: unreachable, with the reason; no credentials: said so', async () => {
+    const reg = await registerListener('http://127.0.0.1:4242/', { ...creds, baseUrl: 'http://127.0.0.1:9' }, 'unused')
+    expect(reg.kind).toBe('unreachable')
+    expect(await registerListener('http://127.0.0.1:4242/', undefined, 'no profile')).toEqual({ kind: 'no_credentials', reason: 'no profile' })
+  })
+})
