@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core'
 import { ApiCommand } from '../../lib/command/api.js'
 import { parseCreateFlags } from '../../lib/charges/create-input.js'
 import { parseWaitFlags, waitFlags } from '../../lib/charges/wait-flags.js'
-import { waitWithSpinner } from '../../lib/charges/wait-with-spinner.js'
+import { runChargeWait } from '../../lib/services/wait-charge.js'
 import { waitError } from '../../lib/charges/wait.js'
 import { renderChargeView } from '../../lib/output/charge-view.js'
 import { painter } from '../../lib/output/color.js'
@@ -67,7 +67,7 @@ export default class ChargesCreate extends ApiCommand<typeof ChargesCreate, Char
       }
     }
     if (!wait) return charge
-    const outcome = await waitWithSpinner(this.io, (id) => client.getCharge(id), wait, { id: charge.id, initial: charge })
+    const outcome = await runChargeWait({ io: this.io, getCharge: (id) => client.getCharge(id), wait, id: charge.id, initial: charge })
     if (!outcome.reached) this.failAfterOutput(waitError(outcome, wait.target, wait.timeoutText))
     return outcome.charge
   }

@@ -2,7 +2,7 @@ import { Args } from '@oclif/core'
 import { ApiCommand } from '../../lib/command/api.js'
 import { assertChargeId } from '../../lib/charges/charge-id.js'
 import { parseWaitFlags, waitFlags } from '../../lib/charges/wait-flags.js'
-import { waitWithSpinner } from '../../lib/charges/wait-with-spinner.js'
+import { runChargeWait } from '../../lib/services/wait-charge.js'
 import { waitError } from '../../lib/charges/wait.js'
 import type { Charge } from '../../lib/contract/schemas.js'
 import { chargeFieldLines, renderChargeView } from '../../lib/output/charge-view.js'
@@ -36,7 +36,7 @@ export default class ChargesGet extends ApiCommand<typeof ChargesGet, Charge> {
     const client = await this.client()
     const charge: Charge = await client.getCharge(id)
     if (!wait) return charge
-    const outcome = await waitWithSpinner(this.io, (i) => client.getCharge(i), wait, { id, initial: charge })
+    const outcome = await runChargeWait({ io: this.io, getCharge: (i) => client.getCharge(i), wait, id, initial: charge })
     if (!outcome.reached) this.failAfterOutput(waitError(outcome, wait.target, wait.timeoutText))
     return outcome.charge
   }

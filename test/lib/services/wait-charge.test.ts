@@ -1,0 +1,41 @@
+/** `--wait` below the commands: polls on an injected clock, says on stderr (terminal only) when the state is reached. */
+import { describe, expect, it } from 'vitest'
+import type { Charge } from '../../../src/lib/contract/schemas.js'
+import { runChargeWait } from '../../../src/lib/services/wait-charge.js'
+import { memoryIO } from '../../helpers/reliability.js'
+
+const charge = (status: Charge['status']) => ({ id: '0123456789abcdef01234567', status }) as Charge
+
+/** A clock that moves only when the wait sleeps. */
+function fakeClock() {
+  let t = 0
+  return { now: () => t, sleep: async (ms: number) => void (t += ms) }
+}
+
+describe('runChargeWait', () => {
+  it('polls until the target state and returns it; on a terminal stderr says so', async () => {
+    const states: Charge['status'][] = ['paid_pending_settlement', 'settled']
+    const { io, err } = memoryIO()
+    io.isStderrTTY = true
+    const outcome = await runChargeWait({
+      io,
+      getCharge: async () => charge(states.shift() ?? 'settled'),
+      wait: { target: 'settled', timeoutMs: 60_000, timeoutText: '1m' },
+      id: '0123456789abcdef01234567',
+      initial: charge('awaiting_payment'),
+      clock: fakeClock(),
+    })
+    expect(outcome).toMatchObject({ reached: true, charge: { status: 'settled' } })
+    expect(err()).toContain('0123456789abcdef01234567 is settled')
+  })
+
+  it('ends unreached at another final state, or when the time is up; piped stderr stays quiet', async () => {
+    const { io, err } = memoryIO()
+    const wait = { target: 'settled' as const, timeoutMs: 5_000, timeoutText: '5s' }
+    const expired = await runChargeWait({ io, getCharge: async () => charge('expired'), wait, id: 'x', clock: fakeClock() })
+    expect(expired).toMatchObject({ reached: false, charge: { status: 'expired' } })
+    const pending = await runChargeWait({ io, getCharge: async () => charge('awaiting_payment'), wait, id: 'x', clock: fakeClock() })
+    expect(pending).toMatchObject({ reached: false, charge: { status: 'awaiting_payment' } })
+    expect(err()).toBe('')
+  })
+})
