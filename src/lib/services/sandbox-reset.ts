@@ -2,12 +2,12 @@
  * `svc sandbox reset`: empties a sandbox's data, keeping its keys, secret, plan and webhook URLs.
  * A running sandbox is reset in place through its panel; a stopped one on disk.
  */
-import type { SandboxTarget } from '../command/sandbox-target.js'
 import { UsageError } from '../errors.js'
 import type { RunState } from './sandbox-runfile.js'
 
 export interface SandboxResetOptions {
-  target: SandboxTarget
+  /** The data dir named (--data, or the default), or an in-memory sandbox. */
+  target: { dataDir?: string; inMemory: boolean }
   /** Whether a sandbox runs on the target, and where (`runState`). */
   state: RunState
   /** --yes: do not ask. */
