@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { EXIT } from '../../lib/contract/errors.js'
 import { BaseCommand } from '../../lib/command/base.js'
-import type { CheckReport } from '../../lib/webhooks/check/runner.js'
+import type { CheckReport } from '../../lib/services/check-webhook.js'
 import { maskSecret } from '../../lib/config/mask.js'
 import { resolveWebhookSecrets } from '../../lib/config/resolve.js'
 import { NetworkError, UsageError } from '../../lib/errors.js'
@@ -44,13 +44,13 @@ export default class WebhooksCheck extends BaseCommand<typeof WebhooksCheck, Che
         hint: 'Pass --secret (the one your handler verifies with), set SVC_WEBHOOK_SECRET, or use a profile that has one.',
       })
     }
-    const { checkWebhookEndpoint } = await import('../../lib/webhooks/check/runner.js')
+    const { runWebhookCheck } = await import('../../lib/services/check-webhook.js')
     const { createReportPrinter } = await import('../../lib/webhooks/check/render.js')
     // Rows are shown as they run (a slow handler takes seconds per row); the summary comes with the result.
     const printer = this.flags.json ? undefined : createReportPrinter(this.io)
     this.summary = printer?.end
     if (printer) this.note(`Sending signed deliveries to ${url.href} (secret ${maskSecret(secrets[0]) || '…'})`)
-    const report = await checkWebhookEndpoint({ url, secrets, onStart: printer?.start, onRow: printer?.row })
+    const report = await runWebhookCheck({ url, secrets, onStart: printer?.start, onRow: printer?.row })
     if (!report.reachable) {
       const reason = report.rows[0]?.observed.replace(/^not run: /, '') ?? `could not connect to ${url.href}`
       this.failAfterOutput(new NetworkError(reason.charAt(0).toUpperCase() + reason.slice(1), { hint: 'Is the handler running and listening on that address? Start it, then run the check again.' }))

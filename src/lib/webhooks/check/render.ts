@@ -5,7 +5,7 @@
 import { painter } from '../../output/color.js'
 import type { IO } from '../../output/io.js'
 import { safeText } from '../../output/safe-text.js'
-import type { CheckReport, CheckRow } from './runner.js'
+import type { CheckReport, CheckRow } from './report.js'
 
 type RowHead = Pick<CheckRow, 'id' | 'name' | 'expected'>
 

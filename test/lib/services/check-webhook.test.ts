@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { ChargeSchema, EventSchema } from '../../../../src/lib/contract/schemas.js'
-import { type CheckReport, checkWebhookEndpoint } from '../../../../src/lib/webhooks/check/runner.js'
-import { startNaiveReceiver, startRedirectingReceiver } from '../../../fixtures/receivers/naive-receiver.js'
-import { closedPort, type Receiver } from '../../../fixtures/receivers/serve.js'
-import { startSpecReceiver } from '../../../fixtures/receivers/spec-receiver.js'
+import { ChargeSchema, EventSchema } from '../../../src/lib/contract/schemas.js'
+import { type CheckReport, runWebhookCheck } from '../../../src/lib/services/check-webhook.js'
+import { startNaiveReceiver, startRedirectingReceiver } from '../../fixtures/receivers/naive-receiver.js'
+import { closedPort, type Receiver } from '../../fixtures/receivers/serve.js'
+import { startSpecReceiver } from '../../fixtures/receivers/spec-receiver.js'
 
 const secret = 'whsec_check_battery_0123456789abcdef'
 const ALL_IDS = [
@@ -37,7 +37,7 @@ const failedIds = (report: CheckReport) => report.rows.filter((r) => !r.pass).ma
 describe('webhook check battery', () => {
   it('passes every row against a handler that follows the spec', async () => {
     const receiver = await track(startSpecReceiver({ secret }))
-    const report = await checkWebhookEndpoint({ url: new URL(receiver.url), secrets: [secret] })
+    const report = await runWebhookCheck({ url: new URL(receiver.url), secrets: [secret] })
     expect(report.rows.map((r) => r.id)).toEqual(ALL_IDS)
     expect(failedIds(report)).toEqual([])
     expect(report).toMatchObject({ url: receiver.url, passed: ALL_IDS.length, failed: 0, reachable: true })
@@ -50,7 +50,7 @@ describe('webhook check battery', () => {
 
   it('delivers realistic bodies: a full Charge for charge.settled, data.withdrawal with an endToEndId for withdrawal.paid', async () => {
     const receiver = await track(startSpecReceiver({ secret }))
-    await checkWebhookEndpoint({ url: new URL(receiver.url), secrets: [secret] })
+    await runWebhookCheck({ url: new URL(receiver.url), secrets: [secret] })
     const settled = receiver.received.find((e) => e.type === 'charge.settled' && !e.duplicate)!
     expect(() => EventSchema.parse(settled.event)).not.toThrow()
     const charge = ChargeSchema.parse((settled.event.data as { charge: unknown }).charge)
@@ -64,8 +64,8 @@ describe('webhook check battery', () => {
 
   it('uses fresh event ids on every run, so a second run against the same handler still passes', async () => {
     const receiver = await track(startSpecReceiver({ secret }))
-    const first = await checkWebhookEndpoint({ url: new URL(receiver.url), secrets: [secret] })
-    const second = await checkWebhookEndpoint({ url: new URL(receiver.url), secrets: [secret] })
+    const first = await runWebhookCheck({ url: new URL(receiver.url), secrets: [secret] })
+    const second = await runWebhookCheck({ url: new URL(receiver.url), secrets: [secret] })
     expect(first.failed).toBe(0)
     expect(second.failed).toBe(0)
     const ids = receiver.received.filter((e) => !e.duplicate).map((e) => e.id)
@@ -74,13 +74,13 @@ describe('webhook check battery', () => {
 
   it('signs with the first secret and keeps "another secret" clear of all of them (rotation)', async () => {
     const receiver = await track(startSpecReceiver({ secret }))
-    const report = await checkWebhookEndpoint({ url: new URL(receiver.url), secrets: [secret, 'whsec_old_secret_still_valid'] })
+    const report = await runWebhookCheck({ url: new URL(receiver.url), secrets: [secret, 'whsec_old_secret_still_valid'] })
     expect(report.failed).toBe(0)
   })
 
   it('fails exactly the rows a naive handler gets wrong', async () => {
     const receiver = await track(startNaiveReceiver({ secret }))
-    const report = await checkWebhookEndpoint({ url: new URL(receiver.url), secrets: [secret] })
+    const report = await runWebhookCheck({ url: new URL(receiver.url), secrets: [secret] })
     expect(failedIds(report).sort()).toEqual(
       ['duplicate', 'malformed-signature', 'reserialised', 'raw-bytes', 'timestamp-old', 'timestamp-ahead', 'unknown-type', 'withdrawal-paid'].sort(),
     )
@@ -95,7 +95,7 @@ describe('webhook check battery', () => {
   it('reports a redirecting handler as failing every row that needs a 2xx, and never follows the redirect', async () => {
     const target = await track(startSpecReceiver({ secret }))
     const receiver = await track(startRedirectingReceiver(target.url))
-    const report = await checkWebhookEndpoint({ url: new URL(receiver.url), secrets: [secret] })
+    const report = await runWebhookCheck({ url: new URL(receiver.url), secrets: [secret] })
     expect(failedIds(report)).toEqual(ACCEPT_IDS)
     const valid = report.rows[0]!
     expect(valid.observed).toBe(`308 Permanent Redirect, redirect to ${target.url} (not followed)`)
@@ -113,7 +113,7 @@ describe('webhook check battery', () => {
         },
       }),
     )
-    const report = await checkWebhookEndpoint({ url: new URL(receiver.url), secrets: [secret], elapsed: () => clock })
+    const report = await runWebhookCheck({ url: new URL(receiver.url), secrets: [secret], elapsed: () => clock })
     expect(failedIds(report)).toEqual(['withdrawal-paid'])
     expect(report.rows[0]!.ms).toBe(10_000)
     const slow = report.rows.at(-1)!
@@ -129,7 +129,7 @@ describe('webhook check battery', () => {
         onRequest: (req) => (req.headers['x-svc-event-type']?.includes('unknown') ? new Promise(() => {}) : undefined),
       }),
     )
-    const report = await checkWebhookEndpoint({ url: new URL(receiver.url), secrets: [secret], limitMs: 1500 })
+    const report = await runWebhookCheck({ url: new URL(receiver.url), secrets: [secret], limitMs: 1500 })
     expect(failedIds(report)).toEqual(['unknown-type'])
     const row = report.rows.find((r) => r.id === 'unknown-type')!
     expect(row).toMatchObject({ status: null, observed: 'no answer within 1500 ms', expected: '2xx within 1500 ms' })
@@ -140,7 +140,7 @@ describe('webhook check battery', () => {
     const port = await closedPort()
     const url = `http://127.0.0.1:${port}/webhooks`
     const seen: string[] = []
-    const report = await checkWebhookEndpoint({ url: new URL(url), secrets: [secret], onRow: (r) => seen.push(r.id) })
+    const report = await runWebhookCheck({ url: new URL(url), secrets: [secret], onRow: (r) => seen.push(r.id) })
     expect(report).toMatchObject({ reachable: false, passed: 0, failed: ALL_IDS.length })
     expect(report.rows[0]).toMatchObject({ status: null, pass: false, observed: `could not connect to ${url}: connection refused` })
     expect(report.rows.slice(1).every((r) => r.observed === `not run: could not connect to ${url}: connection refused` && r.ms === null)).toBe(true)
@@ -162,7 +162,7 @@ describe('webhook check battery, handler crashes', () => {
         },
       }),
     )
-    const report = await checkWebhookEndpoint({ url: new URL(receiver.url), secrets: [secret] })
+    const report = await runWebhookCheck({ url: new URL(receiver.url), secrets: [secret] })
     expect(failedIds(report)).toEqual(['unknown-type', 'withdrawal-paid'])
     const [unknown, withdrawal] = report.rows.slice(-2)
     expect(unknown!.observed).toMatch(/^connection closed without an answer/)

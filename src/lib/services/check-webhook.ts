@@ -3,32 +3,13 @@
  * duplicate must follow the original), and turns each answer into a row: expected, observed,
  * pass/fail, time. The clocks and the time limit are injected so tests control them.
  */
-import { LIMITS } from '../../contract/limits.js'
-import { maskSecret } from '../../config/mask.js'
-import { buildBattery, type CheckCase } from './cases.js'
-import { type Answer, createTransport, type Transport } from './transport.js'
+import { LIMITS } from '../contract/limits.js'
+import { maskSecret } from '../config/mask.js'
+import { buildBattery, type CheckCase } from '../webhooks/check/cases.js'
+import { type CheckReport, type CheckRow, formatLimit } from '../webhooks/check/report.js'
+import { type Answer, createTransport, type Transport } from '../webhooks/check/transport.js'
 
-export interface CheckRow {
-  id: string
-  name: string
-  expected: string
-  observed: string
-  /** HTTP status of the answer; null when there was none. */
-  status: number | null
-  /** Milliseconds from sending to the answer; null when the row did not run. */
-  ms: number | null
-  pass: boolean
-  note: string | null
-}
-
-export interface CheckReport {
-  url: string
-  passed: number
-  failed: number
-  /** False when no delivery reached the endpoint at all (connection refused, DNS, TLS). */
-  reachable: boolean
-  rows: CheckRow[]
-}
+export type { CheckReport, CheckRow } from '../webhooks/check/report.js'
 
 export interface CheckOptions {
   url: URL
@@ -46,10 +27,6 @@ export interface CheckOptions {
   onStart?: (rows: ReadonlyArray<Pick<CheckRow, 'id' | 'name' | 'expected'>>) => void
   /** Called as each row completes, so a slow endpoint shows progress. */
   onRow?: (row: CheckRow) => void
-}
-
-export function formatLimit(ms: number): string {
-  return ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`
 }
 
 function snippet(body: string): string {
@@ -112,9 +89,9 @@ function notRun(c: CheckCase, ctx: Context, reason: string): CheckRow {
   return { id: c.id, name: c.name, expected: expectedText(c, ctx.limitMs), observed: `not run: could not connect to ${ctx.url}: ${reason}`, status: null, ms: null, pass: false, note: null }
 }
 
-export async function checkWebhookEndpoint(opts: CheckOptions): Promise<CheckReport> {
+export async function runWebhookCheck(opts: CheckOptions): Promise<CheckReport> {
   const secret = opts.secrets[0]
-  if (!secret) throw new Error('checkWebhookEndpoint needs a secret')
+  if (!secret) throw new Error('runWebhookCheck needs a secret')
   const now = opts.now ?? Date.now
   const elapsed = opts.elapsed ?? (() => performance.now())
   const limitMs = opts.limitMs ?? LIMITS.webhookTimeoutMs
