@@ -3,26 +3,18 @@
  * number (flag, prompt, generated), the idempotency key named when the network fails, and the
  * hint of an external-id conflict.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createClient } from '../../../src/lib/api/client.js'
-import type { ApiClient } from '../../../src/lib/api/types.js'
 import { parseCreateFlags } from '../../../src/lib/charges/create-input.js'
 import { NetworkError } from '../../../src/lib/errors.js'
-import { startSandbox } from '../../../src/lib/sandbox/sandbox.js'
-import type { RunningSandbox } from '../../../src/lib/sandbox/types.js'
 import { createCharge, type CreateChargeContext, notPayableNote } from '../../../src/lib/services/create-charge.js'
+import { useSandboxClient } from '../../helpers/sandbox-client.js'
 
-let sandbox: RunningSandbox
-let client: ApiClient
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, inMemory: true, log: () => {} })
-  client = createClient({ apiKey: sandbox.testKey, baseUrl: sandbox.baseUrl, sleep: async () => {} })
-})
-afterAll(() => sandbox.close())
+const ctx = useSandboxClient()
 
 function context(over: Partial<CreateChargeContext> = {}): CreateChargeContext & { notes: string[] } {
   const notes: string[] = []
-  return { client, canPrompt: false, ask: async () => '', note: (t) => notes.push(t), notes, ...over }
+  return { client: ctx.client, canPrompt: false, ask: async () => '', note: (t) => notes.push(t), notes, ...over }
 }
 
 describe('createCharge', () => {
@@ -58,7 +50,7 @@ describe('createCharge', () => {
   })
 
   it('a network failure names the idempotency key used, so a rerun cannot create a second charge', async () => {
-    const dead = createClient({ apiKey: sandbox.testKey, baseUrl: 'http://127.0.0.1:9', maxRetries: 0, sleep: async () => {} })
+    const dead = createClient({ apiKey: ctx.sandbox.testKey, baseUrl: 'http://127.0.0.1:9', maxRetries: 0, sleep: async () => {} })
     const failing = createCharge({ input: parseCreateFlags({ amount: '1500' }), payerTaxNumber: '52998224725', environment: 'test' }, context({ client: dead }))
     const err = await failing.catch((e: unknown) => e)
     expect(err).toBeInstanceOf(NetworkError)
@@ -68,7 +60,7 @@ describe('createCharge', () => {
   it('a replayed charge that is no longer payable: the note says why and that no QR is shown', async () => {
     const input = parseCreateFlags({ amount: '1500', 'external-id': 'order-canceled' })
     const { charge } = await createCharge({ input, payerTaxNumber: '52998224725', environment: 'test' }, context())
-    const canceled = await client.cancelCharge(charge.id)
+    const canceled = await ctx.client.cancelCharge(charge.id)
     expect(notPayableNote(canceled)).toMatch(/order-canceled.*is canceled.*No QR shown; exit 5/)
   })
 })

@@ -1,21 +1,12 @@
 /** The watch use-case without oclif: piped lines over real HTTP, ending once named charges are final. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createClient } from '../../../src/lib/api/client.js'
-import type { ApiClient } from '../../../src/lib/api/types.js'
-import { startSandbox } from '../../../src/lib/sandbox/sandbox.js'
-import type { RunningSandbox } from '../../../src/lib/sandbox/types.js'
+import { describe, expect, it } from 'vitest'
 import { runWatch } from '../../../src/lib/services/watch.js'
 import { memoryIO } from '../../helpers/reliability.js'
+import { useSandboxClient } from '../../helpers/sandbox-client.js'
 
-let sandbox: RunningSandbox
-let client: ApiClient
-beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, inMemory: true, log: () => {} })
-  client = createClient({ apiKey: sandbox.testKey, baseUrl: sandbox.baseUrl, sleep: async () => {} })
-})
-afterAll(() => sandbox.close())
+const ctx = useSandboxClient()
 
-const create = async () => (await client.createCharge({ amountInCents: 1990, payerTaxNumber: '52998224725' })).charge
+const create = async () => (await ctx.client.createCharge({ amountInCents: 1990, payerTaxNumber: '52998224725' })).charge
 
 describe('runWatch, piped', () => {
   it('prints one TSV line per change of a named charge and returns once it is final', async () => {
@@ -25,9 +16,9 @@ describe('runWatch, piped', () => {
     const steps: Array<'paid_pending_settlement' | 'settled'> = ['paid_pending_settlement', 'settled']
     const sleep = async () => {
       const next = steps.shift()
-      if (next) await client.advanceCharge(charge.id, next)
+      if (next) await ctx.client.advanceCharge(charge.id, next)
     }
-    await runWatch({ client, ids: [charge.id], recent: 20, intervalMs: 1000, tui: false, json: false, io, sleep, stop: new AbortController().signal })
+    await runWatch({ client: ctx.client, ids: [charge.id], recent: 20, intervalMs: 1000, tui: false, json: false, io, sleep, stop: new AbortController().signal })
     const lines = out().trim().split('\n').map((l) => l.split('\t'))
     expect(lines.map((l) => l[2])).toEqual(['awaiting_payment', 'paid_pending_settlement', 'settled'])
     for (const l of lines) expect(l.slice(1, 2).concat(l[3]!)).toEqual([charge.id, '1990'])
@@ -35,16 +26,16 @@ describe('runWatch, piped', () => {
 
   it('--json: the Charge object per change', async () => {
     const charge = await create()
-    await client.cancelCharge(charge.id)
+    await ctx.client.cancelCharge(charge.id)
     const { io, out } = memoryIO()
-    await runWatch({ client, ids: [charge.id], recent: 20, intervalMs: 1000, tui: false, json: true, io, sleep: async () => {}, stop: new AbortController().signal })
+    await runWatch({ client: ctx.client, ids: [charge.id], recent: 20, intervalMs: 1000, tui: false, json: true, io, sleep: async () => {}, stop: new AbortController().signal })
     expect(JSON.parse(out())).toMatchObject({ id: charge.id, status: 'canceled' })
   })
 
   it('a named charge the API does not know: one 404 error naming it and the environment, nothing printed', async () => {
     const { io, out } = memoryIO()
     const missing = '0123456789abcdef01234567'
-    const watching = runWatch({ client, ids: [missing], recent: 20, intervalMs: 1000, tui: false, json: false, io, environment: 'test', stop: new AbortController().signal })
+    const watching = runWatch({ client: ctx.client, ids: [missing], recent: 20, intervalMs: 1000, tui: false, json: false, io, environment: 'test', stop: new AbortController().signal })
     await expect(watching).rejects.toMatchObject({ exitCode: 4, message: `Charge ${missing} not found in the test environment.` })
     expect(out()).toBe('')
   })
