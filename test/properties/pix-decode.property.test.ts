@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { decodePix } from '../../src/lib/pix/decode.js'
+import { decodePix } from '../../src/lib/domain/pix-decode.js'
 import { brCodeFor, MERCHANT_CITY, MERCHANT_NAME, pixLocation } from '../../src/lib/sandbox/brcode.js'
 
 const chargeId = fc.stringMatching(/^[0-9a-f]{24}$/)

@@ -6,7 +6,7 @@ import { formatBRL } from '../../lib/domain/money.js'
 import { UsageError } from '../../lib/errors.js'
 import { painter } from '../../lib/output/color.js'
 import { safeText } from '../../lib/output/safe-text.js'
-import { type DecodedPix, decodePix, MAX_BRCODE_LENGTH } from '../../lib/pix/decode.js'
+import { type DecodedPix, decodePix, MAX_BRCODE_LENGTH } from '../../lib/domain/pix-decode.js'
 
 /** The most of stdin read: a BR Code is at most 512 characters, so anything this big is not one. */
 const MAX_STDIN_BYTES = 64 * 1024

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import PixDecode from '../../../src/commands/pix/decode.js'
 import { crc16 } from '../../../src/lib/domain/brcode.js'
 import { stripAnsi } from '../../../src/lib/output/color.js'
-import { decodePix } from '../../../src/lib/pix/decode.js'
+import { decodePix } from '../../../src/lib/domain/pix-decode.js'
 import { brCodeFor } from '../../../src/lib/sandbox/brcode.js'
 import { runCommand } from '../../helpers/run-command.js'
 

@@ -9,7 +9,7 @@
  * ≤ 77). Pure: no I/O.
  */
 import { getPixPayloadInfo } from '@brazilian-utils/brazilian-utils/get-pix-payload-info'
-import { crc16 } from '../domain/brcode.js'
+import { crc16 } from './brcode.js'
 
 /** A valid code, as `svc pix decode --json` prints it (CLI.md 0.3). */
 export interface DecodedPix {
