@@ -70,11 +70,12 @@ export interface CreateOptions {
  * - An answer that is not the API's shape: `code` `'invalid_response'`, `status` the HTTP status.
  * - A key that starts with neither `svc_test_` nor `svc_live_`, or no base URL: thrown by
  *   {@link createClient} itself, `status` 0 and `code` `'invalid_api_key'` / `'invalid_base_url'`.
+ * - A call on a closed client: `status` 0, `code` `'client_closed'`, nothing sent.
  */
 export class SvcApiError extends Error {
   /** The HTTP status, or 0 when no HTTP answer came (network failure, local check). */
   readonly status: number
-  /** The API's error code, or `network_error`, `invalid_response`, `invalid_api_key`, `invalid_base_url`. */
+  /** The API's error code, or `network_error`, `invalid_response`, `invalid_api_key`, `invalid_base_url`, `client_closed`. */
   readonly code: string
   /** The fields at fault (`invalid_request`), as the API sent them. */
   readonly details: ErrorDetail[] | undefined
@@ -131,7 +132,7 @@ export interface SvcClient {
     /** Sends a `charge.test` event to the account's webhook URL (`POST /v1/webhooks/test`). */
     test(): Promise<WebhookTestResponse>
   }
-  /** Closes the connection pool; calls after it fail. */
+  /** Closes the connection pool; a call after it fails at once with `SvcApiError` code `client_closed`. */
   close(): Promise<void>
 }
 
@@ -154,6 +155,16 @@ export function createClient(options: ClientOptions): SvcClient {
 }
 
 function wrap(api: ApiClient): SvcClient {
+  let closed = false
+  /** One call of the API client, its typed errors turned into SvcApiError; refused at once once closed. */
+  const call = async <T>(fn: () => Promise<T>): Promise<T> => {
+    if (closed) throw new SvcApiError({ status: 0, code: 'client_closed', message: 'This client was closed (close()); create another one.' })
+    try {
+      return await fn()
+    } catch (err) {
+      throw toSvcApiError(err)
+    }
+  }
   return {
     charges: {
       create: (input, o = {}) => call(async () => (await api.createCharge(input, { idempotencyKey: o.idempotencyKey })).charge),
@@ -176,7 +187,10 @@ function wrap(api: ApiClient): SvcClient {
     account: { get: () => call(() => api.getAccount()) },
     withdrawals: { get: (id) => call(() => api.getWithdrawal(idArg(id, 'withdrawals.get'))) },
     webhooks: { test: () => call(() => api.testWebhook()) },
-    close: () => api.close(),
+    close: () => {
+      closed = true
+      return api.close()
+    },
   }
 }
 
@@ -197,15 +211,6 @@ function checkBaseUrl(raw: string | undefined): string {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw fail('must use http or https')
   if (url.username || url.password || url.search || url.hash) throw fail('must not hold credentials, a query or a fragment')
   return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
-}
-
-/** Runs one call of the API client, turning its typed errors into SvcApiError. */
-async function call<T>(fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn()
-  } catch (err) {
-    throw toSvcApiError(err)
-  }
 }
 
 function toSvcApiError(err: unknown): unknown {

@@ -178,6 +178,15 @@ describe('SvcApiError', () => {
     }
   })
 
+  it('a call on a closed client fails at once, without retrying', async () => {
+    const client = createClient({ apiKey: sandbox.testKey, baseUrl: sandbox.baseUrl })
+    await client.account.get()
+    await client.close()
+    await expect(client.account.get()).rejects.toMatchObject({ name: 'SvcApiError', status: 0, code: 'client_closed' })
+    const pages = client.charges.list()[Symbol.asyncIterator]()
+    await expect(pages.next()).rejects.toMatchObject({ code: 'client_closed' })
+  })
+
   it('a key of neither environment, or no base URL, is refused before anything is sent, without echoing the key', () => {
     const bad = (() => {
       try {
