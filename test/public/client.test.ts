@@ -23,7 +23,7 @@ interface Seen {
   path: string
   idempotencyKey?: string
 }
-type Fault = (req: IncomingMessage, seen: Seen[]) => 'pass' | 'forward-then-503'
+type Fault = (req: IncomingMessage, seen: Seen[]) => 'pass' | 'forward-then-503' | '503' | 'not-json'
 
 async function proxyTo(target: string, fault: Fault = () => 'pass'): Promise<{ url: string; seen: Seen[]; close(): Promise<void> }> {
   const seen: Seen[] = []
@@ -35,6 +35,16 @@ async function proxyTo(target: string, fault: Fault = () => 'pass'): Promise<{ u
       const entry: Seen = { method: req.method!, path: req.url!, idempotencyKey: req.headers['idempotency-key'] as string | undefined }
       const decision = fault(req, seen)
       seen.push(entry)
+      if (decision === '503') {
+        res.writeHead(503, { 'content-type': 'application/json' })
+        res.end(JSON.stringify({ error: { code: 'provider_unavailable', message: 'try again', requestId: 'req_proxy' } }))
+        return
+      }
+      if (decision === 'not-json') {
+        res.writeHead(200, { 'content-type': 'text/html' })
+        res.end('<html>captive portal</html>')
+        return
+      }
       const up = httpRequest({ host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
         const body: Buffer[] = []
         answer.on('data', (c: Buffer) => body.push(c))
@@ -178,6 +188,17 @@ describe('SvcApiError', () => {
     }
   })
 
+  it('an answer that is not the API shape is invalid_response, with its HTTP status', async () => {
+    const proxy = await proxyTo(sandbox.baseUrl, () => 'not-json')
+    const client = createClient({ apiKey: sandbox.testKey, baseUrl: proxy.url })
+    try {
+      await expect(client.account.get()).rejects.toMatchObject({ name: 'SvcApiError', status: 200, code: 'invalid_response', message: expect.stringContaining('not JSON') })
+    } finally {
+      await client.close()
+      await proxy.close()
+    }
+  })
+
   it('a call on a closed client fails at once, without retrying', async () => {
     const client = createClient({ apiKey: sandbox.testKey, baseUrl: sandbox.baseUrl })
     await client.account.get()
@@ -227,6 +248,30 @@ describe('retries', () => {
       const same: string[] = []
       for await (const c of client.charges.list()) if (c.description === 'retried once') same.push(c.id)
       expect(same).toEqual([charge.id])
+    } finally {
+      await client.close()
+      await proxy.close()
+    }
+  })
+
+  it('a 503 before anything was made, then 201: one charge, the same key on both attempts', async () => {
+    let refused = false
+    const proxy = await proxyTo(sandbox.baseUrl, (req) => {
+      if (req.method === 'POST' && !refused) {
+        refused = true
+        return '503'
+      }
+      return 'pass'
+    })
+    const client = createClient({ apiKey: sandbox.testKey, baseUrl: proxy.url })
+    try {
+      const split = await client.splitCharges.create({ amountInCents: 5000, payerTaxNumber: CPF, description: 'split retried', split: [{ wallet: 'a', shareBps: 5000 }, { wallet: 'b', shareBps: 5000 }] })
+      const posts = proxy.seen.filter((s) => s.method === 'POST')
+      expect(posts.map((p) => p.path)).toEqual(['/v1/split-charges', '/v1/split-charges'])
+      expect(posts[1]!.idempotencyKey).toBe(posts[0]!.idempotencyKey)
+      const same: string[] = []
+      for await (const c of client.charges.list()) if (c.description === 'split retried') same.push(c.id)
+      expect(same).toEqual([split.id])
     } finally {
       await client.close()
       await proxy.close()
