@@ -66,6 +66,7 @@ describe('svc charges create --split', () => {
     expect(tty.exitCode).toBe(0)
     const out = stripAnsi(tty.stdout)
     expect(out).toContain('Charge created')
+    expect(out).toMatch(/[▀▄█]/)
     expect(out).toMatch(/Split\s+pending/)
     expect(out).toContain('wallet-x')
     expect(out).toContain('wallet-y')
