@@ -2,7 +2,8 @@
  * The library's import cost (issue 12): loading `svc-cli/webhooks` (what a merchant's server pays
  * at every start) and `svc-cli/sandbox`, as whole-process wall time over `node -e 0` measured in
  * the same interleaved rounds. Target: svc-cli/webhooks ≤ 30 ms over node -e 0. Also, informative:
- * the first verification, which loads the event schemas (zod).
+ * the first verification, which loads the event schemas (zod), and `svc-cli/client` with a client
+ * created and closed (no request).
  */
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -25,6 +26,8 @@ export async function benchLibrary({ report, runs, quick }) {
       ),
     },
     { name: "import 'svc-cli/sandbox'", args: esm(`await import('${url('sandbox.js')}')`) },
+    // The API client a merchant's server creates at start: undici and the compiled answer parsers, no zod.
+    { name: "import 'svc-cli/client' + createClient", args: esm(`const m = await import('${url('client.js')}'); await m.createClient({ apiKey: 'svc_test_bench', baseUrl: 'http://127.0.0.1:9' }).close()`) },
   ]
   const times = cases.map(() => [])
   const warmup = quick ? 1 : 2

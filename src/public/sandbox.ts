@@ -35,10 +35,12 @@ import type { FixtureEnv } from '../lib/fixtures/runner.js'
 import { SandboxClock } from '../lib/sandbox/clock.js'
 import { startSandbox as startCore } from '../lib/sandbox/sandbox.js'
 import { chooseEnv, runOnSandbox, triggerOverrides } from '../lib/services/trigger.js'
+import { createClient as createSvcClient, type SvcClient } from './client.js'
 
 export type { Charge } from '../lib/contract/schemas.js'
 export type { DeliveryRecord as Delivery, AttemptRecord as DeliveryAttempt } from '../lib/contract/panel.js'
 export type { TriggeredEvent, TriggeredResource } from '../lib/services/trigger.js'
+export type { SvcClient } from './client.js'
 
 export interface StartSandboxOptions {
   /** Port on 127.0.0.1 (default 0: any free port; read `baseUrl`). */
@@ -85,6 +87,16 @@ export interface SandboxHandle {
   readonly liveKey: string
   /** The secret every delivery is signed with (both environments): give it to `verifyWebhook`. */
   readonly webhookSecret: string
+  /**
+   * A `svc-cli/client` client of this sandbox, bound to its `testKey` (default) or `liveKey`: the
+   * client your code uses against the real service, pointed here. The sandbox closes it on `close()`.
+   *
+   * @example
+   * ```ts
+   * const charge = await sandbox.client().charges.create({ amountInCents: 1500, payerTaxNumber: '12345678909' })
+   * ```
+   */
+  client(env?: 'test' | 'live'): SvcClient
   /** Sets (and reactivates) the webhook URL of an environment (default `test`). */
   setWebhookUrl(url: string, env?: 'test' | 'live'): Promise<void>
   /** Moves a test charge (spec 4.7): `paid_pending_settlement`, `settled`, `expired` or `refunded`; one event per state passed. */
@@ -138,12 +150,19 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sand
     }
   }
   let closed = false
+  const svcClients: SvcClient[] = []
 
   const handle: SandboxHandle = {
     baseUrl: core.baseUrl,
     testKey: core.testKey,
     liveKey: core.liveKey,
     webhookSecret: core.webhookSecret,
+    client(env = 'test') {
+      if (env !== 'test' && env !== 'live') throw new TypeError(`client: env must be 'test' or 'live', not ${JSON.stringify(env)}`)
+      const c = createSvcClient({ apiKey: env === 'live' ? core.liveKey : core.testKey, baseUrl: core.baseUrl })
+      svcClients.push(c)
+      return c
+    },
     async setWebhookUrl(url, env = 'test') {
       await panel.setWebhook(url, env)
     },
@@ -206,6 +225,7 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sand
     async close() {
       if (closed) return
       closed = true
+      await Promise.all(svcClients.map((c) => c.close()))
       await core.close()
       own?.stop()
     },

@@ -2,11 +2,13 @@
  * The example shop (examples/merchant-app) as a merchant would have it: svc-cli installed from the
  * packed tarball into a project of its own, its TypeScript checked against the shipped .d.ts, and
  * its own vitest suite run against `startSandbox()`. Also proves the library's import promise:
- * svc-cli/sandbox and svc-cli/webhooks load neither oclif, Ink nor React.
+ * svc-cli/sandbox, svc-cli/webhooks and svc-cli/client load neither oclif, Ink nor React. A
+ * file using svc-cli/client is added to the installed copy, so its types are checked with the
+ * shop's and it runs against the sandbox.
  * Needs the npm registry (or its cache) for svc-cli's dependencies, as `npm ci` does.
  */
 import { execFileSync, spawnSync } from 'node:child_process'
-import { cpSync, mkdtempSync, readFileSync, renameSync } from 'node:fs'
+import { cpSync, mkdtempSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
@@ -15,10 +17,36 @@ import { ROOT } from '../helpers/run-command.js'
 const app = join(mkdtempSync(join(tmpdir(), 'svc-merchant-')), 'merchant-app')
 const repoBin = join(ROOT, 'node_modules', '.bin')
 const env: NodeJS.ProcessEnv = { ...process.env, CI: 'true', PATH: `${join(app, 'node_modules', '.bin')}:${repoBin}:${process.env.PATH}` }
+/** A merchant's use of svc-cli/client, typed: written into the installed copy (tsc checks it with the rest). */
+const CLIENT_USE = `
+import { type Charge, createClient, SvcApiError, type SvcClient } from 'svc-cli/client'
+import { startSandbox } from 'svc-cli/sandbox'
+
+const sandbox = await startSandbox()
+const client: SvcClient = sandbox.client()
+const charge: Charge = await client.charges.create({ amountInCents: 1500, payerTaxNumber: '52998224725' }, { idempotencyKey: 'order-1' })
+// @ts-expect-error amountInCents is required, and a number
+await client.charges.create({ amountInCents: '1500', payerTaxNumber: '52998224725' }).catch(() => undefined)
+const listed: string[] = []
+for await (const c of client.charges.list({ status: 'awaiting_payment', limit: 1 })) listed.push(c.id)
+let error = ''
+try {
+  await client.charges.get('ffffffffffffffffffffffff')
+} catch (err) {
+  if (err instanceof SvcApiError) error = \`\${err.status} \${err.code} \${err.requestId === undefined ? 'no' : 'a'} requestId\`
+}
+const direct = createClient({ apiKey: sandbox.testKey, baseUrl: sandbox.baseUrl, timeout: 5000, maxRetries: 1 })
+const account = await direct.account.get()
+await direct.close()
+await sandbox.close()
+console.log(JSON.stringify({ status: charge.status, listed: listed.includes(charge.id), error, account: typeof account }))
+`
+
 for (const k of ['SVC_API_KEY', 'SVC_BASE_URL', 'SVC_PROFILE', 'SVC_WEBHOOK_SECRET', 'VITEST', 'VITEST_POOL_ID', 'VITEST_WORKER_ID', 'NODE_OPTIONS']) delete env[k]
 
 beforeAll(() => {
   cpSync(join(ROOT, 'examples', 'merchant-app'), app, { recursive: true, filter: (src) => !/node_modules|svc-cli\.tgz/.test(src) })
+  writeFileSync(join(app, 'src', 'client-use.ts'), CLIENT_USE)
   // `npm test` built dist/ already; --ignore-scripts keeps prepack from rebuilding it under running tests.
   const out = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', app], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
   const packed = JSON.parse(out.slice(out.search(/^\[/m)))[0] as { filename: string }
@@ -42,12 +70,19 @@ describe('examples/merchant-app, with svc-cli from the packed tarball', () => {
     expect(r.status).toBe(0)
   }, 150_000)
 
-  it('importing svc-cli/sandbox and svc-cli/webhooks loads neither oclif, Ink nor React', () => {
+  it('svc-cli/client, typed, works against the sandbox from the installed package', () => {
+    const r = spawnSync(process.execPath, [join('src', 'client-use.ts')], { cwd: app, env, encoding: 'utf8', timeout: 60_000 })
+    expect(r.stderr).toBe('')
+    expect(JSON.parse(r.stdout)).toEqual({ status: 'awaiting_payment', listed: true, error: '404 charge_not_found a requestId', account: 'object' })
+  }, 90_000)
+
+  it('importing svc-cli/sandbox, svc-cli/webhooks and svc-cli/client loads neither oclif, Ink nor React', () => {
     const probe = `
       import { registerHooks } from 'node:module'
       const seen = new Set()
       registerHooks({ resolve(spec, ctx, next) { const r = next(spec, ctx); seen.add(r.url); return r } })
       await import('svc-cli/webhooks')
+      await import('svc-cli/client')
       const { startSandbox } = await import('svc-cli/sandbox')
       const sb = await startSandbox()
       await sb.trigger('charge.settled')

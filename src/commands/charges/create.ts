@@ -29,6 +29,7 @@ export default class ChargesCreate extends ApiCommand<typeof ChargesCreate, Char
     'id=$(<%= config.bin %> charges create --amount 1500 -q) && <%= config.bin %> test advance "$id" --status settled',
     '<%= config.bin %> charges create --amount 5000 --payer-tax-number 12345678909 --wait settled --wait-timeout 30m',
     '<%= config.bin %> charges create --amount 1500 --payer-tax-number 12345678909 --external-id order-1042   # exit 5, no QR: order-1042 is already canceled, expired or paid',
+    '<%= config.bin %> charges create --amount 10000 --payer-tax-number 12345678909 --split wallet-shop=7000 --split wallet-partner=3000   # a split charge: 70 % / 30 % of the net',
   ]
 
   static override flags = {
@@ -39,6 +40,12 @@ export default class ChargesCreate extends ApiCommand<typeof ChargesCreate, Char
     description: Flags.string({ description: 'Shown in responses and events, not on the payer statement (up to 200 characters).' }),
     metadata: Flags.string({ description: 'key=value to attach (repeatable; up to 20 entries, values up to 500 characters).', multiple: true, multipleNonGreedy: true }),
     'idempotency-key': Flags.string({ description: 'Idempotency-Key for a safe retry (up to 128 characters; default: generated per run).' }),
+    split: Flags.string({
+      description:
+        'WALLET=BPS: make a split charge (POST /v1/split-charges) whose net amount is divided between 2 to 10 wallets; BPS is the integer share in basis points (10000 = 100 %), the shares adding up to 10000 (repeatable).',
+      multiple: true,
+      multipleNonGreedy: true,
+    }),
     quiet: Flags.boolean({ char: 'q', description: 'Print only the charge id.', exclusive: ['json'] }),
     ...waitFlags,
   }

@@ -1,5 +1,6 @@
 /** The client seam: commands depend on this interface, `createClient` in client.ts implements it. */
 import type { Account, AdvanceRequest, Charge, ChargeCreateRequest, ChargeList, ChargeListQuery, WebhookTestResponse } from '../contract/schemas.js'
+import type { SplitCharge, SplitChargeCreateRequest } from '../contract/split-charges.js'
 import type { Withdrawal } from '../contract/withdrawals.js'
 
 export interface ClientOptions {
@@ -25,6 +26,13 @@ export interface CreateChargeResult {
   idempotencyKey: string
 }
 
+export interface CreateSplitChargeResult {
+  charge: SplitCharge
+  /** false when the API answered 200: an existing split charge was returned (idempotent replay). */
+  created: boolean
+  idempotencyKey: string
+}
+
 export interface RawResponse {
   status: number
   headers: Record<string, string | string[] | undefined>
@@ -33,6 +41,8 @@ export interface RawResponse {
 
 export interface ApiClient {
   createCharge(body: ChargeCreateRequest, opts?: { idempotencyKey?: string }): Promise<CreateChargeResult>
+  /** POST /v1/split-charges (spec 4.8), with an Idempotency-Key like createCharge, so it is retried as safely. */
+  createSplitCharge(body: SplitChargeCreateRequest, opts?: { idempotencyKey?: string }): Promise<CreateSplitChargeResult>
   listCharges(query?: ChargeListQuery): Promise<ChargeList>
   /** Follows hasMore/startingAfter to the end, one page in memory at a time. */
   paginateCharges(query?: ChargeListQuery): AsyncGenerator<Charge>

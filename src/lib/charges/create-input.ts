@@ -4,6 +4,8 @@
  * still be missing here: payer.ts decides whether to prompt, generate or refuse.
  */
 import { type ChargeCreateRequest, ChargeCreateRequestSchema, IdempotencyKeySchema } from '../contract/schemas.js'
+import { SplitChargeCreateRequestSchema } from '../contract/split-charges.js'
+import type { SplitShare } from '../domain/split.js'
 import { type FlagIssue, flagLabel, flagsError, issuesFromZod, stripFieldName } from './flag-issues.js'
 
 export interface CreateFlags {
@@ -14,9 +16,12 @@ export interface CreateFlags {
   description?: string
   metadata?: string[]
   'idempotency-key'?: string
+  /** `WALLET=BPS`, repeated: a split charge (POST /v1/split-charges). */
+  split?: string[]
 }
 
-export type CreateBody = Omit<ChargeCreateRequest, 'payerTaxNumber'> & { payerTaxNumber?: string }
+/** The request; with `split`, a split charge's (spec 4.8). */
+export type CreateBody = Omit<ChargeCreateRequest, 'payerTaxNumber'> & { payerTaxNumber?: string; split?: SplitShare[] }
 
 export interface CreateInput {
   body: CreateBody
@@ -60,6 +65,32 @@ export function parseMetadata(pairs: string[]): Record<string, string> | FlagIss
   return out
 }
 
+/**
+ * `--split WALLET=BPS` values → the destinations of a split charge, checked as the API checks
+ * them (2 to 10 destinations, integer shares from 1 to 10000 basis points adding up to 10000,
+ * each wallet once, up to 128 characters). The share follows the last `=`.
+ */
+export function parseSplit(pairs: string[]): SplitShare[] | FlagIssue {
+  const field = flagLabel('split', 'split')
+  const shares: SplitShare[] = []
+  for (const pair of pairs) {
+    const eq = pair.lastIndexOf('=')
+    if (eq < 0) return { field, message: `expected WALLET=BPS (e.g. wallet-a=7000 for 70 %), got "${pair}"` }
+    const wallet = pair.slice(0, eq).trim()
+    const bps = pair.slice(eq + 1).trim()
+    if (!wallet) return { field, message: `the wallet is empty in "${pair}"` }
+    if (!/^\d+$/.test(bps)) return { field, message: `the share of ${wallet} must be an integer number of basis points (10000 = 100 %), not "${bps}"` }
+    shares.push({ wallet, shareBps: Number(bps) })
+  }
+  const parsed = SplitChargeCreateRequestSchema.shape.split.safeParse(shares)
+  if (parsed.success) return shares
+  const issue = parsed.error.issues[0]!
+  const at = typeof issue.path[0] === 'number' ? ` (${shares[issue.path[0]]!.wallet.slice(0, 40)})` : ''
+  const sum = shares.reduce((total, s) => total + s.shareBps, 0)
+  const message = issue.message.includes('add up to') ? `the shares must add up to 10000 basis points; these add up to ${sum}` : `${stripFieldName(issue.message, String(issue.path.at(-1) ?? 'split'))}${at}`
+  return { field, message }
+}
+
 function isIssue(v: unknown): v is FlagIssue {
   return typeof v === 'object' && v !== null && 'field' in v && 'message' in v
 }
@@ -71,6 +102,8 @@ export function parseCreateFlags(flags: CreateFlags): CreateInput {
   if (isIssue(amount)) issues.push(amount)
   const metadata = flags.metadata?.length ? parseMetadata(flags.metadata) : undefined
   if (isIssue(metadata)) issues.push(metadata)
+  const split = flags.split?.length ? parseSplit(flags.split) : undefined
+  if (isIssue(split)) issues.push(split)
 
   const body: CreateBody = {
     amountInCents: isIssue(amount) ? 0 : amount,
@@ -79,6 +112,7 @@ export function parseCreateFlags(flags: CreateFlags): CreateInput {
     ...(flags['external-id'] !== undefined ? { externalId: flags['external-id'] } : {}),
     ...(flags.description !== undefined ? { description: flags.description } : {}),
     ...(metadata && !isIssue(metadata) ? { metadata } : {}),
+    ...(split && !isIssue(split) ? { split } : {}),
   }
   // The tax number is checked here only when given; its absence is payer.ts's decision.
   const schema = body.payerTaxNumber === undefined ? ChargeCreateRequestSchema.omit({ payerTaxNumber: true }) : ChargeCreateRequestSchema
@@ -104,7 +138,7 @@ export function parseCreateFlags(flags: CreateFlags): CreateInput {
 }
 
 /** The final request once the tax number is known, validated again as a whole. */
-export function completeRequest(body: CreateBody, payerTaxNumber: string): ChargeCreateRequest {
+export function completeRequest(body: CreateBody, payerTaxNumber: string): ChargeCreateRequest & { split?: SplitShare[] } {
   const full = { ...body, payerTaxNumber }
   const parsed = ChargeCreateRequestSchema.safeParse(full)
   if (!parsed.success) throw flagsError(issuesFromZod(parsed.error, CREATE_FLAG_OF), HINT)

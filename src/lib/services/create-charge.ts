@@ -30,7 +30,10 @@ export async function createCharge(opts: CreateChargeOptions, ctx: CreateChargeC
   const payerTaxNumber = await resolvePayerTaxNumber(opts.payerTaxNumber, { environment: opts.environment, canPrompt: ctx.canPrompt, ask: ctx.ask, note: ctx.note })
   const body = completeRequest(opts.input.body, payerTaxNumber)
   const idempotencyKey = opts.input.idempotencyKey ?? randomUUID()
-  return ctx.client.createCharge(body, { idempotencyKey }).catch((error: unknown) => {
+  // With --split, the same request (plus its destinations) goes to POST /v1/split-charges (spec 4.8).
+  const { split, ...plain } = body
+  const created = split ? ctx.client.createSplitCharge({ ...plain, split }, { idempotencyKey }) : ctx.client.createCharge(plain, { idempotencyKey })
+  return created.catch((error: unknown) => {
     if (error instanceof ApiError && error.apiCode === 'external_id_conflict' && body.externalId !== undefined) {
       // The hint names the order id itself, ready to paste, not a placeholder.
       const hint = `This externalId already names a charge with a different body: see it with \`svc charges list --external-id ${shellWord(body.externalId)}\`, or use another --external-id.`
