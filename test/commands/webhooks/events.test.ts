@@ -23,7 +23,7 @@ describe('svc webhooks events', () => {
     expect(r.exitCode).toBe(0)
     const rows = r.stdout.trim().split('\n').map((l) => l.split('\t'))
     expect(rows.map((c) => c[1])).toEqual(['evt_3', 'evt_2', 'evt_1'])
-    expect(rows[0]).toEqual(['2026-11-22T12:00:03.000Z', 'evt_3', 'withdrawal.paid', 'timestamp_too_old', 'rejected', '400', '', '', '1', 'service'])
+    expect(rows[0]).toEqual(['2026-11-22T12:00:03.000Z', 'evt_3', 'withdrawal.paid', 'timestamp_too_old', 'rejected', '400', '', '', '1', 'service', 'http://localhost:3000/'])
     expect(rows[1]!.slice(3, 9)).toEqual(['verified', 'failed', '502', '500', '7', '1'])
   })
 
