@@ -61,7 +61,7 @@ export function targetFor(targets: readonly ForwardTarget[], type: string | unde
 }
 
 /** `charge.settled=…`, `charge.*=…`, `a,b=…`: what may stand before the `=` of a routed target. */
-const ROUTE = /^([^:/?#=\s]+)=(.*)$/s
+const ROUTE = /^([^:/?#=]+)=(.*)$/s
 
 /**
  * Parses the repeated `--forward [PATTERN=]URL`: at most one bare URL (the default target), each
