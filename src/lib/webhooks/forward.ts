@@ -9,6 +9,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http'
 import { performance } from 'node:perf_hooks'
+import { EVENT_TYPES } from '../contract/events.js'
 import { LIMITS } from '../contract/limits.js'
 import { UsageError } from '../errors.js'
 import { OutboundClient, OutboundError } from '../net/outbound.js'
@@ -60,6 +61,11 @@ export function targetFor(targets: readonly ForwardTarget[], type: string | unde
   return targets.find((t) => t.pattern !== null && matchesEventFilter(type, t.pattern.split(','))) ?? defaultTarget(targets)
 }
 
+/** An event type or `prefix.*` given where a URL was expected (`--forward 'charge.*'`). */
+function looksLikePattern(text: string): boolean {
+  return text.endsWith('*') || (EVENT_TYPES as readonly string[]).includes(text)
+}
+
 /** `charge.settled=…`, `charge.*=…`, `a,b=…`: what may stand before the `=` of a routed target. */
 const ROUTE = /^([^:/?#=]+)=(.*)$/s
 
@@ -74,6 +80,9 @@ export function parseForwardTargets(values: readonly string[]): ForwardTarget[] 
   const seen = new Set<string>()
   for (const value of values) {
     const route = ROUTE.exec(value.trim())
+    if (!route && looksLikePattern(value.trim())) {
+      throw new UsageError(`--forward: "${value.trim()}" is a pattern with no URL.`, { field: 'forward', hint: `Route it with --forward '${value.trim()}=localhost:4000/webhooks'.` })
+    }
     let pattern: string | null = null
     if (route) pattern = parseEventFilter(route[1]!, 'forward').join(',')
     const url = parseForwardUrl(route ? route[2]! : value, 'forward', '--forward: ')

@@ -62,6 +62,8 @@ describe('--forward [PATTERN=]URL', () => {
     ['a routed URL that is not http', ['charge.*=ftp://localhost/x'], /--forward: The forward URL must be http or https, not ftp/],
     ['a routed URL that is empty', ['charge.*='], /--forward: The forward URL is empty/],
     ['a URL that does not parse', ['localhost:99999999'], /--forward: "localhost:99999999" is not a URL/],
+    ['a pattern with no URL', ['localhost:3000', 'charge.split.*'], /--forward: "charge.split.\*" is a pattern with no URL/],
+    ['an event type with no URL', ['charge.settled'], /--forward: "charge.settled" is a pattern with no URL/],
     ['two bare URLs', ['localhost:3000', 'localhost:3001'], /--forward: more than one bare URL/],
     ['one pattern twice', ['charge.*=localhost:3000', 'charge.*=localhost:3001'], /--forward: the pattern charge.\* is given twice/],
   ])('refuses %s: exit 2 naming --forward', (_what, values, message) => {
