@@ -110,7 +110,8 @@ const FRAMING = new Set(['content-type', 'content-length', 'transfer-encoding', 
  * a framing header is a usage error (exit 2). The value is never echoed: it is often a secret.
  */
 export function parseForwardHeaders(values: readonly string[] | undefined): Record<string, string> {
-  const out: Record<string, string> = {}
+  // A Map, so that a name like __proto__ or constructor is a name like any other.
+  const out = new Map<string, string>()
   for (const raw of values ?? []) {
     const colon = raw.indexOf(':')
     const name = (colon < 0 ? raw : raw.slice(0, colon)).trim()
@@ -122,10 +123,10 @@ export function parseForwardHeaders(values: readonly string[] | undefined): Reco
     const lower = name.toLowerCase()
     if (lower === 'content-type' || lower.startsWith('x-svc-')) throw fail('cannot be overridden: the delivery\'s content-type and X-SVC-* headers are forwarded as they came.')
     if (FRAMING.has(lower)) throw fail('is set by the forward itself.')
-    if (lower in out) throw fail('is given twice.')
-    out[lower] = raw.slice(colon + 1).trim()
+    if (out.has(lower)) throw fail('is given twice.')
+    out.set(lower, raw.slice(colon + 1).trim())
   }
-  return out
+  return Object.fromEntries(out)
 }
 
 /** The headers a forwarded delivery keeps: content-type and every X-SVC-* header. */

@@ -77,6 +77,9 @@ describe('--header', () => {
   it('takes Name: value pairs (the name case-insensitive, the value trimmed, colons in it kept)', () => {
     expect(parseForwardHeaders(['Authorization: Bearer dev', 'X-Trace:a:b ', 'x-empty:'])).toEqual({ authorization: 'Bearer dev', 'x-trace': 'a:b', 'x-empty': '' })
     expect(parseForwardHeaders(undefined)).toEqual({})
+    const odd = parseForwardHeaders(['constructor: a', '__proto__: b'])
+    expect(Object.entries(odd)).toEqual([['constructor', 'a'], ['__proto__', 'b']])
+    expect(Object.getPrototypeOf(odd)).toBe(Object.prototype)
   })
 
   it.each([
