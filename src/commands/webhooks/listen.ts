@@ -4,7 +4,7 @@ import { resolveWebhookSecrets } from '../../lib/config/resolve.js'
 import { AuthError, UsageError } from '../../lib/errors.js'
 import { isLoopbackHost } from '../../lib/net/loopback.js'
 import { parseEventFilter } from '../../lib/webhooks/event-filter.js'
-import { parseForwardUrl } from '../../lib/webhooks/forward.js'
+import { parseForwardHeaders, parseForwardTargets } from '../../lib/webhooks/forward.js'
 
 export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
   static override summary = 'Receive webhook deliveries, verify them, and forward each event once to your local app.'
@@ -16,17 +16,30 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
     '(`svc webhooks events`, `svc webhooks replay`). On a terminal a live view shows each charge moving through its states, ' +
     'confirmed with GET /v1/charges/{id}; otherwise one JSON object per delivery per line. Against the local sandbox the ' +
     'listener registers itself as the webhook URL of both environments, and on a clean stop puts back the URL each had before. With --events, the other events are acknowledged (2xx) without being ' +
-    'forwarded, so the service does not retry them.'
+    'forwarded, so the service does not retry them. ' +
+    'Several apps: repeat --forward; PATTERN=URL (an exact type, prefix.*, or a comma-separated list, as --events) takes the events it matches ' +
+    '(the first pattern that matches, in flag order), a bare URL takes the rest, and with no bare URL the rest are acknowledged (2xx) and not ' +
+    'forwarded. Each app gets each of its events once, also after a restart, and the service gets a 2xx only when that app answered 2xx. ' +
+    'Each JSON line names its target (the URL, or pattern=URL). --header adds a header to every forwarded request (not content-type or X-SVC-*).'
 
   static override examples = [
     '<%= config.bin %> webhooks listen --forward localhost:3000/webhooks',
     '<%= config.bin %> webhooks listen --forward localhost:3000 --port 0 --no-tui | jq -r \'select(.outcome) | .outcome\'',
     '<%= config.bin %> webhooks listen --forward http://127.0.0.1:8080/hooks --secret "$OLD_SECRET" --secret "$NEW_SECRET" --events charge.settled,charge.refunded',
     '<%= config.bin %> webhooks listen --forward localhost:3000 --events \'charge.*\'',
+    '<%= config.bin %> webhooks listen --forward localhost:3000 --forward \'charge.split.*=localhost:4000/split\' --header \'Authorization: Bearer dev\'',
+    '<%= config.bin %> webhooks listen --forward \'charge.settled,charge.refunded=localhost:3000/money\' --forward \'withdrawal.*=localhost:4000/payouts\'',
   ]
 
   static override flags = {
-    forward: Flags.string({ description: 'Your app\'s webhook URL; the scheme is optional (localhost:3000/webhooks).', required: true }),
+    forward: Flags.string({
+      description:
+        'Your app\'s webhook URL; the scheme is optional (localhost:3000/webhooks). Repeat to route by type: PATTERN=URL (charge.split.*=localhost:4000/split) ' +
+        'takes the events it matches, the first matching pattern in flag order wins; one bare URL takes the rest.',
+      required: true,
+      multiple: true,
+    }),
+    header: Flags.string({ description: 'Add this header to every forwarded request, \'Name: value\' (repeatable; not content-type, X-SVC-* or framing headers).', multiple: true }),
     port: Flags.integer({ description: 'Port to listen on (0: any free port).', default: 4242, min: 0, max: 65_535 }),
     host: Flags.string({ description: 'Address to listen on.', default: '127.0.0.1' }),
     secret: Flags.string({
@@ -44,7 +57,8 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
 
   async run(): Promise<void> {
     const { flags, io } = this
-    const forward = parseForwardUrl(flags.forward)
+    const targets = parseForwardTargets(flags.forward)
+    const headers = parseForwardHeaders(flags.header)
     const events = flags.events === undefined ? undefined : parseEventFilter(flags.events)
     let credentials
     let noCredentialsReason: string | undefined
@@ -69,7 +83,8 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
     }
     const { runListen } = await import('../../lib/services/listen.js')
     await runListen({
-      forward,
+      targets,
+      headers,
       host: flags.host,
       port: flags.port,
       secrets,

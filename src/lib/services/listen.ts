@@ -11,7 +11,7 @@ import { painter } from '../output/color.js'
 import { loadView } from '../tui/load-view.js'
 import { ChargeConfirmer } from '../webhooks/confirm.js'
 import { EventStore } from '../webhooks/event-store.js'
-import { Forwarder } from '../webhooks/forward.js'
+import { defaultTarget, Forwarder, type ForwardTarget, targetName } from '../webhooks/forward.js'
 import { type ListenerDelivery, WebhookListener } from '../webhooks/listener.js'
 import { deliveryLine } from '../webhooks/ndjson.js'
 import { type RegisterDeps, type Registration, registerListener, registrationNotes, registrationSummary, restoreWebhookUrls } from './register.js'
@@ -19,7 +19,12 @@ import { replayEvent } from '../webhooks/replay.js'
 import { shutdownSignal } from './shutdown.js'
 
 export interface ListenRunOptions {
-  forward: URL
+  /** The targets (`--forward [PATTERN=]URL`...), in flag order. */
+  targets?: ForwardTarget[]
+  /** One default target: the same as `targets: [{ pattern: null, url: forward }]`. */
+  forward?: URL
+  /** Added to every forwarded request, replays from the view included (`--header`). */
+  headers?: Record<string, string>
   host: string
   port: number
   secrets: string[]
@@ -41,11 +46,24 @@ export interface ListenRunOptions {
   onReady?: (url: string) => void
 }
 
+/** The targets in one line, for people: `URL · pattern=URL · …`. */
+export function targetsText(targets: readonly ForwardTarget[]): string {
+  return targets.map(targetName).join(' · ')
+}
+
+/** The first NDJSON line: where it listens, the default target (or null), and the routes by pattern when there are any. */
+export function listeningLine(url: string, targets: readonly ForwardTarget[]): Record<string, unknown> {
+  const routes = targets.filter((t) => t.pattern !== null).map((t) => ({ pattern: t.pattern, url: t.url.href }))
+  return { listening: url, forward: defaultTarget(targets)?.url.href ?? null, ...(routes.length > 0 ? { routes } : {}) }
+}
+
 export async function runListen(opts: ListenRunOptions): Promise<void> {
   const { io } = opts
+  const targets = opts.targets ?? (opts.forward ? [{ pattern: null, url: opts.forward }] : [])
   const store = await EventStore.open({ path: opts.storePath, env: io.env })
   const listener = new WebhookListener({
-    forward: opts.forward,
+    targets,
+    headers: opts.headers,
     secrets: opts.secrets,
     store,
     skipVerify: opts.skipVerify,
@@ -72,12 +90,13 @@ export async function runListen(opts: ListenRunOptions): Promise<void> {
       registration = await registerListener(url, opts.credentials, opts.noCredentialsReason ?? 'none configured', opts.registerDeps)
       const notes = registrationNotes(registration, url, opts.secrets, opts.skipVerify)
       if (opts.events) notes.push(`Forwarding only ${opts.events.join(', ')}; other events are acknowledged (2xx) and not retried.`)
+      if (!defaultTarget(targets)) notes.push('No bare --forward URL: events no pattern matches are acknowledged (2xx) and not forwarded.')
       opts.onReady?.(url)
       // The header's summary already says where it registered: the view shows that note once.
       return { notes, summary: registrationSummary(registration, opts.secrets, opts.skipVerify), summarized: registration.kind === 'sandbox' ? 1 : 0 }
     }
-    if (opts.tui) await live(opts, listener, store, url, register, stop)
-    else await lines(opts, url, (await register()).notes, stop)
+    if (opts.tui) await live(opts, targets, listener, store, url, register, stop)
+    else await lines(opts, targets, url, (await register()).notes, stop)
   } finally {
     shutdown?.dispose()
     // The live view has let go of the screen by now, so stderr is free in both modes.
@@ -126,12 +145,12 @@ function flush(stream: NodeJS.WritableStream): Promise<void> {
   })
 }
 
-async function lines(opts: ListenRunOptions, url: string, notes: string[], stop: AbortSignal): Promise<void> {
+async function lines(opts: ListenRunOptions, targets: readonly ForwardTarget[], url: string, notes: string[], stop: AbortSignal): Promise<void> {
   const { io } = opts
   const paint = painter(io.colorErr)
-  io.out(`${JSON.stringify({ listening: url, forward: opts.forward.href })}\n`)
+  io.out(`${JSON.stringify(listeningLine(url, targets))}\n`)
   if (opts.skipVerify) io.err(`${paint(['bold', 'red'], 'WARNING: --skip-verify is on: signatures are NOT checked; anything sent to this port reaches your app.')}\n`)
-  io.err(`Listening on ${url}, forwarding to ${opts.forward.href}\n`)
+  io.err(`Listening on ${url}, forwarding to ${targetsText(targets)}\n`)
   for (const n of notes) io.err(`${n}\n`)
   if (!stop.aborted) await new Promise<void>((resolve) => stop.addEventListener('abort', () => resolve(), { once: true }))
 }
@@ -144,11 +163,11 @@ interface Started {
   summarized: number
 }
 
-async function live(opts: ListenRunOptions, listener: WebhookListener, store: EventStore, url: string, register: () => Promise<Started>, stop: AbortSignal): Promise<void> {
+async function live(opts: ListenRunOptions, targets: readonly ForwardTarget[], listener: WebhookListener, store: EventStore, url: string, register: () => Promise<Started>, stop: AbortSignal): Promise<void> {
   const [{ ListenFeed }, { runListenView }] = await Promise.all([import('../tui/listen-feed.js'), loadView(() => import('../tui/run-listen-view.js'))])
   const client = opts.client
   const confirmer = client && opts.credentials ? new ChargeConfirmer(async (id) => (await client()).getCharge(id)) : undefined
-  const feed = new ListenFeed({ confirmer, confirmEnvironment: opts.credentials?.environment })
+  const feed = new ListenFeed({ confirmer, confirmEnvironment: opts.credentials?.environment, showTargets: targets.length > 1 })
   // The view comes up first and registers right after its first frame: registering makes the
   // process's first fetch (undici and the client load then), which the first frame need not wait for (no
   // delivery can come before the sandbox knows the URL). The notes appear above the view, where
@@ -162,10 +181,10 @@ async function live(opts: ListenRunOptions, listener: WebhookListener, store: Ev
   })
   const add = (d: ListenerDelivery) => feed.add(d)
   listener.on('delivery', add)
-  const forwarder = new Forwarder({ timeoutMs: opts.forwardTimeoutMs })
+  const forwarder = new Forwarder({ timeoutMs: opts.forwardTimeoutMs, headers: opts.headers })
   const onReplay = async (eventId: string) => {
-    const r = await replayEvent({ store, eventId, forwarder, forward: opts.forward, secrets: opts.secrets })
-    feed.add({ record: r.record, skipVerify: opts.skipVerify })
+    const r = await replayEvent({ store, eventId, forwarder, targets, secrets: opts.secrets })
+    feed.add({ record: r.record, skipVerify: opts.skipVerify, target: r.url.href })
     const how = r.resigned ? 're-signed' : 'original signature (no known secret signed it)'
     return r.result.ok
       ? `replayed ${eventId} → ${r.result.status} in ${r.result.latencyMs} ms (${how})`
@@ -175,7 +194,7 @@ async function live(opts: ListenRunOptions, listener: WebhookListener, store: Ev
     await runListenView({
       feed,
       listening: url,
-      forward: opts.forward.href,
+      forward: targetsText(targets),
       environment: opts.credentials?.environment,
       skipVerify: opts.skipVerify,
       onReplay,

@@ -24,7 +24,7 @@ export function DeliveryDetails({ delivery: d, maxLines = 24 }: { delivery: Feed
     </Text>,
     <Text key="o" wrap="truncate-end">
       outcome: {d.outcome}, answered {d.answeredStatus || '—'}
-      {d.forwardUrl ? `, forwarded to ${d.forwardUrl}` : ''}
+      {d.target ? `, target ${safeText(d.target)}` : d.forwardUrl ? `, forwarded to ${safeText(d.forwardUrl)}` : ''}
       {d.forwardStatus !== undefined ? ` → ${d.forwardStatus}` : ''}
       {d.latencyMs !== undefined ? ` in ${d.latencyMs} ms` : ''}
     </Text>,

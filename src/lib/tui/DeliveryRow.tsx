@@ -61,6 +61,8 @@ export function deliveryTail(d: FeedDelivery): Segment[] {
   if (subject) tail.push(short !== subject ? { forms: [one(subject), one(short), []], priority: 30 } : { forms: [one(subject), []], priority: 30, cut: true })
   if (verdict) tail.push({ forms: [one(verdict.text, { color: verdict.color }), one(verdictShort(d.verdict)!, { color: verdict.color })], priority: 50, cut: d.verdict?.kind === 'mismatch' || d.verdict?.kind === 'unavailable' })
   if (d.outOfOrder) tail.push({ forms: [one('↯ out of order', { color: 'yellow' }), one('↯', { color: 'yellow' })], priority: 50 })
+  // With several targets, which app it went to (cut first: the details say it whole).
+  if (d.showTarget && d.target) tail.push({ forms: [one(`⇢ ${safeText(d.target)}`, { dim: true }), []], priority: 15, cut: true })
   return tail
 }
 

@@ -19,6 +19,10 @@ export interface FeedDelivery extends Omit<DeliveryRecord, 'body'> {
   skipVerify: boolean
   verdict?: Verdict
   outOfOrder?: boolean
+  /** The target it went to (or would have): the URL, or `pattern=URL`. */
+  target?: string
+  /** Several targets: the row names this one's. */
+  showTarget?: boolean
 }
 
 export interface FeedState {
@@ -41,6 +45,8 @@ export interface ListenFeedOptions {
   confirmer?: ChargeConfirmer
   /** The environment of the key the confirmer reads with: charges of the other one are not confirmed. */
   confirmEnvironment?: string
+  /** The listener has several targets: each row says which one it went to. */
+  showTargets?: boolean
 }
 
 const PREVIEW_BYTES = 4096
@@ -55,6 +61,7 @@ export class ListenFeed {
   private readonly lanes: LaneBook
   private readonly confirmer?: ChargeConfirmer
   private readonly confirmEnvironment?: string
+  private readonly showTargets: boolean
   private readonly listeners = new Set<() => void>()
   private readonly activity = new ActivityBook()
   private state: FeedState = { deliveries: [], lanes: [], activity: [], notices: [], startNotes: [], counts: emptyCounts() }
@@ -65,6 +72,7 @@ export class ListenFeed {
     this.lanes = new LaneBook(opts.maxLanes ?? 20)
     this.confirmer = opts.confirmer
     this.confirmEnvironment = opts.confirmEnvironment
+    this.showTargets = Boolean(opts.showTargets)
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -80,7 +88,7 @@ export class ListenFeed {
   }
 
   /** A delivery handled by the listener (or a replay's record). */
-  add(input: ListenerDelivery | { record: DeliveryRecord; skipVerify?: boolean }): void {
+  add(input: ListenerDelivery | { record: DeliveryRecord; skipVerify?: boolean; target?: string }): void {
     const { record } = input
     const summary = 'summary' in input ? input.summary : summarizeEvent(record.body, record.headers)
     const delivery: FeedDelivery = {
@@ -88,6 +96,7 @@ export class ListenFeed {
       bodyPreview: Buffer.from(record.body.subarray(0, PREVIEW_BYTES)).toString('utf8'),
       summary,
       skipVerify: Boolean(input.skipVerify),
+      ...(input.target ? { target: input.target, showTarget: this.showTargets } : {}),
     }
     delete (delivery as { body?: unknown }).body
     const c = this.state.counts

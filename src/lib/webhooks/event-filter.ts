@@ -36,19 +36,25 @@ export function closestEventType(entry: string): string | undefined {
   return best && best.d <= Math.max(2, Math.floor(entry.length / 3)) ? best.name : undefined
 }
 
+/**
+ * Checks one pattern (an exact type or `prefix.*`) against the spec's event types; one that can
+ * match none is a usage error (exit 2) naming `flag` (`--events`, `--forward`).
+ */
+export function checkEventPattern(entry: string, flag: string): void {
+  const known = entry.endsWith('*') ? EVENT_TYPES.some((t) => t.startsWith(entry.slice(0, -1))) : (EVENT_TYPES as readonly string[]).includes(entry)
+  if (known) return
+  const near = closestEventType(entry)
+  const what = entry.endsWith('*') ? 'matches no known event type' : 'is not a known event type'
+  throw new UsageError(`--${flag}: "${entry}" ${what}${near ? ` (did you mean ${near}?)` : ''}.`, {
+    field: flag,
+    hint: `Known types: ${EVENT_TYPES.join(', ')}; a trailing * matches a prefix (charge.*, withdrawal.*). Events filtered out are answered 2xx and never retried.`,
+  })
+}
+
 /** Parses `--events a,b,prefix.*`; an entry that can match no known event type is a usage error (exit 2). */
-export function parseEventFilter(raw: string): string[] {
+export function parseEventFilter(raw: string, flag = 'events'): string[] {
   const entries = [...new Set(raw.split(',').map((e) => e.trim()).filter(Boolean))]
-  if (entries.length === 0) throw new UsageError('--events needs at least one event type.', { field: 'events' })
-  for (const entry of entries) {
-    const known = entry.endsWith('*') ? EVENT_TYPES.some((t) => t.startsWith(entry.slice(0, -1))) : (EVENT_TYPES as readonly string[]).includes(entry)
-    if (known) continue
-    const near = closestEventType(entry)
-    const what = entry.endsWith('*') ? 'matches no known event type' : 'is not a known event type'
-    throw new UsageError(`--events: "${entry}" ${what}${near ? ` (did you mean ${near}?)` : ''}.`, {
-      field: 'events',
-      hint: `Known types: ${EVENT_TYPES.join(', ')}; a trailing * matches a prefix (charge.*, withdrawal.*). Events filtered out are answered 2xx and never retried.`,
-    })
-  }
+  if (entries.length === 0) throw new UsageError(`--${flag} needs at least one event type.`, { field: flag })
+  for (const entry of entries) checkEventPattern(entry, flag)
   return entries
 }

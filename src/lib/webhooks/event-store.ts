@@ -1,7 +1,7 @@
 /**
  * The listener's event log in node:sqlite (`<configDir>/events.db`, mode 0600): every delivery,
  * verified or not, with its headers, raw body, verdict, forward status, latency and attempt, and
- * the event ids that reached the app (deduplication across restarts); both bounded.
+ * the event ids that reached each target app (deduplication across restarts); both bounded.
  *
  * record() writes into a transaction left open until the end of the event-loop turn, so one
  * turn's deliveries share a commit, and returns at once with the row's seq and attempt;
@@ -106,13 +106,48 @@ CREATE TABLE IF NOT EXISTS deliveries (
 );
 CREATE INDEX IF NOT EXISTS deliveries_event ON deliveries(event_id, seq);
 CREATE INDEX IF NOT EXISTS deliveries_type ON deliveries(event_type, seq);
+`
+
+/**
+ * The events that reached an app with a 2xx, one mark per (event id, target URL): each target
+ * gets each of its events once. A mark made before routing existed (0.2's table, keyed by the
+ * event id alone) is migrated with the URL it was forwarded to, or `*` (any target) when that
+ * delivery was pruned since; an older svc writing here leaves `*` too (the default).
+ */
+const DELIVERED_SCHEMA = `
 CREATE TABLE IF NOT EXISTS delivered (
-  event_id TEXT PRIMARY KEY,
+  event_id TEXT NOT NULL,
+  target TEXT NOT NULL DEFAULT '*',
   delivered_at TEXT NOT NULL,
-  seq INTEGER NOT NULL
+  seq INTEGER NOT NULL,
+  PRIMARY KEY (event_id, target)
 );
 CREATE INDEX IF NOT EXISTS delivered_seq ON delivered(seq);
 `
+
+/** Moves 0.2's `delivered` (keyed by event id) to the per-target table, once, in one transaction. */
+function migrateDelivered(db: DatabaseSync): void {
+  const hasOld = () => {
+    const cols = db.prepare('PRAGMA table_info(delivered)').all() as Array<{ name: string }>
+    return cols.length > 0 && !cols.some((c) => c.name === 'target')
+  }
+  if (!hasOld()) return
+  db.exec('BEGIN IMMEDIATE')
+  try {
+    // Another process may have migrated it while this one waited for the lock.
+    if (hasOld()) {
+      db.exec('ALTER TABLE delivered RENAME TO delivered_v1; DROP INDEX IF EXISTS delivered_seq;')
+      db.exec(DELIVERED_SCHEMA)
+      db.exec(`INSERT OR IGNORE INTO delivered (event_id, target, delivered_at, seq)
+        SELECT d.event_id, COALESCE((SELECT forward_url FROM deliveries WHERE seq = d.seq), '*'), d.delivered_at, d.seq FROM delivered_v1 d;
+        DROP TABLE delivered_v1;`)
+    }
+    db.exec('COMMIT')
+  } catch (err) {
+    if (db.isTransaction) db.exec('ROLLBACK')
+    throw err
+  }
+}
 
 /** The statements of the hot path, prepared once per connection. */
 function prepare(db: DatabaseSync) {
@@ -122,12 +157,13 @@ function prepare(db: DatabaseSync) {
         outcome, answered_status, forward_url, forward_status, latency_ms, error, response_snippet)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    markDelivered: db.prepare('INSERT OR REPLACE INTO delivered (event_id, delivered_at, seq) VALUES (?, ?, ?)'),
-    isDelivered: db.prepare('SELECT 1 AS hit FROM delivered WHERE event_id = ?'),
+    markDelivered: db.prepare('INSERT OR REPLACE INTO delivered (event_id, target, delivered_at, seq) VALUES (?, ?, ?, ?)'),
+    isDelivered: db.prepare("SELECT 1 AS hit FROM delivered WHERE event_id = ? AND target IN (?, '*') LIMIT 1"),
+    isDeliveredAnywhere: db.prepare('SELECT 1 AS hit FROM delivered WHERE event_id = ? LIMIT 1'),
     countFor: db.prepare("SELECT COUNT(*) AS n FROM deliveries WHERE event_id = ? AND source = 'service'"),
     pruneDeliveries: db.prepare('DELETE FROM deliveries WHERE seq <= (SELECT MAX(seq) FROM deliveries) - ?'),
     countDelivered: db.prepare('SELECT COUNT(*) AS n FROM delivered'),
-    pruneDelivered: db.prepare('DELETE FROM delivered WHERE event_id IN (SELECT event_id FROM delivered ORDER BY seq ASC LIMIT ?)'),
+    pruneDelivered: db.prepare('DELETE FROM delivered WHERE rowid IN (SELECT rowid FROM delivered ORDER BY seq ASC LIMIT ?)'),
   }
 }
 
@@ -172,6 +208,8 @@ export class EventStore {
     // WAL: a commit appends to the log without an fsync (see the top of this file for the trade).
     db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;')
     db.exec(SCHEMA)
+    migrateDelivered(db)
+    db.exec(DELIVERED_SCHEMA)
     return new EventStore(db, path, opts)
   }
 
@@ -205,7 +243,7 @@ export class EventStore {
         rec.responseSnippet ?? null,
       )
       const seq = Number(result.lastInsertRowid)
-      if (rec.outcome === 'forwarded' && rec.eventId) this.st.markDelivered.run(rec.eventId, rec.receivedAt, seq)
+      if (rec.outcome === 'forwarded' && rec.eventId) this.st.markDelivered.run(rec.eventId, rec.forwardUrl ?? '*', rec.receivedAt, seq)
       if (++this.insertsSincePrune >= 100) this.prune()
       return { ...rec, seq, attempt }
     } catch (err) {
@@ -265,9 +303,9 @@ export class EventStore {
     }
   }
 
-  /** Whether this event already reached the app with a 2xx (deduplication). */
-  isDelivered(eventId: string): boolean {
-    return this.st.isDelivered.get(eventId) !== undefined
+  /** Whether this event already reached this target (its URL) with a 2xx, or any target when none is named (deduplication). */
+  isDelivered(eventId: string, target?: string): boolean {
+    return (target === undefined ? this.st.isDeliveredAnywhere.get(eventId) : this.st.isDelivered.get(eventId, target)) !== undefined
   }
 
   countFor(eventId: string): number {

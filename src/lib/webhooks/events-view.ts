@@ -8,7 +8,7 @@ import { safeText } from '../output/safe-text.js'
 import { type Column, renderTable, visibleWidth } from '../output/table.js'
 import type { DeliveryRecord } from './event-store.js'
 
-export const EVENTS_TSV_COLUMNS = ['receivedAt', 'eventId', 'type', 'verification', 'outcome', 'status', 'forwardStatus', 'latencyMs', 'received', 'source'] as const
+export const EVENTS_TSV_COLUMNS = ['receivedAt', 'eventId', 'type', 'verification', 'outcome', 'status', 'forwardStatus', 'latencyMs', 'received', 'source', 'target'] as const
 
 export function deliveryJson(r: DeliveryRecord): Record<string, unknown> {
   let text: string | undefined
@@ -30,6 +30,8 @@ export function deliveryJson(r: DeliveryRecord): Record<string, unknown> {
     outcome: r.outcome,
     status: r.answeredStatus || null,
     forwardUrl: r.forwardUrl ?? null,
+    // The app it went to (or would have), as `webhooks listen` routed it; null when no target matched.
+    target: r.forwardUrl ?? null,
     forwardStatus: r.forwardStatus ?? null,
     latencyMs: r.latencyMs ?? null,
     error: r.error ?? null,
@@ -45,7 +47,7 @@ function verificationCell(r: DeliveryRecord): string {
 }
 
 export function deliveryTsvRow(r: DeliveryRecord): string {
-  return `${[r.receivedAt, r.eventId, r.type, verificationCell(r), r.outcome, r.answeredStatus || '', r.forwardStatus, r.latencyMs, r.attempt, r.source].map(clean).join('\t')}\n`
+  return `${[r.receivedAt, r.eventId, r.type, verificationCell(r), r.outcome, r.answeredStatus || '', r.forwardStatus, r.latencyMs, r.attempt, r.source, r.forwardUrl].map(clean).join('\t')}\n`
 }
 
 const OUTCOME_STYLE = { forwarded: 'green', failed: 'red', rejected: 'red', duplicate: 'gray', skipped: 'gray' } as const
@@ -98,9 +100,12 @@ export function eventLogTable(records: DeliveryRecord[], paint: Paint, width = N
     { key: 'latency', header: 'LATENCY', align: 'right', cell: (r) => (r.latencyMs !== undefined ? `${r.latencyMs} ms` : '-') },
     { key: 'try', header: 'TIMES', align: 'right', cell: (r) => `${r.attempt}×` },
   ]
+  // Routed to several apps: which one each went to (the first column to go when narrow).
+  if (new Set(records.map((r) => r.forwardUrl ?? '')).size > 1) columns.push({ key: 'target', header: 'TARGET', cell: (r) => safeText(r.forwardUrl ?? '-') })
   const natural = (cols: EventsColumn[]) =>
     cols.reduce((sum, c) => sum + Math.max(visibleWidth(c.header), ...records.map((r) => visibleWidth(c.cell(r)))), 0) + GAP * (cols.length - 1)
   const steps: Array<(cols: EventsColumn[]) => EventsColumn[]> = [
+    (cols) => cols.filter((c) => c.key !== 'target'),
     (cols) => cols.map((c) => (c.key === 'received' ? { ...c, cell: receivedShort(records) } : c)),
     (cols) => cols.filter((c) => c.key !== 'try'),
     (cols) => cols.filter((c) => c.key !== 'latency'),

@@ -9,26 +9,124 @@
  */
 import type { IncomingHttpHeaders } from 'node:http'
 import { performance } from 'node:perf_hooks'
+import { EVENT_TYPES } from '../contract/events.js'
 import { LIMITS } from '../contract/limits.js'
 import { UsageError } from '../errors.js'
 import { OutboundClient, OutboundError } from '../net/outbound.js'
+import { matchesEventFilter, parseEventFilter } from './event-filter.js'
 
 /** `localhost:3000` → `http://localhost:3000/`; a path is kept; other schemes are refused. */
-export function parseForwardUrl(input: string, field = 'forward'): URL {
+export function parseForwardUrl(input: string, field = 'forward', prefix = ''): URL {
   const text = input.trim()
-  if (!text) throw new UsageError('The forward URL is empty.', { field, hint: 'Pass the address of your app, e.g. --forward localhost:3000/webhooks.' })
+  if (!text) throw new UsageError(`${prefix}The forward URL is empty.`, { field, hint: 'Pass the address of your app, e.g. --forward localhost:3000/webhooks.' })
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text.replace(/^\/\//, '')}`
   let url: URL
   try {
     url = new URL(withScheme)
   } catch {
-    throw new UsageError(`"${input}" is not a URL.`, { field, hint: 'Use host:port[/path], e.g. localhost:3000/webhooks.' })
+    throw new UsageError(`${prefix}"${input}" is not a URL.`, { field, hint: 'Use host:port[/path], e.g. localhost:3000/webhooks.' })
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new UsageError(`The forward URL must be http or https, not ${url.protocol.replace(':', '')}.`, { field })
+    throw new UsageError(`${prefix}The forward URL must be http or https, not ${url.protocol.replace(':', '')}.`, { field })
   }
-  if (url.username || url.password) throw new UsageError('The forward URL must not carry credentials.', { field })
+  if (url.username || url.password) throw new UsageError(`${prefix}The forward URL must not carry credentials.`, { field })
   return url
+}
+
+/**
+ * Where the listener sends an event: a pattern (exact types or `prefix.*`, comma-separated, as
+ * `--events`) and a URL; the target with no pattern is the default. Resolved once at start.
+ */
+export interface ForwardTarget {
+  /** `null` for the default target (a bare `--forward URL`). */
+  pattern: string | null
+  url: URL
+}
+
+/** How NDJSON lines and the view name a target: the URL, or `pattern=URL`. */
+export function targetName(t: ForwardTarget): string {
+  return t.pattern === null ? t.url.href : `${t.pattern}=${t.url.href}`
+}
+
+/** The default target (a bare URL), if any. */
+export function defaultTarget(targets: readonly ForwardTarget[]): ForwardTarget | undefined {
+  return targets.find((t) => t.pattern === null)
+}
+
+/**
+ * The target of an event of this type: the first pattern that matches it, in flag order, else
+ * the default target; undefined when none (the event is acknowledged and not forwarded).
+ */
+export function targetFor(targets: readonly ForwardTarget[], type: string | undefined): ForwardTarget | undefined {
+  return targets.find((t) => t.pattern !== null && matchesEventFilter(type, t.pattern.split(','))) ?? defaultTarget(targets)
+}
+
+/** An event type or `prefix.*` given where a URL was expected (`--forward 'charge.*'`). */
+function looksLikePattern(text: string): boolean {
+  return text.endsWith('*') || (EVENT_TYPES as readonly string[]).includes(text)
+}
+
+/** `charge.settled=…`, `charge.*=…`, `a,b=…`: what may stand before the `=` of a routed target. */
+const ROUTE = /^([^:/?#=]+)=(.*)$/s
+
+/**
+ * Parses the repeated `--forward [PATTERN=]URL`: at most one bare URL (the default target), each
+ * pattern checked against the spec's event types and given once. Anything wrong is a usage
+ * error (exit 2) naming --forward.
+ */
+export function parseForwardTargets(values: readonly string[]): ForwardTarget[] {
+  if (values.length === 0) throw new UsageError('--forward: give at least one target.', { field: 'forward', hint: 'e.g. --forward localhost:3000/webhooks' })
+  const targets: ForwardTarget[] = []
+  const seen = new Set<string>()
+  for (const value of values) {
+    const route = ROUTE.exec(value.trim())
+    if (!route && looksLikePattern(value.trim())) {
+      throw new UsageError(`--forward: "${value.trim()}" is a pattern with no URL.`, { field: 'forward', hint: `Route it with --forward '${value.trim()}=localhost:4000/webhooks'.` })
+    }
+    let pattern: string | null = null
+    if (route) pattern = parseEventFilter(route[1]!, 'forward').join(',')
+    const url = parseForwardUrl(route ? route[2]! : value, 'forward', '--forward: ')
+    const key = pattern ?? ''
+    if (seen.has(key)) {
+      throw new UsageError(
+        pattern === null ? '--forward: more than one bare URL; only one default target can take the events no pattern matches.' : `--forward: the pattern ${pattern} is given twice.`,
+        { field: 'forward', hint: "Route events by type with --forward 'charge.*=localhost:4000/charges'; one bare URL takes the rest." },
+      )
+    }
+    seen.add(key)
+    targets.push({ pattern, url })
+  }
+  return targets
+}
+
+/** A header field name (RFC 9110 token). */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
+/** Headers the forward itself sets, or that frame the request: never taken from --header. */
+const FRAMING = new Set(['content-type', 'content-length', 'transfer-encoding', 'connection', 'host', 'keep-alive', 'upgrade', 'te', 'trailer'])
+
+/**
+ * Parses the repeated `--header 'Name: value'` added to every forwarded request. A name that is
+ * not a token, a CR, LF or NUL anywhere, content-type, an X-SVC-* header (the delivery's own) or
+ * a framing header is a usage error (exit 2). The value is never echoed: it is often a secret.
+ */
+export function parseForwardHeaders(values: readonly string[] | undefined): Record<string, string> {
+  // A Map, so that a name like __proto__ or constructor is a name like any other.
+  const out = new Map<string, string>()
+  for (const raw of values ?? []) {
+    const colon = raw.indexOf(':')
+    const name = (colon < 0 ? raw : raw.slice(0, colon)).trim()
+    const shown = /[\r\n\0]/.test(name) || name.length > 64 ? 'a header' : `"${name}"`
+    const fail = (why: string) => new UsageError(`--header: ${shown} ${why}`, { field: 'header', hint: "Use --header 'Name: value', e.g. --header 'Authorization: Bearer dev'." })
+    if (colon < 0) throw fail('has no ":" between name and value.')
+    if (!TOKEN.test(name)) throw fail('is not a valid header name.')
+    if (/[\r\n\0]/.test(raw)) throw fail('contains a line break or NUL.')
+    const lower = name.toLowerCase()
+    if (lower === 'content-type' || lower.startsWith('x-svc-')) throw fail('cannot be overridden: the delivery\'s content-type and X-SVC-* headers are forwarded as they came.')
+    if (FRAMING.has(lower)) throw fail('is set by the forward itself.')
+    if (out.has(lower)) throw fail('is given twice.')
+    out.set(lower, raw.slice(colon + 1).trim())
+  }
+  return Object.fromEntries(out)
 }
 
 /** The headers a forwarded delivery keeps: content-type and every X-SVC-* header. */
@@ -57,6 +155,8 @@ export interface ForwardResult {
 
 export interface ForwarderOptions {
   timeoutMs?: number
+  /** Added to every request (`--header`), under the delivery's own headers. */
+  headers?: Record<string, string>
   /** Monotonic milliseconds, for latency (injected in tests). */
   monotonic?: () => number
 }
@@ -73,6 +173,7 @@ interface Attempt {
 
 export class Forwarder {
   readonly timeoutMs: number
+  private readonly extraHeaders: Record<string, string>
   private readonly monotonic: () => number
   /** The loopback address that last answered for a `localhost` target. */
   private localhostPreferred?: string
@@ -80,10 +181,12 @@ export class Forwarder {
 
   constructor(opts: ForwarderOptions = {}) {
     this.timeoutMs = opts.timeoutMs ?? LIMITS.webhookTimeoutMs
+    this.extraHeaders = opts.headers ?? {}
     this.monotonic = opts.monotonic ?? (() => performance.now())
   }
 
-  async send(url: URL, body: Uint8Array, headers: Record<string, string>): Promise<ForwardResult> {
+  async send(url: URL, body: Uint8Array, delivery: Record<string, string>): Promise<ForwardResult> {
+    const headers = { ...this.extraHeaders, ...delivery }
     const started = this.monotonic()
     const deadline = Date.now() + this.timeoutMs
     let last: Attempt = {}

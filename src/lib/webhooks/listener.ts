@@ -1,10 +1,12 @@
 /**
  * The verifying local forwarder behind `svc webhooks listen`:
- *   receive (raw bytes) → verify → filter → deduplicate → forward → answer → record.
- * The service gets a 2xx only when the app answered 2xx, so a failure is retried by the
- * service and nothing is lost. An event id forwarded with success once is never forwarded
- * again (the event log remembers it across restarts); concurrent copies of one event share a
- * single forward. Clock, forwarder and store are injected so that tests control them.
+ *   receive (raw bytes) → verify → filter → route → deduplicate → forward → answer → record.
+ * Routing is data: the targets (`{pattern, url}`, resolved once) name the one app each event goes
+ * to, and the rest of the pipeline is the same whichever it is. The service gets a 2xx only when
+ * that app answered 2xx, so a failure is retried by the service and nothing is lost. An event
+ * forwarded with success to a target is never forwarded to it again (the event log remembers it
+ * per target across restarts); concurrent copies of one event share a single forward. Clock,
+ * forwarder and store are injected so that tests control them.
  */
 import { randomBytes } from 'node:crypto'
 import { EventEmitter } from 'node:events'
@@ -14,13 +16,18 @@ import { answerClientErrors, guardedServerOptions, type ServerTimeouts } from '.
 import { matchesEventFilter } from './event-filter.js'
 import type { DeliveryRecord, EventStore, NewDeliveryRecord } from './event-store.js'
 import { type EventSummary, summarizeEvent } from './event-summary.js'
-import { Forwarder, type ForwardResult, forwardedHeaders } from './forward.js'
+import { defaultTarget, Forwarder, type ForwardResult, type ForwardTarget, forwardedHeaders, targetFor, targetName } from './forward.js'
 import { verifyDelivery } from './verify-delivery.js'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 
 export interface ListenerOptions {
-  forward: URL
+  /** The targets (`--forward [PATTERN=]URL`...), in flag order. */
+  targets?: readonly ForwardTarget[]
+  /** One default target: the same as `targets: [{ pattern: null, url: forward }]`. */
+  forward?: URL
+  /** Added to every forwarded request (`--header`). Ignored when `forwarder` is given. */
+  headers?: Record<string, string>
   secrets: readonly string[]
   store: EventStore
   skipVerify?: boolean
@@ -58,6 +65,8 @@ export interface ListenerDelivery {
   record: DeliveryRecord
   summary: EventSummary
   skipVerify: boolean
+  /** The target the event went to (or would have): its URL, or `pattern=URL`; undefined when none matched. */
+  target?: string
 }
 
 type Events = { delivery: [ListenerDelivery] }
@@ -74,6 +83,8 @@ function errorBody(code: string, message: string, details?: Array<{ field: strin
 
 export class WebhookListener extends EventEmitter<Events> {
   private readonly opts: ListenerOptions
+  /** Resolved once: the pipeline below asks it where an event goes and never branches per target. */
+  readonly targets: readonly ForwardTarget[]
   private readonly forwarder: Forwarder
   /** The forwarder was made here, so close() lets go of its connections. */
   private readonly ownsForwarder: boolean
@@ -86,13 +97,16 @@ export class WebhookListener extends EventEmitter<Events> {
   constructor(opts: ListenerOptions) {
     super()
     this.opts = opts
-    this.forwarder = opts.forwarder ?? new Forwarder({ timeoutMs: opts.forwardTimeoutMs })
+    this.targets = opts.targets ?? (opts.forward ? [{ pattern: null, url: opts.forward }] : [])
+    if (this.targets.length === 0) throw new Error('the listener needs at least one target')
+    this.forwarder = opts.forwarder ?? new Forwarder({ timeoutMs: opts.forwardTimeoutMs, headers: opts.headers })
     this.ownsForwarder = !opts.forwarder
     this.now = opts.now ?? Date.now
   }
 
-  get forwardUrl(): URL {
-    return this.opts.forward
+  /** The default target's URL (a bare --forward), if any. */
+  get forwardUrl(): URL | undefined {
+    return defaultTarget(this.targets)?.url
   }
 
   get skipVerify(): boolean {
@@ -192,6 +206,7 @@ export class WebhookListener extends EventEmitter<Events> {
         })
     // A verified body was parsed by the verifier: summarize that object instead of parsing again.
     const summary = summarizeEvent(verdict?.ok && verdict.event ? verdict.event : delivery.body, headers)
+    const target = targetFor(this.targets, summary.type)
     const base: Omit<NewDeliveryRecord, 'outcome' | 'answeredStatus' | 'verification'> = {
       receivedAt,
       source: 'service',
@@ -200,57 +215,63 @@ export class WebhookListener extends EventEmitter<Events> {
       chargeId: summary.charge?.id,
       headers,
       body: delivery.body,
-      forwardUrl: this.opts.forward.href,
+      forwardUrl: target?.url.href,
     }
+    const finish = (rec: NewDeliveryRecord, body: unknown) => this.finish(rec, summary, target, body)
     if (!verdict) {
       // Too large: never read, so never verified.
       const limit = this.opts.maxBodyBytes ?? MAX_BODY_BYTES
       const message = `the body is larger than ${limit} bytes`
-      return this.finish({ ...base, verification: 'failed', verifyReason: 'body_too_large', verifyMessage: message, outcome: 'rejected', answeredStatus: 413 }, summary, errorBody('invalid_request', message))
+      return finish({ ...base, verification: 'failed', verifyReason: 'body_too_large', verifyMessage: message, outcome: 'rejected', answeredStatus: 413 }, errorBody('invalid_request', message))
     }
 
     const verification = this.opts.skipVerify ? 'skipped' : verdict.ok ? 'verified' : 'failed'
     const verifyInfo = verdict.ok ? {} : { verifyReason: verdict.reason, verifyMessage: verdict.message }
     if (verification === 'failed' && !verdict.ok) {
       const body = errorBody('invalid_request', `${verdict.reason}: ${verdict.message}`, [{ field: verdict.field, message: verdict.message }])
-      return this.finish({ ...base, verification, ...verifyInfo, outcome: 'rejected', answeredStatus: 400 }, summary, body)
+      return finish({ ...base, verification, ...verifyInfo, outcome: 'rejected', answeredStatus: 400 }, body)
     }
     const accepted = { ...base, verification, ...verifyInfo } as const
 
     if (!matchesEventFilter(summary.type, this.opts.events)) {
-      return this.finish({ ...accepted, outcome: 'skipped', answeredStatus: 200 }, summary, { received: true, skipped: true, reason: 'filtered out by --events' })
+      return finish({ ...accepted, outcome: 'skipped', answeredStatus: 200 }, { received: true, skipped: true, reason: 'filtered out by --events' })
+    }
+    if (!target) {
+      // No pattern matches and there is no default target: acknowledged, as --events does.
+      return finish({ ...accepted, outcome: 'skipped', answeredStatus: 200 }, { received: true, skipped: true, reason: 'no --forward target for this event type' })
     }
     const id = summary.eventId
-    if (id && this.opts.store.isDelivered(id)) {
-      return this.finish({ ...accepted, outcome: 'duplicate', answeredStatus: 200 }, summary, { received: true, duplicate: true })
+    if (id && this.opts.store.isDelivered(id, target.url.href)) {
+      return finish({ ...accepted, outcome: 'duplicate', answeredStatus: 200 }, { received: true, duplicate: true })
     }
-    const running = id ? this.inFlight.get(id) : undefined
+    const flightKey = id && `${target.url.href}\n${id}`
+    const running = flightKey ? this.inFlight.get(flightKey) : undefined
     if (running) {
       // A concurrent copy of an event being forwarded: share that forward's fate.
       const result = await running
       const status = result.ok ? 200 : failureStatus(result)
-      return this.finish({ ...accepted, outcome: 'duplicate', answeredStatus: status, forwardStatus: result.status, error: result.ok ? undefined : result.message }, summary, result.ok ? { received: true, duplicate: true } : failureBody(result))
+      return finish({ ...accepted, outcome: 'duplicate', answeredStatus: status, forwardStatus: result.status, error: result.ok ? undefined : result.message }, result.ok ? { received: true, duplicate: true } : failureBody(result))
     }
 
-    const forwarding = this.forwarder.send(this.opts.forward, delivery.body, forwardedHeaders(headers))
-    if (id) this.inFlight.set(id, forwarding)
+    const forwarding = this.forwarder.send(target.url, delivery.body, forwardedHeaders(headers))
+    if (flightKey) this.inFlight.set(flightKey, forwarding)
     let result: ForwardResult
     try {
       result = await forwarding
     } catch (err) {
-      if (id) this.inFlight.delete(id)
+      if (flightKey) this.inFlight.delete(flightKey)
       throw err
     }
-    // Record first (it marks the id delivered), then let go of the in-flight entry: no window for a second forward.
+    // Record first (it marks the id delivered to this target), then let go of the in-flight entry: no window for a second forward.
     const fields = { forwardStatus: result.status, latencyMs: result.latencyMs, error: result.ok ? undefined : result.message, responseSnippet: result.responseSnippet }
     let answer: Promise<DeliveryAnswer>
     try {
       answer = result.ok
-        ? this.finish({ ...accepted, ...fields, outcome: 'forwarded', answeredStatus: 200 }, summary, { received: true, forwarded: true, status: result.status })
-        : this.finish({ ...accepted, ...fields, outcome: 'failed', answeredStatus: failureStatus(result) }, summary, failureBody(result))
+        ? finish({ ...accepted, ...fields, outcome: 'forwarded', answeredStatus: 200 }, { received: true, forwarded: true, status: result.status })
+        : finish({ ...accepted, ...fields, outcome: 'failed', answeredStatus: failureStatus(result) }, failureBody(result))
     } finally {
       // finish() has recorded synchronously by now (the commit is what it awaits).
-      if (id && this.inFlight.get(id) === forwarding) this.inFlight.delete(id)
+      if (flightKey && this.inFlight.get(flightKey) === forwarding) this.inFlight.delete(flightKey)
     }
     return answer
   }
@@ -261,10 +282,10 @@ export class WebhookListener extends EventEmitter<Events> {
    * The record is visible to isDelivered() at once (same connection), which closes the window
    * for a concurrent copy.
    */
-  private async finish(rec: NewDeliveryRecord, summary: EventSummary, body: unknown): Promise<DeliveryAnswer> {
+  private async finish(rec: NewDeliveryRecord, summary: EventSummary, target: ForwardTarget | undefined, body: unknown): Promise<DeliveryAnswer> {
     const record = this.opts.store.record(rec)
     await this.opts.store.committed()
-    this.emit('delivery', { record, summary, skipVerify: this.skipVerify })
+    this.emit('delivery', { record, summary, skipVerify: this.skipVerify, target: target && targetName(target) })
     return { status: record.answeredStatus, body, record }
   }
 }

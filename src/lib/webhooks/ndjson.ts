@@ -1,7 +1,7 @@
 /** One JSON object per delivery (the listener's output when not on a TTY, or with --no-tui / --json). */
 import type { ListenerDelivery } from './listener.js'
 
-export function deliveryLine({ record: r, summary, skipVerify }: ListenerDelivery): Record<string, unknown> {
+export function deliveryLine({ record: r, summary, skipVerify, target }: ListenerDelivery): Record<string, unknown> {
   return {
     receivedAt: r.receivedAt,
     eventId: r.eventId ?? null,
@@ -14,6 +14,8 @@ export function deliveryLine({ record: r, summary, skipVerify }: ListenerDeliver
     verification: r.verification === 'failed' ? (r.verifyReason ?? 'failed') : r.verification,
     ...(r.verifyMessage ? { verifyMessage: r.verifyMessage } : {}),
     outcome: r.outcome,
+    // Where it went (or would have): the URL, or pattern=URL; null when no --forward target matched.
+    target: target ?? null,
     status: r.answeredStatus,
     forwardStatus: r.forwardStatus ?? null,
     latencyMs: r.latencyMs ?? null,

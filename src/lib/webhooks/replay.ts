@@ -9,15 +9,17 @@ import { WEBHOOK_HEADERS } from '../contract/events.js'
 import { CliError, UsageError } from '../errors.js'
 import type { DeliveryRecord, EventStore } from './event-store.js'
 import { summarizeEvent } from './event-summary.js'
-import { type Forwarder, type ForwardResult, forwardedHeaders, parseForwardUrl } from './forward.js'
+import { type Forwarder, type ForwardResult, type ForwardTarget, forwardedHeaders, parseForwardUrl, targetFor } from './forward.js'
 import { signatureHeader, verifySignature } from './signature.js'
 
 export interface ReplayOptions {
   store: EventStore
   eventId: string
   forwarder: Forwarder
-  /** Where to send; default: where the original delivery was forwarded. */
+  /** Where to send; default: the target the event routes to among `targets`, else where the original delivery was forwarded. */
   forward?: URL
+  /** The running listener's targets (the live view's replay). */
+  targets?: readonly ForwardTarget[]
   secrets: readonly string[]
   now?: () => number
 }
@@ -56,7 +58,8 @@ export async function replayEvent(opts: ReplayOptions): Promise<ReplayResult> {
       hint: 'List what the listener received with `svc webhooks events`.',
     })
   }
-  const url = opts.forward ?? (original.forwardUrl ? parseForwardUrl(original.forwardUrl) : undefined)
+  const routed = opts.targets ? targetFor(opts.targets, original.type)?.url : undefined
+  const url = opts.forward ?? routed ?? (original.forwardUrl ? parseForwardUrl(original.forwardUrl) : undefined)
   if (!url) throw new UsageError('This delivery was never forwarded anywhere; say where to send it.', { field: 'forward' })
   const headers = forwardedHeaders(original.headers)
   const secret = signingSecret(original, opts.secrets)

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import WebhooksEvents from '../../../src/commands/webhooks/events.js'
 import { painter } from '../../../src/lib/output/color.js'
 import { EventStore } from '../../../src/lib/webhooks/event-store.js'
-import { eventLogTable } from '../../../src/lib/webhooks/events-view.js'
+import { deliveryJson, deliveryTsvRow, eventLogTable } from '../../../src/lib/webhooks/events-view.js'
 import { runCommand } from '../../helpers/run-command.js'
 import { chargeEvent, signedHeaders } from '../../lib/webhooks/fixtures.js'
 
@@ -23,7 +23,7 @@ describe('svc webhooks events', () => {
     expect(r.exitCode).toBe(0)
     const rows = r.stdout.trim().split('\n').map((l) => l.split('\t'))
     expect(rows.map((c) => c[1])).toEqual(['evt_3', 'evt_2', 'evt_1'])
-    expect(rows[0]).toEqual(['2026-11-22T12:00:03.000Z', 'evt_3', 'withdrawal.paid', 'timestamp_too_old', 'rejected', '400', '', '', '1', 'service'])
+    expect(rows[0]).toEqual(['2026-11-22T12:00:03.000Z', 'evt_3', 'withdrawal.paid', 'timestamp_too_old', 'rejected', '400', '', '', '1', 'service', 'http://localhost:3000/'])
     expect(rows[1]!.slice(3, 9)).toEqual(['verified', 'failed', '502', '500', '7', '1'])
   })
 
@@ -68,6 +68,26 @@ describe('svc webhooks events', () => {
       for (const l of run.stdout.trimEnd().split('\n')) expect(l.length, l).toBeLessThanOrEqual(60)
     } finally {
       wide.close()
+    }
+  })
+
+  it('shows which app each delivery went to when the listener routed to several', async () => {
+    const routed = await EventStore.open({ path: ':memory:' })
+    try {
+      const body = Buffer.from(chargeEvent('evt_x', 'charge.settled'))
+      const base = { source: 'service', headers: {}, body, verification: 'verified', outcome: 'forwarded', answeredStatus: 200, forwardStatus: 200, latencyMs: 3 } as const
+      routed.record({ ...base, receivedAt: '2026-11-22T12:00:01.000Z', eventId: 'evt_x', type: 'charge.settled', forwardUrl: 'http://localhost:4000/money' })
+      routed.record({ ...base, receivedAt: '2026-11-22T12:00:02.000Z', eventId: 'evt_y', type: 'withdrawal.paid', forwardUrl: 'http://localhost:3000/' })
+      const records = routed.list()
+      const table = eventLogTable(records, painter(false), 200).trimEnd().split('\n')
+      expect(table[0]).toMatch(/TIMES\s+TARGET$/)
+      expect(table[2]).toMatch(/evt_x .*http:\/\/localhost:4000\/money$/)
+      // Narrow: the target is the first to go.
+      expect(eventLogTable(records, painter(false), 90).split('\n')[0]).not.toContain('TARGET')
+      expect(deliveryJson(records[0]!)).toMatchObject({ eventId: 'evt_y', target: 'http://localhost:3000/' })
+      expect(deliveryTsvRow(records[1]!).trimEnd().split('\t').at(-1)).toBe('http://localhost:4000/money')
+    } finally {
+      routed.close()
     }
   })
 

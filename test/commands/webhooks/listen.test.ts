@@ -234,6 +234,52 @@ describe('svc webhooks listen (piped)', () => {
     expect(target.received).toHaveLength(0)
   })
 
+  it('routes by pattern to two apps: the first line lists the routes, each line names its target', async () => {
+    const rest = await app()
+    const split = await app()
+    const run = start(['--forward', `127.0.0.1:${rest.port}`, '--forward', `charge.split.*=127.0.0.1:${split.port}/split`, '--header', 'Authorization: Bearer dev', '--port', '0', '--secret', SECRET])
+    const [first] = await run.waitLines(1)
+    expect(first).toEqual({ listening: expect.any(String), forward: `http://127.0.0.1:${rest.port}/`, routes: [{ pattern: 'charge.split.*', url: `http://127.0.0.1:${split.port}/split` }] })
+    for (const [id, type] of [['evt_route1', 'charge.split.failed'], ['evt_route2', 'charge.settled']] as const) {
+      const body = chargeEvent(id, type)
+      expect((await post(first!.listening as string, body, signedHeaders(body, { id }))).status).toBe(200)
+    }
+    const lines = await run.waitLines(3)
+    await run.stop()
+    expect(lines.slice(1).map((l) => [l.eventId, l.outcome, l.target])).toEqual([
+      ['evt_route1', 'forwarded', `charge.split.*=http://127.0.0.1:${split.port}/split`],
+      ['evt_route2', 'forwarded', `http://127.0.0.1:${rest.port}/`],
+    ])
+    expect(split.received.map((r) => [r.path, r.headers.authorization])).toEqual([['/split', 'Bearer dev']])
+    expect(rest.received.map((r) => r.headers['x-svc-event-id'])).toEqual(['evt_route2'])
+    // The header's value is a secret: it goes to the apps, never to the output.
+    expect(run.stdout() + run.stderr()).not.toContain('Bearer dev')
+  })
+
+  it('says at start that, with no bare URL, the events no pattern matches are acknowledged and not forwarded', async () => {
+    const target = await app()
+    const run = start(['--forward', `charge.settled=127.0.0.1:${target.port}`, '--port', '0', '--secret', SECRET])
+    const [first] = await run.waitLines(1)
+    expect(first).toMatchObject({ forward: null, routes: [{ pattern: 'charge.settled' }] })
+    await run.stop()
+    expect(run.stderr()).toContain('No bare --forward URL: events no pattern matches are acknowledged (2xx) and not forwarded.')
+  })
+
+  it.each([
+    ['a misspelt route pattern', ['--forward', 'charge.setled=localhost:3000'], '--forward: "charge.setled" is not a known event type (did you mean charge.settled?)'],
+    ['a route to a URL that is not http', ['--forward', 'localhost:3000', '--forward', 'charge.*=ftp://x'], '--forward: The forward URL must be http or https'],
+    ['two bare URLs', ['--forward', 'localhost:3000', '--forward', 'localhost:3001'], '--forward: more than one bare URL'],
+    ['a header overriding X-SVC-*', ['--forward', 'localhost:3000', '--header', 'X-SVC-Signature: v1=forged'], '--header: "X-SVC-Signature" cannot be overridden'],
+    ['a header with a line break', ['--forward', 'localhost:3000', '--header', 'Authorization: Bearer a\r\nX-Evil: 1'], '--header: "Authorization" contains a line break'],
+  ])('exits 2 on %s, naming the flag, before listening', async (_what, argv, message) => {
+    const run = start([...argv, '--port', '0', '--secret', SECRET])
+    expect(await run.done).toBe(2)
+    setIO(undefined)
+    expect(run.lines()).toEqual([])
+    expect(run.stderr()).toContain(message)
+    expect(run.stderr()).not.toContain('forged')
+  })
+
   it('exits 2 on a forward URL that is not http', async () => {
     const run = start(['--forward', 'ftp://localhost/x', '--secret', SECRET])
     expect(await run.done).toBe(2)

@@ -15,6 +15,8 @@ beforeAll(async () => {
   })
   const store = await EventStore.open()
   store.record({ receivedAt: '2026-11-22T12:00:00.000Z', source: 'service', eventId: 'evt_replay', type: 'charge.settled', headers: signedHeaders(body, { id: 'evt_replay', timestamp: 1_700_000_000 }), body, verification: 'verified', outcome: 'forwarded', answeredStatus: 200, forwardUrl: `${target.url}/hooks` })
+  const routed = Buffer.from(chargeEvent('evt_routed', 'charge.split.completed'))
+  store.record({ receivedAt: '2026-11-22T12:00:01.000Z', source: 'service', eventId: 'evt_routed', type: 'charge.split.completed', headers: signedHeaders(routed, { id: 'evt_routed' }), body: routed, verification: 'verified', outcome: 'forwarded', answeredStatus: 200, forwardUrl: `${target.url}/split` })
   store.close()
 })
 afterAll(() => target.close())
@@ -46,5 +48,21 @@ describe('svc webhooks replay', () => {
     const missing = await runCommand(WebhooksReplay, ['evt_missing'])
     expect(missing.exitCode).toBe(4)
     expect(missing.stderr).toContain('svc webhooks events')
+  })
+
+  it('sends an event routed by pattern to the target it was routed to, with --header', async () => {
+    const r = await runCommand(WebhooksReplay, ['evt_routed', '--secret', SECRET, '--header', 'Authorization: Bearer dev'])
+    expect(r.exitCode).toBe(0)
+    const got = target.received.at(-1)!
+    expect([got.path, got.headers['x-svc-event-id'], got.headers.authorization]).toEqual(['/split', 'evt_routed', 'Bearer dev'])
+    expect(r.stdout + r.stderr).not.toContain('Bearer dev')
+  })
+
+  it('exits 2 naming --header for a header it may not set, sending nothing', async () => {
+    const before = target.received.length
+    const r = await runCommand(WebhooksReplay, ['evt_replay', '--secret', SECRET, '--header', 'X-SVC-Timestamp: 1'])
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toContain('--header: "X-SVC-Timestamp" cannot be overridden')
+    expect(target.received).toHaveLength(before)
   })
 })

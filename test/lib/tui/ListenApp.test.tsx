@@ -127,6 +127,26 @@ describe('ListenApp', () => {
     await until(app, 'out of order')
   })
 
+  it('with several targets, says on each row and in the details which app the event went to', async () => {
+    const feed = new ListenFeed({ showTargets: true })
+    const app = mount(feed)
+    feed.add({ ...delivery('charge.split.completed', { forwardUrl: 'http://localhost:4000/split' }), target: 'charge.split.*=http://localhost:4000/split' })
+    feed.add({ ...delivery('charge.settled'), target: 'http://localhost:3000/' })
+    await until(app, '⇢ charge.split.*=http://localhost:4000/split')
+    expect(frame(app)).toContain('⇢ http://localhost:3000/')
+    app.stdin.write('\u001B[B')
+    app.stdin.write('\r')
+    await until(app, 'target charge.split.*=http://localhost:4000/split → 200')
+  })
+
+  it('with one target, leaves it out of the rows (the header says it)', async () => {
+    const feed = new ListenFeed()
+    const app = mount(feed)
+    feed.add({ ...delivery('charge.settled'), target: 'http://localhost:3000/' })
+    await until(app, 'charge.settled')
+    expect(frame(app)).not.toContain('⇢')
+  })
+
   it('moves the selection, opens details, filters, replays and quits with the keys', async () => {
     const onReplay = vi.fn(async (id: string) => `replayed ${id} → 200`)
     const onQuit = vi.fn()

@@ -1,4 +1,5 @@
 import { statSync } from 'node:fs'
+import { DatabaseSync } from 'node:sqlite'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { EventStore, type NewDeliveryRecord } from '../../../src/lib/webhooks/event-store.js'
@@ -87,5 +88,60 @@ describe('EventStore', () => {
     expect(store.isDelivered('evt_399')).toBe(true)
     expect(store.isDelivered('evt_0')).toBe(false)
     store.close()
+  })
+
+  it('marks an event delivered per target: one app having it says nothing of another', async () => {
+    const store = await EventStore.open({ path: ':memory:', maxDeliveries: 50, maxDelivered: 4 })
+    store.record({ ...rec('evt_t'), forwardUrl: 'http://localhost:3000/' })
+    expect(store.isDelivered('evt_t', 'http://localhost:3000/')).toBe(true)
+    expect(store.isDelivered('evt_t', 'http://localhost:4000/split')).toBe(false)
+    store.record({ ...rec('evt_t'), forwardUrl: 'http://localhost:4000/split' })
+    expect(store.isDelivered('evt_t', 'http://localhost:4000/split')).toBe(true)
+    // A failed forward to a target is no mark for it.
+    store.record({ ...rec('evt_u', 'failed'), forwardUrl: 'http://localhost:4000/split' })
+    expect(store.isDelivered('evt_u', 'http://localhost:4000/split')).toBe(false)
+    // Bounded in marks, not in events: the oldest (event, target) pairs go first.
+    for (let i = 0; i < 4; i++) store.record({ ...rec(`evt_more${i}`), forwardUrl: 'http://localhost:3000/' })
+    store.prune()
+    expect(store.isDelivered('evt_t', 'http://localhost:3000/')).toBe(false)
+    expect(store.isDelivered('evt_more3', 'http://localhost:3000/')).toBe(true)
+    store.close()
+  })
+
+  it('opens an event log from before routing and keeps its marks: per target where the log says which, else for any', async () => {
+    const path = join(process.env.SVC_CONFIG_DIR!, 'v02.db')
+    // The 0.2 schema, as a 0.2 listener left it.
+    const old = new DatabaseSync(path)
+    old.exec(`CREATE TABLE deliveries (seq INTEGER PRIMARY KEY AUTOINCREMENT, received_at TEXT NOT NULL, source TEXT NOT NULL, event_id TEXT, event_type TEXT,
+        charge_id TEXT, attempt INTEGER NOT NULL, headers TEXT NOT NULL, body BLOB NOT NULL, verification TEXT NOT NULL, verify_reason TEXT, verify_message TEXT,
+        outcome TEXT NOT NULL, answered_status INTEGER NOT NULL, forward_url TEXT, forward_status INTEGER, latency_ms INTEGER, error TEXT, response_snippet TEXT);
+      CREATE INDEX deliveries_event ON deliveries(event_id, seq);
+      CREATE INDEX deliveries_type ON deliveries(event_type, seq);
+      CREATE TABLE delivered (event_id TEXT PRIMARY KEY, delivered_at TEXT NOT NULL, seq INTEGER NOT NULL);
+      CREATE INDEX delivered_seq ON delivered(seq);
+      INSERT INTO deliveries (received_at, source, event_id, event_type, attempt, headers, body, verification, outcome, answered_status, forward_url)
+        VALUES ('2026-11-22T12:00:00.000Z', 'service', 'evt_kept', 'charge.settled', 1, '{}', x'7b7d', 'verified', 'forwarded', 200, 'http://localhost:3000/');
+      INSERT INTO delivered VALUES ('evt_kept', '2026-11-22T12:00:00.000Z', 1);
+      INSERT INTO delivered VALUES ('evt_pruned', '2026-11-21T12:00:00.000Z', 0);`)
+    old.close()
+
+    const store = await EventStore.open({ path })
+    expect(store.list().map((r) => r.eventId)).toEqual(['evt_kept'])
+    expect(store.isDelivered('evt_kept', 'http://localhost:3000/')).toBe(true)
+    expect(store.isDelivered('evt_kept', 'http://localhost:4000/')).toBe(false)
+    // Its delivery row is gone, so nobody knows where it went: it counts for every target (no double).
+    expect(store.isDelivered('evt_pruned', 'http://localhost:4000/')).toBe(true)
+    store.record({ ...rec('evt_new'), forwardUrl: 'http://localhost:4000/' })
+    store.close()
+
+    // Opened again (and by a second process at once): nothing to migrate twice, nothing lost.
+    const [a, b] = await Promise.all([EventStore.open({ path }), EventStore.open({ path })])
+    expect(a.isDelivered('evt_new', 'http://localhost:4000/')).toBe(true)
+    expect(b.isDelivered('evt_kept', 'http://localhost:3000/')).toBe(true)
+    a.close()
+    b.close()
+    const check = new DatabaseSync(path)
+    expect((check.prepare('PRAGMA table_info(delivered)').all() as Array<{ name: string }>).map((c) => c.name)).toEqual(['event_id', 'target', 'delivered_at', 'seq'])
+    check.close()
   })
 })

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { EventStore } from '../../../src/lib/webhooks/event-store.js'
-import { Forwarder } from '../../../src/lib/webhooks/forward.js'
+import { Forwarder, parseForwardTargets } from '../../../src/lib/webhooks/forward.js'
 import { replayEvent } from '../../../src/lib/webhooks/replay.js'
 import { verifySignature } from '../../../src/lib/webhooks/signature.js'
 import { chargeEvent, SECRET, sha256, signedHeaders, startApp, type TargetApp } from './fixtures.js'
@@ -52,6 +52,20 @@ describe('replayEvent', () => {
   it('exits 4 for an event that is not in the log', async () => {
     const store = await EventStore.open({ path: ':memory:' })
     await expect(replayEvent({ store, eventId: 'evt_nope', forwarder: new Forwarder(), secrets: [] })).rejects.toMatchObject({ exitCode: 4 })
+    store.close()
+  })
+
+  it('from the live view, sends to the target the event routes to now, with the --header headers', async () => {
+    app = await startApp()
+    const body = chargeEvent('evt_r', 'charge.settled')
+    const store = await storeWith(body, signedHeaders(body, { timestamp: T0, id: 'evt_r' }), 'http://127.0.0.1:9/old')
+    const targets = parseForwardTargets(['127.0.0.1:9/rest', `charge.settled=${app.url}/settled`])
+    const forwarder = new Forwarder({ headers: { authorization: 'Bearer dev' } })
+    const r = await replayEvent({ store, eventId: 'evt_r', forwarder, targets, secrets: [SECRET] })
+    await forwarder.close()
+    expect(r.url.href).toBe(`${app.url}/settled`)
+    expect(app.received.map((g) => [g.path, g.headers.authorization])).toEqual([['/settled', 'Bearer dev']])
+    expect(store.isDelivered('evt_r', `${app.url}/settled`)).toBe(true)
     store.close()
   })
 })
