@@ -5,7 +5,7 @@ import { PanelCommand } from '../../lib/command/sandbox-panel.js'
 import { sandboxTarget, sandboxTargetFlags } from '../../lib/command/sandbox-target.js'
 import { UsageError } from '../../lib/errors.js'
 import { promptConfirm } from '../../lib/output/prompt.js'
-import { detectSandbox } from '../../lib/sandbox-client/client.js'
+import { probeSandbox } from '../../lib/sandbox-client/client.js'
 import { runState } from '../../lib/services/sandbox-runfile.js'
 
 export default class SandboxReset extends PanelCommand<typeof SandboxReset> {
@@ -25,7 +25,7 @@ export default class SandboxReset extends PanelCommand<typeof SandboxReset> {
 
   async run(): Promise<void> {
     const target = sandboxTarget(this.flags, this.io.env)
-    const state = await runState(target.dir, { clean: true, answers: (url) => detectSandbox(url) })
+    const state = await runState(target.dir, { clean: true, probe: (url) => probeSandbox(url) })
     const where = state.kind === 'running' ? `the sandbox at ${state.info.baseUrl}` : target.inMemory ? '' : `the sandbox data in ${target.dataDir}`
     if (state.kind !== 'running' && target.inMemory) {
       throw new UsageError('No in-memory sandbox is running: there is nothing to reset (its data goes when it stops).', { field: 'in-memory' })
