@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { BaseCommand } from '../../lib/command/base.js'
 import { EXIT } from '../../lib/contract/errors.js'
-import { resolveWebhookSecrets } from '../../lib/config/resolve.js'
+import { resolveWebhookSecrets, SECRET_FLAG_WARNING } from '../../lib/config/resolve.js'
 import { safeText } from '../../lib/output/safe-text.js'
 import { EventStore } from '../../lib/webhooks/event-store.js'
 import { Forwarder, parseForwardUrl } from '../../lib/webhooks/forward.js'
@@ -27,11 +27,12 @@ export default class WebhooksReplay extends BaseCommand<typeof WebhooksReplay> {
 
   static override flags = {
     forward: Flags.string({ description: 'Send to this URL instead (scheme optional).' }),
-    secret: Flags.string({ description: 'Webhook secret to re-sign with (repeatable; or SVC_WEBHOOK_SECRET, or the profile\'s).', multiple: true }),
+    secret: Flags.string({ description: 'Webhook secret to re-sign with (repeatable; or SVC_WEBHOOK_SECRET, or the profile\'s). Visible to other processes: prefer SVC_WEBHOOK_SECRET or the profile.', multiple: true }),
     profile: Flags.string({ char: 'p', description: 'Profile whose webhook secret to use.' }),
   }
 
   async run(): Promise<void> {
+    if (this.flags.secret?.length) this.warnUser(SECRET_FLAG_WARNING)
     const forward = this.flags.forward ? parseForwardUrl(this.flags.forward) : undefined
     const secrets = await resolveWebhookSecrets({ secret: this.flags.secret, profile: this.flags.profile }, this.io.env)
     const store = await EventStore.open({ env: this.io.env })
