@@ -19,7 +19,7 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { DatabaseSync } from 'node:sqlite'
-import { configDir } from '../config/store.js'
+import { configDir, configUnwritable } from '../config/store.js'
 
 export type Verification = 'verified' | 'failed' | 'skipped'
 /** What became of a delivery: forwarded with a 2xx, forward failed, rejected before forwarding, a duplicate, or filtered out. */
@@ -195,6 +195,15 @@ export class EventStore {
   /** Opens (creating it 0600 if needed) the event log. node:sqlite is loaded only here. */
   static async open(opts: EventStoreOptions = {}): Promise<EventStore> {
     const path = opts.path ?? defaultEventsDbPath(opts.env)
+    try {
+      return await EventStore.openAt(path, opts)
+    } catch (error) {
+      // SVC_CONFIG_DIR a file, a read-only dir, a full disk: said as such, not as a bug in svc.
+      throw configUnwritable(path, error, opts.env) ?? error
+    }
+  }
+
+  private static async openAt(path: string, opts: EventStoreOptions): Promise<EventStore> {
     if (path !== ':memory:') {
       const dir = dirname(path)
       if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 })
