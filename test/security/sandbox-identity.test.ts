@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { isAlive, processStartTime, RUN_FILE, type RunInfo } from '../../src/lib/services/sandbox-runfile.js'
+import { isAlive, processStartTime, RUN_FILE, type RunInfo, runState } from '../../src/lib/services/sandbox-runfile.js'
 import { svc } from '../helpers/cli.js'
 
 const config = mkdtempSync(join(tmpdir(), 'svc-identity-'))
@@ -115,5 +115,29 @@ describe('a pid file whose pid the OS gave to another program', () => {
 
     expect((await svc(['sandbox', 'stop', '--in-memory'], { env })).exitCode).toBe(0)
     expect(isAlive(otherStatus.pid)).toBe(false)
+  })
+})
+
+describe('runState', () => {
+  it('the recorded start time proves the process itself, even when its URL does not answer (a busy or hung sandbox is still stoppable)', async () => {
+    const procStart = processStartTime(process.pid)
+    expect(procStart).toMatch(/^\d+$/)
+    leaveRunFile({ pid: process.pid, procStart, baseUrl: 'http://127.0.0.1:9' })
+    let probed = false
+    const state = await runState(dataDir, {
+      probe: async () => {
+        probed = true
+        return { kind: 'unreachable' }
+      },
+    })
+    expect(state).toMatchObject({ kind: 'running', info: { pid: process.pid } })
+    expect(probed).toBe(false)
+  })
+
+  it('without a start time to compare, the URL must echo the nonce: the same nonce is running, none is not', async () => {
+    leaveRunFile({ pid: process.pid, procStart: undefined, baseUrl: 'http://127.0.0.1:9' })
+    expect((await runState(dataDir, { probe: async () => ({ kind: 'sandbox', instance: 'a'.repeat(32) }) })).kind).toBe('running')
+    expect(await runState(dataDir, { probe: async () => ({ kind: 'sandbox' }) })).toMatchObject({ kind: 'stale', reason: 'reused' })
+    expect(await runState(dataDir, { probe: async () => ({ kind: 'unreachable' }) })).toMatchObject({ kind: 'stale', reason: 'unproven' })
   })
 })

@@ -107,20 +107,17 @@ export async function runState(dir: string, opts: { clean?: boolean; probe?: Pro
 async function staleReason(info: RunInfo, probe: Probe | undefined): Promise<StaleReason | undefined> {
   if (!isAlive(info.pid)) return 'dead'
   const now = processStartTime(info.pid)
-  // Where /proc exists, the start time decides: the same pid started at another time is another process.
-  const sameProcess = info.procStart !== undefined && now !== undefined ? info.procStart === now : undefined
-  if (sameProcess === false) return 'reused'
+  // Where /proc exists, the start time decides: the same pid started at another tick is another
+  // process, the same pid and tick is the sandbox itself (busy, hung or still starting alike).
+  if (info.procStart !== undefined && now !== undefined) return info.procStart === now ? undefined : 'reused'
   // A file without a nonce was not written by a start of this version (or by svc at all): nothing proves whose pid it is.
   if (!info.nonce) return 'unproven'
   if (info.baseUrl && probe) {
     const answer = await probe(info.baseUrl)
     // Another sandbox (or any server) on the old port is not this one, whatever the pid does.
     if (answer.kind === 'sandbox') return answer.instance === info.nonce ? undefined : 'reused'
-    if (answer.kind === 'other') return 'reused'
-    // No answer: a hung sandbox is still the one to stop, when its start time proves it.
-    return sameProcess ? undefined : 'unproven'
+    return answer.kind === 'other' ? 'reused' : 'unproven'
   }
-  if (sameProcess) return undefined
   // Still starting (no URL yet) and no /proc to ask: trust the pid for a short while only.
   return !info.baseUrl && Date.now() - Date.parse(info.startedAt) <= STARTING_GRACE_MS ? undefined : 'unproven'
 }
