@@ -101,3 +101,50 @@ export class SilentExit extends CliError {
     super('', { exitCode, code: 'silent_exit' })
   }
 }
+
+/** Why the environment, not svc, refused a file operation: errno codes, in words. */
+const ENVIRONMENT_FAULTS: Record<string, string> = {
+  ENOTDIR: 'a part of the path is a file, not a directory',
+  EACCES: 'permission denied',
+  EPERM: 'permission denied',
+  EROFS: 'the file system is read-only',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'the disk quota is exceeded',
+  EISDIR: 'it is a directory, not a file',
+  EEXIST: 'a file is in the way',
+  ELOOP: 'too many symbolic links',
+  ENAMETOOLONG: 'the path is too long',
+}
+
+/** SQLite's faults of the same kind (base result codes of node:sqlite's errcode). */
+const SQLITE_FAULTS: Record<number, string> = {
+  8: 'the database is read-only (the file or its directory is not writable)',
+  10: 'a disk I/O error',
+  13: 'the disk is full',
+  14: 'the database file cannot be opened (a directory is in the way, or its directory is not writable)',
+  23: 'permission denied',
+}
+
+/** The fault in words when `error` is the environment's (permissions, a file in the way, a full disk), else undefined. */
+export function environmentFaultReason(error: unknown): string | undefined {
+  const e = error as { code?: unknown; errcode?: unknown } | undefined
+  if (typeof e?.code !== 'string') return undefined
+  if (e.code === 'ERR_SQLITE_ERROR') return typeof e.errcode === 'number' ? SQLITE_FAULTS[e.errcode & 0xff] : undefined
+  return ENVIRONMENT_FAULTS[e.code]
+}
+
+/**
+ * A file operation the environment refused, caught nowhere closer (a syscall error naming its
+ * path): exit 1 naming the path and the fault, not "a bug in svc". Undefined for anything else.
+ */
+export function environmentError(error: unknown): CliError | undefined {
+  const path = (error as { path?: unknown } | undefined)?.path
+  const reason = environmentFaultReason(error)
+  if (typeof path !== 'string' || reason === undefined) return undefined
+  return new CliError(`Cannot use ${path}: ${reason}.`, {
+    exitCode: EXIT.unexpected,
+    code: 'environment_error',
+    hint: 'Check that path: its permissions, what is in the way, the free space. Then run the command again.',
+    cause: error,
+  })
+}

@@ -104,7 +104,7 @@ describe('told to listen elsewhere, they say so loudly first', () => {
     const port = String((busy.address() as AddressInfo).port)
     try {
       for (const host of ['127.0.0.1', 'localhost', '::1']) {
-        const r = await runCommand(WebhooksListen, ['--forward', 'localhost:3000', '--host', host, '--port', port, '--secret', 'whsec_exposure_test_secret', '--no-tui'])
+        const r = await runCommand(WebhooksListen, ['--forward', 'localhost:3000', '--host', host, '--port', port, '--no-tui'], { env: { SVC_WEBHOOK_SECRET: 'whsec_exposure_test_secret' } })
         expect(r.stderr, host).not.toMatch(/Warning:/)
         expect(r.exitCode, r.stderr).toBe(2)
       }

@@ -220,3 +220,36 @@ describe('--api-key on the command line', () => {
     expect(fromProfile.stderr).not.toMatch(/Warning:/)
   })
 })
+
+describe('--secret on the command line', () => {
+  const SECRET = 'whsec_cmdline_0123456789abcdef'
+  const body = '{"id":"evt_x"}'
+  it.each([
+    // Each runs far enough to have read its flags: the warning comes before any other outcome.
+    ['webhooks/listen', ['--forward', 'localhost:1', '--events', 'no.such_type']],
+    ['webhooks/check', ['http://127.0.0.1:9/hooks', '--json']],
+    ['webhooks/verify', ['--timestamp', '1763800000', '--signature', `v1=${'0'.repeat(64)}`]],
+    ['webhooks/replay', ['evt_never_received']],
+  ] as Array<[string, string[]]>)('svc %s warns that it is visible to other processes and points to SVC_WEBHOOK_SECRET and the profile', async (path, argv) => {
+    const r = await runCommand(await load(path), [...argv, '--secret', SECRET], { env, stdin: body })
+    expect(r.stderr).toMatch(/Warning:.*--secret is visible to other processes/)
+    expect(r.stderr).toMatch(/SVC_WEBHOOK_SECRET/)
+    expect(r.stderr).toMatch(/profile/)
+    expect(r.stderr.includes(SECRET)).toBe(false)
+    expect(r.stdout.includes(SECRET)).toBe(false)
+  })
+
+  it('no warning when the secret comes from SVC_WEBHOOK_SECRET', async () => {
+    const r = await runCommand(await load('webhooks/verify'), ['--timestamp', '1763800000', '--signature', `v1=${'0'.repeat(64)}`], { env: { ...env, SVC_WEBHOOK_SECRET: SECRET }, stdin: body })
+    expect(r.exitCode).toBe(1)
+    expect(r.stderr).not.toMatch(/Warning:/)
+  })
+
+  it('the help of each command names SVC_WEBHOOK_SECRET', async () => {
+    for (const path of ['webhooks/listen', 'webhooks/check', 'webhooks/verify', 'webhooks/replay']) {
+      const cmd = await load(path)
+      const flags = (cmd as unknown as { flags: Record<string, { description?: string }> }).flags
+      expect(flags.secret?.description).toMatch(/Visible to other processes: prefer SVC_WEBHOOK_SECRET or the profile/)
+    }
+  })
+})

@@ -1,9 +1,6 @@
-import { spawn } from 'node:child_process'
 import { Args, Flags } from '@oclif/core'
 import { PanelCommand } from '../../lib/command/sandbox-panel.js'
-import { UsageError } from '../../lib/errors.js'
-
-const PAGES = ['charges', 'deliveries', 'webhook', 'keys', 'account', 'clock', 'bank'] as const
+import { PANEL_PAGES, runSandboxOpen } from '../../lib/services/sandbox-open.js'
 
 export default class SandboxOpen extends PanelCommand<typeof SandboxOpen> {
   static override summary = 'Open the sandbox\'s web panel in your browser (or print its URL).'
@@ -11,7 +8,9 @@ export default class SandboxOpen extends PanelCommand<typeof SandboxOpen> {
     'The panel of the running sandbox: charges live, a charge\'s QR, timeline and deliveries, the delivery log with resend, ' +
     'the webhook URL, keys, account, clock, and the sandbox bank that pays a QR. The URL carries a one-time ticket valid ' +
     'for 60 s (then a cookie keeps you in), obtained with the sandbox profile\'s key. PAGE is one of ' +
-    `${PAGES.join(', ')}, or a charge id. Without a graphical session (or with --print, or piped) it prints the URL instead.`
+    `${PANEL_PAGES.join(', ')}, or a charge id. Without a graphical session (or with --print, or piped) it prints the URL instead. ` +
+    'Only an http(s) URL on the sandbox\'s own origin is opened or printed (anything else the server answers exits 1), and ' +
+    'it goes to the system\'s opener (open, xdg-open, rundll32 on Windows) as one argument, never through a shell.'
 
   static override examples = [
     '<%= config.bin %> sandbox open',
@@ -20,7 +19,7 @@ export default class SandboxOpen extends PanelCommand<typeof SandboxOpen> {
     '<%= config.bin %> sandbox open deliveries --env live --print',
   ]
 
-  static override args = { page: Args.string({ description: `A page (${PAGES.join(', ')}) or a charge id.`, default: 'charges' }) }
+  static override args = { page: Args.string({ description: `A page (${PANEL_PAGES.join(', ')}) or a charge id.`, default: 'charges' }) }
 
   static override flags = {
     env: Flags.string({ description: 'Environment shown (default: the key\'s).', options: ['test', 'live'] }),
@@ -28,36 +27,28 @@ export default class SandboxOpen extends PanelCommand<typeof SandboxOpen> {
   }
 
   async run(): Promise<void> {
-    const page = this.args.page
-    const isCharge = /^[0-9a-f]{24}$/.test(page)
-    if (!isCharge && !(PAGES as readonly string[]).includes(page)) {
-      throw new UsageError(`PAGE must be one of ${PAGES.join(', ')}, or a charge id (24 hexadecimal characters), not "${page}".`, { field: 'page' })
-    }
-    const env = (this.flags.env as 'test' | 'live' | undefined) ?? (await this.credentials()).environment
-    const { url } = await (await this.panel()).panelLink()
-    const next = `/panel/${isCharge ? `charges/${page}` : page}?env=${env}`
-    const full = `${url}&next=${encodeURIComponent(next)}`
-    if (this.flags.json) return this.printJson({ url: full })
-    if (this.flags.print || !this.io.isStdoutTTY || !canOpenBrowser(this.io.env)) {
-      this.io.out(`${full}\n`)
+    const result = await runSandboxOpen({
+      page: this.args.page,
+      env: this.flags.env as 'test' | 'live' | undefined,
+      target: async () => {
+        const { baseUrl, environment } = await this.credentials()
+        return { baseUrl, environment }
+      },
+      panelLink: async () => (await this.panel()).panelLink(),
+      print: this.flags.json || this.flags.print || !this.io.isStdoutTTY || !canOpenBrowser(this.io.env),
+    })
+    if (this.flags.json) return this.printJson({ url: result.url })
+    if (result.kind === 'printed') {
+      this.io.out(`${result.url}\n`)
       if (this.io.isStderrTTY && !this.flags.print) this.note('No browser could be opened here: open this URL on this machine within 60 s.')
       return
     }
-    const opener = process.platform === 'darwin' ? ['open', full] : process.platform === 'win32' ? ['cmd', '/c', 'start', '', full] : ['xdg-open', full]
-    const ok = await new Promise<boolean>((resolve) => {
-      const child = spawn(opener[0]!, opener.slice(1), { stdio: 'ignore', detached: true })
-      child.once('error', () => resolve(false))
-      child.once('spawn', () => {
-        child.unref()
-        resolve(true)
-      })
-    })
-    if (!ok) {
-      this.io.out(`${full}\n`)
+    if (result.kind === 'failed') {
+      this.io.out(`${result.url}\n`)
       this.note('Could not start a browser: open this URL within 60 s.')
       return
     }
-    this.note(`Opened the sandbox panel (${next}).`)
+    this.note(`Opened the sandbox panel (${result.next}).`)
   }
 }
 

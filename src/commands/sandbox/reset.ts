@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core'
 import { PanelCommand } from '../../lib/command/sandbox-panel.js'
 import { sandboxTarget, sandboxTargetFlags } from '../../lib/command/sandbox-target.js'
 import { promptConfirm } from '../../lib/output/prompt.js'
-import { detectSandbox } from '../../lib/sandbox-client/client.js'
+import { probeSandbox } from '../../lib/sandbox-client/client.js'
 import { runSandboxReset, type SandboxResetResult } from '../../lib/services/sandbox-reset.js'
 import { runState } from '../../lib/services/sandbox-runfile.js'
 
@@ -25,7 +25,7 @@ export default class SandboxReset extends PanelCommand<typeof SandboxReset, Sand
     const target = sandboxTarget(this.flags, this.io.env)
     return runSandboxReset({
       target,
-      state: await runState(target.dir, { clean: true, answers: (url) => detectSandbox(url) }),
+      state: await runState(target.dir, { clean: true, probe: (url) => probeSandbox(url) }),
       yes: this.flags.yes,
       canPrompt: this.io.canPrompt,
       confirm: (question) => promptConfirm(this.io, question),

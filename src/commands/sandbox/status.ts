@@ -3,14 +3,16 @@ import { sandboxTarget, sandboxTargetFlags } from '../../lib/command/sandbox-tar
 import { EXIT } from '../../lib/contract/errors.js'
 import { formatLocalTime, relativeTime } from '../../lib/domain/time.js'
 import { painter } from '../../lib/output/color.js'
-import { detectSandbox } from '../../lib/sandbox-client/client.js'
-import { runState } from '../../lib/services/sandbox-runfile.js'
+import { probeSandbox } from '../../lib/sandbox-client/client.js'
+import { runState, staleWords } from '../../lib/services/sandbox-runfile.js'
 
 export default class SandboxStatus extends BaseCommand<typeof SandboxStatus> {
   static override summary = 'Say whether a local sandbox runs on a data dir: where, with which data, since when.'
   static override description =
     'Reads the pid file `svc sandbox start` keeps beside the database and checks that its process lives and answers. Exit 0 ' +
-    'when it runs, 4 when none does (a pid file left by a sandbox that died is reported and removed). --json: {"running", ' +
+    'when it runs, 4 when none does (a pid file left by a sandbox that died is reported and removed). A pid alone proves ' +
+    'nothing: the sandbox counts as running only when its process has the start time recorded in the pid file (Linux) or ' +
+    'its URL echoes the nonce of that start; a pid the OS gave to another program is reported and the file removed. --json: {"running", ' +
     '"pid", "baseUrl", "dataDir", "startedAt", "version", "detached", "log"}; piped: `field<TAB>value` lines.'
 
   static override examples = [
@@ -24,10 +26,10 @@ export default class SandboxStatus extends BaseCommand<typeof SandboxStatus> {
 
   async run(): Promise<void> {
     const target = sandboxTarget(this.flags, this.io.env)
-    const state = await runState(target.dir, { clean: true, answers: (url) => detectSandbox(url) })
+    const state = await runState(target.dir, { clean: true, probe: (url) => probeSandbox(url) })
     const where = target.inMemory ? 'in-memory sandboxes' : target.dataDir
     if (state.kind !== 'running') {
-      if (state.kind === 'stale') this.note(`The sandbox of ${where} had died (pid ${state.info.pid}, started ${state.info.startedAt}); its pid file was removed.`)
+      if (state.kind === 'stale') this.note(`The sandbox of ${where} ${staleWords(state.reason)} (pid ${state.info.pid}, started ${state.info.startedAt}); its pid file was removed.`)
       if (this.flags.json) this.printJson({ running: false, dataDir: target.dataDir ?? null })
       else if (!this.io.isStdoutTTY) this.io.out('running\tfalse\n')
       else this.io.out(`No sandbox runs on ${where}. Start one with \`svc sandbox start --detach${target.args}\`.\n`)

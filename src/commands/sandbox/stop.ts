@@ -4,15 +4,17 @@ import { sandboxTarget, sandboxTargetFlags } from '../../lib/command/sandbox-tar
 import { timeoutFlagMs } from '../../lib/command/timeout.js'
 import { CliError } from '../../lib/errors.js'
 import { EXIT } from '../../lib/contract/errors.js'
-import { detectSandbox } from '../../lib/sandbox-client/client.js'
-import { runState, stopRunning } from '../../lib/services/sandbox-runfile.js'
+import { probeSandbox } from '../../lib/sandbox-client/client.js'
+import { runState, staleWords, stopRunning } from '../../lib/services/sandbox-runfile.js'
 
 export default class SandboxStop extends BaseCommand<typeof SandboxStop> {
   static override summary = 'Stop the local sandbox running on a data dir, letting deliveries in flight finish.'
   static override description =
     'Sends SIGTERM to the sandbox named by its pid file (as Ctrl+C would) and waits until it has exited: webhook deliveries ' +
     'in flight finish, pending retries stay in the database for the next start. With nothing running it says so and exits 0 ' +
-    '(a pid file left by a sandbox that died is removed), so a CI cleanup step can always call it. If it has not exited ' +
+    '(a pid file left by a sandbox that died is removed), so a CI cleanup step can always call it. It signals only a process ' +
+    'proven to be that sandbox (the start time recorded in the pid file, or the nonce of that start echoed at its URL): a ' +
+    'pid the OS has since given to another program is never signalled. If it has not exited ' +
     'within --timeout, exit 1.'
 
   static override examples = ['<%= config.bin %> sandbox stop', '<%= config.bin %> sandbox stop --data ./.sandbox', '<%= config.bin %> sandbox stop --in-memory --timeout 1m']
@@ -25,9 +27,9 @@ export default class SandboxStop extends BaseCommand<typeof SandboxStop> {
   async run(): Promise<void> {
     const target = sandboxTarget(this.flags, this.io.env)
     const waitMs = timeoutFlagMs(this.flags.timeout)
-    const state = await runState(target.dir, { clean: true, answers: (url) => detectSandbox(url) })
+    const state = await runState(target.dir, { clean: true, probe: (url) => probeSandbox(url) })
     if (state.kind !== 'running') {
-      const died = state.kind === 'stale' ? ` (the one started ${state.info.startedAt}, pid ${state.info.pid}, had died; its pid file was removed)` : ''
+      const died = state.kind === 'stale' ? ` (the one started ${state.info.startedAt}, pid ${state.info.pid}, ${staleWords(state.reason)}; its pid file was removed)` : ''
       if (this.flags.json) return this.printJson({ stopped: false, running: false })
       this.note(`No sandbox runs on ${target.inMemory ? 'in-memory sandboxes' : target.dataDir}${died}.`)
       return

@@ -3,7 +3,7 @@ import { EXIT } from '../../lib/contract/errors.js'
 import { BaseCommand } from '../../lib/command/base.js'
 import type { CheckReport } from '../../lib/services/check-webhook.js'
 import { maskSecret } from '../../lib/config/mask.js'
-import { resolveWebhookSecrets } from '../../lib/config/resolve.js'
+import { resolveWebhookSecrets, SECRET_FLAG_WARNING } from '../../lib/config/resolve.js'
 import { NetworkError, UsageError } from '../../lib/errors.js'
 import { parseEndpointUrl } from '../../lib/webhooks/check/endpoint.js'
 
@@ -21,7 +21,7 @@ export default class WebhooksCheck extends BaseCommand<typeof WebhooksCheck, Che
     'reached at all (connection refused, unknown host).'
 
   static override examples = [
-    '<%= config.bin %> webhooks check http://localhost:3000/webhooks --secret "$SVC_WEBHOOK_SECRET"',
+    'SVC_WEBHOOK_SECRET=whsec_… <%= config.bin %> webhooks check http://localhost:3000/webhooks   # the secret stays out of ps',
     'SVC_WEBHOOK_SECRET=whsec_… <%= config.bin %> webhooks check localhost:3000/webhooks --json | jq \'.rows[] | select(.pass | not)\'',
     '<%= config.bin %> webhooks check https://staging.example.com/hooks/svc --profile staging',
   ]
@@ -31,11 +31,12 @@ export default class WebhooksCheck extends BaseCommand<typeof WebhooksCheck, Che
   }
 
   static override flags = {
-    secret: Flags.string({ description: 'Webhook secret your handler verifies with (or SVC_WEBHOOK_SECRET, or the profile\'s). Repeatable; the first signs.', multiple: true }),
+    secret: Flags.string({ description: 'Webhook secret your handler verifies with (or SVC_WEBHOOK_SECRET, or the profile\'s). Repeatable; the first signs. Visible to other processes: prefer SVC_WEBHOOK_SECRET or the profile.', multiple: true }),
     profile: Flags.string({ char: 'p', description: 'Profile whose webhook secret to use (or SVC_PROFILE; default: the default profile).' }),
   }
 
   async run(): Promise<CheckReport> {
+    if (this.flags.secret?.length) this.warnUser(SECRET_FLAG_WARNING)
     const url = parseEndpointUrl(this.args.url)
     const secrets = await resolveWebhookSecrets({ secret: this.flags.secret, profile: this.flags.profile }, this.io.env)
     if (secrets.length === 0) {

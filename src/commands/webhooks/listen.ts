@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core'
 import { ApiCommand } from '../../lib/command/api.js'
-import { resolveWebhookSecrets } from '../../lib/config/resolve.js'
+import { resolveWebhookSecrets, SECRET_FLAG_WARNING } from '../../lib/config/resolve.js'
 import { AuthError, UsageError } from '../../lib/errors.js'
 import { isLoopbackHost } from '../../lib/net/loopback.js'
 import { parseEventFilter } from '../../lib/webhooks/event-filter.js'
@@ -25,7 +25,7 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
   static override examples = [
     '<%= config.bin %> webhooks listen --forward localhost:3000/webhooks',
     '<%= config.bin %> webhooks listen --forward localhost:3000 --port 0 --no-tui | jq -r \'select(.outcome) | .outcome\'',
-    '<%= config.bin %> webhooks listen --forward http://127.0.0.1:8080/hooks --secret "$OLD_SECRET" --secret "$NEW_SECRET" --events charge.settled,charge.refunded',
+    'SVC_WEBHOOK_SECRET="$OLD_SECRET,$NEW_SECRET" <%= config.bin %> webhooks listen --forward http://127.0.0.1:8080/hooks --events charge.settled,charge.refunded',
     '<%= config.bin %> webhooks listen --forward localhost:3000 --events \'charge.*\'',
     '<%= config.bin %> webhooks listen --forward localhost:3000 --forward \'charge.split.*=localhost:4000/split\' --header \'Authorization: Bearer dev\'',
     '<%= config.bin %> webhooks listen --forward \'charge.settled,charge.refunded=localhost:3000/money\' --forward \'withdrawal.*=localhost:4000/payouts\'',
@@ -43,7 +43,7 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
     port: Flags.integer({ description: 'Port to listen on (0: any free port).', default: 4242, min: 0, max: 65_535 }),
     host: Flags.string({ description: 'Address to listen on.', default: '127.0.0.1' }),
     secret: Flags.string({
-      description: 'Webhook secret to verify with (repeat for rotation; or SVC_WEBHOOK_SECRET, or the profile\'s when the key comes from that profile, not from --api-key or SVC_API_KEY).',
+      description: 'Webhook secret to verify with (repeat for rotation; or SVC_WEBHOOK_SECRET, or the profile\'s when the key comes from that profile, not from --api-key or SVC_API_KEY). Visible to other processes: prefer SVC_WEBHOOK_SECRET or the profile.',
       multiple: true,
     }),
     events: Flags.string({
@@ -57,6 +57,7 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
 
   async run(): Promise<void> {
     const { flags, io } = this
+    if (flags.secret?.length) this.warnUser(SECRET_FLAG_WARNING)
     const targets = parseForwardTargets(flags.forward)
     const headers = parseForwardHeaders(flags.header)
     const events = flags.events === undefined ? undefined : parseEventFilter(flags.events)

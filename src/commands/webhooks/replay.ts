@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { BaseCommand } from '../../lib/command/base.js'
 import { EXIT } from '../../lib/contract/errors.js'
-import { resolveWebhookSecrets } from '../../lib/config/resolve.js'
+import { resolveWebhookSecrets, SECRET_FLAG_WARNING } from '../../lib/config/resolve.js'
 import { safeText } from '../../lib/output/safe-text.js'
 import { EventStore } from '../../lib/webhooks/event-store.js'
 import { Forwarder, parseForwardHeaders, parseForwardUrl } from '../../lib/webhooks/forward.js'
@@ -41,11 +41,12 @@ export default class WebhooksReplay extends BaseCommand<typeof WebhooksReplay, R
   static override flags = {
     forward: Flags.string({ description: 'Send to this URL instead (scheme optional).' }),
     header: Flags.string({ description: 'Add this header to the request, \'Name: value\' (repeatable; not content-type, X-SVC-* or framing headers).', multiple: true }),
-    secret: Flags.string({ description: 'Webhook secret to re-sign with (repeatable; or SVC_WEBHOOK_SECRET, or the profile\'s).', multiple: true }),
+    secret: Flags.string({ description: 'Webhook secret to re-sign with (repeatable; or SVC_WEBHOOK_SECRET, or the profile\'s). Visible to other processes: prefer SVC_WEBHOOK_SECRET or the profile.', multiple: true }),
     profile: Flags.string({ char: 'p', description: 'Profile whose webhook secret to use.' }),
   }
 
   async run(): Promise<ReplayOutcome> {
+    if (this.flags.secret?.length) this.warnUser(SECRET_FLAG_WARNING)
     const forward = this.flags.forward ? parseForwardUrl(this.flags.forward) : undefined
     const headers = parseForwardHeaders(this.flags.header)
     const secrets = await resolveWebhookSecrets({ secret: this.flags.secret, profile: this.flags.profile }, this.io.env)

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 import { EXIT } from '../../lib/contract/errors.js'
 import { BaseCommand } from '../../lib/command/base.js'
-import { resolveWebhookSecrets } from '../../lib/config/resolve.js'
+import { resolveWebhookSecrets, SECRET_FLAG_WARNING } from '../../lib/config/resolve.js'
 import { UsageError } from '../../lib/errors.js'
 import { readInputFile } from '../../lib/output/input-file.js'
 import { readAllStdin } from '../../lib/output/stdin.js'
@@ -18,14 +18,14 @@ export default class WebhooksVerify extends BaseCommand<typeof WebhooksVerify, V
     'from --body-file or stdin: never re-serialise it.'
 
   static override examples = [
-    '<%= config.bin %> webhooks verify --secret "$SVC_WEBHOOK_SECRET" --timestamp 1763800000 --signature v1=5d41… --body-file body.json',
+    'SVC_WEBHOOK_SECRET=whsec_… <%= config.bin %> webhooks verify --timestamp 1763800000 --signature v1=5d41… --body-file body.json',
     'cat body.json | <%= config.bin %> webhooks verify --secret whsec_… --timestamp "$TS" --signature "$SIG"',
     '<%= config.bin %> webhooks verify --secret old --secret new --timestamp "$TS" --signature "$SIG" --body-file body.json --json',
     '<%= config.bin %> webhooks verify --profile sandbox --timestamp "$TS" --signature "$SIG" --body-file body.json   # the profile\'s secret',
   ]
 
   static override flags = {
-    secret: Flags.string({ description: 'Webhook secret (repeat for rotation; or SVC_WEBHOOK_SECRET, or the profile\'s, as listen and check).', multiple: true }),
+    secret: Flags.string({ description: 'Webhook secret (repeat for rotation; or SVC_WEBHOOK_SECRET, or the profile\'s, as listen and check). Visible to other processes: prefer SVC_WEBHOOK_SECRET or the profile.', multiple: true }),
     profile: Flags.string({ char: 'p', description: 'Profile whose webhook secret to use (or SVC_PROFILE; default: the default profile).' }),
     timestamp: Flags.string({ description: 'Value of the X-SVC-Timestamp header (epoch seconds).', required: true }),
     signature: Flags.string({ description: 'Value of the X-SVC-Signature header (v1=…).', required: true }),
@@ -34,6 +34,7 @@ export default class WebhooksVerify extends BaseCommand<typeof WebhooksVerify, V
   }
 
   async run(): Promise<Verdict> {
+    if (this.flags.secret?.length) this.warnUser(SECRET_FLAG_WARNING)
     // The same sources as listen and check: --secret, SVC_WEBHOOK_SECRET, then the profile's.
     const secrets = await resolveWebhookSecrets({ secret: this.flags.secret, profile: this.flags.profile }, this.io.env)
     if (secrets.length === 0) {

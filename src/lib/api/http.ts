@@ -109,6 +109,10 @@ export class HttpTransport {
     if (!(err instanceof OutboundError)) return err
     if (err.kind === 'too_large') return new AnswerTooLargeError(err.status)
     if (err.kind === 'timeout') return new TransportError('timeout', 'ETIMEDOUT', `timed out after ${this.timeoutMs} ms`, err)
+    // Bytes that are not HTTP (another protocol on that port, a broken proxy): a network failure, exit 7.
+    if ((err.cause as { name?: unknown } | undefined)?.name === 'HTTPParserError' || err.code?.startsWith('HPE_')) {
+      return new TransportError('other', err.code ?? 'not_http', 'the answer was not HTTP (is another kind of server on that port?)', err.cause ?? err)
+    }
     const code = err.code
     if (code === undefined || NOT_TRANSPORT.has(code)) return err.cause ?? err
     return new TransportError(REASON_OF_CODE[code] ?? 'other', code, err.message || code, err.cause ?? err)

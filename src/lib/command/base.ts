@@ -5,7 +5,8 @@
 import { Command, Errors, Flags, type Interfaces } from '@oclif/core'
 import { onConfigWarning } from '../config/store.js'
 import { EXIT, type ExitCode } from '../contract/errors.js'
-import { CliError } from '../errors.js'
+import { CliError, environmentError } from '../errors.js'
+import { redact } from '../config/mask.js'
 import { painter } from '../output/color.js'
 import { createIO, getIO, type IO, setIO } from '../output/io.js'
 import { safeText } from '../output/safe-text.js'
@@ -133,6 +134,8 @@ export abstract class BaseCommand<T extends typeof Command, R = void> extends Co
 /** Writes an error to stderr in the CLI.md shape and returns its exit code. */
 export function renderError(err: Error & { oclif?: { exit?: number } }, io: IO, json: boolean, command?: CommandContext): { code: string; exitCode: ExitCode } {
   const paint = painter(io.colorErr)
+  // A file the environment refused (permissions, a file in the way, a full disk) is no bug in svc.
+  if (!(err instanceof CliError)) err = environmentError(err) ?? err
   let exitCode: ExitCode
   let code: string
   let hint: string | undefined
@@ -158,6 +161,9 @@ export function renderError(err: Error & { oclif?: { exit?: number } }, io: IO, 
     code = 'internal_error'
     hint = io.env.SVC_DEBUG === '1' ? undefined : 'This is a bug in svc. Run again with SVC_DEBUG=1 for details and report it.'
   }
+  // A hostile or broken server's error text may echo the request's Authorization header.
+  message = redact(message, [])
+  details = details?.map((d) => ({ ...d, message: redact(d.message, []) }))
   if (json) {
     const error: Record<string, unknown> = { code, message }
     if (details?.length) error.details = details

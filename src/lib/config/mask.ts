@@ -11,8 +11,11 @@ export function maskSecret(secret: string | undefined): string {
 export function redact(text: string, secrets: Array<string | undefined>): string {
   let out = text
   for (const s of secrets) if (s && s.length >= 8) out = out.split(s).join(maskSecret(s))
-  // Any key- or secret-shaped string that slipped through (key alphabets are not specified: allow _ and -).
-  return out.replace(/\b(?:svc_(?:live|test)_|whsec_)[A-Za-z0-9_-]{9,}/g, (m) => maskSecret(m))
+  // Any key- or secret-shaped string that slipped through (key alphabets are not specified: allow _ and -),
+  // and whatever follows `Bearer ` (an Authorization header echoed back), whatever its shape.
+  return out
+    .replace(/\b(?:svc_(?:live|test)_|whsec_)[A-Za-z0-9_-]{9,}/g, (m) => maskSecret(m))
+    .replace(/\b(Bearer\s+)(?!svc_(?:live|test)_…|whsec_…)([^\s"',;]{8,})/gi, (_, lead: string, token: string) => `${lead}${maskSecret(token)}`)
 }
 
 export type Environment = 'live' | 'test'

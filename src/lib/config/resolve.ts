@@ -113,6 +113,10 @@ export async function resolveCredentials(flags: CredentialFlags, env: NodeJS.Pro
   return { apiKey, baseUrl: normalizeBaseUrl(baseUrl, urlSource), environment, profileName, source }
 }
 
+/** Said on stderr whenever a webhook secret is passed as --secret, as --api-key is for keys. */
+export const SECRET_FLAG_WARNING =
+  '--secret is visible to other processes on this machine (ps, /proc). Prefer SVC_WEBHOOK_SECRET (comma-separated for rotation), or the profile\'s secret (`svc login`, `svc sandbox start` store it).'
+
 /**
  * Webhook secrets: `--secret` (repeatable) > `SVC_WEBHOOK_SECRET` (comma-separated for rotation) > the profile's.
  * `keySource` (Credentials.source) is where the API key in use came from: a profile's secret is

@@ -7,7 +7,7 @@ import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync
 import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { EXIT } from '../contract/errors.js'
-import { CliError, UsageError } from '../errors.js'
+import { CliError, environmentFaultReason, UsageError } from '../errors.js'
 
 export interface Profile {
   apiKey?: string
@@ -109,6 +109,24 @@ function tighten(path: string, mode: number): void {
   }
 }
 
+/**
+ * A config-dir file svc cannot create, open or write (SVC_CONFIG_DIR is a file, a read-only or
+ * full disk, mode 0500): the user's environment, not a bug. Exit 1 with code `config_unwritable`
+ * naming the path and what to do; undefined when `error` is not such a fault.
+ */
+export function configUnwritable(path: string, error: unknown, env: NodeJS.ProcessEnv = process.env): CliError | undefined {
+  const reason = environmentFaultReason(error)
+  if (reason === undefined) return undefined
+  const e = error as { path?: unknown }
+  const where = typeof e.path === 'string' && e.path !== path ? ` (${e.path})` : ''
+  return new CliError(`Cannot use ${path}${where}: ${reason}.`, {
+    exitCode: EXIT.unexpected,
+    code: 'config_unwritable',
+    hint: `svc keeps its profiles and the listener's event log in ${configDir(env)}. Make that a writable directory with free space, or point SVC_CONFIG_DIR at one.`,
+    cause: error,
+  })
+}
+
 /** Where the config's one-line warnings go (the command base points it at its stderr). */
 let warnSink: (text: string) => void = (text) => process.stderr.write(`Warning: ${text}\n`)
 export function onConfigWarning(sink: (text: string) => void): void {
@@ -199,7 +217,11 @@ export class ProfileStore {
     if (text !== undefined) parseConfig(file, text, opts.tolerate)
     refuseForeignLink(dir, file)
     if (!existsSync(dir)) {
-      mkdirSync(dir, { recursive: true, mode: 0o700 })
+      try {
+        mkdirSync(dir, { recursive: true, mode: 0o700 })
+      } catch (error) {
+        throw configUnwritable(dir, error, env) ?? error
+      }
       // mkdir's mode goes through the umask; an unusual umask must not widen a secrets directory.
       tighten(dir, 0o700)
     } else {
@@ -293,7 +315,11 @@ export class ProfileStore {
   }
 
   private write(data: ConfigData): void {
-    this.conf.store = data
+    try {
+      this.conf.store = data
+    } catch (error) {
+      throw configUnwritable(this.conf.path, error) ?? error
+    }
     // conf already writes with configFileMode; this also covers a file someone widened by hand.
     tighten(this.conf.path, 0o600)
   }
@@ -318,6 +344,9 @@ function parseConfig(path: string, text: string, tolerate?: string): Partial<Con
 
 /** A hand-edited file that no longer parses must not cost the user their other profiles: say where it is. */
 function unreadableConfig(path: string, error: unknown): CliError {
+  // A file that cannot be opened at all (the dir is a file, no permission) is no matter of JSON.
+  const env = configUnwritable(path, error)
+  if (env) return env
   return new CliError(`The config file ${path} cannot be read: ${(error as Error).message}`, {
     exitCode: EXIT.unexpected,
     code: 'invalid_config',

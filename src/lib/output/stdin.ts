@@ -1,9 +1,20 @@
 import type { Readable } from 'node:stream'
+import { tooLarge } from './input-file.js'
 
-/** Reads all of stdin as raw bytes. */
-export async function readAllStdin(stdin: Readable): Promise<Buffer> {
+/**
+ * Reads all of stdin as raw bytes. With `max`, stops reading as soon as it has more than
+ * `max.bytes` and fails (exit 2) naming `max.what`: `< /dev/zero` ends at once, not out of memory.
+ */
+export async function readAllStdin(stdin: Readable, max?: { bytes: number; what: string; field: string }): Promise<Buffer> {
   const chunks: Buffer[] = []
-  for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk as Uint8Array))
+  let total = 0
+  for await (const chunk of stdin) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk as Uint8Array)
+    chunks.push(bytes)
+    total += bytes.length
+    // Leaving the loop destroys the stream: nothing more is read.
+    if (max && total > max.bytes) throw tooLarge(max.what, max.bytes, max.field)
+  }
   return Buffer.concat(chunks)
 }
 

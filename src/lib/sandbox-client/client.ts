@@ -53,7 +53,7 @@ export async function detectSandbox(baseUrl: string, opts: { timeoutMs?: number;
  * (refused, unknown host, timed out) — with why, so a caller can say the URL cannot be reached
  * rather than that it is not a sandbox. Never throws.
  */
-export type SandboxProbe = { kind: 'sandbox' } | { kind: 'other' } | { kind: 'unreachable'; reason: string }
+export type SandboxProbe = { kind: 'sandbox'; instance?: string } | { kind: 'other' } | { kind: 'unreachable'; reason: string }
 
 export async function probeSandbox(baseUrl: string, opts: { timeoutMs?: number; debug?: (line: string) => void } = {}): Promise<SandboxProbe> {
   const started = performance.now()
@@ -68,8 +68,10 @@ export async function probeSandbox(baseUrl: string, opts: { timeoutMs?: number; 
   opts.debug?.(answerLine(String(res.status), 'GET', '/_sandbox/info', started, headerOf(res.headers['x-request-id'])))
   if (res.status !== 200) return { kind: 'other' }
   try {
-    const body = JSON.parse(res.text) as { sandbox?: unknown }
-    return body !== null && typeof body === 'object' && body.sandbox === true ? { kind: 'sandbox' } : { kind: 'other' }
+    const body = JSON.parse(res.text) as { sandbox?: unknown; instance?: unknown }
+    if (body === null || typeof body !== 'object' || body.sandbox !== true) return { kind: 'other' }
+    // `instance`: the nonce of that sandbox's start (sandbox-runfile proves a run file's owner with it).
+    return typeof body.instance === 'string' ? { kind: 'sandbox', instance: body.instance } : { kind: 'sandbox' }
   } catch {
     return { kind: 'other' }
   }

@@ -95,6 +95,7 @@ export async function startSandbox(opts: SandboxStartOptions = {}): Promise<Runn
     chaos: new Chaos({ rate: opts.chaos ?? 0, seed: opts.chaosSeed }),
     chaosSlowMs: opts.chaosSlowMs ?? 3000,
     version: opts.version ?? packageVersion(),
+    instance: opts.instance,
     log,
     baseUrl: () => baseUrl,
     panel: (req) => handlePanelRequest(req, panelDeps),

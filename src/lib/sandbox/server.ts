@@ -43,6 +43,8 @@ export interface SandboxServerDeps {
   chaos: Chaos
   chaosSlowMs: number
   version: string
+  /** The nonce of this start, echoed by `/_sandbox/info` so `svc sandbox stop` proves whose pid it signals. */
+  instance?: string
   log: (line: string) => void
   baseUrl: () => string
   /** The web panel under `/panel/` (its own guard: token, Host, CSRF). */
@@ -125,7 +127,7 @@ async function route(
 
   if (method === 'GET' && pathname === '/_sandbox/info') {
     await readBody(req)
-    return { status: 200, body: { sandbox: true, version: deps.version, now: deps.clock.nowDate().toISOString(), speed: deps.clock.speed } }
+    return { status: 200, body: { sandbox: true, version: deps.version, now: deps.clock.nowDate().toISOString(), speed: deps.clock.speed, ...(deps.instance ? { instance: deps.instance } : {}) } }
   }
   if (deps.web && (pathname === '/panel' || pathname.startsWith('/panel/'))) {
     await deps.web.handle(req, res, new URL(req.url ?? '/', 'http://sandbox.invalid'))

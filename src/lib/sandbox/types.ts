@@ -90,6 +90,8 @@ export interface SandboxStartOptions {
   beforeChargeInsert?: () => Promise<void> | void
   /** Version reported by `GET /_sandbox/info` (default: the package's). */
   version?: string
+  /** The nonce of this start (run file), echoed as `instance` by `GET /_sandbox/info`. */
+  instance?: string
   /** Deadlines for a request to arrive (slow-loris guard); tests shorten them. */
   serverTimeouts?: Partial<ServerTimeouts>
 }

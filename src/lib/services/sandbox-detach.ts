@@ -31,8 +31,8 @@ export interface DetachedSandbox extends SandboxReady {
 
 export async function startDetached(opts: { argv: string[]; dataDir?: string; inMemory?: boolean; env: NodeJS.ProcessEnv }): Promise<DetachedSandbox> {
   const dir = runDir({ dataDir: opts.dataDir, inMemory: opts.inMemory, env: opts.env })
-  const { detectSandbox } = await import('../sandbox-client/client.js')
-  const state = await runState(dir, { answers: (url) => detectSandbox(url) })
+  const { probeSandbox } = await import('../sandbox-client/client.js')
+  const state = await runState(dir, { probe: (url) => probeSandbox(url) })
   if (state.kind === 'running') throw alreadyRunning(state.info)
 
   mkdirSync(dir, { recursive: true, mode: 0o700 })

@@ -3,7 +3,14 @@
  * sandbox, in `<config dir>/sandbox-memory/`). Claimed atomically before the database is opened,
  * so a second start on the same data dir is refused naming the running one; a file left by a
  * process that died (kill -9, a crash) is detected by its pid and cleaned. Holds no secret.
+ *
+ * A pid alone proves nothing: once the sandbox died the OS may give its pid to any other program.
+ * So the file also holds the process's start time (Linux: /proc/PID/stat field 22) and a random
+ * nonce of this start that the sandbox echoes at `GET /_sandbox/info` (`instance`). `status`,
+ * `stop` and `start` call a process the sandbox only when that identity is proven; otherwise the
+ * file is stale and no signal is ever sent to the process that now has the pid.
  */
+import { randomBytes } from 'node:crypto'
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { configDir } from '../config/store.js'
@@ -26,7 +33,17 @@ export interface RunInfo {
   detached: boolean
   /** The detached sandbox's log (stdout and stderr). */
   log?: string
+  /** Random per start; the sandbox echoes it as `instance` at `GET /_sandbox/info`. */
+  nonce?: string
+  /** The process's start time in clock ticks since boot (/proc/PID/stat field 22), where /proc exists. */
+  procStart?: string
 }
+
+/** What answers at a sandbox's URL: a sandbox (with the nonce of its start), something else, or nothing. */
+export type Probe = (baseUrl: string) => Promise<{ kind: 'sandbox'; instance?: string } | { kind: 'other' } | { kind: 'unreachable' }>
+
+/** Why a run file does not name a running sandbox. */
+export type StaleReason = 'dead' | 'reused' | 'unproven'
 
 /** Where the run file of a sandbox lives: its data dir, or the in-memory sandboxes' own dir. */
 export function runDir(opts: { dataDir?: string; inMemory?: boolean; env: NodeJS.ProcessEnv }): string {
@@ -50,6 +67,17 @@ export function isAlive(pid: number): boolean {
   }
 }
 
+/** When process `pid` started, in clock ticks since boot (/proc/PID/stat field 22); undefined without /proc. */
+export function processStartTime(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    // The command name (field 2) is in parentheses and may hold spaces: count from after it.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[22 - 3]
+  } catch {
+    return undefined
+  }
+}
+
 export function readRunFile(dir: string): RunInfo | undefined {
   try {
     const info = JSON.parse(readFileSync(join(dir, RUN_FILE), 'utf8')) as RunInfo
@@ -59,23 +87,46 @@ export function readRunFile(dir: string): RunInfo | undefined {
   }
 }
 
-export type RunState = { kind: 'none' } | { kind: 'stale'; info: RunInfo } | { kind: 'running'; info: RunInfo }
+export type RunState = { kind: 'none' } | { kind: 'stale'; info: RunInfo; reason: StaleReason } | { kind: 'running'; info: RunInfo }
 
 /**
- * What the run file says, checked: `running` when its process lives (and answers at its URL, or
- * is still starting), `stale` when it died. A stale file is removed when `clean` is set.
+ * What the run file says, checked: `running` only when its process is proven to be the sandbox
+ * that wrote it (same start time, or its URL echoes the file's nonce), `stale` when it died or
+ * its pid now belongs to another program. A stale file is removed when `clean` is set.
  */
-export async function runState(dir: string, opts: { clean?: boolean; answers?: (baseUrl: string) => Promise<boolean> } = {}): Promise<RunState> {
+export async function runState(dir: string, opts: { clean?: boolean; probe?: Probe } = {}): Promise<RunState> {
   const info = readRunFile(dir)
   if (!info) return { kind: 'none' }
-  let alive = isAlive(info.pid)
-  if (alive && info.baseUrl && opts.answers && Date.now() - Date.parse(info.startedAt) > STARTING_GRACE_MS) {
-    // The pid may have been reused by another program since the sandbox died.
-    alive = await opts.answers(info.baseUrl)
-  }
-  if (alive) return { kind: 'running', info }
+  const reason = await staleReason(info, opts.probe)
+  if (reason === undefined) return { kind: 'running', info }
   if (opts.clean) removeRunFile(dir, info.pid)
-  return { kind: 'stale', info }
+  return { kind: 'stale', info, reason }
+}
+
+/** Undefined when `info` names a sandbox that runs; else why not. */
+async function staleReason(info: RunInfo, probe: Probe | undefined): Promise<StaleReason | undefined> {
+  if (!isAlive(info.pid)) return 'dead'
+  const now = processStartTime(info.pid)
+  // Where /proc exists, the start time decides: the same pid started at another tick is another
+  // process, the same pid and tick is the sandbox itself (busy, hung or still starting alike).
+  if (info.procStart !== undefined && now !== undefined) return info.procStart === now ? undefined : 'reused'
+  // A file without a nonce was not written by a start of this version (or by svc at all): nothing proves whose pid it is.
+  if (!info.nonce) return 'unproven'
+  if (info.baseUrl && probe) {
+    const answer = await probe(info.baseUrl)
+    // Another sandbox (or any server) on the old port is not this one, whatever the pid does.
+    if (answer.kind === 'sandbox') return answer.instance === info.nonce ? undefined : 'reused'
+    return answer.kind === 'other' ? 'reused' : 'unproven'
+  }
+  // Still starting (no URL yet) and no /proc to ask: trust the pid for a short while only.
+  return !info.baseUrl && Date.now() - Date.parse(info.startedAt) <= STARTING_GRACE_MS ? undefined : 'unproven'
+}
+
+/** The words for a stale run file's process, for status and stop. */
+export function staleWords(reason: StaleReason): string {
+  if (reason === 'dead') return 'had died'
+  if (reason === 'reused') return 'is gone (its pid or its port now belongs to another program, which was left alone)'
+  return 'cannot be proven to run (its pid now belongs to a process that is not that sandbox, which was left alone)'
 }
 
 export function alreadyRunning(info: RunInfo): CliError {
@@ -94,13 +145,17 @@ export interface RunClaim {
   release(): void
   /** A run file left by a process that had died, cleaned on the way. */
   stale?: RunInfo
+  /** This start's nonce, for the sandbox to echo at `GET /_sandbox/info`. */
+  nonce: string
 }
 
 /** Claims the data dir for this process; a live sandbox already there is a conflict (exit 5). */
-export async function claimRunFile(dir: string, base: Omit<RunInfo, 'pid' | 'baseUrl' | 'startedAt'>, answers?: (baseUrl: string) => Promise<boolean>): Promise<RunClaim> {
+export async function claimRunFile(dir: string, base: Omit<RunInfo, 'pid' | 'baseUrl' | 'startedAt' | 'nonce' | 'procStart'>, probe?: Probe): Promise<RunClaim> {
   mkdirSync(dir, { recursive: true, mode: 0o700 })
   const path = join(dir, RUN_FILE)
-  const info: RunInfo = { pid: process.pid, baseUrl: '', startedAt: new Date().toISOString(), ...base }
+  const nonce = randomBytes(16).toString('hex')
+  const procStart = processStartTime(process.pid)
+  const info: RunInfo = { pid: process.pid, baseUrl: '', startedAt: new Date().toISOString(), ...base, nonce, ...(procStart ? { procStart } : {}) }
   let stale: RunInfo | undefined
   for (let tries = 0; ; tries++) {
     try {
@@ -110,7 +165,7 @@ export async function claimRunFile(dir: string, base: Omit<RunInfo, 'pid' | 'bas
       break
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST' || tries > 2) throw err
-      const state = await runState(dir, { answers })
+      const state = await runState(dir, { probe })
       if (state.kind === 'running') throw alreadyRunning(state.info)
       if (state.kind === 'stale') stale = state.info
       removeRunFile(dir, state.kind === 'stale' ? state.info.pid : undefined)
@@ -119,6 +174,7 @@ export async function claimRunFile(dir: string, base: Omit<RunInfo, 'pid' | 'bas
   let current = info
   return {
     stale,
+    nonce,
     ready(baseUrl, log) {
       current = { ...current, baseUrl, ...(log ? { log } : {}) }
       // Written whole then renamed, so a reader never sees half a file.
@@ -133,7 +189,7 @@ export async function claimRunFile(dir: string, base: Omit<RunInfo, 'pid' | 'bas
 }
 
 /**
- * Sends SIGTERM to a running sandbox (its own clean stop: deliveries in flight finish) and waits
+ * Sends SIGTERM to a running sandbox (as runState proved it: never a process that took its pid) (its own clean stop: deliveries in flight finish) and waits
  * until the process is gone; false when it is still there after `waitMs`. Then frees the data dir.
  */
 export async function stopRunning(dir: string, info: RunInfo, waitMs: number): Promise<boolean> {

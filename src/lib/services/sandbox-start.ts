@@ -61,16 +61,16 @@ export interface SandboxReady {
 export async function startLocalSandbox(opts: LocalSandboxOptions): Promise<StartedSandbox> {
   const dataDir = opts.inMemory ? undefined : (opts.dataDir ?? join(configDir(opts.env), 'sandbox'))
   // One sandbox per data dir: claimed before the database is opened.
-  const { detectSandbox } = await import('../sandbox-client/client.js')
+  const { detectSandbox, probeSandbox } = await import('../sandbox-client/client.js')
   const claim: RunClaim = await claimRunFile(runDir({ dataDir, inMemory: opts.inMemory, env: opts.env }), { dataDir, version: packageVersion(), detached: Boolean(opts.detached) }, (url) =>
-    detectSandbox(url),
+    probeSandbox(url),
   ).catch((err: unknown) => {
     throw listenError(err, opts)
   })
   const { startSandbox } = await import('../sandbox/sandbox.js')
   let sandbox: RunningSandbox
   try {
-    sandbox = await startSandbox({ port: opts.port, host: opts.host, dataDir, inMemory: opts.inMemory, speed: opts.speed, chaos: opts.chaos, log: opts.log })
+    sandbox = await startSandbox({ port: opts.port, host: opts.host, dataDir, inMemory: opts.inMemory, speed: opts.speed, chaos: opts.chaos, log: opts.log, instance: claim.nonce })
   } catch (err) {
     claim.release()
     throw listenError(err, opts)

@@ -9,11 +9,17 @@
  * a 2xx never leaves for an event whose "delivered" mark a crash could still lose. WAL with
  * synchronous=NORMAL: a commit survives a killed process; a power cut can lose the memory of a
  * forward (a resend could reach the app twice), never an event.
+ *
+ * Bounded on disk too, whatever a sender posts: a refused delivery (bad or missing signature)
+ * keeps only its first REFUSED_BODY_KEEP bytes (`bodySize` says how large it was), and the log as
+ * a whole keeps within a byte budget (default 256 MiB of bodies and headers) besides its row cap.
+ * Over the budget the oldest rows go first, those whose forward failed (what `webhooks replay`
+ * is for) only once nothing else is left to drop.
  */
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { DatabaseSync } from 'node:sqlite'
-import { configDir } from '../config/store.js'
+import { configDir, configUnwritable } from '../config/store.js'
 
 export type Verification = 'verified' | 'failed' | 'skipped'
 /** What became of a delivery: forwarded with a 2xx, forward failed, rejected before forwarding, a duplicate, or filtered out. */
@@ -42,9 +48,16 @@ export interface DeliveryRecord {
   latencyMs?: number
   error?: string
   responseSnippet?: string
+  /** The body's full size in bytes when only its first REFUSED_BODY_KEEP were kept (a refused delivery); absent when `body` is whole. */
+  bodySize?: number
 }
 
-export type NewDeliveryRecord = Omit<DeliveryRecord, 'seq' | 'attempt'> & { attempt?: number }
+export type NewDeliveryRecord = Omit<DeliveryRecord, 'seq' | 'attempt' | 'bodySize'> & { attempt?: number }
+
+/** Of a refused (unverified) delivery's body, only this much is kept. */
+export const REFUSED_BODY_KEEP = 4096
+/** Default byte budget of the event log (bodies and headers). */
+export const DEFAULT_MAX_BYTES = 256 * 1024 * 1024
 
 export interface EventStoreOptions {
   /** Database file; `:memory:` for tests. Default `<configDir>/events.db`. */
@@ -54,6 +67,8 @@ export interface EventStoreOptions {
   maxDeliveries?: number
   /** Delivered event ids kept for deduplication (default 100 000). */
   maxDelivered?: number
+  /** Bytes of bodies and headers kept (default 256 MiB); the oldest rows beyond it are pruned. */
+  maxBytes?: number
 }
 
 export function defaultEventsDbPath(env: NodeJS.ProcessEnv = process.env): string {
@@ -80,6 +95,7 @@ interface Row {
   latency_ms: number | null
   error: string | null
   response_snippet: string | null
+  body_size: number | null
 }
 
 const SCHEMA = `
@@ -149,13 +165,22 @@ function migrateDelivered(db: DatabaseSync): void {
   }
 }
 
+/** Added after the first release: a log made by an older version gets the column on open. */
+function migrate(db: DatabaseSync): void {
+  const columns = db.prepare('PRAGMA table_info(deliveries)').all() as Array<{ name: string }>
+  if (!columns.some((c) => c.name === 'body_size')) db.exec('ALTER TABLE deliveries ADD COLUMN body_size INTEGER')
+}
+
+/** What a row weighs in the byte budget. */
+const ROW_BYTES = 'length(body) + length(headers)'
+
 /** The statements of the hot path, prepared once per connection. */
 function prepare(db: DatabaseSync) {
   return {
     insert: db.prepare(
       `INSERT INTO deliveries (received_at, source, event_id, event_type, charge_id, attempt, headers, body, verification, verify_reason, verify_message,
-        outcome, answered_status, forward_url, forward_status, latency_ms, error, response_snippet)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        outcome, answered_status, forward_url, forward_status, latency_ms, error, response_snippet, body_size)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     markDelivered: db.prepare('INSERT OR REPLACE INTO delivered (event_id, target, delivered_at, seq) VALUES (?, ?, ?, ?)'),
     isDelivered: db.prepare("SELECT 1 AS hit FROM delivered WHERE event_id = ? AND target IN (?, '*') LIMIT 1"),
@@ -164,6 +189,11 @@ function prepare(db: DatabaseSync) {
     pruneDeliveries: db.prepare('DELETE FROM deliveries WHERE seq <= (SELECT MAX(seq) FROM deliveries) - ?'),
     countDelivered: db.prepare('SELECT COUNT(*) AS n FROM delivered'),
     pruneDelivered: db.prepare('DELETE FROM delivered WHERE rowid IN (SELECT rowid FROM delivered ORDER BY seq ASC LIMIT ?)'),
+    totalBytes: db.prepare(`SELECT COALESCE(SUM(${ROW_BYTES}), 0) AS n FROM deliveries`),
+    oldestBesidesFailed: db.prepare(`SELECT seq, ${ROW_BYTES} AS n FROM deliveries WHERE outcome <> 'failed' ORDER BY seq ASC`),
+    oldest: db.prepare(`SELECT seq, ${ROW_BYTES} AS n FROM deliveries ORDER BY seq ASC`),
+    pruneBesidesFailedUpTo: db.prepare("DELETE FROM deliveries WHERE outcome <> 'failed' AND seq <= ?"),
+    pruneUpTo: db.prepare('DELETE FROM deliveries WHERE seq <= ?'),
   }
 }
 
@@ -178,8 +208,11 @@ export class EventStore {
   readonly path: string
   private readonly maxDeliveries: number
   private readonly maxDelivered: number
+  private readonly maxBytes: number
   private readonly st: ReturnType<typeof prepare>
   private insertsSincePrune = 0
+  /** Bytes of the log as of the last count, plus what this store added since. */
+  private bytes: number
   private batch?: Batch
 
   private constructor(
@@ -190,12 +223,23 @@ export class EventStore {
     this.path = path
     this.maxDeliveries = opts.maxDeliveries ?? 10_000
     this.maxDelivered = opts.maxDelivered ?? 100_000
+    this.maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES
     this.st = prepare(db)
+    this.bytes = Number((this.st.totalBytes.get() as { n: number }).n)
   }
 
   /** Opens (creating it 0600 if needed) the event log. node:sqlite is loaded only here. */
   static async open(opts: EventStoreOptions = {}): Promise<EventStore> {
     const path = opts.path ?? defaultEventsDbPath(opts.env)
+    try {
+      return await EventStore.openAt(path, opts)
+    } catch (error) {
+      // SVC_CONFIG_DIR a file, a read-only dir, a full disk: said as such, not as a bug in svc.
+      throw configUnwritable(path, error, opts.env) ?? error
+    }
+  }
+
+  private static async openAt(path: string, opts: EventStoreOptions): Promise<EventStore> {
     if (path !== ':memory:') {
       const dir = dirname(path)
       if (!existsSync(dir)) mkdirSync(dir, { recursive: true, mode: 0o700 })
@@ -210,6 +254,7 @@ export class EventStore {
     db.exec(SCHEMA)
     migrateDelivered(db)
     db.exec(DELIVERED_SCHEMA)
+    migrate(db)
     return new EventStore(db, path, opts)
   }
 
@@ -222,6 +267,11 @@ export class EventStore {
     this.begin()
     try {
       const attempt = rec.attempt ?? (rec.eventId ? this.countFor(rec.eventId) + 1 : 1)
+      // A refused delivery is anyone's POST: keep enough to see what it was, not what it weighs.
+      const cut = rec.outcome === 'rejected' && rec.body.length > REFUSED_BODY_KEEP
+      const body = cut ? rec.body.subarray(0, REFUSED_BODY_KEEP) : rec.body
+      const bodySize = cut ? rec.body.length : undefined
+      const headers = JSON.stringify(rec.headers)
       const result = this.st.insert.run(
         rec.receivedAt,
         rec.source,
@@ -229,8 +279,8 @@ export class EventStore {
         rec.type ?? null,
         rec.chargeId ?? null,
         attempt,
-        JSON.stringify(rec.headers),
-        rec.body,
+        headers,
+        body,
         rec.verification,
         rec.verifyReason ?? null,
         rec.verifyMessage ?? null,
@@ -241,11 +291,13 @@ export class EventStore {
         rec.latencyMs ?? null,
         rec.error ?? null,
         rec.responseSnippet ?? null,
+        bodySize ?? null,
       )
       const seq = Number(result.lastInsertRowid)
       if (rec.outcome === 'forwarded' && rec.eventId) this.st.markDelivered.run(rec.eventId, rec.forwardUrl ?? '*', rec.receivedAt, seq)
-      if (++this.insertsSincePrune >= 100) this.prune()
-      return { ...rec, seq, attempt }
+      this.bytes += body.length + Buffer.byteLength(headers)
+      if (++this.insertsSincePrune >= 100 || this.bytes > this.maxBytes) this.prune()
+      return { ...rec, body, ...(bodySize !== undefined ? { bodySize } : {}), seq, attempt }
     } catch (err) {
       // Some errors (disk full, I/O) roll the whole transaction back: its waiters must not hear "stored".
       if (!this.db.isTransaction) this.fail(err)
@@ -346,12 +398,32 @@ export class EventStore {
     return rows[0] ? fromRow(rows[0]) : undefined
   }
 
-  /** Drops the oldest rows beyond the caps. */
+  /** Drops the oldest rows beyond the caps (rows and bytes). */
   prune(): void {
     this.insertsSincePrune = 0
     this.st.pruneDeliveries.run(this.maxDeliveries)
     const count = Number((this.st.countDelivered.get() as { n: number }).n)
     if (count > this.maxDelivered) this.st.pruneDelivered.run(count - this.maxDelivered)
+    this.bytes = Number((this.st.totalBytes.get() as { n: number }).n)
+    if (this.bytes <= this.maxBytes) return
+    // Down to 90 % of the budget, so that the next deliveries do not each pay for a prune.
+    let excess = this.bytes - Math.floor(this.maxBytes * 0.9)
+    excess -= this.dropOldest(this.st.oldestBesidesFailed, this.st.pruneBesidesFailedUpTo, excess)
+    if (excess > 0) this.dropOldest(this.st.oldest, this.st.pruneUpTo, excess)
+    this.bytes = Number((this.st.totalBytes.get() as { n: number }).n)
+  }
+
+  /** Deletes the oldest rows `rows` lists until at least `excess` bytes are gone; returns the bytes freed. */
+  private dropOldest(rows: ReturnType<typeof prepare>['oldest'], drop: ReturnType<typeof prepare>['pruneUpTo'], excess: number): number {
+    let freed = 0
+    let upTo: number | undefined
+    for (const row of rows.iterate() as IterableIterator<{ seq: number; n: number }>) {
+      freed += Number(row.n)
+      upTo = Number(row.seq)
+      if (freed >= excess) break
+    }
+    if (upTo !== undefined) drop.run(upTo)
+    return freed
   }
 
   /** Commits what is pending, then closes the database. */
@@ -384,5 +456,6 @@ function fromRow(r: Row): DeliveryRecord {
     latencyMs: r.latency_ms === null ? undefined : Number(r.latency_ms),
     error: opt(r.error),
     responseSnippet: opt(r.response_snippet),
+    ...(r.body_size === null || r.body_size === undefined ? {} : { bodySize: Number(r.body_size) }),
   }
 }

@@ -37,6 +37,8 @@ export function deliveryJson(r: DeliveryRecord): Record<string, unknown> {
     error: r.error ?? null,
     headers: r.headers,
     ...(text !== undefined ? { body: text } : { bodyBase64: Buffer.from(r.body).toString('base64') }),
+    // A refused delivery keeps only the start of its body.
+    ...(r.bodySize !== undefined ? { bodyTruncated: true, bodySize: r.bodySize } : {}),
   }
 }
 

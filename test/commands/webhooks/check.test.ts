@@ -34,7 +34,7 @@ describe('svc webhooks check', () => {
 
   it('exits 1 against a naive handler; --json gives the report as data', async () => {
     const receiver = await track(startNaiveReceiver({ secret }))
-    const r = await runCommand(WebhooksCheck, [receiver.url, '--secret', secret, '--json'])
+    const r = await runCommand(WebhooksCheck, [receiver.url, '--json'], { env: { SVC_WEBHOOK_SECRET: secret } })
     expect(r.exitCode).toBe(1)
     const report = JSON.parse(r.stdout)
     expect(Object.keys(report).sort()).toEqual(['failed', 'passed', 'reachable', 'rows', 'url'])

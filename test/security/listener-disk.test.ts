@@ -1,0 +1,117 @@
+/**
+ * Refused deliveries cannot fill the listener's disk (issue 25 item 2). Anyone who can reach the
+ * listener can POST 1 MiB bodies with a forged signature: each is answered 400 and, before, was
+ * stored whole (1000 of them: a 1 GB events.db in 11 s, then every valid delivery got 500 for want
+ * of space). Now a refused body keeps its first 4 KiB, marked truncated, and the log keeps within
+ * a byte budget, dropping the oldest rows, those whose forward failed last.
+ */
+import { mkdtempSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { EventStore, type NewDeliveryRecord, REFUSED_BODY_KEEP } from '../../src/lib/webhooks/event-store.js'
+import { deliveryJson } from '../../src/lib/webhooks/events-view.js'
+import { parseForwardUrl } from '../../src/lib/webhooks/forward.js'
+import { WebhookListener } from '../../src/lib/webhooks/listener.js'
+import { signatureHeader } from '../../src/lib/webhooks/signature.js'
+import { chargeEvent, SECRET, startApp, type TargetApp } from '../lib/webhooks/fixtures.js'
+
+const MiB = 1024 * 1024
+
+describe('forged 1 MiB deliveries', () => {
+  let app: TargetApp
+  let store: EventStore
+  let listener: WebhookListener
+  let url: string
+  const dir = mkdtempSync(join(tmpdir(), 'svc-events-disk-'))
+  const path = join(dir, 'events.db')
+
+  beforeAll(async () => {
+    app = await startApp()
+    store = await EventStore.open({ path })
+    listener = new WebhookListener({ forward: parseForwardUrl(`127.0.0.1:${app.port}/webhooks`), secrets: [SECRET], store, port: 0 })
+    url = await listener.start()
+  })
+  afterAll(async () => {
+    await listener?.close()
+    store?.close()
+    await app?.close()
+  })
+
+  it('are each answered 400 and leave a few KiB each in events.db, and a valid delivery still goes through', async () => {
+    const big = Buffer.alloc(MiB - 1024, 'x')
+    const ts = Math.floor(Date.now() / 1000)
+    const forged = 64
+    for (let i = 0; i < forged; i++) {
+      const r = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-svc-event-id': `evt_forged_${i}`, 'x-svc-timestamp': String(ts), 'x-svc-signature': `v1=${'0'.repeat(64)}` },
+        body: big,
+      })
+      expect(r.status).toBe(400)
+      await r.arrayBuffer()
+    }
+    store.flush()
+    // 64 MiB were posted; what is on disk is the 4 KiB heads and the rows' overhead.
+    const onDisk = statSync(path).size + (statSync(`${path}-wal`, { throwIfNoEntry: false })?.size ?? 0)
+    expect(onDisk).toBeLessThan(2 * MiB)
+    const rows = store.list({ limit: forged })
+    expect(rows).toHaveLength(forged)
+    for (const row of rows) {
+      expect(row.outcome).toBe('rejected')
+      expect(row.body.length).toBe(REFUSED_BODY_KEEP)
+      expect(row.bodySize).toBe(big.length)
+    }
+    expect(deliveryJson(rows[0]!)).toMatchObject({ bodyTruncated: true, bodySize: big.length })
+
+    const body = chargeEvent('evt_genuine', 'charge.settled')
+    const r = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-svc-event-id': 'evt_genuine', 'x-svc-event-type': 'charge.settled', 'x-svc-timestamp': String(ts), 'x-svc-signature': signatureHeader(SECRET, ts, Buffer.from(body)) },
+      body,
+    })
+    expect(r.status).toBe(200)
+    const genuine = store.list({ eventId: 'evt_genuine' })[0]!
+    expect(Buffer.from(genuine.body).toString()).toBe(body)
+    expect(genuine.bodySize).toBeUndefined()
+  })
+})
+
+describe('the event log byte budget', () => {
+  const delivery = (i: number, outcome: NewDeliveryRecord['outcome'], size: number): NewDeliveryRecord => ({
+    receivedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+    source: 'service',
+    eventId: `evt_${i}`,
+    headers: {},
+    body: Buffer.alloc(size, 'y'),
+    verification: 'verified',
+    outcome,
+    answeredStatus: outcome === 'failed' ? 502 : 200,
+  })
+
+  it('prunes the oldest rows past the budget, keeping failed forwards while others can go', async () => {
+    const store = await EventStore.open({ path: ':memory:', maxBytes: MiB })
+    store.record(delivery(0, 'failed', 100 * 1024))
+    for (let i = 1; i <= 30; i++) store.record(delivery(i, 'forwarded', 100 * 1024))
+    store.flush()
+    const kept = store.list({ limit: 100 })
+    const bytes = kept.reduce((n, r) => n + r.body.length, 0)
+    expect(bytes).toBeLessThanOrEqual(MiB)
+    // The failed forward (a replay candidate) stayed; the oldest forwarded ones went, the newest stayed.
+    expect(kept.map((r) => r.eventId)).toContain('evt_0')
+    expect(kept.map((r) => r.eventId)).toContain('evt_30')
+    expect(kept.map((r) => r.eventId)).not.toContain('evt_1')
+    store.close()
+  })
+
+  it('drops failed forwards too, oldest first, when they alone exceed it', async () => {
+    const store = await EventStore.open({ path: ':memory:', maxBytes: MiB })
+    for (let i = 0; i < 30; i++) store.record(delivery(i, 'failed', 100 * 1024))
+    store.flush()
+    const kept = store.list({ limit: 100 })
+    expect(kept.reduce((n, r) => n + r.body.length, 0)).toBeLessThanOrEqual(MiB)
+    expect(kept[0]!.eventId).toBe('evt_29')
+    expect(kept.map((r) => r.eventId)).not.toContain('evt_0')
+    store.close()
+  })
+})
