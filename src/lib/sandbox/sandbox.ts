@@ -133,6 +133,8 @@ export async function startSandbox(opts: SandboxStartOptions = {}): Promise<Runn
   deliveries.restore?.()
   await clock.tick()
   log(`sandbox listening on ${baseUrl}`)
+  if (opts.state) log(`sandbox seeded from a state exported at ${opts.state.exportedAt}; its clock starts at ${opts.state.clock.now}`)
+  if (faults) log(`webhook faults on: ${describeWebhookFaults(faults.rates)} (seed ${faults.seed}; --seed ${faults.seed} replays them)`)
 
   let closing: Promise<void> | undefined
   const close = (): Promise<void> => {

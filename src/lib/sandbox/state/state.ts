@@ -78,3 +78,26 @@ export function seedState(db: DatabaseSync, state: SandboxState): void {
     }
   })
 }
+
+/** Reads and checks a state file written by `svc sandbox export`. */
+export async function readStateFile(path: string): Promise<SandboxState> {
+  const { readFile } = await import('node:fs/promises')
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (err) {
+    throw new SandboxStateError(`cannot read the state file ${path}: ${(err as { code?: string }).code ?? String(err)}`, 'seed')
+  }
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    throw new SandboxStateError(`the state file ${path} is not JSON: export one with \`svc sandbox export -o ${path}\``, 'seed')
+  }
+  return parseState(value)
+}
+
+/** A state given as a file path or as the exported object (the library's `seed` option). */
+export async function loadState(seed: string | object): Promise<SandboxState> {
+  return typeof seed === 'string' ? readStateFile(seed) : parseState(seed)
+}
