@@ -17,7 +17,7 @@ export default class SandboxExport extends PanelCommand<typeof SandboxExport> {
 
   static override examples = [
     '<%= config.bin %> sandbox export -o state.json',
-    '<%= config.bin %> sandbox start --in-memory --port 0 --seed state.json',
+    '<%= config.bin %> sandbox export --profile sandbox -o state.json && <%= config.bin %> sandbox start --in-memory --port 0 --seed state.json',
     '<%= config.bin %> sandbox export | jq \'.tables.charges | length\'',
     '<%= config.bin %> sandbox export -o state.json --json | jq .counts',
   ]
