@@ -57,6 +57,9 @@ describe('svc sandbox start --webhook-faults', () => {
     const r = await svc(['sandbox', 'start', '--in-memory', '--port', '0', '--no-profile', '--webhook-faults', 'duplicate=0.1,lose=2'], { env: baseEnv })
     expect(r.exitCode).toBe(2)
     expect(r.stderr).toContain('--webhook-faults: lose must be a share from 0 to 1')
+    const seedAlone = await svc(['sandbox', 'start', '--in-memory', '--port', '0', '--no-profile', '--seed', '42'], { env: baseEnv })
+    expect(seedAlone.exitCode).toBe(2)
+    expect(seedAlone.stderr).toContain('--seed 42 is the seed of the webhook faults, and none are on.')
   })
 })
 
@@ -78,7 +81,9 @@ describe('svc sandbox export and start --seed FILE', () => {
     expect(JSON.parse(piped.stdout).tables.charges[0].id).toBe(chargeId)
     expect(piped.stderr).toBe('')
 
-    const second = await start(['--seed', file])
+    // Both seeds at once: the state file and the faults' seed.
+    const second = await start(['--seed', file, '--webhook-faults', 'fail-first=1', '--seed', '9'])
+    expect(second.bg.stderr()).toContain('(seed 9; --seed 9 replays them)')
     expect(second.bg.first.testKey).toBe(first.bg.first.testKey)
     expect(second.bg.first.webhookSecret).toBe(first.bg.first.webhookSecret)
     const [a, b] = await Promise.all([svc(['charges', 'get', chargeId, '--json'], { env: first.env }), svc(['charges', 'get', chargeId, '--json'], { env: second.env })])

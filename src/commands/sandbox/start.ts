@@ -53,8 +53,11 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
       helpValue: 'SPEC',
     }),
     seed: Flags.string({
-      description: 'Digits: the seed of the webhook faults (the same seed and events give the same faults). Anything else: a state file from `svc sandbox export` to start from (same ids, keys, secret and clock), into an empty data dir or --in-memory.',
+      description:
+        'Digits: the seed of the webhook faults (the same seed and events give the same faults). Anything else: a state file from `svc sandbox export` to start from ' +
+        '(same ids, keys, secret and clock), into an empty data dir or --in-memory. Give it twice for both: --seed 42 --seed state.json.',
       helpValue: 'N|FILE',
+      multiple: true,
     }),
   }
 
@@ -63,7 +66,7 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
     const speed = number(flags.speed, 'speed', (n) => n > 0 && n <= 1_000_000, 'a number above 0, e.g. 60')
     const chaos = number(flags.chaos, 'chaos', (n) => n >= 0 && n <= 1, 'a rate from 0 to 1, e.g. 0.1')
     const webhookFaults = webhookFaultsOption(flags['webhook-faults'])
-    const { faultsSeed, stateFile } = seedOption(flags.seed)
+    const { faultsSeed, stateFile } = seedOption(flags.seed, webhookFaults !== undefined)
     if (!isLoopbackHost(flags.host)) {
       this.warnUser(`listening on ${flags.host}: anyone who can reach this address can use the sandbox and read its keys. Use --host 127.0.0.1 unless you mean it.`)
     }

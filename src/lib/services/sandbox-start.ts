@@ -220,17 +220,29 @@ export function webhookFaultsOption(raw: string | undefined): WebhookFaultRates 
 /**
  * `--seed`, as CLI.md spells it for both uses: a value made only of digits is the webhook faults'
  * seed (`--seed 42`), anything else the path of a state file (`--seed ./state.json`; write
- * `./123` for a file named by digits).
+ * `./123` for a file named by digits). Given twice, one of each: `--seed 42 --seed state.json`.
  */
-export function seedOption(raw: string | undefined): { faultsSeed?: number; stateFile?: string } {
-  if (raw === undefined) return {}
-  if (/^\d+$/.test(raw)) {
-    const n = Number(raw)
-    if (!Number.isSafeInteger(n)) throw new UsageError(`--seed ${raw} is too large for a seed.`, { field: 'seed' })
-    return { faultsSeed: n }
+export function seedOption(raw: string[] | undefined, faultsOn: boolean): { faultsSeed?: number; stateFile?: string } {
+  const out: { faultsSeed?: number; stateFile?: string } = {}
+  for (const value of raw ?? []) {
+    if (/^\d+$/.test(value)) {
+      const n = Number(value)
+      if (!Number.isSafeInteger(n)) throw new UsageError(`--seed ${value} is too large for a seed.`, { field: 'seed' })
+      if (out.faultsSeed !== undefined) throw new UsageError('--seed: two fault seeds given; give one number (and at most one state file).', { field: 'seed' })
+      out.faultsSeed = n
+    } else {
+      if (value.trim() === '') throw new UsageError("--seed needs a number (the webhook faults' seed) or a state file exported by `svc sandbox export`.", { field: 'seed' })
+      if (out.stateFile !== undefined) throw new UsageError('--seed: two state files given; a sandbox starts from one.', { field: 'seed' })
+      out.stateFile = value
+    }
   }
-  if (raw.trim() === '') throw new UsageError('--seed needs a number (the webhook faults\' seed) or a state file exported by `svc sandbox export`.', { field: 'seed' })
-  return { stateFile: raw }
+  if (out.faultsSeed !== undefined && !faultsOn) {
+    throw new UsageError(`--seed ${out.faultsSeed} is the seed of the webhook faults, and none are on.`, {
+      field: 'seed',
+      hint: 'Add --webhook-faults (e.g. duplicate=0.1), or, for a state file whose name is only digits, write it as ./' + String(out.faultsSeed) + '.',
+    })
+  }
+  return out
 }
 
 function stateError(err: unknown): Error {
