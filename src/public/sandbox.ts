@@ -34,6 +34,8 @@ import { isTriggerType, loadBuiltinFixture, unknownTriggerType } from '../lib/fi
 import type { FixtureEnv } from '../lib/fixtures/runner.js'
 import { SandboxClock } from '../lib/sandbox/clock.js'
 import { startSandbox as startCore } from '../lib/sandbox/sandbox.js'
+import { checkWebhookFaults, type WebhookFaultsSpec } from '../lib/sandbox/faults/spec.js'
+import { loadState } from '../lib/sandbox/state/state.js'
 import { chooseEnv, runOnSandbox, triggerOverrides } from '../lib/services/trigger.js'
 import { createClient as createSvcClient, type SvcClient } from './client.js'
 
@@ -41,6 +43,7 @@ export type { Charge } from '../lib/contract/schemas.js'
 export type { DeliveryRecord as Delivery, AttemptRecord as DeliveryAttempt } from '../lib/contract/panel.js'
 export type { TriggeredEvent, TriggeredResource } from '../lib/services/trigger.js'
 export type { SvcClient } from './client.js'
+export type { WebhookFaultsSpec } from '../lib/sandbox/faults/spec.js'
 
 export interface StartSandboxOptions {
   /** Port on 127.0.0.1 (default 0: any free port; read `baseUrl`). */
@@ -59,6 +62,21 @@ export interface StartSandboxOptions {
   chaos?: number
   /** One line per request and event, e.g. `console.error` (default: silent). */
   log?: (line: string) => void
+  /**
+   * Webhook faults to inject, each a share from 0 to 1 of the events (`delay`: every first
+   * attempt, ms or `'2s'`): `duplicate` delivers an event twice (signed afresh), `reorder` holds
+   * one back until the next event of its resource went out, `lose` never sends it, `failFirst`
+   * fails its first attempt as a network error so the retry schedule runs. The delivery log marks
+   * what was injected (`injected` on a delivery and on its attempts).
+   */
+  webhookFaults?: WebhookFaultsSpec
+  /**
+   * A number: the seed of the webhook fault sequence (the same seed and the same events give the
+   * same faults). A file path or an object: a state exported by `svc sandbox export` to start
+   * from (same ids, keys, webhook secret and clock; the clock starts where it stood unless
+   * `clock.start` says otherwise).
+   */
+  seed?: number | string | object
 }
 
 export interface DeliveryFilter {
@@ -97,6 +115,10 @@ export interface SandboxHandle {
    * ```
    */
   client(env?: 'test' | 'live'): SvcClient
+  /** The seed of the webhook fault sequence (when faults are on): pass it as `seed` to replay them. */
+  readonly webhookFaultsSeed?: number
+  /** The whole state (as `svc sandbox export` writes it), to start another sandbox from with `seed`. */
+  exportState(): Promise<object>
   /** Sets (and reactivates) the webhook URL of an environment (default `test`). */
   setWebhookUrl(url: string, env?: 'test' | 'live'): Promise<void>
   /** Moves a test charge (spec 4.7): `paid_pending_settlement`, `settled`, `expired` or `refunded`; one event per state passed. */
@@ -126,8 +148,13 @@ export interface SandboxHandle {
 /** Starts a sandbox and resolves once it serves. */
 export async function startSandbox(opts: StartSandboxOptions = {}): Promise<SandboxHandle> {
   const c = opts.clock
+  const faultsSeed = typeof opts.seed === 'number' ? opts.seed : undefined
+  if (faultsSeed !== undefined && !Number.isSafeInteger(faultsSeed)) throw new TypeError(`seed: ${faultsSeed} is not an integer (a number is the webhook faults' seed; a state is a file path or an object)`)
+  const state = opts.seed === undefined || typeof opts.seed === 'number' ? undefined : await loadState(opts.seed)
+  const webhookFaults = opts.webhookFaults === undefined ? undefined : checkWebhookFaults(opts.webhookFaults)
   // Without clock options the sandbox keeps its own (its lead over the wall clock persists in a data dir).
-  const own = c === undefined ? undefined : new SandboxClock({ manual: c.manual, speed: c.speed, start: c.start === undefined ? undefined : new Date(c.start).getTime() })
+  const start = c?.start !== undefined ? new Date(c.start).getTime() : state ? Date.parse(state.clock.now) : undefined
+  const own = c === undefined ? undefined : new SandboxClock({ manual: c.manual, speed: c.speed, start })
   const core = await startCore({
     port: opts.port ?? 0,
     inMemory: opts.inMemory ?? opts.dataDir === undefined,
@@ -135,6 +162,9 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sand
     clock: own,
     chaos: opts.chaos,
     log: opts.log,
+    webhookFaults,
+    webhookFaultsSeed: faultsSeed,
+    state,
   })
   const clock = core.clock
   // The same clients the CLI uses: the panel's (PanelClient) and the API's (created per call, closed after).
@@ -163,6 +193,8 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sand
       svcClients.push(c)
       return c
     },
+    ...(core.webhookFaults ? { webhookFaultsSeed: core.webhookFaults.seed } : {}),
+    exportState: () => panel.exportState(),
     async setWebhookUrl(url, env = 'test') {
       await panel.setWebhook(url, env)
     },

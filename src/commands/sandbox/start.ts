@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../lib/command/base.js'
 import { UsageError } from '../../lib/errors.js'
 import { painter } from '../../lib/output/color.js'
-import { keptProfilesNote, type SandboxReady, nextSteps, readyBanner, startLocalSandbox } from '../../lib/services/sandbox-start.js'
+import { keptProfilesNote, type SandboxReady, nextSteps, readyBanner, seedOption, startLocalSandbox, webhookFaultsOption } from '../../lib/services/sandbox-start.js'
 import { DETACHED_ENV, type DetachedMessage, startDetached } from '../../lib/services/sandbox-detach.js'
 import { isLoopbackHost } from '../../lib/net/loopback.js'
 import { untilStopSignal } from '../../lib/services/shutdown.js'
@@ -32,6 +32,8 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
     '<%= config.bin %> sandbox start --in-memory --port 0 --json   # a second one: the profiles stay with the first while it runs',
     '<%= config.bin %> sandbox start --detach --port 0 --json | jq -r .baseUrl',
     '<%= config.bin %> sandbox start --detach && npm test; <%= config.bin %> sandbox stop',
+    '<%= config.bin %> sandbox start --webhook-faults duplicate=0.2,lose=0.1,fail-first=0.3 --seed 42',
+    '<%= config.bin %> sandbox export -o state.json && <%= config.bin %> sandbox start --in-memory --port 0 --seed state.json',
   ]
 
   static override flags = {
@@ -43,12 +45,28 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
     chaos: Flags.string({ description: 'Share of requests, 0 to 1, answered with a fault (500/503, dropped connection, slow answer).', helpValue: 'RATE' }),
     'no-profile': Flags.boolean({ description: 'Do not write the sandbox and sandbox-live profiles.' }),
     detach: Flags.boolean({ description: 'Run in the background; return once it serves (stop it with `svc sandbox stop`).' }),
+    'webhook-faults': Flags.string({
+      description:
+        'Inject webhook faults, parts optional: duplicate=R (delivered twice, signed afresh), reorder=R (held until the next event of its resource went out, at most 60 s of sandbox time), ' +
+        'lose=R (never sent: confirm with GET), delay=DURATION (every first attempt, sandbox clock), fail-first=R (first attempt fails as a network error; the retry schedule runs). ' +
+        'R is a share from 0 to 1. `sandbox deliveries` marks what was injected.',
+      helpValue: 'SPEC',
+    }),
+    seed: Flags.string({
+      description:
+        'Digits: the seed of the webhook faults (the same seed and events give the same faults). Anything else: a state file from `svc sandbox export` to start from ' +
+        '(same ids, keys, secret and clock), into an empty data dir or --in-memory. Give it twice for both: --seed 42 --seed state.json.',
+      helpValue: 'N|FILE',
+      multiple: true,
+    }),
   }
 
   async run(): Promise<void> {
     const { flags, io } = this
     const speed = number(flags.speed, 'speed', (n) => n > 0 && n <= 1_000_000, 'a number above 0, e.g. 60')
     const chaos = number(flags.chaos, 'chaos', (n) => n >= 0 && n <= 1, 'a rate from 0 to 1, e.g. 0.1')
+    const webhookFaults = webhookFaultsOption(flags['webhook-faults'])
+    const { faultsSeed, stateFile } = seedOption(flags.seed, webhookFaults !== undefined)
     if (!isLoopbackHost(flags.host)) {
       this.warnUser(`listening on ${flags.host}: anyone who can reach this address can use the sandbox and read its keys. Use --host 127.0.0.1 unless you mean it.`)
     }
@@ -70,6 +88,9 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
       inMemory: flags['in-memory'],
       speed,
       chaos,
+      webhookFaults,
+      webhookFaultsSeed: faultsSeed,
+      stateFile,
       writeProfiles: !flags['no-profile'],
       env: io.env,
       log: (line) => io.err(`${paintErr('dim', line)}\n`),
@@ -83,7 +104,7 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
     if (started.staleRun) this.note(paintErr('dim', `Cleaned the pid file of a sandbox that had died (pid ${started.staleRun.pid}, started ${started.staleRun.startedAt}).`))
     const { sandbox } = started
     const ready: SandboxReady = {
-      sandbox: { baseUrl: sandbox.baseUrl, testKey: sandbox.testKey, liveKey: sandbox.liveKey, webhookSecret: sandbox.webhookSecret, panelUrl: sandbox.panelUrl },
+      sandbox: { baseUrl: sandbox.baseUrl, testKey: sandbox.testKey, liveKey: sandbox.liveKey, webhookSecret: sandbox.webhookSecret, panelUrl: sandbox.panelUrl, webhookFaults: sandbox.webhookFaults },
       dataDir: started.dataDir,
       profiles: started.profiles,
     }

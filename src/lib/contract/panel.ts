@@ -24,6 +24,11 @@ export interface AttemptRecord {
   durationMs: number
   /** A resend from the panel rather than the retry schedule. */
   manual: boolean
+  /**
+   * Faults `--webhook-faults` injected into this attempt: `fail-first` (failed as a network
+   * error), `duplicate` (a second delivery of the event), `lose` (not sent), `delay`, `reorder`.
+   */
+  injected?: string[]
 }
 
 export interface DeliveryRecord {
@@ -40,6 +45,8 @@ export interface DeliveryRecord {
   createdAt: string
   firstAttemptAt?: string
   body: string
+  /** Faults `--webhook-faults` injected into its attempts (`lose`: the event was never sent). */
+  injected?: string[]
   /** Every attempt, oldest first (only when the log is filtered by event id). */
   attemptLog?: AttemptRecord[]
 }

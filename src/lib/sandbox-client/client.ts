@@ -7,6 +7,7 @@
  */
 import { environmentOfKey, maskSecret } from '../config/mask.js'
 import type { AccountSettings, AttemptRecord, DeliveryRecord, PanelEnv, SandboxKey, WebhookEndpoint } from '../contract/panel.js'
+import type { SandboxState } from '../contract/sandbox-state.js'
 import type { IncomingHttpHeaders } from 'node:http'
 import { MAX_ANSWER_BYTES } from '../api/http.js'
 import { ApiError, NetworkError, ResponseError } from '../errors.js'
@@ -181,6 +182,11 @@ export class PanelClient {
   /** Empties the sandbox's data; keys, secret, plan and webhook URLs stay. */
   reset(): Promise<{ reset: true }> {
     return this.call('POST', '/reset', { body: {} })
+  }
+
+  /** The sandbox's whole state (keys and webhook secret in full), as `svc sandbox export` writes it. */
+  exportState(): Promise<SandboxState> {
+    return this.call('GET', '/export')
   }
 
   getClock(): Promise<PanelClock> {

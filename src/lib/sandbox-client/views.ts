@@ -26,6 +26,12 @@ export function formatIn(ms: number): string {
   return `in ${h}h${m % 60 ? ` ${m % 60}m` : ''}`
 }
 
+/** The state as shown: a lost event (`--webhook-faults lose`) says so, other injected faults are named. */
+function stateText(d: PanelDelivery): string {
+  if (d.injected?.includes('lose')) return 'lost (injected)'
+  return d.injected?.length ? `${d.state} (injected: ${d.injected.join(', ')})` : d.state
+}
+
 function lastOutcome(d: PanelDelivery): string {
   if (d.lastStatus !== undefined) return String(d.lastStatus)
   return d.lastError ?? ''
@@ -83,7 +89,7 @@ export function sandboxDeliveriesTable(rows: PanelDelivery[], sandboxNow: number
     String(d.attempts),
     safeText(lastOutcome(d)),
     d.nextRetryAt ? formatIn(Date.parse(d.nextRetryAt) - sandboxNow) : '',
-    paint(STATE_STYLE[d.state] ?? 'bold', d.state),
+    paint(d.injected?.includes('lose') ? 'yellow' : (STATE_STYLE[d.state] ?? 'bold'), stateText(d)),
   ])
   // The URL (the same endpoint on most rows) and the last answer give way first, then the URL
   // goes (--event-id shows it); event ids are cut last: they are what gets copied.
@@ -94,21 +100,22 @@ export function sandboxDeliveriesTable(rows: PanelDelivery[], sandboxNow: number
     { index: 2, drop: true },
     { index: 4, min: 6 },
     { index: 0, min: 12 },
+    { index: 6, min: 15 },
   ])
   return renderTable(fitted.columns, fitted.cells, paint)
 }
 
 /** Piped: `eventId type url attempts lastStatus nextRetryAt state`, tab-separated. */
 export function deliveriesTsv(rows: PanelDelivery[]): string {
-  return rows.map((d) => [d.eventId, d.type, d.url, d.attempts, lastOutcome(d), d.nextRetryAt, d.state].map(tsv).join('\t') + '\n').join('')
+  return rows.map((d) => [d.eventId, d.type, d.url, d.attempts, lastOutcome(d), d.nextRetryAt, d.injected?.includes('lose') ? 'lost (injected)' : d.state].map(tsv).join('\t') + '\n').join('')
 }
 
 /** One delivery in full (terminal): every attempt with its answer, then the body that was sent. */
 export function deliveryDetail(d: PanelDelivery, paint: Paint): string {
   const out: string[] = []
   for (const a of d.attemptLog ?? []) {
-    const outcome = a.status !== undefined && a.status >= 200 && a.status < 300 ? paint('green', String(a.status)) : paint('red', safeText(a.error ?? String(a.status)))
-    const manual = a.manual ? paint('dim', ' (resend)') : ''
+    const outcome = a.status !== undefined && a.status >= 200 && a.status < 300 ? paint('green', String(a.status)) : a.injected?.includes('lose') ? paint('yellow', 'not sent') : paint('red', safeText(a.error ?? String(a.status)))
+    const manual = (a.manual ? paint('dim', ' (resend)') : '') + (a.injected?.length ? paint('yellow', ` (injected: ${a.injected.join(', ')})`) : '')
     out.push(`  #${a.attempt}  ${formatLocalTime(a.at)}  ${outcome}  ${a.durationMs} ms${manual}${a.response ? `  ${paint('dim', safeText(oneLine(a.response, 60)))}` : ''}`)
   }
   const attempts = out.length ? `\n${paint('bold', 'Attempts')}\n${out.join('\n')}\n` : ''

@@ -127,6 +127,12 @@ const MIGRATIONS: readonly string[] = [
   ALTER TABLE events ADD COLUMN dispatched INTEGER NOT NULL DEFAULT 1;
   CREATE INDEX events_undispatched ON events (seq) WHERE dispatched = 0;
   `,
+  // The faults `--webhook-faults` injected, per attempt and per delivery (comma-separated marks),
+  // so the delivery log tells an injected failure from a real one.
+  `
+  ALTER TABLE webhook_attempts ADD COLUMN injected TEXT;
+  ALTER TABLE webhook_deliveries ADD COLUMN injected TEXT;
+  `,
 ]
 
 /** Opens (creating when needed) the sandbox database and brings its schema up to date. */

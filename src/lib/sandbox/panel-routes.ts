@@ -19,6 +19,8 @@ import type { ChargeEngine } from './engine.js'
 import type { ProductSales } from './product-sales.js'
 import type { SandboxStore } from './store.js'
 import type { Withdrawals } from './withdrawals.js'
+import { handleExportRequest } from './state/export-route.js'
+import type { SandboxState } from './state/state.js'
 
 export interface PanelDeps {
   deliveries: WebhookDeliveries
@@ -28,6 +30,8 @@ export interface PanelDeps {
   reset?: () => Promise<void>
   /** A one-time URL into the web panel (POST /_sandbox/panel-link, for `svc sandbox open`). */
   panelLink?: () => string
+  /** The whole state, for GET /_sandbox/export (state/). */
+  exportState?: () => Promise<SandboxState>
   /** The resources beside charges and the event log (absent in tests of the panel alone). */
   resources?: {
     store: SandboxStore
@@ -147,6 +151,7 @@ export async function handlePanelRequest(req: PanelRequest, deps: PanelDeps): Pr
       return ok(200, { now: deps.clock.nowDate().toISOString() })
     }
   }
+  if (route === 'GET /export' && deps.exportState) return handleExportRequest(deps.exportState)
   if (deps.resources) {
     const answer = await resourceRoute(req, deps.resources)
     if (answer) return answer

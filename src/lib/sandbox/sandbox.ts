@@ -26,6 +26,10 @@ import type { EventSink, StoredEvent } from './types.js'
 import { RateLimiter } from './rate-limit.js'
 import { createSandboxServer } from './server.js'
 import { SandboxStore } from './store.js'
+import type { DatabaseSync } from 'node:sqlite'
+import { describeWebhookFaults, faultsOn } from './faults/spec.js'
+import { randomSeed, WebhookFaults } from './faults/webhook-faults.js'
+import { exportState, hasState, type SandboxState, SandboxStateError, seedState } from './state/state.js'
 import type { DeliveryWorker, RunningSandbox, SandboxContext, SandboxStartOptions } from './types.js'
 
 export const DEFAULT_PORT = 8787
@@ -35,6 +39,7 @@ const CLOCK_LEAD_META = 'clock_lead_ms'
 export async function startSandbox(opts: SandboxStartOptions = {}): Promise<RunningSandbox> {
   const log = opts.log ?? (() => {})
   const db = openDatabase({ dataDir: opts.dataDir, inMemory: opts.inMemory })
+  if (opts.state) seedInto(db, opts.state, opts.dataDir)
   const writes = new GroupCommit(db)
   const store = new SandboxStore(db, writes)
   const checkpointer = opts.inMemory || !opts.dataDir ? undefined : new Checkpointer(db, join(opts.dataDir, DB_FILE), writes, log)
@@ -44,7 +49,9 @@ export async function startSandbox(opts: SandboxStartOptions = {}): Promise<Runn
   // never starts before the latest instant already stored (a fast clock's lead is not saved).
   const wallStart = Date.now()
   const lead = Math.max(0, Number(store.getMeta(CLOCK_LEAD_META) ?? '0'), (store.latestInstant() ?? 0) - wallStart)
-  const clock = opts.clock ?? new SandboxClock({ speed: opts.speed, start: wallStart + lead })
+  // Seeded: the clock starts where the exported one stood.
+  const start = opts.state ? Date.parse(opts.state.clock.now) : wallStart + lead
+  const clock = opts.clock ?? new SandboxClock({ speed: opts.speed, start })
   if (ownsClock) clock.onAdvance = (now) => store.setMeta(CLOCK_LEAD_META, String(now - Date.now()))
   const { merchant, testKey, liveKey } = store.ensureMerchant(clock.nowDate().toISOString())
   store.clearUnfinishedIdempotency()
@@ -52,10 +59,13 @@ export async function startSandbox(opts: SandboxStartOptions = {}): Promise<Runn
   // Live pages of the web panel refresh when an event is published or a delivery attempt ends.
   let web: WebPanel | undefined
   const ctx: SandboxContext = { db, clock, log, webhookSecret: merchant.webhookSecret, writes, onActivity: () => web?.changed() }
-  const deliveries: DeliveryWorker = opts.deliveries ? opts.deliveries(ctx) : new WebhookDeliveries(ctx)
+  // Webhook faults are a layer around the worker, installed only when some fault is on.
+  const faults = opts.webhookFaults && faultsOn(opts.webhookFaults) ? new WebhookFaults(opts.webhookFaults, opts.webhookFaultsSeed ?? randomSeed(), clock) : undefined
+  const deliveries: DeliveryWorker = opts.deliveries ? opts.deliveries(ctx) : new WebhookDeliveries(ctx, faults ? { wrapSend: (send) => faults.sender(send) } : {})
+  const toWorker: EventSink = faults ? faults.sink(deliveries) : deliveries
   const sink: EventSink = {
     publish(event: StoredEvent) {
-      deliveries.publish(event)
+      toWorker.publish(event)
       web?.changed()
     },
   }
@@ -70,6 +80,7 @@ export async function startSandbox(opts: SandboxStartOptions = {}): Promise<Runn
   const reset = async (): Promise<void> => {
     engine.reset()
     withdrawals.reset()
+    faults?.reset()
     await deliveries.reset?.()
     writes.flush()
     store.reset()
@@ -81,6 +92,11 @@ export async function startSandbox(opts: SandboxStartOptions = {}): Promise<Runn
     clock,
     reset,
     panelLink: () => web!.ticketUrl(baseUrl),
+    exportState: async () => {
+      await (deliveries as Partial<WebhookDeliveries>).flush?.()
+      writes.flush()
+      return exportState(db, clock.now())
+    },
     resources: { store, engine, withdrawals, productSales },
   }
 
@@ -119,6 +135,8 @@ export async function startSandbox(opts: SandboxStartOptions = {}): Promise<Runn
   deliveries.restore?.()
   await clock.tick()
   log(`sandbox listening on ${baseUrl}`)
+  if (opts.state) log(`sandbox seeded from a state exported at ${opts.state.exportedAt}; its clock starts at ${opts.state.clock.now}`)
+  if (faults) log(`webhook faults on: ${describeWebhookFaults(faults.rates)} (seed ${faults.seed}; --seed ${faults.seed} replays them)`)
 
   let closing: Promise<void> | undefined
   const close = (): Promise<void> => {
@@ -137,7 +155,24 @@ export async function startSandbox(opts: SandboxStartOptions = {}): Promise<Runn
     return closing
   }
 
-  return { baseUrl, testKey, liveKey, webhookSecret: merchant.webhookSecret, clock, admin, reset, panelUrl: web.entryUrl(baseUrl), close }
+  const webhookFaults = faults ? { description: describeWebhookFaults(faults.rates), seed: faults.seed } : undefined
+  return { baseUrl, testKey, liveKey, webhookSecret: merchant.webhookSecret, clock, admin, reset, panelUrl: web.entryUrl(baseUrl), close, ...(webhookFaults ? { webhookFaults } : {}) }
+}
+
+/** Writes an exported state into a database that holds no sandbox yet (closed on refusal). */
+function seedInto(db: DatabaseSync, state: SandboxState, dataDir: string | undefined): void {
+  try {
+    if (hasState(db)) {
+      throw new SandboxStateError(
+        `the data dir ${dataDir} already holds a sandbox: seeding would mix two states. Seed into an empty data dir (--data NEW_DIR) or --in-memory, or move ${dataDir} away first.`,
+        'seed',
+      )
+    }
+    seedState(db, state)
+  } catch (err) {
+    db.close()
+    throw err
+  }
 }
 
 function listen(server: Server, port: number, host: string): Promise<AddressInfo> {

@@ -11,6 +11,8 @@ import type { AccountSettings, SandboxKey, WebhookEndpoint } from '../contract/p
 
 export type { AccountSettings, SandboxKey, WebhookEndpoint }
 import type { GroupCommit } from './group-commit.js'
+import type { SandboxState } from '../contract/sandbox-state.js'
+import type { WebhookFaultRates } from './faults/spec.js'
 
 export type Env = 'live' | 'test'
 
@@ -94,6 +96,12 @@ export interface SandboxStartOptions {
   instance?: string
   /** Deadlines for a request to arrive (slow-loris guard); tests shorten them. */
   serverTimeouts?: Partial<ServerTimeouts>
+  /** Webhook faults to inject (faults/); none on: no faults layer at all. */
+  webhookFaults?: WebhookFaultRates
+  /** Seed of the webhook fault sequence, so a run can be replayed (default: random, reported). */
+  webhookFaultsSeed?: number
+  /** A state exported by `svc sandbox export` to start from (state/): same ids, keys, secret and clock. */
+  state?: SandboxState
 }
 
 /** What the core needs from the delivery worker (deliveries.ts): events in, endpoint state out. */
@@ -120,6 +128,8 @@ export interface RunningSandbox {
   reset(): Promise<void>
   /** The web panel's URL, with this start's token: for the one who started the sandbox. */
   panelUrl: string
+  /** The webhook faults injected, as `duplicate=0.1, delay=2s`, with the seed that replays them. */
+  webhookFaults?: { description: string; seed: number }
   close(): Promise<void>
 }
 

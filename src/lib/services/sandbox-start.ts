@@ -11,6 +11,7 @@ import type { RunningSandbox } from '../sandbox/types.js'
 import { SANDBOX_LIVE_PROFILE, SANDBOX_PROFILE } from '../config/profiles.js'
 import { packageVersion } from '../config/package.js'
 import { type RunClaim, type RunInfo, claimRunFile, runDir } from './sandbox-runfile.js'
+import { parseWebhookFaults, type WebhookFaultRates, WebhookFaultsError } from '../sandbox/faults/spec.js'
 
 
 export interface LocalSandboxOptions {
@@ -23,6 +24,12 @@ export interface LocalSandboxOptions {
   writeProfiles: boolean
   env: NodeJS.ProcessEnv
   log: (line: string) => void
+  /** `--webhook-faults`, checked (webhookFaultsOption). */
+  webhookFaults?: WebhookFaultRates
+  /** `--seed N`: the webhook faults' seed. */
+  webhookFaultsSeed?: number
+  /** `--seed FILE`: a state exported by `svc sandbox export` to start from. */
+  stateFile?: string
   /** Started by `--detach` (its output goes to `logFile`). */
   detached?: boolean
   logFile?: string
@@ -53,13 +60,17 @@ export interface StartedSandbox {
 
 /** What the ready output shows: enough for a detached sandbox's parent to print it too. */
 export interface SandboxReady {
-  sandbox: Pick<RunningSandbox, 'baseUrl' | 'testKey' | 'liveKey' | 'webhookSecret'> & { panelUrl?: string }
+  sandbox: Pick<RunningSandbox, 'baseUrl' | 'testKey' | 'liveKey' | 'webhookSecret' | 'webhookFaults'> & { panelUrl?: string }
   dataDir?: string
   profiles: ProfilesOutcome
 }
 
 export async function startLocalSandbox(opts: LocalSandboxOptions): Promise<StartedSandbox> {
   const dataDir = opts.inMemory ? undefined : (opts.dataDir ?? join(configDir(opts.env), 'sandbox'))
+  // A state file is read and checked before anything starts: a bad one exits 2 with nothing touched.
+  const state = opts.stateFile === undefined ? undefined : await (await import('../sandbox/state/state.js')).readStateFile(opts.stateFile).catch((err: unknown) => {
+    throw stateError(err)
+  })
   // One sandbox per data dir: claimed before the database is opened.
   const { detectSandbox, probeSandbox } = await import('../sandbox-client/client.js')
   const claim: RunClaim = await claimRunFile(runDir({ dataDir, inMemory: opts.inMemory, env: opts.env }), { dataDir, version: packageVersion(), detached: Boolean(opts.detached) }, (url) =>
@@ -70,10 +81,22 @@ export async function startLocalSandbox(opts: LocalSandboxOptions): Promise<Star
   const { startSandbox } = await import('../sandbox/sandbox.js')
   let sandbox: RunningSandbox
   try {
-    sandbox = await startSandbox({ port: opts.port, host: opts.host, dataDir, inMemory: opts.inMemory, speed: opts.speed, chaos: opts.chaos, log: opts.log, instance: claim.nonce })
+    sandbox = await startSandbox({
+      port: opts.port,
+      host: opts.host,
+      dataDir,
+      inMemory: opts.inMemory,
+      speed: opts.speed,
+      chaos: opts.chaos,
+      log: opts.log,
+      webhookFaults: opts.webhookFaults,
+      webhookFaultsSeed: opts.webhookFaultsSeed,
+      state,
+      instance: claim.nonce,
+    })
   } catch (err) {
     claim.release()
-    throw listenError(err, opts)
+    throw (err as Error).name === 'SandboxStateError' ? stateError(err) : listenError(err, opts)
   }
   claim.ready(sandbox.baseUrl, opts.logFile)
   const stop = async () => {
@@ -144,6 +167,8 @@ export function readyBanner(started: SandboxReady, opts: { speed?: number; chaos
   ]
   if (opts.speed !== undefined && opts.speed !== 1) rows.push(['Clock', `${opts.speed}× wall time`])
   if (opts.chaos) rows.push(['Chaos', paint('yellow', `${Math.round(opts.chaos * 100)}% of requests get a fault`)])
+  const faults = sandbox.webhookFaults
+  if (faults) rows.push(['Webhook faults', paint('yellow', `${faults.description} (seed ${faults.seed}: --seed ${faults.seed} replays them)`)])
   if (profiles.keptFor) rows.push(['Profiles', paint('yellow', `not written: ${SANDBOX_PROFILE} and ${SANDBOX_LIVE_PROFILE} point at the sandbox running at ${profiles.keptFor}`)])
   if (profiles.written) {
     const made = profiles.madeDefault ? `; ${SANDBOX_PROFILE} is now the default` : ''
@@ -180,6 +205,51 @@ export function nextSteps(started: SandboxReady, paint: Paint): string {
     `svc sandbox deliveries${profiles.written ? '' : target}`,
   ]
   return `\n${paint('bold', 'Next steps')}\n${lead}${steps.map((s) => `  ${paint('cyan', s)}`).join('\n')}\n\n${paint('dim', 'Press Ctrl+C to stop.')}\n`
+}
+
+/** `--webhook-faults SPEC`, checked: a bad part exits 2 naming it. */
+export function webhookFaultsOption(raw: string | undefined): WebhookFaultRates | undefined {
+  if (raw === undefined) return undefined
+  try {
+    return parseWebhookFaults(raw)
+  } catch (err) {
+    if (!(err instanceof WebhookFaultsError)) throw err
+    throw new UsageError(`--webhook-faults: ${err.message}`, { field: 'webhook-faults', hint: 'e.g. --webhook-faults duplicate=0.1,reorder=0.1,lose=0.05,delay=2s,fail-first=0.2 (each part optional).' })
+  }
+}
+
+/**
+ * `--seed`, as CLI.md spells it for both uses: a value made only of digits is the webhook faults'
+ * seed (`--seed 42`), anything else the path of a state file (`--seed ./state.json`; write
+ * `./123` for a file named by digits). Given twice, one of each: `--seed 42 --seed state.json`.
+ */
+export function seedOption(raw: string[] | undefined, faultsOn: boolean): { faultsSeed?: number; stateFile?: string } {
+  const out: { faultsSeed?: number; stateFile?: string } = {}
+  for (const value of raw ?? []) {
+    if (/^\d+$/.test(value)) {
+      const n = Number(value)
+      if (!Number.isSafeInteger(n)) throw new UsageError(`--seed ${value} is too large for a seed.`, { field: 'seed' })
+      if (out.faultsSeed !== undefined) throw new UsageError('--seed: two fault seeds given; give one number (and at most one state file).', { field: 'seed' })
+      out.faultsSeed = n
+    } else {
+      if (value.trim() === '') throw new UsageError("--seed needs a number (the webhook faults' seed) or a state file exported by `svc sandbox export`.", { field: 'seed' })
+      if (out.stateFile !== undefined) throw new UsageError('--seed: two state files given; a sandbox starts from one.', { field: 'seed' })
+      out.stateFile = value
+    }
+  }
+  if (out.faultsSeed !== undefined && !faultsOn) {
+    throw new UsageError(`--seed ${out.faultsSeed} is the seed of the webhook faults, and none are on.`, {
+      field: 'seed',
+      hint: 'Add --webhook-faults (e.g. duplicate=0.1), or, for a state file whose name is only digits, write it as ./' + String(out.faultsSeed) + '.',
+    })
+  }
+  return out
+}
+
+function stateError(err: unknown): Error {
+  if ((err as Error).name !== 'SandboxStateError') return err instanceof Error ? err : new Error(String(err))
+  const e = err as Error & { field: string }
+  return new UsageError(`--seed: ${e.message}`, { field: e.field === 'seed' ? 'seed' : `seed ${e.field}` })
 }
 
 function listenError(err: unknown, opts: LocalSandboxOptions): Error {

@@ -72,3 +72,29 @@ describe('outside data (the receiver\'s answers, event types, URLs, bodies)', ()
     expect(out).toContain('boom\\x1b[2J\\tthen\\nmore')
   })
 })
+
+describe('injected webhook faults (--webhook-faults)', () => {
+  it('marks a lost event and the attempts that were injected, in the table, the piped rows and the detail', async () => {
+    const { deliveriesTsv, deliveryDetail } = await import('../../../src/lib/sandbox-client/views.js')
+    const lost = delivery({ state: 'succeeded', nextRetryAt: undefined, lastError: undefined, injected: ['lose'] })
+    const retried = delivery({
+      eventId: 'evt_000000000000000000000002',
+      state: 'succeeded',
+      nextRetryAt: undefined,
+      lastError: undefined,
+      lastStatus: 200,
+      injected: ['fail-first'],
+      attemptLog: [
+        { attempt: 1, at: new Date(NOW).toISOString(), url: 'http://x', error: 'ECONNRESET', durationMs: 0, manual: false, injected: ['fail-first'] },
+        { attempt: 2, at: new Date(NOW + 10_000).toISOString(), url: 'http://x', status: 200, durationMs: 3, manual: false },
+      ],
+    })
+    const table = sandboxDeliveriesTable([lost, retried], NOW, plain, 240)
+    expect(table).toContain('lost (injected)')
+    expect(table).toContain('succeeded (injected: fail-first)')
+    expect(deliveriesTsv([lost]).split('\t')[6]).toBe('lost (injected)\n')
+    const detail = deliveryDetail(retried, plain)
+    expect(detail).toMatch(/#1 .*ECONNRESET.*\(injected: fail-first\)/)
+    expect(detail).not.toMatch(/#2 .*injected/)
+  })
+})

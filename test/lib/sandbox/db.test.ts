@@ -21,6 +21,6 @@ it('upgrades a data dir of 0.1, whose delivery tables the worker had made itself
   old.close()
   const db = openDatabase({ dataDir: dir })
   expect(db.prepare('SELECT event_id, resource_key FROM webhook_deliveries').all()).toEqual([{ event_id: 'evt_old', resource_key: null }])
-  expect((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version).toBe(5)
+  expect((db.prepare('PRAGMA user_version').get() as { user_version: number }).user_version).toBe(6)
   db.close()
 })

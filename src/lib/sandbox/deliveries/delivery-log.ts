@@ -41,6 +41,8 @@ export interface AttemptOutcome {
   response?: string
   durationMs: number
   manual: boolean
+  /** Faults the faults layer injected into this attempt. */
+  injected?: string[]
 }
 
 export interface DeliveryFilter {
@@ -70,6 +72,7 @@ export class DeliveryLog {
     pendingAll: StatementSync
     checksAll: StatementSync
     attemptsOf: StatementSync
+    deliveryInjected: StatementSync
   }
 
   constructor(private readonly db: DatabaseSync) {
@@ -94,8 +97,8 @@ export class DeliveryLog {
       ),
       fail: p('UPDATE webhook_deliveries SET state = ?, last_error = ?, next_retry_ms = NULL WHERE event_id = ?'),
       attemptInsert: p(
-        `INSERT INTO webhook_attempts (delivery_id, attempt, at_ms, url, status, error, response, duration_ms, manual)
-         SELECT id, attempts, ?, ?, ?, ?, ?, ?, ? FROM webhook_deliveries WHERE event_id = ?`,
+        `INSERT INTO webhook_attempts (delivery_id, attempt, at_ms, url, status, error, response, duration_ms, manual, injected)
+         SELECT id, attempts, ?, ?, ?, ?, ?, ?, ?, ? FROM webhook_deliveries WHERE event_id = ?`,
       ),
       checkDone: p('UPDATE webhook_deliveries SET check_ms = NULL WHERE event_id = ?'),
       dispatched: p('UPDATE events SET dispatched = 1 WHERE id = ?'),
@@ -104,6 +107,7 @@ export class DeliveryLog {
       pendingAll: p("SELECT * FROM webhook_deliveries WHERE state = 'pending' ORDER BY id"),
       checksAll: p('SELECT event_id, environment, first_attempt_ms, check_ms FROM webhook_deliveries WHERE check_ms IS NOT NULL'),
       attemptsOf: p('SELECT * FROM webhook_attempts WHERE delivery_id = ? ORDER BY id'),
+      deliveryInjected: p("UPDATE webhook_deliveries SET injected = CASE WHEN injected IS NULL THEN ?1 ELSE injected || ',' || ?1 END WHERE event_id = ?2"),
     }
   }
 
@@ -146,7 +150,9 @@ export class DeliveryLog {
   /** One attempt made: the delivery's new state and schedule, and the attempt in the log. */
   recordAttempt(eventId: string, a: AttemptOutcome, next: { state: DeliveryState; retryIndex: number; nextRetryAt: number | null; checkAt: number | null }): void {
     this.st.update.run(a.url, next.retryIndex, a.status ?? null, a.error ?? null, a.response ?? null, next.state, next.nextRetryAt, a.manual ? null : a.at, next.checkAt, eventId)
-    this.st.attemptInsert.run(a.at, a.url, a.status ?? null, a.error ?? null, a.response ?? null, a.durationMs, a.manual ? 1 : 0, eventId)
+    const injected = a.injected?.length ? a.injected.join(',') : null
+    this.st.attemptInsert.run(a.at, a.url, a.status ?? null, a.error ?? null, a.response ?? null, a.durationMs, a.manual ? 1 : 0, injected, eventId)
+    if (injected !== null) this.st.deliveryInjected.run(injected, eventId)
   }
 
   /** The event was handed to the worker (its delivery row, if any, is in the same commit). */
@@ -277,6 +283,8 @@ function toRecord(row: Row): DeliveryRecord {
   if (next !== undefined && rec.state === 'pending') rec.nextRetryAt = iso(next)
   const first = opt<number>(row.first_attempt_ms)
   if (first !== undefined) rec.firstAttemptAt = iso(first)
+  const injected = marks(row.injected)
+  if (injected) rec.injected = injected
   return rec
 }
 
@@ -294,5 +302,12 @@ function toAttempt(row: Row): AttemptRecord {
   if (error !== undefined) a.error = error
   const response = opt<string>(row.response)
   if (response !== undefined) a.response = response
+  const injected = marks(row.injected)
+  if (injected) a.injected = injected
   return a
+}
+
+/** The comma-separated marks of injected faults, each once, in the order first seen. */
+function marks(v: unknown): string[] | undefined {
+  return typeof v === 'string' && v ? [...new Set(v.split(','))] : undefined
 }

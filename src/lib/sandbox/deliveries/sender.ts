@@ -13,12 +13,23 @@ export interface OutgoingDelivery {
   headers: Record<string, string>
   body: string
   timeoutMs: number
+  /**
+   * True for the attempts of the retry schedule (first attempts and retries); false for a resend
+   * and an injected duplicate. The faults layer (faults/) touches only scheduled attempts.
+   */
+  scheduled?: boolean
 }
 
 export interface DeliveryResponse {
   status: number
   /** The start of the response body (for the log). */
   body: string
+  /** Set by the faults layer: the faults injected into this attempt (the log marks them). */
+  injected?: string[]
+  /** Set by the faults layer: nothing was sent (`lose`); the delivery counts as done. */
+  notSent?: boolean
+  /** Set by the faults layer: deliver the event once more, signed afresh (`duplicate`). */
+  duplicate?: boolean
 }
 
 /** Sends one delivery; rejects on a network error or timeout. */

@@ -33,6 +33,8 @@ export interface WebhookDeliveriesOptions {
   timeoutMs?: number
   /** Wall clock for X-SVC-Timestamp (tests). */
   wallNow?: () => number
+  /** Decorates the sender (the webhook faults layer, faults/); absent: the sender as is. */
+  wrapSend?: (send: DeliverySender) => DeliverySender
 }
 
 export interface EndpointInfo extends WebhookEndpoint {
@@ -92,6 +94,7 @@ export class WebhookDeliveries implements EventSink {
       this.send = sender.send
       this.closeSender = sender.close
     }
+    if (opts.wrapSend) this.send = opts.wrapSend(this.send)
     this.store = new DeliveryLog(ctx.db)
     for (const ep of this.store.endpoints()) {
       this.endpoints.set(ep.environment, { ...ep, persistedSuccessAt: ep.lastSuccessAt })
@@ -246,11 +249,13 @@ export class WebhookDeliveries implements EventSink {
 
   // ------------------------------------------------------------ attempts
 
-  private async attempt(job: Job, at: number, manual: boolean): Promise<void> {
+  /** `duplicate`: the second delivery the faults layer asked for (outside the schedule, like a resend). */
+  private async attempt(job: Job, at: number, manual: boolean, duplicate = false): Promise<void> {
+    const scheduled = !manual && !duplicate
     // A job dropped by reset() (queued behind another of its resource) is not sent.
-    if (!manual && this.pending.get(job.eventId) !== job) return
+    if (scheduled && this.pending.get(job.eventId) !== job) return
     const ep = this.endpoints.get(job.env)
-    if (!manual && (!ep || !ep.active)) {
+    if (scheduled && (!ep || !ep.active)) {
       // Notices stop while the endpoint is deactivated (spec 6.4.8); a resend still goes out.
       this.pending.delete(job.eventId)
       job.state = 'failed'
@@ -265,19 +270,29 @@ export class WebhookDeliveries implements EventSink {
     let status: number | undefined
     let error: string | undefined
     let response: string | undefined
+    let injected: string[] | undefined = duplicate ? ['duplicate'] : undefined
+    let again = false
     try {
-      const res = await this.send({ url, headers, body: job.body, timeoutMs: this.timeoutMs })
-      status = res.status
-      response = res.body.slice(0, RESPONSE_SNIPPET)
-      error = failureOfStatus(status)
+      const res = await this.send({ url, headers, body: job.body, timeoutMs: this.timeoutMs, scheduled })
+      if (res.injected) injected = res.injected
+      again = res.duplicate === true
+      if (res.notSent) {
+        response = '(not sent: lost by --webhook-faults)'
+      } else {
+        status = res.status
+        response = res.body.slice(0, RESPONSE_SNIPPET)
+        error = failureOfStatus(status)
+      }
     } catch (err) {
       error = describeSendError(err, this.timeoutMs)
+      injected = (err as { injected?: string[] }).injected ?? injected
     }
     const durationMs = Math.round(performance.now() - wallStart)
     // Sandbox time the attempt took: 0 on a manual clock, wall time × speed otherwise (bounded,
     // so that a clock advanced meanwhile does not push the retry past its window).
     const elapsed = Math.min(Math.max(0, this.clock.now() - simStart), (this.timeoutMs + 1000) * this.clock.speed)
-    this.finish(job, { at, url, status, error, response, durationMs, manual }, at + elapsed)
+    this.finish(job, { at, url, status, error, response, durationMs, manual, ...(injected ? { injected } : {}) }, at + elapsed)
+    if (again && !this.closed) this.track(this.attempt(job, this.clock.now(), false, true))
   }
 
   private finish(job: Job, r: AttemptOutcome, finishedAt: number): void {
@@ -293,7 +308,7 @@ export class WebhookDeliveries implements EventSink {
       // A failed resend leaves the schedule (or the final state) as it was.
       if (stillPending) nextRetry = job.dueAt
       else if (job.state === 'skipped') job.state = 'failed'
-      this.log(`webhooks: ${job.eventId} ${job.type} → ${r.url}: ${r.error} (resend)`)
+      this.log(`webhooks: ${job.eventId} ${job.type} → ${r.url}: ${r.error} (${r.injected?.includes('duplicate') ? 'injected duplicate' : 'resend'})`)
     } else {
       job.retryIndex++
       job.firstAttemptAt ??= r.at

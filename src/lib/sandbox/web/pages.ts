@@ -72,11 +72,11 @@ ${
 export function deliveryTable(deliveries: DeliveryRecord[], env: Env, csrf: string): Safe {
   if (deliveries.length === 0) return html`<p class="muted">No delivery: set a webhook URL for ${env} (Webhook page, or <code>svc webhooks listen</code>).</p>`
   return html`${deliveries.map(
-    (d) => html`<details class="card" data-event="${d.eventId}"><summary>${status(d.state)} <strong>${d.type}</strong> <span class="mono">${d.eventId}</span> · ${d.attempts} attempt${d.attempts === 1 ? '' : 's'}${d.lastStatus !== undefined ? html` · last answer ${d.lastStatus}` : ''}${d.nextRetryAt ? html` · next retry ${when(d.nextRetryAt)}` : ''}</summary>
+    (d) => html`<details class="card" data-event="${d.eventId}"><summary>${d.injected?.includes('lose') ? html`<span class="status s-warn">lost (injected)</span>` : status(d.state)}${d.injected?.length && !d.injected.includes('lose') ? html` <span class="muted">injected: ${d.injected.join(', ')}</span>` : ''} <strong>${d.type}</strong> <span class="mono">${d.eventId}</span> · ${d.attempts} attempt${d.attempts === 1 ? '' : 's'}${d.lastStatus !== undefined ? html` · last answer ${d.lastStatus}` : ''}${d.nextRetryAt ? html` · next retry ${when(d.nextRetryAt)}` : ''}</summary>
 <dl><dt>URL</dt><dd class="mono">${d.url}</dd><dt>Created</dt><dd>${when(d.createdAt)}</dd>${d.lastError ? html`<dt>Last error</dt><dd>${d.lastError}</dd>` : ''}</dl>
 <h3>Body sent</h3><pre>${pretty(d.body)}</pre>
 <h3>Response received</h3><pre>${d.lastResponse ?? '(none)'}</pre>
-${d.attemptLog?.length ? html`<h3>Attempts</h3><table><thead><tr><th scope="col">#</th><th scope="col">At</th><th scope="col">Answer</th><th scope="col">Time</th></tr></thead><tbody>${d.attemptLog.map((a) => html`<tr><td>${a.attempt}${a.manual ? ' (resend)' : ''}</td><td>${when(a.at)}</td><td>${a.status ?? a.error ?? ''}</td><td>${a.durationMs} ms</td></tr>`)}</tbody></table>` : ''}
+${d.attemptLog?.length ? html`<h3>Attempts</h3><table><thead><tr><th scope="col">#</th><th scope="col">At</th><th scope="col">Answer</th><th scope="col">Time</th></tr></thead><tbody>${d.attemptLog.map((a) => html`<tr><td>${a.attempt}${a.manual ? ' (resend)' : ''}${a.injected?.length ? ` (injected: ${a.injected.join(', ')})` : ''}</td><td>${when(a.at)}</td><td>${a.status ?? a.error ?? ''}</td><td>${a.durationMs} ms</td></tr>`)}</tbody></table>` : ''}
 ${form(`/panel/deliveries/${encodeURIComponent(d.eventId)}/resend?env=${env}`, csrf, html`<button>Resend</button>`, {}, 'inline')}</details>`,
   )}`
 }

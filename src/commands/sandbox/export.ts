@@ -1,0 +1,73 @@
+import { randomBytes } from 'node:crypto'
+import { closeSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { basename, dirname, join, resolve } from 'node:path'
+import { Flags } from '@oclif/core'
+import { PanelCommand } from '../../lib/command/sandbox-panel.js'
+import type { SandboxState } from '../../lib/contract/sandbox-state.js'
+import { UsageError } from '../../lib/errors.js'
+
+export default class SandboxExport extends PanelCommand<typeof SandboxExport> {
+  static override summary = 'Write the running sandbox\'s whole state as JSON, to start another sandbox from it (`sandbox start --seed FILE`).'
+  static override description =
+    'Account, plan, API keys and webhook secret, webhook URLs, clock, charges (split charges included), withdrawals, product ' +
+    'sales, events and their deliveries, as the rows of the sandbox\'s tables under a "format" version (svc-sandbox-state/1). ' +
+    'To stdout, or with -o to FILE, created with mode 0600 (it holds the keys and the secret in full). ' +
+    '`svc sandbox start --seed FILE` (into an empty data dir or --in-memory) starts from it with the same ids, keys, secret ' +
+    'and clock. With -o and --json: a summary {"file","format","exportedAt","clock","counts"} on stdout.'
+
+  static override examples = [
+    '<%= config.bin %> sandbox export -o state.json',
+    '<%= config.bin %> sandbox export --profile sandbox -o state.json && <%= config.bin %> sandbox start --in-memory --port 0 --seed state.json',
+    '<%= config.bin %> sandbox export | jq \'.tables.charges | length\'',
+    '<%= config.bin %> sandbox export -o state.json --json | jq .counts',
+  ]
+
+  static override flags = {
+    output: Flags.string({ char: 'o', description: 'Write it to FILE (mode 0600, replaced whole) instead of stdout.', helpValue: 'FILE' }),
+  }
+
+  async run(): Promise<void> {
+    const state = await (await this.panel()).exportState()
+    const text = `${JSON.stringify(state, null, 2)}\n`
+    const file = this.flags.output
+    if (file === undefined) {
+      if (this.io.isStdoutTTY) this.warnUser('this output holds the sandbox\'s API keys and webhook secret in full; write it to a file with -o FILE (mode 0600) instead.')
+      return this.io.out(text)
+    }
+    writePrivateFile(file, text)
+    const summary = { file: resolve(file), format: state.format, exportedAt: state.exportedAt, clock: state.clock.now, counts: counts(state) }
+    if (this.flags.json) return this.printJson(summary)
+    const c = summary.counts
+    this.note(`Wrote ${file} (mode 0600): ${c.charges} charges, ${c.withdrawals} withdrawals, ${c.productSales} product sales, ${c.events} events, ${c.deliveries} deliveries; clock at ${state.clock.now}. Start from it with \`svc sandbox start --in-memory --seed ${file}\`.`)
+  }
+}
+
+function counts(state: SandboxState): Record<'keys' | 'charges' | 'withdrawals' | 'productSales' | 'events' | 'deliveries', number> {
+  const t = state.tables
+  return { keys: t.api_keys.length, charges: t.charges.length, withdrawals: t.withdrawals.length, productSales: t.product_sales.length, events: t.events.length, deliveries: t.webhook_deliveries.length }
+}
+
+/**
+ * Writes `text` to `path` as a new file created 0600 beside it and renamed over it: never
+ * world-readable, not even for an instant, and never half-written.
+ */
+function writePrivateFile(path: string, text: string): void {
+  const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.tmp`)
+  let fd: number
+  try {
+    fd = openSync(tmp, 'wx', 0o600)
+  } catch (err) {
+    throw new UsageError(`Cannot write ${path}: ${(err as { code?: string }).code ?? String(err)}.`, { field: 'output', hint: 'Pass -o with a path in a writable directory.' })
+  }
+  try {
+    try {
+      writeFileSync(fd, text)
+    } finally {
+      closeSync(fd)
+    }
+    renameSync(tmp, path)
+  } catch (err) {
+    rmSync(tmp, { force: true })
+    throw new UsageError(`Cannot write ${path}: ${(err as { code?: string }).code ?? String(err)}.`, { field: 'output', hint: 'Pass -o with a path in a writable directory.' })
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * The sandbox's whole state out (`GET /_sandbox/export`) and back in (`--seed FILE`,
+ * `startSandbox({ seed })`): the rows of the database's own tables under the versioned format of
+ * contract/sandbox-state.ts, read and written as they are — the same ids, keys, webhook secret,
+ * plan, webhook URLs, events and delivery log. The clock travels as the instant it showed.
+ */
+import type { DatabaseSync } from 'node:sqlite'
+import { SANDBOX_STATE_FORMAT, SANDBOX_STATE_TABLES, type SandboxState, SandboxStateSchema, type SandboxStateTable } from '../../contract/sandbox-state.js'
+import { transaction } from '../db.js'
+
+export { SANDBOX_STATE_FORMAT, type SandboxState }
+
+/** Meta rows that are not state but this process's bookkeeping (the clock travels as `clock.now`). */
+const NOT_EXPORTED_META = new Set(['clock_lead_ms'])
+
+/** A state that cannot be used; `field` is what to fix (`format`, `tables.charges.0.id`…). */
+export class SandboxStateError extends Error {
+  constructor(
+    message: string,
+    readonly field: string,
+  ) {
+    super(message)
+    this.name = 'SandboxStateError'
+  }
+}
+
+/** Every table's rows, oldest first. The caller commits pending writes first. */
+export function exportState(db: DatabaseSync, clockNow: number, wallNow = Date.now()): SandboxState {
+  const tables = {} as Record<SandboxStateTable, unknown[]>
+  for (const table of Object.keys(SANDBOX_STATE_TABLES) as SandboxStateTable[]) {
+    const columns = Object.keys(SANDBOX_STATE_TABLES[table].shape).join(', ')
+    let rows = db.prepare(`SELECT ${columns} FROM ${table} ORDER BY rowid`).all() as Array<Record<string, unknown>>
+    if (table === 'meta') rows = rows.filter((r) => !NOT_EXPORTED_META.has(r.key as string))
+    tables[table] = rows.map((r) => ({ ...r }))
+  }
+  return { format: SANDBOX_STATE_FORMAT, exportedAt: new Date(wallNow).toISOString(), clock: { now: new Date(clockNow).toISOString() }, tables } as SandboxState
+}
+
+/**
+ * Checks a state read from a file or given as an object: its format version first (another one
+ * is refused, saying which was found), then every row against the tables' columns.
+ */
+export function parseState(value: unknown): SandboxState {
+  const format = (value as { format?: unknown } | null)?.format
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new SandboxStateError('the state must be a JSON object exported by `svc sandbox export`', '(state)')
+  if (format !== SANDBOX_STATE_FORMAT) {
+    const found = format === undefined ? 'no format field' : `format ${JSON.stringify(format)}`
+    throw new SandboxStateError(`unsupported sandbox state: found ${found}; this svc supports ${SANDBOX_STATE_FORMAT} (export it again with this version's \`svc sandbox export\`)`, 'format')
+  }
+  const result = SandboxStateSchema.safeParse(value)
+  if (!result.success) {
+    const issue = result.error.issues[0]!
+    const field = issue.path.map(String).join('.') || '(state)'
+    throw new SandboxStateError(`invalid sandbox state at ${field}: ${issue.message}`, field)
+  }
+  return result.data
+}
+
+/** Whether the database holds a sandbox already (a merchant, or any data). */
+export function hasState(db: DatabaseSync): boolean {
+  const row = db.prepare("SELECT (SELECT COUNT(*) FROM meta WHERE key = 'merchant') + (SELECT COUNT(*) FROM api_keys) + (SELECT COUNT(*) FROM charges) + (SELECT COUNT(*) FROM events) AS n").get() as { n: number }
+  return row.n > 0
+}
+
+/** Writes a state into an empty database, in one transaction. */
+export function seedState(db: DatabaseSync, state: SandboxState): void {
+  transaction(db, () => {
+    for (const table of Object.keys(SANDBOX_STATE_TABLES) as SandboxStateTable[]) {
+      const columns = Object.keys(SANDBOX_STATE_TABLES[table].shape)
+      const insert = db.prepare(`INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map(() => '?').join(', ')})`)
+      for (const row of state.tables[table] as Array<Record<string, string | number | null>>) {
+        try {
+          insert.run(...columns.map((c) => row[c] ?? null))
+        } catch (err) {
+          throw new SandboxStateError(`the state's ${table} rows do not fit together: ${err instanceof Error ? err.message : String(err)}`, `tables.${table}`)
+        }
+      }
+    }
+  })
+}
+
+/** Reads and checks a state file written by `svc sandbox export`. */
+export async function readStateFile(path: string): Promise<SandboxState> {
+  const { readFile } = await import('node:fs/promises')
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (err) {
+    throw new SandboxStateError(`cannot read the state file ${path}: ${(err as { code?: string }).code ?? String(err)}`, 'seed')
+  }
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    throw new SandboxStateError(`the state file ${path} is not JSON: export one with \`svc sandbox export -o ${path}\``, 'seed')
+  }
+  return parseState(value)
+}
+
+/** A state given as a file path or as the exported object (the library's `seed` option). */
+export async function loadState(seed: string | object): Promise<SandboxState> {
+  return typeof seed === 'string' ? readStateFile(seed) : parseState(seed)
+}

@@ -1,0 +1,62 @@
+/**
+ * `svc sandbox export`: the state to stdout (with a warning on a terminal: it holds the keys in
+ * full) or to a file created 0600, replaced whole, with no temporary file left behind.
+ */
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import SandboxExport from '../../../src/commands/sandbox/export.js'
+import { ProfileStore } from '../../../src/lib/config/store.js'
+import { SandboxClock } from '../../../src/lib/sandbox/clock.js'
+import { startSandbox } from '../../../src/lib/sandbox/sandbox.js'
+import type { RunningSandbox } from '../../../src/lib/sandbox/types.js'
+import { runCommand } from '../../helpers/run-command.js'
+
+let sb: RunningSandbox
+let clock: SandboxClock
+const dir = mkdtempSync(join(tmpdir(), 'svc-export-'))
+
+beforeAll(async () => {
+  clock = new SandboxClock({ manual: true, start: Date.parse('2026-11-22T12:00:00.000Z') })
+  sb = await startSandbox({ port: 0, inMemory: true, clock })
+  const store = await ProfileStore.open()
+  store.save('sandbox', { apiKey: sb.testKey, baseUrl: sb.baseUrl, webhookSecret: sb.webhookSecret })
+})
+
+afterAll(async () => {
+  await sb.close()
+  clock.stop()
+})
+
+describe('svc sandbox export', () => {
+  it('prints the state on stdout, warning on a terminal that it holds the keys in full', async () => {
+    const tty = await runCommand(SandboxExport, [], { tty: true })
+    expect(tty.exitCode).toBe(0)
+    const state = JSON.parse(tty.stdout) as { format: string; clock: { now: string }; tables: { api_keys: Array<{ key: string }> } }
+    expect(state.format).toBe('svc-sandbox-state/1')
+    expect(state.clock.now).toBe('2026-11-22T12:00:00.000Z')
+    expect(state.tables.api_keys.map((k) => k.key)).toContain(sb.testKey)
+    expect(tty.stderr).toContain('holds the sandbox\'s API keys and webhook secret in full')
+    const piped = await runCommand(SandboxExport, [])
+    expect(piped.stderr).toBe('')
+  })
+
+  it('writes FILE with mode 0600, replacing an older world-readable one whole', async () => {
+    const file = join(dir, 'state.json')
+    writeFileSync(file, 'older, world-readable', { mode: 0o644 })
+    const r = await runCommand(SandboxExport, ['-o', file])
+    expect(r.exitCode).toBe(0)
+    expect(r.stdout).toBe('')
+    expect(r.stderr).toContain(`Wrote ${file} (mode 0600)`)
+    expect(statSync(file).mode & 0o777).toBe(0o600)
+    expect(JSON.parse(readFileSync(file, 'utf8')).format).toBe('svc-sandbox-state/1')
+    expect(readdirSync(dir)).toEqual(['state.json'])
+  })
+
+  it('exits 2 naming -o when the file cannot be written', async () => {
+    const r = await runCommand(SandboxExport, ['-o', join(dir, 'missing', 'state.json'), '--json'])
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toContain('ENOENT')
+  })
+})

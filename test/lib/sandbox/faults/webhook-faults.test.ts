@@ -1,0 +1,195 @@
+/**
+ * Webhook faults over real HTTP (`startSandbox({ webhookFaults, seed })`): a merchant that
+ * deduplicates by event id and confirms with GET ends with the right state for every charge
+ * whatever is injected, a naive one is caught, the same seed replays the same faults, and
+ * fail-first makes the spec's retry schedule run — on a manual sandbox clock, never sleeping.
+ */
+import { afterEach, describe, expect, it } from 'vitest'
+import { type SandboxHandle, startSandbox, type StartSandboxOptions } from '../../../../src/public/sandbox.js'
+import { parseWebhookFaults, WebhookFaultsError } from '../../../../src/lib/sandbox/faults/spec.js'
+import { createCharge, type Merchant, startMerchant } from './merchant.js'
+
+const T0 = Date.UTC(2026, 10, 22, 12, 0, 0)
+const open: Array<{ close(): Promise<void> }> = []
+
+afterEach(async () => {
+  for (const o of open.splice(0).reverse()) await o.close()
+})
+
+async function sandboxWith(opts: StartSandboxOptions, careful = true): Promise<{ sandbox: SandboxHandle; merchant: Merchant }> {
+  const sandbox = await startSandbox({ clock: { manual: true, start: T0 }, ...opts })
+  open.push(sandbox)
+  const merchant = await startMerchant({ baseUrl: sandbox.baseUrl, apiKey: sandbox.testKey, secret: sandbox.webhookSecret, careful })
+  open.push(merchant)
+  await sandbox.setWebhookUrl(merchant.url)
+  return { sandbox, merchant }
+}
+
+/** Lets the deliveries in flight finish (the panel's clock advance waits for them), 1 ms of sandbox time. */
+const settle = (s: SandboxHandle) => s.clock.advance(1)
+
+/** Orders paid and settled: three events per charge (awaiting_payment, paid_pending_settlement, settled). */
+async function settledOrders(sandbox: SandboxHandle, n: number): Promise<string[]> {
+  const ids: string[] = []
+  for (let i = 0; i < n; i++) {
+    const id = await createCharge(sandbox.baseUrl, sandbox.testKey, `order-${i}`)
+    await sandbox.advance(id, 'settled')
+    ids.push(id)
+  }
+  await settle(sandbox)
+  return ids
+}
+
+/** The injected marks of every delivery, oldest first: [type, marks]. */
+async function faultTrail(sandbox: SandboxHandle): Promise<string[]> {
+  const list = await sandbox.deliveries()
+  return list.reverse().map((d) => `${d.type}:${(d.injected ?? []).join('+')}`)
+}
+
+describe('--webhook-faults duplicate', () => {
+  it('delivers every event twice, signed afresh; the deduplicating merchant releases each order once, the naive one twice', async () => {
+    const careful = await sandboxWith({ webhookFaults: { duplicate: 1 }, seed: 7 })
+    const ids = await settledOrders(careful.sandbox, 3)
+    expect(careful.merchant.arrivals).toHaveLength(18)
+    for (const id of ids) expect(careful.merchant.released.get(id)).toBe(1)
+    expect([...careful.merchant.confirmed.values()]).toEqual(['settled', 'settled', 'settled'])
+    // The second copy carries the same event id, with its own signature over its own send.
+    const copies = new Map<string, number>()
+    for (const a of careful.merchant.arrivals) copies.set(a.id, (copies.get(a.id) ?? 0) + 1)
+    expect([...copies.values()]).toEqual(Array(9).fill(2))
+    const [delivery] = await careful.sandbox.deliveries({ type: 'charge.settled' })
+    const [detail] = await careful.sandbox.deliveries({ eventId: delivery!.eventId })
+    expect(detail!.injected).toEqual(['duplicate'])
+    expect(detail!.attemptLog!.map((a) => [a.status, a.injected])).toEqual([
+      [200, undefined],
+      [200, ['duplicate']],
+    ])
+
+    const naive = await sandboxWith({ webhookFaults: { duplicate: 1 }, seed: 7 }, false)
+    const naiveIds = await settledOrders(naive.sandbox, 3)
+    // Caught: every order released twice.
+    expect(naiveIds.map((id) => naive.merchant.released.get(id))).toEqual([2, 2, 2])
+  })
+})
+
+describe('--webhook-faults lose', () => {
+  it('never sends a lost event, marks it lost in the log, and the merchant that confirms with GET still converges', async () => {
+    const { sandbox, merchant } = await sandboxWith({ webhookFaults: { lose: 0.5 }, seed: 1234 })
+    const ids = await settledOrders(sandbox, 6)
+    const deliveries = await sandbox.deliveries()
+    const lost = deliveries.filter((d) => d.injected?.includes('lose'))
+    expect(lost.length).toBeGreaterThan(0)
+    expect(lost.length).toBeLessThan(deliveries.length)
+    expect(merchant.arrivals).toHaveLength(deliveries.length - lost.length)
+    for (const d of lost) expect(merchant.arrivals.some((a) => a.id === d.eventId)).toBe(false)
+    const [detail] = await sandbox.deliveries({ eventId: lost[0]!.eventId })
+    expect(detail!.attemptLog).toHaveLength(1)
+    expect(detail!.attemptLog![0]).toMatchObject({ injected: ['lose'], response: '(not sent: lost by --webhook-faults)' })
+    expect(detail!.attemptLog![0]!.status).toBeUndefined()
+    // Spec 6.4 item 10: the reconciliation GETs what the webhooks left open; every order ends right.
+    await merchant.reconcile(ids.filter((id) => merchant.confirmed.get(id) !== 'settled'))
+    for (const id of ids) {
+      expect(merchant.confirmed.get(id)).toBe('settled')
+      expect(merchant.released.get(id)).toBe(1)
+    }
+  })
+})
+
+describe('the fault sequence', () => {
+  it('is the same for the same seed and the same events, and another seed gives another', async () => {
+    const faults = { duplicate: 0.3, lose: 0.3, failFirst: 0.3 }
+    const trails: string[][] = []
+    for (const seed of [99, 99, 100]) {
+      const { sandbox } = await sandboxWith({ webhookFaults: faults, seed })
+      await settledOrders(sandbox, 5)
+      expect(sandbox.webhookFaultsSeed).toBe(seed)
+      trails.push(await faultTrail(sandbox))
+      for (const o of open.splice(0).reverse()) await o.close()
+    }
+    expect(trails[0]).toHaveLength(15)
+    expect(trails[0]!.some((t) => !t.endsWith(':'))).toBe(true)
+    expect(trails[1]).toEqual(trails[0])
+    expect(trails[2]).not.toEqual(trails[0])
+  })
+})
+
+describe('--webhook-faults fail-first', () => {
+  it('fails the first attempt as a network error, and the retry 10 s later on the sandbox clock delivers it', async () => {
+    const { sandbox, merchant } = await sandboxWith({ webhookFaults: { failFirst: 1 }, seed: 3 })
+    const id = await createCharge(sandbox.baseUrl, sandbox.testKey, 'order-ff')
+    await settle(sandbox)
+    const [pending] = await sandbox.deliveries()
+    expect(pending).toMatchObject({ state: 'pending', attempts: 1, lastError: 'ECONNRESET', injected: ['fail-first'] })
+    expect(Date.parse(pending!.nextRetryAt!) - T0).toBe(10_000)
+    expect(merchant.arrivals).toHaveLength(0)
+
+    await sandbox.clock.advance('10s')
+    const [done] = await sandbox.deliveries({ eventId: pending!.eventId })
+    expect(done!.state).toBe('succeeded')
+    expect(done!.attemptLog!.map((a) => [a.error ?? a.status, a.injected?.join()])).toEqual([
+      ['ECONNRESET', 'fail-first'],
+      [200, undefined],
+    ])
+    expect(merchant.arrivals.map((a) => a.type)).toEqual(['charge.awaiting_payment'])
+    expect(merchant.confirmed.get(id)).toBe('awaiting_payment')
+  })
+})
+
+describe('--webhook-faults reorder and delay', () => {
+  it('reorder holds an event back until the next one of its resource went out (a last one at most 60 s)', async () => {
+    const { sandbox, merchant } = await sandboxWith({ webhookFaults: { reorder: 1 }, seed: 5 })
+    const id = await createCharge(sandbox.baseUrl, sandbox.testKey, 'order-r')
+    await sandbox.advance(id, 'settled')
+    await settle(sandbox)
+    expect(merchant.arrivals.map((a) => a.type)).toEqual(['charge.paid_pending_settlement', 'charge.awaiting_payment'])
+    await sandbox.clock.advance('60s')
+    expect(merchant.arrivals.map((a) => a.type)).toEqual(['charge.paid_pending_settlement', 'charge.awaiting_payment', 'charge.settled'])
+    expect(await faultTrail(sandbox)).toEqual(['charge.paid_pending_settlement:', 'charge.awaiting_payment:reorder', 'charge.settled:reorder'])
+    expect(merchant.confirmed.get(id)).toBe('settled')
+  })
+
+  it('delay postpones every first attempt by the duration on the sandbox clock', async () => {
+    const { sandbox, merchant } = await sandboxWith({ webhookFaults: { delay: '2s' }, seed: 5 })
+    await createCharge(sandbox.baseUrl, sandbox.testKey, 'order-d')
+    await sandbox.clock.advance('1999ms')
+    expect(merchant.arrivals).toHaveLength(0)
+    await sandbox.clock.advance(1)
+    expect(merchant.arrivals.map((a) => a.type)).toEqual(['charge.awaiting_payment'])
+    const [d] = await sandbox.deliveries()
+    expect(d!.injected).toEqual(['delay'])
+  })
+})
+
+describe('without faults', () => {
+  it('installs no layer: each event once, in order, nothing marked (zero shares too)', async () => {
+    for (const opts of [{}, { webhookFaults: { duplicate: 0, lose: 0 } }] satisfies StartSandboxOptions[]) {
+      const { sandbox, merchant } = await sandboxWith(opts)
+      expect(sandbox.webhookFaultsSeed).toBeUndefined()
+      const ids = await settledOrders(sandbox, 2)
+      expect(merchant.arrivals.map((a) => a.type)).toEqual(['awaiting_payment', 'paid_pending_settlement', 'settled', 'awaiting_payment', 'paid_pending_settlement', 'settled'].map((t) => `charge.${t}`))
+      expect((await sandbox.deliveries()).every((d) => d.injected === undefined && d.attempts === 1 && d.state === 'succeeded')).toBe(true)
+      for (const id of ids) expect(merchant.released.get(id)).toBe(1)
+      for (const o of open.splice(0).reverse()) await o.close()
+    }
+  })
+})
+
+describe('the spec', () => {
+  it('parses every part and names the part that is wrong', () => {
+    expect(parseWebhookFaults('duplicate=0.1,reorder=0.2,lose=0.05,delay=2s,fail-first=1')).toEqual({ duplicate: 0.1, reorder: 0.2, lose: 0.05, delayMs: 2000, failFirst: 1 })
+    const bad = (text: string) => {
+      try {
+        parseWebhookFaults(text)
+      } catch (err) {
+        return [(err as WebhookFaultsError).part, (err as Error).message]
+      }
+      return undefined
+    }
+    expect(bad('duplicate=1.5')).toEqual(['duplicate', 'duplicate must be a share from 0 to 1'])
+    expect(bad('fail-first=x')).toEqual(['fail-first', 'fail-first must be a share from 0 to 1'])
+    expect(bad('delay=2')?.[0]).toBe('delay')
+    expect(bad('lose')?.[1]).toBe('lose needs a value, e.g. lose=0.1')
+    expect(bad('drop=0.1')?.[0]).toBe('drop')
+    expect(bad('lose=0.1,lose=0.2')?.[1]).toBe('lose is given twice')
+  })
+})

@@ -1,0 +1,117 @@
+/**
+ * The sandbox's state out and back in (`startSandbox({ seed })`, GET /_sandbox/export): a sandbox
+ * seeded from an export is the same sandbox — same ids, keys, secret, clock, events and delivery
+ * log — and the API answers the same; another format version and a data dir that holds a
+ * sandbox already are refused, saying why.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { type SandboxHandle, startSandbox } from '../../../../src/public/sandbox.js'
+import { createCharge, startMerchant } from '../faults/merchant.js'
+
+const T0 = Date.UTC(2026, 10, 22, 12, 0, 0)
+const open: Array<{ close(): Promise<void> }> = []
+const dir = mkdtempSync(join(tmpdir(), 'svc-state-'))
+
+afterEach(async () => {
+  for (const o of open.splice(0).reverse()) await o.close()
+})
+
+/** The answer, with the sandbox's own address (in a charge's QR image URL) written as BASE. */
+async function get(s: SandboxHandle, path: string): Promise<unknown> {
+  const res = await fetch(`${s.baseUrl}${path}`, { headers: { authorization: `Bearer ${s.testKey}` } })
+  return { status: res.status, body: JSON.parse((await res.text()).replaceAll(s.baseUrl, 'BASE')) }
+}
+
+/** A sandbox with some of everything: charges in several states, a split charge, a withdrawal, a sale, deliveries with retries. */
+async function busySandbox(): Promise<{ sandbox: SandboxHandle; chargeIds: string[] }> {
+  const sandbox = await startSandbox({ clock: { manual: true, start: T0 } })
+  open.push(sandbox)
+  const merchant = await startMerchant({ baseUrl: sandbox.baseUrl, apiKey: sandbox.testKey, secret: sandbox.webhookSecret, careful: false })
+  open.push(merchant)
+  await sandbox.setWebhookUrl(merchant.url)
+  await sandbox.setWebhookUrl('http://127.0.0.1:9/nobody-listens', 'live')
+  const chargeIds = [await createCharge(sandbox.baseUrl, sandbox.testKey, 'order-1'), await createCharge(sandbox.baseUrl, sandbox.testKey, 'order-2')]
+  await sandbox.advance(chargeIds[0]!, 'settled')
+  await sandbox.trigger('charge.split.completed')
+  await sandbox.trigger('withdrawal.paid')
+  await sandbox.trigger('product.paid')
+  await sandbox.clock.advance('90s')
+  return { sandbox, chargeIds }
+}
+
+describe('export, then start from it', () => {
+  it('gives the same ids, keys, secret, clock, events and deliveries, and the API answers the same', async () => {
+    const { sandbox: a, chargeIds } = await busySandbox()
+    const state = (await a.exportState()) as { format: string; clock: { now: string }; tables: Record<string, unknown[]> }
+    expect(state.format).toBe('svc-sandbox-state/1')
+    expect(state.clock.now).toBe(new Date(T0 + 90_000).toISOString())
+    for (const table of ['charges', 'events', 'webhook_deliveries', 'webhook_attempts', 'withdrawals', 'product_sales', 'api_keys', 'webhook_endpoints']) {
+      expect(state.tables[table]!.length, table).toBeGreaterThan(0)
+    }
+    // A live delivery to nobody: pending, with its retry, travels too.
+    expect(state.tables.webhook_deliveries!.some((d) => (d as { state: string }).state === 'pending')).toBe(true)
+    const file = join(dir, 'state.json')
+    writeFileSync(file, JSON.stringify(state))
+
+    const b = await startSandbox({ seed: file, clock: { manual: true } })
+    open.push(b)
+    expect([b.testKey, b.liveKey, b.webhookSecret]).toEqual([a.testKey, a.liveKey, a.webhookSecret])
+    expect(b.clock.now().toISOString()).toBe(a.clock.now().toISOString())
+    for (const id of chargeIds) expect(await get(b, `/v1/charges/${id}`)).toEqual(await get(a, `/v1/charges/${id}`))
+    expect(await get(b, '/v1/charges?limit=100')).toEqual(await get(a, '/v1/charges?limit=100'))
+    expect(await get(b, '/_sandbox/events?limit=1000')).toEqual(await get(a, '/_sandbox/events?limit=1000'))
+    expect(await b.deliveries()).toEqual(await a.deliveries())
+    const [settled] = await a.deliveries({ type: 'charge.settled' })
+    expect(await b.deliveries({ eventId: settled!.eventId })).toEqual(await a.deliveries({ eventId: settled!.eventId }))
+    // And its own export is the same state (only the wall-clock instant of exporting differs).
+    const again = (await b.exportState()) as typeof state & { exportedAt: string }
+    expect({ ...again, exportedAt: '' }).toEqual({ ...state, exportedAt: '' })
+    // A new charge continues the sequences instead of clashing with the seeded ones.
+    const next = await createCharge(b.baseUrl, b.testKey, 'order-3')
+    expect(chargeIds).not.toContain(next)
+  })
+
+  it('takes the state as an object too, and its clock by default', async () => {
+    const { sandbox: a } = await busySandbox()
+    const state = await a.exportState()
+    const b = await startSandbox({ seed: state })
+    open.push(b)
+    expect(b.testKey).toBe(a.testKey)
+    // Its own clock (not manual) starts where the exported one stood.
+    expect(b.clock.now().getTime() - a.clock.now().getTime()).toBeGreaterThanOrEqual(0)
+    expect(b.clock.now().getTime() - a.clock.now().getTime()).toBeLessThan(5000)
+  })
+})
+
+describe('refusals', () => {
+  it('refuses another format version, saying which was found and which is supported', async () => {
+    await expect(startSandbox({ seed: { format: 'svc-sandbox-state/2', tables: {} } })).rejects.toThrow(
+      'unsupported sandbox state: found format "svc-sandbox-state/2"; this svc supports svc-sandbox-state/1',
+    )
+    await expect(startSandbox({ seed: { tables: {} } })).rejects.toThrow('found no format field')
+  })
+
+  it('names the field of a state that does not hold', async () => {
+    const { sandbox: a } = await busySandbox()
+    const state = (await a.exportState()) as { tables: { charges: Array<Record<string, unknown>> } }
+    state.tables.charges[0]!.seq = 'one'
+    await expect(startSandbox({ seed: state })).rejects.toThrow(/invalid sandbox state at tables\.charges\.0\.seq/)
+  })
+
+  it('seeds an empty data dir, and refuses one that holds a sandbox already', async () => {
+    const { sandbox: a } = await busySandbox()
+    const state = await a.exportState()
+    const dataDir = join(dir, 'data')
+    const b = await startSandbox({ seed: state, dataDir })
+    expect(b.testKey).toBe(a.testKey)
+    await b.close()
+    await expect(startSandbox({ seed: state, dataDir })).rejects.toThrow(`the data dir ${dataDir} already holds a sandbox`)
+    // The refusal left the data as it was: it starts as before.
+    const c = await startSandbox({ dataDir })
+    open.push(c)
+    expect(c.testKey).toBe(a.testKey)
+  })
+})
