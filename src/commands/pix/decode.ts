@@ -7,11 +7,14 @@ import { UsageError } from '../../lib/errors.js'
 import { painter } from '../../lib/output/color.js'
 import { safeText } from '../../lib/output/safe-text.js'
 import { type DecodedPix, decodePix, MAX_BRCODE_LENGTH } from '../../lib/domain/pix-decode.js'
+import type { IO } from '../../lib/output/io.js'
+
+type PixVerdict = ReturnType<typeof decodePix>
 
 /** The most of stdin read: a BR Code is at most 512 characters, so anything this big is not one. */
 const MAX_STDIN_BYTES = 64 * 1024
 
-export default class PixDecode extends BaseCommand<typeof PixDecode> {
+export default class PixDecode extends BaseCommand<typeof PixDecode, PixVerdict> {
   static override summary = 'Decode and check a Pix copy-and-paste string (EMV BR Code).'
   static override description =
     'Checks the code as a payer\'s bank would: printable ASCII only, at most 512 characters, the CRC16 (field 63) over its UTF-8 bytes, ' +
@@ -35,20 +38,20 @@ export default class PixDecode extends BaseCommand<typeof PixDecode> {
     brcode: Args.string({ description: 'The copy-and-paste string, or - to read it from stdin (quote it: it may contain spaces).', required: false, ignoreStdin: true }),
   }
 
-  async run(): Promise<void> {
+  async run(): Promise<PixVerdict> {
     const code = await this.readCode()
     const result = decodePix(code)
     if (!result.valid) {
-      if (this.flags.json) {
-        // The 0.3 contract: the verdict object on stdout (as `webhooks verify` does), exit 2.
-        this.printJson(result)
-        this.exitWith(EXIT.usage)
-      }
-      throw new UsageError(`Invalid Pix code: ${result.message}.`, { code: result.reason, field: 'brcode' })
+      if (!this.flags.json) throw new UsageError(`Invalid Pix code: ${result.message}.`, { code: result.reason, field: 'brcode' })
+      // The 0.3 contract: the verdict object on stdout (as `webhooks verify` does), exit 2.
+      this.failAfterOutput(EXIT.usage)
     }
-    if (this.flags.json) this.printJson(result)
-    else if (this.io.isStdoutTTY) this.io.out(this.view(result))
-    else this.io.out(lines(result))
+    return result
+  }
+
+  protected override render(result: PixVerdict, io: IO): void {
+    if (!result.valid) return
+    io.out(io.isStdoutTTY ? this.view(result) : lines(result))
   }
 
   private async readCode(): Promise<string> {

@@ -6,7 +6,16 @@ import { PanelCommand } from '../../lib/command/sandbox-panel.js'
 import type { SandboxState } from '../../lib/contract/sandbox-state.js'
 import { UsageError } from '../../lib/errors.js'
 
-export default class SandboxExport extends PanelCommand<typeof SandboxExport> {
+/** What `-o FILE --json` prints. */
+interface ExportSummary {
+  file: string
+  format: string
+  exportedAt: string
+  clock: string
+  counts: ReturnType<typeof counts>
+}
+
+export default class SandboxExport extends PanelCommand<typeof SandboxExport, ExportSummary | undefined> {
   static override summary = 'Write the running sandbox\'s whole state as JSON, to start another sandbox from it (`sandbox start --seed FILE`).'
   static override description =
     'Account, plan, API keys and webhook secret, webhook URLs, clock, charges (split charges included), withdrawals, product ' +
@@ -26,19 +35,25 @@ export default class SandboxExport extends PanelCommand<typeof SandboxExport> {
     output: Flags.string({ char: 'o', description: 'Write it to FILE (mode 0600, replaced whole) instead of stdout.', helpValue: 'FILE' }),
   }
 
-  async run(): Promise<void> {
+  /** With -o, a summary of what was written; without, the state itself is the output (and there is no result). */
+  async run(): Promise<ExportSummary | undefined> {
     const state = await (await this.panel()).exportState()
     const text = `${JSON.stringify(state, null, 2)}\n`
     const file = this.flags.output
     if (file === undefined) {
       if (this.io.isStdoutTTY) this.warnUser('this output holds the sandbox\'s API keys and webhook secret in full; write it to a file with -o FILE (mode 0600) instead.')
-      return this.io.out(text)
+      this.io.out(text)
+      return undefined
     }
     writePrivateFile(file, text)
-    const summary = { file: resolve(file), format: state.format, exportedAt: state.exportedAt, clock: state.clock.now, counts: counts(state) }
-    if (this.flags.json) return this.printJson(summary)
+    return { file: resolve(file), format: state.format, exportedAt: state.exportedAt, clock: state.clock.now, counts: counts(state) }
+  }
+
+  protected override render(summary: ExportSummary | undefined): void {
+    if (!summary) return
     const c = summary.counts
-    this.note(`Wrote ${file} (mode 0600): ${c.charges} charges, ${c.withdrawals} withdrawals, ${c.productSales} product sales, ${c.events} events, ${c.deliveries} deliveries; clock at ${state.clock.now}. Start from it with \`svc sandbox start --in-memory --seed ${file}\`.`)
+    const file = this.flags.output
+    this.note(`Wrote ${file} (mode 0600): ${c.charges} charges, ${c.withdrawals} withdrawals, ${c.productSales} product sales, ${c.events} events, ${c.deliveries} deliveries; clock at ${summary.clock}. Start from it with \`svc sandbox start --in-memory --seed ${file}\`.`)
   }
 }
 

@@ -1,8 +1,11 @@
 import { Args, Flags } from '@oclif/core'
 import { PanelCommand } from '../../lib/command/sandbox-panel.js'
 import { PANEL_PAGES, runSandboxOpen } from '../../lib/services/sandbox-open.js'
+import type { IO } from '../../lib/output/io.js'
 
-export default class SandboxOpen extends PanelCommand<typeof SandboxOpen> {
+type OpenResult = Awaited<ReturnType<typeof runSandboxOpen>>
+
+export default class SandboxOpen extends PanelCommand<typeof SandboxOpen, OpenResult> {
   static override summary = 'Open the sandbox\'s web panel in your browser (or print its URL).'
   static override description =
     'The panel of the running sandbox: charges live, a charge\'s QR, timeline and deliveries, the delivery log with resend, ' +
@@ -26,8 +29,8 @@ export default class SandboxOpen extends PanelCommand<typeof SandboxOpen> {
     print: Flags.boolean({ description: 'Print the URL instead of opening a browser.' }),
   }
 
-  async run(): Promise<void> {
-    const result = await runSandboxOpen({
+  async run(): Promise<OpenResult> {
+    return runSandboxOpen({
       page: this.args.page,
       env: this.flags.env as 'test' | 'live' | undefined,
       target: async () => {
@@ -37,14 +40,20 @@ export default class SandboxOpen extends PanelCommand<typeof SandboxOpen> {
       panelLink: async () => (await this.panel()).panelLink(),
       print: this.flags.json || this.flags.print || !this.io.isStdoutTTY || !canOpenBrowser(this.io.env),
     })
-    if (this.flags.json) return this.printJson({ url: result.url })
+  }
+
+  protected override toJson(result: OpenResult): unknown {
+    return { url: result.url }
+  }
+
+  protected override render(result: OpenResult, io: IO): void {
     if (result.kind === 'printed') {
-      this.io.out(`${result.url}\n`)
-      if (this.io.isStderrTTY && !this.flags.print) this.note('No browser could be opened here: open this URL on this machine within 60 s.')
+      io.out(`${result.url}\n`)
+      if (io.isStderrTTY && !this.flags.print) this.note('No browser could be opened here: open this URL on this machine within 60 s.')
       return
     }
     if (result.kind === 'failed') {
-      this.io.out(`${result.url}\n`)
+      io.out(`${result.url}\n`)
       this.note('Could not start a browser: open this URL within 60 s.')
       return
     }

@@ -7,7 +7,10 @@ import { EXIT } from '../../lib/contract/errors.js'
 import { probeSandbox } from '../../lib/sandbox-client/client.js'
 import { runState, staleWords, stopRunning } from '../../lib/services/sandbox-runfile.js'
 
-export default class SandboxStop extends BaseCommand<typeof SandboxStop> {
+/** What happened, and the line that says so on stderr. */
+type StopResult = ({ stopped: false; running: false } | { stopped: true; pid: number; baseUrl: string }) & { note: string }
+
+export default class SandboxStop extends BaseCommand<typeof SandboxStop, StopResult> {
   static override summary = 'Stop the local sandbox running on a data dir, letting deliveries in flight finish.'
   static override description =
     'Sends SIGTERM to the sandbox named by its pid file (as Ctrl+C would) and waits until it has exited: webhook deliveries ' +
@@ -24,15 +27,13 @@ export default class SandboxStop extends BaseCommand<typeof SandboxStop> {
     timeout: Flags.string({ description: 'How long to wait for it to exit, e.g. 30s, 2m.', default: '30s' }),
   }
 
-  async run(): Promise<void> {
+  async run(): Promise<StopResult> {
     const target = sandboxTarget(this.flags, this.io.env)
     const waitMs = timeoutFlagMs(this.flags.timeout)
     const state = await runState(target.dir, { clean: true, probe: (url) => probeSandbox(url) })
     if (state.kind !== 'running') {
       const died = state.kind === 'stale' ? ` (the one started ${state.info.startedAt}, pid ${state.info.pid}, ${staleWords(state.reason)}; its pid file was removed)` : ''
-      if (this.flags.json) return this.printJson({ stopped: false, running: false })
-      this.note(`No sandbox runs on ${target.inMemory ? 'in-memory sandboxes' : target.dataDir}${died}.`)
-      return
+      return { stopped: false, running: false, note: `No sandbox runs on ${target.inMemory ? 'in-memory sandboxes' : target.dataDir}${died}.` }
     }
     const { info } = state
     if (!(await stopRunning(target.dir, info, waitMs))) {
@@ -42,7 +43,14 @@ export default class SandboxStop extends BaseCommand<typeof SandboxStop> {
         hint: `It may still be finishing deliveries: check with \`svc sandbox status${target.args}\`, or end it with \`kill -9 ${info.pid}\`.`,
       })
     }
-    if (this.flags.json) return this.printJson({ stopped: true, pid: info.pid, baseUrl: info.baseUrl })
-    this.note(`Stopped the sandbox at ${info.baseUrl || '(starting)'} (pid ${info.pid}).`)
+    return { stopped: true, pid: info.pid, baseUrl: info.baseUrl, note: `Stopped the sandbox at ${info.baseUrl || '(starting)'} (pid ${info.pid}).` }
+  }
+
+  protected override toJson({ note: _, ...json }: StopResult): unknown {
+    return json
+  }
+
+  protected override render(r: StopResult): void {
+    this.note(r.note)
   }
 }
