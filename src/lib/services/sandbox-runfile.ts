@@ -4,7 +4,7 @@
  * so a second start on the same data dir is refused naming the running one; a file left by a
  * process that died (kill -9, a crash) is detected by its pid and cleaned. Holds no secret.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs'
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { configDir } from '../config/store.js'
 import { EXIT } from '../contract/errors.js'
@@ -80,11 +80,24 @@ export async function runState(dir: string, opts: { clean?: boolean; answers?: (
 
 export function alreadyRunning(info: RunInfo): CliError {
   const where = info.baseUrl || '(still starting)'
-  return new CliError(`A sandbox already runs on ${info.dataDir ?? 'memory'}: pid ${info.pid} at ${where}, since ${info.startedAt}.`, {
+  const what = info.dataDir ? `A sandbox already runs on the data dir ${info.dataDir}` : 'An in-memory sandbox already runs'
+  const named = info.dataDir ? ` --data ${info.dataDir}` : ' --in-memory'
+  return new CliError(`${what}: pid ${info.pid} at ${where}, since ${info.startedAt}.`, {
     exitCode: EXIT.conflict,
     code: 'sandbox_running',
-    hint: 'Use it (`svc sandbox status`), stop it (`svc sandbox stop`), or start another one with --data DIR or --in-memory and --port 0.',
+    hint: `Use it (\`svc sandbox status${named}\`), stop it (\`svc sandbox stop${named}\`), or start another one with another --data DIR, or with --in-memory.`,
   })
+}
+
+let extraSeq = 0
+/**
+ * An in-memory sandbox keeps nothing another one could clash with but its port, which listening
+ * checks: a second one (parallel CI jobs on one runner) runs beside the first. The first keeps
+ * `sandbox-memory/sandbox.pid.json` (what `svc sandbox status|stop --in-memory` name); each other
+ * one gets a run file in a directory of its own, `sandbox-memory/<pid>-<n>/`.
+ */
+export function extraMemoryRunDir(memoryDir: string): string {
+  return join(memoryDir, `${process.pid}-${extraSeq++}`)
 }
 
 export interface RunClaim {
@@ -97,7 +110,12 @@ export interface RunClaim {
 }
 
 /** Claims the data dir for this process; a live sandbox already there is a conflict (exit 5). */
-export async function claimRunFile(dir: string, base: Omit<RunInfo, 'pid' | 'baseUrl' | 'startedAt'>, answers?: (baseUrl: string) => Promise<boolean>): Promise<RunClaim> {
+export async function claimRunFile(
+  dir: string,
+  base: Omit<RunInfo, 'pid' | 'baseUrl' | 'startedAt'>,
+  answers?: (baseUrl: string) => Promise<boolean>,
+  opts: { ownDir?: boolean } = {},
+): Promise<RunClaim> {
   mkdirSync(dir, { recursive: true, mode: 0o700 })
   const path = join(dir, RUN_FILE)
   const info: RunInfo = { pid: process.pid, baseUrl: '', startedAt: new Date().toISOString(), ...base }
@@ -128,6 +146,8 @@ export async function claimRunFile(dir: string, base: Omit<RunInfo, 'pid' | 'bas
     },
     release() {
       removeRunFile(dir, process.pid)
+      // A directory made for this run file alone (an extra in-memory sandbox's) goes with it.
+      if (opts.ownDir) rmSync(dir, { recursive: true, force: true })
     },
   }
 }
