@@ -92,10 +92,11 @@ export class LaneBook {
   }
 
   /** A split event: the lane (created settled when unseen) shows the division's outcome. */
-  setSplit(chargeId: string, split: NonNullable<Lane['split']>, at: string): void {
-    if (!this.lanes.has(chargeId)) this.apply(chargeId, { status: 'settled', at })
+  setSplit(chargeId: string, split: NonNullable<Lane['split']>, at: string, grossInCents?: number): void {
+    if (!this.lanes.has(chargeId)) this.apply(chargeId, { status: 'settled', at, grossInCents })
     const lane = this.lanes.get(chargeId)!
-    this.lanes.set(chargeId, { ...lane, split, touched: ++this.clock })
+    // The amount too: a lane first seen through its split must not lose its R$.
+    this.lanes.set(chargeId, { ...lane, split, grossInCents: lane.grossInCents ?? grossInCents, touched: ++this.clock })
   }
 
   setVerdict(chargeId: string, verdict: Verdict): void {

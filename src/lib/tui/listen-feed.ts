@@ -116,7 +116,7 @@ export class ListenFeed {
       confirm = true
     }
     if (trusted && charge && summary.type?.startsWith('charge.split.')) {
-      this.lanes.setSplit(charge.id, { status: summary.type === 'charge.split.completed' ? 'completed' : 'failed', parts: summary.split?.length ?? 0 }, record.receivedAt)
+      this.lanes.setSplit(charge.id, { status: summary.type === 'charge.split.completed' ? 'completed' : 'failed', parts: summary.split?.length ?? 0 }, record.receivedAt, charge.grossInCents)
     }
     const w = summary.withdrawal
     if (trusted && w?.id && w.status) {
