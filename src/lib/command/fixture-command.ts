@@ -11,7 +11,7 @@ import { environmentBadge, painter } from '../output/color.js'
 import { safeText } from '../output/safe-text.js'
 import type { StepReport } from '../fixtures/runner.js'
 import { FixtureStepError } from '../fixtures/runner.js'
-import { type FixtureSession, type TriggerResult, keysFor, requireSandbox } from '../services/trigger.js'
+import { type FixtureSession, type TriggerResult, keysFor, requireSandbox, setWebhookHint } from '../services/trigger.js'
 import { PanelCommand } from './sandbox-panel.js'
 
 export const overrideFlag = Flags.string({
@@ -43,6 +43,9 @@ export abstract class FixtureCommand<T extends typeof Command> extends PanelComm
 
   /** The run's result: --json as the contract says, one event id per line when piped, a summary on a terminal. */
   protected printResult(result: TriggerResult, headline: string): void {
+    for (const env of this.flags.json ? [] : result.noWebhook) {
+      this.warnUser(`no webhook URL is set for the ${env} environment: the events are in the sandbox's log, but no delivery went out. To receive them, ${setWebhookHint(env)}.`)
+    }
     if (this.flags.json) {
       return this.printJson({ events: result.events.map(({ id, type, environment }) => ({ id, type, environment })), resources: result.resources })
     }
