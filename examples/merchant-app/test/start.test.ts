@@ -18,7 +18,8 @@ beforeAll(async () => {
   sandbox = await startSandbox()
 })
 afterAll(async () => {
-  if (child && child.exitCode === null) {
+  // Still running (the test stopped before its end): stop it.
+  if (child && child.exitCode === null && child.signalCode === null) {
     child.kill('SIGTERM')
     await once(child, 'exit')
   }
