@@ -3,7 +3,7 @@ import { Args, Flags } from '@oclif/core'
 import { PanelCommand } from '../../lib/command/sandbox-panel.js'
 import { UsageError } from '../../lib/errors.js'
 
-const PAGES = ['charges', 'deliveries', 'webhook', 'keys', 'account', 'clock', 'bank'] as const
+const PAGES = ['charges', 'deliveries', 'withdrawals', 'sales', 'webhook', 'keys', 'account', 'clock', 'bank'] as const
 
 export default class SandboxOpen extends PanelCommand<typeof SandboxOpen> {
   static override summary = 'Open the sandbox\'s web panel in your browser (or print its URL).'

@@ -127,7 +127,7 @@ async function route(
     await readBody(req)
     return { status: 200, body: { sandbox: true, version: deps.version, now: deps.clock.nowDate().toISOString(), speed: deps.clock.speed } }
   }
-  if (deps.web && (pathname === '/panel' || pathname.startsWith('/panel/'))) {
+  if (deps.web && (pathname === '/panel' || pathname.startsWith('/panel/') || pathname === '/favicon.ico')) {
     await deps.web.handle(req, res, new URL(req.url ?? '/', 'http://sandbox.invalid'))
     return undefined
   }
