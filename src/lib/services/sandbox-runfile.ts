@@ -4,7 +4,7 @@
  * so a second start on the same data dir is refused naming the running one; a file left by a
  * process that died (kill -9, a crash) is detected by its pid and cleaned. Holds no secret.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs'
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { configDir } from '../config/store.js'
 import { EXIT } from '../contract/errors.js'
@@ -97,7 +97,20 @@ let extraSeq = 0
  * one gets a run file in a directory of its own, `sandbox-memory/<pid>-<n>/`.
  */
 export function extraMemoryRunDir(memoryDir: string): string {
+  // The directories of extra sandboxes whose process died (kill -9) go on the way.
+  for (const name of safeReaddir(memoryDir)) {
+    const pid = /^(\d+)-\d+$/.exec(name)?.[1]
+    if (pid && Number(pid) !== process.pid && !isAlive(Number(pid))) rmSync(join(memoryDir, name), { recursive: true, force: true })
+  }
   return join(memoryDir, `${process.pid}-${extraSeq++}`)
+}
+
+function safeReaddir(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+  } catch {
+    return []
+  }
 }
 
 export interface RunClaim {

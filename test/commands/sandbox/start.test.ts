@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -183,8 +183,17 @@ describe('svc sandbox start', () => {
     expect(second.baseUrl).not.toBe(first.baseUrl)
     expect(await detectSandbox(second.baseUrl!)).toBe(true)
     expect(await detectSandbox(first.baseUrl!)).toBe(true)
+    // Its run file had a directory of its own, gone with it; one left by a process that died is cleaned.
+    const memoryDir = join(env.SVC_CONFIG_DIR, 'sandbox-memory')
+    expect(readdirSync(memoryDir).filter((n) => /^\d+-\d+$/.test(n))).toHaveLength(1)
     expect(await b.stop()).toBe(0)
+    expect(readdirSync(memoryDir).filter((n) => /^\d+-\d+$/.test(n))).toEqual([])
     expect(await detectSandbox(first.baseUrl!)).toBe(true)
+    mkdirSync(join(memoryDir, '999999999-0'))
+    const again = start(['--json', '--in-memory', '--port', '0', '--no-profile'], { env })
+    expect(await again.firstLine).not.toMatch(/^exited/)
+    expect(readdirSync(memoryDir)).not.toContain('999999999-0')
+    expect(await again.stop()).toBe(0)
 
     const data = mkdtempSync(join(tmpdir(), 'svc-data-'))
     const c = start(['--json', '--data', data, '--port', '0', '--no-profile'], { env })
