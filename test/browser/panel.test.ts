@@ -16,6 +16,13 @@ import { ROOT } from '../helpers/run-command.js'
 import { startApp, type TargetApp } from '../lib/webhooks/fixtures.js'
 
 const CHROMIUM = process.env.SVC_CHROMIUM ?? '/usr/bin/chromium'
+
+/** The little of the page's window these tests read (the test project has no DOM types). */
+interface BrowserWindow {
+  innerWidth: number
+  document: { scrollingElement: { scrollWidth: number }; createRange(): { selectNodeContents(node: unknown): void; getClientRects(): Iterable<{ top: number }> } }
+  getComputedStyle(node: unknown): { whiteSpace: string }
+}
 const CPF = '529.982.247-25'
 
 let sb: RunningSandbox
@@ -210,7 +217,10 @@ describe('what a new user reads in the panel (issue 24 item 11)', () => {
       await page.setViewportSize({ width, height: 800 })
       for (const path of paths) {
         await page.goto(`${sb.baseUrl}/panel/${path}?env=test`)
-        const over = await page.evaluate(() => document.scrollingElement!.scrollWidth - innerWidth)
+        const over = await page.evaluate(() => {
+          const w = globalThis as unknown as BrowserWindow
+          return w.document.scrollingElement.scrollWidth - w.innerWidth
+        })
         if (over > 0) overflow.push(`${path} at ${width} px: ${over} px too wide`)
         // For a person to look at (not kept in the repository): $TMPDIR/svc-panel-widths/.
         await page.screenshot({ path: join(tmpdir(), 'svc-panel-widths', `${path.replace(/\/.*/, '-one')}-${width}.png`), fullPage: true })
@@ -223,12 +233,12 @@ describe('what a new user reads in the panel (issue 24 item 11)', () => {
     expect(await gross.textContent()).toBe('R$ 49,90')
     // One line box: `R$ 49,90` is not broken after `R$`.
     const lines = await gross.evaluate((td) => {
-      const range = document.createRange()
+      const range = (globalThis as unknown as BrowserWindow).document.createRange()
       range.selectNodeContents(td)
       return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size
     })
     expect(lines).toBe(1)
-    expect(await gross.evaluate((td) => getComputedStyle(td).whiteSpace)).toBe('nowrap')
+    expect(await gross.evaluate((td) => (globalThis as unknown as BrowserWindow).getComputedStyle(td).whiteSpace)).toBe('nowrap')
   })
 })
 
