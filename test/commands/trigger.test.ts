@@ -59,7 +59,7 @@ describe('svc trigger with no webhook URL set (issue 24 item 8)', () => {
 describe('svc trigger --override with a path the request does not have (issue 24 item 9)', () => {
   it.each([
     ['amountIncents=2500', 'has no field amountIncents (did you mean amountInCents?)'],
-    ['nosuch=1', 'has no field nosuch'],
+    ['nosuch=1', 'has no field nosuch\nHint: Fields it takes: amountInCents, payerTaxNumber'],
   ])('--override %s exits 2 naming it and the nearest path, creating nothing', async (override, message) => {
     const before = await chargeCount()
     const r = await svc(['trigger', 'charge.awaiting_payment', '--override', override], { env })
