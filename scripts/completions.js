@@ -21,6 +21,8 @@ const VALUE_HINTS = [
   { command: 'webhooks:events', flag: 'type', from: 'eventTypes', extra: ['charge.*', 'withdrawal.*'] },
   { command: 'webhooks:listen', flag: 'events', from: 'eventTypes', extra: ['charge.*', 'withdrawal.*'] },
   { command: 'api', arg: true, from: 'methods', extra: [] },
+  // Its argument is checked against the 14 types, not declared as options (the error lists them).
+  { command: 'trigger', arg: true, from: 'eventTypes', extra: [] },
 ]
 
 const WORD = /^[\w.:*@/-]+$/

@@ -8,6 +8,7 @@ import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
+import { shellLine } from './shell-quote.js'
 
 const BIN = new URL('../bin/run.js', import.meta.url).pathname
 const configDir = mkdtempSync(join(tmpdir(), 'svc-demo-'))
@@ -29,9 +30,10 @@ function background(args, { quiet = false } = {}) {
 }
 
 function run(args, { capture = false } = {}) {
-  console.log(`$ svc ${args.join(' ')}`)
+  // Quoted as a shell needs it, so the echoed line can be pasted.
+  console.log(`$ svc ${shellLine(args)}`)
   const r = spawnSync(process.execPath, [BIN, ...args], { env, stdio: capture ? ['ignore', 'pipe', 'inherit'] : 'inherit', encoding: 'utf8' })
-  if (r.status !== 0) throw new Error(`svc ${args.join(' ')} exited ${r.status}`)
+  if (r.status !== 0) throw new Error(`svc ${shellLine(args)} exited ${r.status}`)
   return capture ? r.stdout.trim() : ''
 }
 

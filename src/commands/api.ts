@@ -9,7 +9,8 @@ import { safeText } from '../lib/output/safe-text.js'
 export default class Api extends ApiCommand<typeof Api> {
   static override summary = 'Send a raw authenticated request to the API and print the answer.'
   static override description =
-    'For operations the other commands do not cover, e.g. GET /v1/withdrawals/{id} and POST /v1/split-charges. ' +
+    'For operations no other command covers, e.g. POST /v1/split-charges, or to see an answer exactly as sent ' +
+    '(headers with -i); withdrawals have `svc withdrawals get`. ' +
     'Same key, base URL, timeout and retries as every command (POST /v1/charges gets an Idempotency-Key). ' +
     'The body is printed as received: pretty JSON on a terminal, raw when piped (ending with a newline, so the next ' +
     'prompt or line starts on its own). -i prints the status line and the response headers first, as curl -i does. ' +
@@ -17,7 +18,7 @@ export default class Api extends ApiCommand<typeof Api> {
 
   static override examples = [
     '<%= config.bin %> api GET /v1/account',
-    '<%= config.bin %> api GET /v1/withdrawals/wd_8c1f2a',
+    '<%= config.bin %> api GET /v1/withdrawals/01a20e83549f57bd65470178',
     `<%= config.bin %> api POST /v1/split-charges -d @split.json -H 'Idempotency-Key: order-42'`,
     `<%= config.bin %> api POST /v1/test/charges/65a1f0c2b3d4e5f60718293a/advance -d '{"status":"settled"}'`,
     '<%= config.bin %> api -i GET /v1/charges?limit=1   # status line and headers (Date, X-Request-Id, …), then the body',

@@ -16,7 +16,9 @@ export default class Trigger extends FixtureCommand<typeof Trigger> {
     'and .split.* are test only; product.paid is always live (spec 6.3). --env live uses the `sandbox-live` profile\'s key. ' +
     'charge.failed moves the sandbox clock one minute (R$ 14,03 fails after one minute unpaid); charge.test needs a webhook URL.\n\n' +
     '--override path=value sets a field of the first request\'s body: text as typed, or JSON where the fixture holds a number, ' +
-    'boolean or object (amountInCents=2500 is a number, metadata.order=42 the text "42"); path:=json forces JSON.\n\n' +
+    'boolean or object (amountInCents=2500 is a number, metadata.order=42 the text "42"); path:=json forces JSON. A field ' +
+    'neither the fixture nor the API request has exits 2 naming the nearest; one the request takes (externalId) is added.\n\n' +
+    'With no webhook URL set, the events are logged but no delivery goes out: it says so, and how to set one.\n\n' +
     'Output: on a terminal, the resources made and the event ids; piped, one `EVENT_ID<TAB>TYPE` line per event; --json, ' +
     '{"events": [{"id", "type", "environment"}], "resources": [...]}. Sandbox-only: against any other service it exits 2; an ' +
     'unknown type exits 2 listing the known ones.'

@@ -5,6 +5,7 @@
  * delivery log and resend, fix the webhook URL, manage keys — and what an attacker cannot.
  */
 import { readFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -15,6 +16,13 @@ import { ROOT } from '../helpers/run-command.js'
 import { startApp, type TargetApp } from '../lib/webhooks/fixtures.js'
 
 const CHROMIUM = process.env.SVC_CHROMIUM ?? '/usr/bin/chromium'
+
+/** The little of the page's window these tests read (the test project has no DOM types). */
+interface BrowserWindow {
+  innerWidth: number
+  document: { scrollingElement: { scrollWidth: number }; createRange(): { selectNodeContents(node: unknown): void; getClientRects(): Iterable<{ top: number }> } }
+  getComputedStyle(node: unknown): { whiteSpace: string }
+}
 const CPF = '529.982.247-25'
 
 let sb: RunningSandbox
@@ -141,6 +149,99 @@ describe('the web panel', () => {
   })
 })
 
+describe('what a new user reads in the panel (issue 24 item 11)', () => {
+  it('the empty live page suggests a command that works in live; the connection dot is labelled as such', async () => {
+    await sb.reset()
+    await page.goto(`${sb.baseUrl}/panel/charges?env=live`)
+    const main = await page.locator('main').textContent()
+    expect(main).toContain('svc charges create --amount 1500 --payer-tax-number 529.982.247-25 --profile sandbox-live')
+    await expect.poll(() => page.locator('#live-status').textContent()).toBe('updates: live')
+    await page.goto(`${sb.baseUrl}/panel/charges?env=test`)
+    await expect.poll(() => page.locator('#live-status').textContent()).toBe('updates: live')
+  })
+
+  it('a settled charge offers neither its QR nor its copy-and-paste string, and says why', async () => {
+    const { body: charge } = await api('POST', '/v1/charges', { amountInCents: 1500, payerTaxNumber: CPF })
+    await api('POST', `/v1/test/charges/${charge.id}/advance`, { status: 'settled' })
+    await page.goto(`${sb.baseUrl}/panel/charges/${charge.id}?env=test`)
+    expect(await page.locator('[data-no-qr]').textContent()).toContain('it was paid, so it can no longer be paid')
+    expect(await page.locator('#brcode').count()).toBe(0)
+    expect(await page.getByRole('button', { name: 'Copy' }).count()).toBe(0)
+    expect(await page.locator('img.qr').count()).toBe(0)
+  })
+
+  it('lists withdrawals and product sales on pages of their own', async () => {
+    const { body: w } = await api('POST', '/_sandbox/withdrawals', { amountInCents: 250000, pixKey: 'maria@example.com' })
+    const { body: sale } = await api('POST', '/_sandbox/product-sales', { productName: 'Caneca', valueInCents: 3990 }, sb.liveKey)
+    await page.goto(`${sb.baseUrl}/panel/withdrawals?env=test`)
+    const row = page.locator(`tr[data-withdrawal="${w.id}"]`)
+    expect(await row.textContent()).toContain('R$ 2.500,00')
+    expect(await row.textContent()).toContain('processing')
+    await page.getByRole('link', { name: 'Sales', exact: true }).click()
+    const saleRow = page.locator(`tr[data-sale="${(sale.productPayment as { id: string }).id}"]`)
+    expect(await saleRow.textContent()).toContain('Caneca')
+    expect(await saleRow.textContent()).toContain('R$ 39,90')
+  })
+
+  it('the delivery log shows each delivery\'s time and filters by event type and state in the query string', async () => {
+    await api('PUT', '/_sandbox/webhook', { url: `${app.url}/hooks` })
+    const { body: charge } = await api('POST', '/v1/charges', { amountInCents: 1500, payerTaxNumber: CPF })
+    await api('POST', `/v1/test/charges/${charge.id}/advance`, { status: 'settled' })
+    await expect.poll(() => app.received.filter((r) => r.body.toString().includes(charge.id as string)).length, { timeout: 5000 }).toBe(3)
+    await page.goto(`${sb.baseUrl}/panel/deliveries?env=test`)
+    await page.getByLabel('Event type').selectOption('charge.settled')
+    await page.getByLabel('State').selectOption('succeeded')
+    await page.getByRole('button', { name: 'Filter' }).click()
+    expect(new URL(page.url()).searchParams.get('type')).toBe('charge.settled')
+    expect(new URL(page.url()).searchParams.get('state')).toBe('succeeded')
+    const types = await page.locator('details[data-event] summary strong').allTextContents()
+    expect(types.length).toBeGreaterThan(0)
+    expect(new Set(types)).toEqual(new Set(['charge.settled']))
+    expect(await page.locator('details[data-event] summary time').first().getAttribute('datetime')).toMatch(/^\d{4}-\d\d-\d\dT/)
+    await page.goto(`${sb.baseUrl}/panel/deliveries?env=test&type=charge.settled&state=failed`)
+    expect(await page.locator('main').textContent()).toContain('No delivery matches this filter.')
+  })
+
+  it('serves a favicon', async () => {
+    const res = await fetch(`${sb.baseUrl}/favicon.ico`)
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-type')).toMatch(/^image\//)
+    expect(await res.text()).toContain('<svg')
+  })
+
+  it('every page fits 1280, 720 and 400 px without horizontal overflow; amounts and dates never wrap on a wide screen', async () => {
+    const { body: charge } = await api('POST', '/v1/charges', { amountInCents: 4990, payerTaxNumber: CPF, payerName: 'Maria da Silva Souza', description: 'Camiseta azul tamanho M, pedido 1234' })
+    const paths = ['charges', `charges/${charge.id}`, 'deliveries', 'withdrawals', 'sales', 'webhook', 'keys', 'account', 'clock', 'bank']
+    const overflow: string[] = []
+    for (const width of [1280, 720, 400]) {
+      await page.setViewportSize({ width, height: 800 })
+      for (const path of paths) {
+        await page.goto(`${sb.baseUrl}/panel/${path}?env=test`)
+        const over = await page.evaluate(() => {
+          const w = globalThis as unknown as BrowserWindow
+          return w.document.scrollingElement.scrollWidth - w.innerWidth
+        })
+        if (over > 0) overflow.push(`${path} at ${width} px: ${over} px too wide`)
+        // For a person to look at (not kept in the repository): $TMPDIR/svc-panel-widths/.
+        await page.screenshot({ path: join(tmpdir(), 'svc-panel-widths', `${path.replace(/\/.*/, '-one')}-${width}.png`), fullPage: true })
+      }
+    }
+    expect(overflow).toEqual([])
+    await page.setViewportSize({ width: 1280, height: 800 })
+    await page.goto(`${sb.baseUrl}/panel/charges?env=test`)
+    const gross = page.locator(`tr[data-charge="${charge.id}"] td`).nth(2)
+    expect(await gross.textContent()).toBe('R$ 49,90')
+    // One line box: `R$ 49,90` is not broken after `R$`.
+    const lines = await gross.evaluate((td) => {
+      const range = (globalThis as unknown as BrowserWindow).document.createRange()
+      range.selectNodeContents(td)
+      return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size
+    })
+    expect(lines).toBe(1)
+    expect(await gross.evaluate((td) => (globalThis as unknown as BrowserWindow).getComputedStyle(td).whiteSpace)).toBe('nowrap')
+  })
+})
+
 describe('what the panel refuses', () => {
   async function raw(path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
     const { request } = await import('node:http')
@@ -215,7 +316,7 @@ describe('accessibility', () => {
     const axe = readFileSync(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8')
     const { body: charge } = await api('POST', '/v1/charges', { amountInCents: 1500, payerTaxNumber: CPF })
     const found: string[] = []
-    for (const path of ['charges', `charges/${charge.id}`, 'deliveries', 'webhook', 'keys', 'account', 'clock', 'bank']) {
+    for (const path of ['charges', `charges/${charge.id}`, 'deliveries', 'withdrawals', 'sales', 'webhook', 'keys', 'account', 'clock', 'bank']) {
       await p.goto(`${sb.baseUrl}/panel/${path}?env=test`)
       await p.evaluate(axe)
       const violations = await p.evaluate(async () => {

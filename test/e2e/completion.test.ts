@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { svc } from '../helpers/cli.js'
+import { EVENT_TYPES } from '../../src/lib/contract/events.js'
 
 describe('svc completion', () => {
   it('prints a bash script that completes charge statuses after --status', async () => {
@@ -48,7 +49,19 @@ describe('svc completion', () => {
         .filter(Boolean)
     expect(complete(['svc', 'sandbox', 'web']).map((l) => l.split(':')[0])).toEqual(expect.arrayContaining(['open', 'reset', 'start', 'status', 'stop', 'webhook']))
     expect(complete(['svc', 'trigger', '--env', ''])).toEqual(['test', 'live'])
+    // The event types, as the README promises (issue 24 item 10).
+    expect(complete(['svc', 'trigger', ''])).toEqual([...EVENT_TYPES])
     expect(complete(['svc', 'charges', 'list', '--status', ''])).toContain('paid_pending_settlement')
     expect(complete(['svc', 'charges', 'list', '--'], '--').map((l) => l.split(':')[0])).toEqual(expect.arrayContaining(['--status', '--json', '--profile']))
+  })
+
+  it('completes the event types after `svc trigger` in bash and fish too (issue 24 item 10)', async () => {
+    const bash = await svc(['completion', 'bash'])
+    const script = join(mkdtempSync(join(tmpdir(), 'svc-comp-')), 'svc.bash')
+    writeFileSync(script, bash.stdout)
+    const out = execFileSync('bash', ['--norc', '--noprofile', '-c', `source '${script}'; COMP_WORDS=(svc trigger charge.s); COMP_CWORD=2; COMPREPLY=(); _svc_complete; printf '%s\\n' "\${COMPREPLY[@]}"`], { encoding: 'utf8' })
+    expect(out.split('\n').filter(Boolean).sort()).toEqual(['charge.settled', 'charge.split.completed', 'charge.split.failed'])
+    const fish = await svc(['completion', 'fish'])
+    for (const type of EVENT_TYPES) expect(fish.stdout).toContain(`complete -c svc -n '__svc_at trigger --next' -f -a '${type}'`)
   })
 })

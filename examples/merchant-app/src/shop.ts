@@ -46,8 +46,13 @@ export class Shop {
   private readonly seenEvents = new Set<string>()
   private server?: Server
   private nextOrder = 1
+  private readonly config: ShopConfig
 
-  constructor(private readonly config: ShopConfig) {}
+  // A plain field, not a parameter property: `npm start` runs this file with Node's type
+  // stripping, which only erases types (no parameter properties, enums or namespaces).
+  constructor(config: ShopConfig) {
+    this.config = config
+  }
 
   /** A new order and the charge that pays it (the QR to show the buyer). */
   async createOrder(amountInCents: number, payerTaxNumber: string): Promise<Order> {

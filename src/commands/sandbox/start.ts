@@ -9,7 +9,7 @@ import { untilStopSignal } from '../../lib/services/shutdown.js'
 import { promptConfirm } from '../../lib/output/prompt.js'
 
 export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
-  static override summary = 'Run the local emulator of the whole service in the foreground.'
+  static override summary = 'Run the local emulator of the whole service, in the foreground or (--detach) in the background.'
   static override description =
     'A stateful copy of the service on loopback: every endpoint, keys and environments, the charge state machine with expiry ' +
     'and settlement on a controllable clock, signed webhooks with retries, rate limits and optional faults. On first start it ' +
@@ -75,7 +75,7 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
       const ready = await startDetached({ argv: this.argv.filter((a) => a !== '--detach'), dataDir: flags.data, inMemory: flags['in-memory'], env: io.env })
       this.printReady(ready, { speed, chaos }, false)
       this.noteKeptProfiles(ready)
-      if (!flags.json) this.note(paintErr('dim', `Running in the background (pid ${ready.pid}); log: ${ready.log}. Stop it with \`svc sandbox stop${ready.stopArgs}\`.`))
+      if (!flags.json) this.note(paintErr('dim', `Running in the background (pid ${ready.pid}); log: ${ready.log}. Stop it with \`${ready.stopCommand}\`.`))
       return
     }
     // Started by `--detach`: the ready output goes to the parent, which prints it, over IPC.

@@ -11,7 +11,7 @@ import { environmentBadge, painter } from '../output/color.js'
 import { safeText } from '../output/safe-text.js'
 import type { StepReport } from '../fixtures/runner.js'
 import { FixtureStepError } from '../fixtures/runner.js'
-import { type FixtureSession, type TriggerResult, keysFor, requireSandbox } from '../services/trigger.js'
+import { type FixtureSession, type TriggerResult, keysFor, requireSandbox, setWebhookHint } from '../services/trigger.js'
 import { PanelCommand } from './sandbox-panel.js'
 import type { IO } from '../output/io.js'
 
@@ -58,6 +58,9 @@ export abstract class FixtureCommand<T extends typeof Command> extends PanelComm
   protected override render(outcome: FixtureOutcome | undefined, io: IO): void {
     if (!outcome) return
     const { result, headline } = outcome
+    for (const env of result.noWebhook) {
+      this.warnUser(`no webhook URL is set for the ${env} environment: the events are in the sandbox's log, but no delivery went out. To receive them, ${setWebhookHint(env)}.`)
+    }
     if (!io.isStdoutTTY) {
       io.out(result.events.map((e) => `${e.id}\t${e.type}\n`).join(''))
       return

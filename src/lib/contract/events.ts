@@ -24,6 +24,9 @@ export const WEBHOOK_HEADERS = {
   signature: 'x-svc-signature',
 } as const
 
+/** The service's test event (POST /v1/webhooks/test): a sample charge, none of the account's. */
+export const TEST_EVENT_TYPE = 'charge.test'
+
 export function isChargeEventType(type: string): boolean {
-  return type.startsWith('charge.') && type !== 'charge.test'
+  return type.startsWith('charge.') && type !== TEST_EVENT_TYPE
 }

@@ -21,9 +21,16 @@ export interface ProductSaleDeps {
 
 export class ProductSales {
   private readonly insert
+  private readonly recent
 
   constructor(private readonly deps: ProductSaleDeps) {
     this.insert = deps.store.db.prepare('INSERT INTO product_sales (id, body) VALUES (?, ?)')
+    this.recent = deps.store.db.prepare('SELECT body FROM product_sales ORDER BY seq DESC LIMIT ?')
+  }
+
+  /** The sales, newest first (the panel's list; all live). */
+  list(limit = 50): ProductPayment[] {
+    return (this.recent.all(limit) as Array<{ body: string }>).map((row) => JSON.parse(row.body) as ProductPayment)
   }
 
   async create(input: ProductSaleRequest): Promise<{ productPayment: ProductPayment; eventId: string }> {

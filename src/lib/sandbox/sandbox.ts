@@ -74,7 +74,7 @@ export async function startSandbox(opts: SandboxStartOptions = {}): Promise<Runn
   const withdrawals = new Withdrawals({ store, clock, sink })
   const productSales = new ProductSales({ store, clock, sink })
   const admin = createAdmin(store, clock)
-  web = new WebPanel({ store, engine, deliveries: deliveries as WebhookDeliveries, admin, clock, planOf, port: () => Number(new URL(baseUrl).port) })
+  web = new WebPanel({ store, engine, deliveries: deliveries as WebhookDeliveries, admin, clock, planOf, port: () => Number(new URL(baseUrl).port), withdrawals, productSales })
   // The panel drives the worker's own API (setEndpoint, list, resend); an injected recorder
   // (tests of the core) answers only what the core itself needs.
   const reset = async (): Promise<void> => {

@@ -129,7 +129,7 @@ async function route(
     await readBody(req)
     return { status: 200, body: { sandbox: true, version: deps.version, now: deps.clock.nowDate().toISOString(), speed: deps.clock.speed, ...(deps.instance ? { instance: deps.instance } : {}) } }
   }
-  if (deps.web && (pathname === '/panel' || pathname.startsWith('/panel/'))) {
+  if (deps.web && (pathname === '/panel' || pathname.startsWith('/panel/') || pathname === '/favicon.ico')) {
     await deps.web.handle(req, res, new URL(req.url ?? '/', 'http://sandbox.invalid'))
     return undefined
   }

@@ -42,6 +42,7 @@ export class Withdrawals {
       get: p('SELECT * FROM withdrawals WHERE id = ? AND environment = ?'),
       byId: p('SELECT * FROM withdrawals WHERE id = ?'),
       pending: p('SELECT id, due_ms FROM withdrawals WHERE due_ms IS NOT NULL'),
+      list: p('SELECT body FROM withdrawals WHERE environment = ? ORDER BY seq DESC LIMIT ?'),
     }
     this.due = new DueQueue(deps.clock, (id, dueAt) => void this.finish(id, dueAt))
   }
@@ -74,6 +75,11 @@ export class Withdrawals {
     const row = this.st.get.get(id, env) as Row | undefined
     if (!row) throw withdrawalNotFound()
     return JSON.parse(row.body as string) as Withdrawal
+  }
+
+  /** The environment's withdrawals, newest first (the panel's list). */
+  list(env: Env, limit = 50): Withdrawal[] {
+    return (this.st.list.all(env, limit) as Row[]).map((row) => JSON.parse(row.body as string) as Withdrawal)
   }
 
   restoreTimers(): void {

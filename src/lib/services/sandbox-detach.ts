@@ -12,7 +12,7 @@ import { packageRoot } from '../config/package.js'
 import { EXIT, type ExitCode } from '../contract/errors.js'
 import { CliError } from '../errors.js'
 import type { SandboxReady } from './sandbox-start.js'
-import { LOG_FILE, alreadyRunning, runDir, runState } from './sandbox-runfile.js'
+import { LOG_FILE, alreadyRunning, readRunFile, runDir, runState } from './sandbox-runfile.js'
 
 /** Set in the child's environment: the path of its log file. */
 export const DETACHED_ENV = 'SVC_SANDBOX_DETACHED'
@@ -25,14 +25,15 @@ export interface DetachedMessage {
 export interface DetachedSandbox extends SandboxReady {
   pid: number
   log: string
-  /** The flags `svc sandbox stop` needs to find it (`--data DIR`, `--in-memory`). */
-  stopArgs: string
+  /** How to stop it: `svc sandbox stop` with the flags that name it, or `kill PID` (a clean stop too). */
+  stopCommand: string
 }
 
 export async function startDetached(opts: { argv: string[]; dataDir?: string; inMemory?: boolean; env: NodeJS.ProcessEnv }): Promise<DetachedSandbox> {
   const dir = runDir({ dataDir: opts.dataDir, inMemory: opts.inMemory, env: opts.env })
   const { probeSandbox } = await import('../sandbox-client/client.js')
-  const state = await runState(dir, { probe: (url) => probeSandbox(url) })
+  // In memory, another one runs beside a first one (only the port can clash, and the child checks it).
+  const state = opts.inMemory ? { kind: 'none' as const } : await runState(dir, { probe: (url) => probeSandbox(url) })
   if (state.kind === 'running') throw alreadyRunning(state.info)
 
   mkdirSync(dir, { recursive: true, mode: 0o700 })
@@ -64,8 +65,13 @@ export async function startDetached(opts: { argv: string[]; dataDir?: string; in
         reject(err)
       })
     })
-    const stopArgs = opts.inMemory ? ' --in-memory' : opts.dataDir ? ` --data ${opts.dataDir}` : ''
-    return { ...ready, pid: child.pid!, log, stopArgs }
+    // An extra in-memory sandbox (one already ran) is not the one `stop --in-memory` names: its pid is.
+    const stopCommand = !opts.inMemory
+      ? `svc sandbox stop${opts.dataDir ? ` --data ${opts.dataDir}` : ''}`
+      : readRunFile(dir)?.pid === child.pid
+        ? 'svc sandbox stop --in-memory'
+        : `kill ${child.pid}`
+    return { ...ready, pid: child.pid!, log, stopCommand }
   } finally {
     child.removeAllListeners()
     if (child.connected) child.disconnect()

@@ -10,7 +10,7 @@
 import { spawn } from 'node:child_process'
 import { ResponseError, UsageError } from '../errors.js'
 
-export const PANEL_PAGES = ['charges', 'deliveries', 'webhook', 'keys', 'account', 'clock', 'bank'] as const
+export const PANEL_PAGES = ['charges', 'deliveries', 'withdrawals', 'sales', 'webhook', 'keys', 'account', 'clock', 'bank'] as const
 
 /** Starts the program in argv (detached); resolves whether it could be started. */
 export type Opener = (argv: readonly string[]) => Promise<boolean>

@@ -11,7 +11,7 @@
  * file is stale and no signal is ever sent to the process that now has the pid.
  */
 import { randomBytes } from 'node:crypto'
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeFileSync, writeSync } from 'node:fs'
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { configDir } from '../config/store.js'
 import { EXIT } from '../contract/errors.js'
@@ -131,11 +131,37 @@ export function staleWords(reason: StaleReason): string {
 
 export function alreadyRunning(info: RunInfo): CliError {
   const where = info.baseUrl || '(still starting)'
-  return new CliError(`A sandbox already runs on ${info.dataDir ?? 'memory'}: pid ${info.pid} at ${where}, since ${info.startedAt}.`, {
+  const what = info.dataDir ? `A sandbox already runs on the data dir ${info.dataDir}` : 'An in-memory sandbox already runs'
+  const named = info.dataDir ? ` --data ${info.dataDir}` : ' --in-memory'
+  return new CliError(`${what}: pid ${info.pid} at ${where}, since ${info.startedAt}.`, {
     exitCode: EXIT.conflict,
     code: 'sandbox_running',
-    hint: 'Use it (`svc sandbox status`), stop it (`svc sandbox stop`), or start another one with --data DIR or --in-memory and --port 0.',
+    hint: `Use it (\`svc sandbox status${named}\`), stop it (\`svc sandbox stop${named}\`), or start another one with another --data DIR, or with --in-memory.`,
   })
+}
+
+let extraSeq = 0
+/**
+ * An in-memory sandbox keeps nothing another one could clash with but its port, which listening
+ * checks: a second one (parallel CI jobs on one runner) runs beside the first. The first keeps
+ * `sandbox-memory/sandbox.pid.json` (what `svc sandbox status|stop --in-memory` name); each other
+ * one gets a run file in a directory of its own, `sandbox-memory/<pid>-<n>/`.
+ */
+export function extraMemoryRunDir(memoryDir: string): string {
+  // The directories of extra sandboxes whose process died (kill -9) go on the way.
+  for (const name of safeReaddir(memoryDir)) {
+    const pid = /^(\d+)-\d+$/.exec(name)?.[1]
+    if (pid && Number(pid) !== process.pid && !isAlive(Number(pid))) rmSync(join(memoryDir, name), { recursive: true, force: true })
+  }
+  return join(memoryDir, `${process.pid}-${extraSeq++}`)
+}
+
+function safeReaddir(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+  } catch {
+    return []
+  }
 }
 
 export interface RunClaim {
@@ -150,7 +176,12 @@ export interface RunClaim {
 }
 
 /** Claims the data dir for this process; a live sandbox already there is a conflict (exit 5). */
-export async function claimRunFile(dir: string, base: Omit<RunInfo, 'pid' | 'baseUrl' | 'startedAt' | 'nonce' | 'procStart'>, probe?: Probe): Promise<RunClaim> {
+export async function claimRunFile(
+  dir: string,
+  base: Omit<RunInfo, 'pid' | 'baseUrl' | 'startedAt' | 'nonce' | 'procStart'>,
+  probe?: Probe,
+  opts: { ownDir?: boolean } = {},
+): Promise<RunClaim> {
   mkdirSync(dir, { recursive: true, mode: 0o700 })
   const path = join(dir, RUN_FILE)
   const nonce = randomBytes(16).toString('hex')
@@ -184,6 +215,8 @@ export async function claimRunFile(dir: string, base: Omit<RunInfo, 'pid' | 'bas
     },
     release() {
       removeRunFile(dir, process.pid)
+      // A directory made for this run file alone (an extra in-memory sandbox's) goes with it.
+      if (opts.ownDir) rmSync(dir, { recursive: true, force: true })
     },
   }
 }

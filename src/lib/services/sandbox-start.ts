@@ -10,7 +10,7 @@ import type { Paint } from '../output/color.js'
 import type { RunningSandbox } from '../sandbox/types.js'
 import { SANDBOX_LIVE_PROFILE, SANDBOX_PROFILE } from '../config/profiles.js'
 import { packageVersion } from '../config/package.js'
-import { type RunClaim, type RunInfo, claimRunFile, runDir } from './sandbox-runfile.js'
+import { type RunClaim, type RunInfo, claimRunFile, extraMemoryRunDir, runDir } from './sandbox-runfile.js'
 import { parseWebhookFaults, type WebhookFaultRates, WebhookFaultsError } from '../sandbox/faults/spec.js'
 
 
@@ -73,11 +73,17 @@ export async function startLocalSandbox(opts: LocalSandboxOptions): Promise<Star
   })
   // One sandbox per data dir: claimed before the database is opened.
   const { detectSandbox, probeSandbox } = await import('../sandbox-client/client.js')
-  const claim: RunClaim = await claimRunFile(runDir({ dataDir, inMemory: opts.inMemory, env: opts.env }), { dataDir, version: packageVersion(), detached: Boolean(opts.detached) }, (url) =>
-    probeSandbox(url),
-  ).catch((err: unknown) => {
-    throw listenError(err, opts)
-  })
+  const dir = runDir({ dataDir, inMemory: opts.inMemory, env: opts.env })
+  const base = { dataDir, version: packageVersion(), detached: Boolean(opts.detached) }
+  const claim: RunClaim = await claimRunFile(dir, base, (url) => probeSandbox(url))
+    .catch((err: unknown) => {
+      // In memory only the port can clash (listening checks it): another one runs beside the first.
+      if (opts.inMemory && err instanceof CliError && err.code === 'sandbox_running') return claimRunFile(extraMemoryRunDir(dir), base, undefined, { ownDir: true })
+      throw err
+    })
+    .catch((err: unknown) => {
+      throw listenError(err, opts)
+    })
   const { startSandbox } = await import('../sandbox/sandbox.js')
   let sandbox: RunningSandbox
   try {
@@ -257,7 +263,7 @@ function listenError(err: unknown, opts: LocalSandboxOptions): Error {
   if (e.code === 'EADDRINUSE') {
     return new UsageError(`Port ${opts.port} on ${opts.host} is already in use.`, {
       field: 'port',
-      hint: 'Is a sandbox already running? Check with `svc sandbox clock show`, or pick another port (--port 0 takes any free one).',
+      hint: 'Is a sandbox already running? Check with `svc sandbox status`, or pick another port (--port 0 takes any free one).',
     })
   }
   if (e.syscall === 'listen' || e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') {

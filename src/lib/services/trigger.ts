@@ -10,7 +10,8 @@ import { ProfileStore } from '../config/store.js'
 import { UsageError } from '../errors.js'
 import type { Fixture, Override } from '../fixtures/fixture.js'
 import { loadBuiltinFixture } from '../fixtures/builtin.js'
-import { type FixtureEnv, type FixtureTransport, type StepReport, mainStep, runFixture } from '../fixtures/runner.js'
+import { type FixtureEnv, type FixtureTransport, FixtureStepError, type StepReport, mainStep, runFixture } from '../fixtures/runner.js'
+import { CHOSEN_CODES } from '../contract/errors.js'
 import { detectSandbox } from '../sandbox-client/client.js'
 
 export interface TriggeredEvent {
@@ -33,6 +34,13 @@ export interface TriggerResult {
   steps: StepReport[]
   events: TriggeredEvent[]
   resources: TriggeredResource[]
+  /** Environments of these events with no webhook URL: the events are logged, no delivery went out. */
+  noWebhook: FixtureEnv[]
+}
+
+/** How to give an environment of the sandbox a webhook URL, as `svc webhooks test` says it. */
+export function setWebhookHint(env: FixtureEnv): string {
+  return `run \`svc webhooks listen\` (it registers itself), or \`svc sandbox webhook set URL --env ${env}\``
 }
 
 export interface FixtureSession {
@@ -97,13 +105,34 @@ export async function runOnSandbox(fixture: Fixture, overrides: ReadonlyMap<stri
   }
   const log = await client(env)
   const before = await eventLogAfter(log, undefined)
-  const steps = await runFixture(fixture, overrides, { env, transport, loadTrigger: loadBuiltinFixture, onStep: s.onStep, source })
+  const steps = await runFixture(fixture, overrides, { env, transport, loadTrigger: loadBuiltinFixture, onStep: s.onStep, source }).catch((err: unknown) => {
+    // charge.test (POST /v1/webhooks/test) needs a URL: say how to set one, not only that nothing ran.
+    if (err instanceof FixtureStepError && err.code === CHOSEN_CODES.webhookNotConfigured) {
+      throw new FixtureStepError(err.message, err.done, {
+        exitCode: err.exitCode,
+        code: err.code,
+        details: err.details,
+        hint: `No webhook URL is set for the ${env} environment of the sandbox, so it has nowhere to send the event: ${setWebhookHint(env)}. ${err.hint ?? ''}`.trim(),
+      })
+    }
+    throw err
+  })
   const made = collect(steps.map((r) => r.answer))
   const all = await eventLogAfter(log, before.lastSeq)
   const events = all.data
     .filter((e) => made.eventIds.has(e.id) || (e.resource !== undefined && made.resourceIds.has(e.resource.slice(e.resource.indexOf(':') + 1))))
     .map(({ id, type, environment, resource }) => ({ id, type, environment, ...(resource ? { resource } : {}) }))
-  return { env, steps, events, resources: [...made.resources.values()] }
+  const noWebhook: FixtureEnv[] = []
+  for (const e of new Set(events.map((x) => x.environment as FixtureEnv))) {
+    if (keys[e] && !(await hasWebhookUrl(await client(e)))) noWebhook.push(e)
+  }
+  return { env, steps, events, resources: [...made.resources.values()], noWebhook }
+}
+
+/** Whether the key's environment of the sandbox has a webhook URL (the panel's GET /webhook is 404 without). */
+async function hasWebhookUrl(client: ApiClient): Promise<boolean> {
+  const res = await client.raw('GET', '/_sandbox/webhook')
+  return res.status !== 404
 }
 
 /** `svc trigger --override path=value` applies to the fixture's first request body. */

@@ -1,7 +1,8 @@
 /**
  * One charge's lane: every state of the happy path (and any other it reached), the current one
  * bold; ● reached, ◌ passed without its event being received, ↯ arrived out of order, ○ not
- * reached (LANE_LEGEND, shown by both views that draw lanes).
+ * reached (LANE_LEGEND, shown by both views that draw lanes). `created` has no event, so it is
+ * never ◌: reached is all there is to know.
  * Narrower terminals get short state names, then the icons alone; the time and the amount go
  * first, the verdict last.
  */

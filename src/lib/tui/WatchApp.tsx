@@ -92,7 +92,7 @@ export function WatchApp(props: WatchAppProps) {
     <Box flexDirection="column" width={columns} maxHeight={Math.max(1, height - 1)} overflow="hidden">
       <Text wrap="truncate-end">
         <EnvironmentBadge environment={props.environment} />{' '}
-        <Text bold>watching</Text> {props.scope} <Text dimColor>· every {props.intervalMs / 1000} s · poll #{state.polls}{state.lastPollAt ? ` at ${clockTime(state.lastPollAt)}` : ''}</Text>
+        <Text bold>watching</Text> {props.scope} <Text dimColor>· every {props.intervalMs / 1000} s · poll #{state.polls}{state.lastPollAt ? ` at ${clockTime(state.lastPollAt)}${state.serviceClock ? ' (service clock)' : ''}` : ''}</Text>
       </Text>
       <Box flexDirection="column" marginTop={gap}>
         {state.lanes.length === 0 ? <Text dimColor>{state.polls === 0 ? 'loading…' : 'no charges yet'}</Text> : null}

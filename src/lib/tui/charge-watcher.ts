@@ -20,19 +20,23 @@ export interface WatchState {
   lanes: Lane[]
   charges: Record<string, Charge>
   polls: number
+  /** On the service's clock (what the lanes' times are on), from the Date header of its answers. */
   lastPollAt?: string
+  /** The service's clock is off the local one (a sandbox whose clock moved): the header says whose time it shows. */
+  serviceClock?: boolean
   error?: string
   missing: string[]
 }
 
 export interface ChargeWatcherOptions {
-  client: Pick<ApiClient, 'getCharge' | 'listCharges'>
+  client: Pick<ApiClient, 'getCharge' | 'listCharges'> & Partial<Pick<ApiClient, 'serverNow'>>
   /** Charges to follow; none: the `recent` newest. */
   ids?: string[]
   recent?: number
   intervalMs?: number
   maxLanes?: number
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>
+  /** The local clock (tests inject one); the poll's time is read on the service's clock when the client knows it. */
   now?: () => Date
 }
 
@@ -76,7 +80,6 @@ export class ChargeWatcher {
 
   /** One round of polling; returns the charges whose status changed (or that appeared). */
   async poll(): Promise<WatchChange[]> {
-    const now = (this.opts.now ?? (() => new Date()))().toISOString()
     let fetched: Charge[] = []
     const missing = new Set(this.state.missing)
     let error: string | undefined
@@ -103,6 +106,12 @@ export class ChargeWatcher {
     } catch (err) {
       error = (err as Error).message
     }
+    // One clock in the view: the lanes show the service's times (a sandbox's clock may have been
+    // moved), so the poll's time is on the service's clock too, read after its answer.
+    const local = (this.opts.now ?? (() => new Date()))()
+    const service = this.opts.client.serverNow?.() ?? local
+    const now = service.toISOString()
+    const serviceClock = Math.abs(service.getTime() - local.getTime()) > 5000
     const changes: WatchChange[] = []
     const charges = { ...this.state.charges }
     // Oldest first, so that the lanes' recency matches the charges' order.
@@ -114,7 +123,7 @@ export class ChargeWatcher {
       const splitDone = split?.status === 'completed' || split?.status === 'failed'
       const splitBefore = (before as { split?: { status?: string } } | undefined)?.split?.status
       if (splitDone && splitBefore !== split.status) {
-        this.lanes.setSplit(charge.id, { status: split.status as 'completed' | 'failed', parts: split.destinations?.length ?? 0 }, charge.updatedAt)
+        this.lanes.setSplit(charge.id, { status: split.status as 'completed' | 'failed', parts: split.destinations?.length ?? 0 }, charge.updatedAt, charge.amount.grossInCents)
         if (before?.status === charge.status) changes.push({ charge, from: before.status })
       }
       if (before?.status === charge.status) continue
@@ -127,7 +136,7 @@ export class ChargeWatcher {
     // Only the charges that still have a lane are kept: memory stays flat however long it runs.
     const kept = new Set(lanes.map((l) => l.chargeId))
     for (const id of Object.keys(charges)) if (!kept.has(id)) delete charges[id]
-    this.set({ lanes, charges, polls: this.state.polls + 1, lastPollAt: now, error, missing: [...missing] })
+    this.set({ lanes, charges, polls: this.state.polls + 1, lastPollAt: now, serviceClock, error, missing: [...missing] })
     return changes
   }
 

@@ -3,6 +3,7 @@
  * types, names and messages come from deliveries and the API: they pass through safeText, so a
  * control character in them is shown, never obeyed by the terminal.
  */
+import { TEST_EVENT_TYPE } from '../contract/events.js'
 import { type ChargeStatus, STATUS_TONE } from '../domain/charge-states.js'
 import { formatBRL } from '../domain/money.js'
 import { TONE_STYLE } from '../output/color.js'
@@ -43,6 +44,8 @@ export function verdictText(v: Verdict | undefined): { text: string; color: InkC
       return { text: `? not confirmed: ${safeText(v.reason)}`, color: 'yellow' }
     case 'stale':
       return { text: `⚠ stale: says ${v.announced}, the charge is now ${v.api}`, color: 'yellow' }
+    case 'test':
+      return { text: '✔ test event (no real charge to confirm)', color: 'green' }
   }
 }
 
@@ -60,6 +63,8 @@ export function verdictShort(v: Verdict | undefined): string | undefined {
       return '? not confirmed'
     case 'stale':
       return `⚠ stale (now ${v.api})`
+    case 'test':
+      return '✔ test'
   }
 }
 
@@ -70,10 +75,13 @@ export function subjectText(s: EventSummary): string {
 
 /** The subject without amounts and details: for a charge, its id alone. */
 export function subjectShort(s: EventSummary): string {
+  if (s.type === TEST_EVENT_TYPE) return subjectText(s)
   return s.charge && !s.productPayment && !s.withdrawal ? `charge ${shortId(s.charge.id)}` : subjectText(s)
 }
 
 function rawSubject(s: EventSummary): string {
+  // The service's test event carries a sample charge, not one of the account's.
+  if (s.type === TEST_EVENT_TYPE) return 'test event'
   if (s.productPayment) {
     const p = s.productPayment
     const value = p.valueInCents !== undefined ? formatBRL(p.valueInCents) : ''

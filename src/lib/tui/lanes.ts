@@ -4,7 +4,7 @@
  * follow the lane's current state is flagged out of order. At most `max` lanes are kept (the
  * ones updated last), so a listener that runs for days stays small.
  */
-import { type ChargeStatus, canReach, LANE_ORDER, shortestPath, statesBefore } from '../domain/charge-states.js'
+import { type ChargeStatus, canReach, LANE_ORDER, shortestPath, statesBefore, TRANSITIONS } from '../domain/charge-states.js'
 import type { Verdict } from '../webhooks/confirm.js'
 
 export interface LaneStep {
@@ -41,6 +41,11 @@ export function laneColumns(lane: Pick<Lane, 'steps'>): ChargeStatus[] {
   return [...LANE_ORDER, ...new Set(extra)]
 }
 
+/** Whether some event announces that a charge reached `status` (none does for `created`). */
+function hasEvent(status: ChargeStatus): boolean {
+  return TRANSITIONS.some((t) => t.to === status && t.event !== undefined)
+}
+
 export class LaneBook {
   private readonly lanes = new Map<string, Lane>()
   private clock = 0
@@ -58,7 +63,8 @@ export class LaneBook {
   apply(chargeId: string, update: LaneUpdate): { outOfOrder: boolean; changed: boolean } {
     const lane = this.lanes.get(chargeId)
     if (!lane) {
-      const implied = statesBefore(update.status).map((status) => ({ status, at: update.at, outOfOrder: false, ...(this.opts.polled ? {} : { inferred: true }) }))
+      // `created` has no event (no state change announces it): reached, never "event not received".
+      const implied = statesBefore(update.status).map((status) => ({ status, at: update.at, outOfOrder: false, ...(this.opts.polled || !hasEvent(status) ? {} : { inferred: true }) }))
       this.lanes.set(chargeId, {
         chargeId,
         steps: [...implied, { status: update.status, at: update.at, eventId: update.eventId, outOfOrder: false }],
@@ -92,10 +98,11 @@ export class LaneBook {
   }
 
   /** A split event: the lane (created settled when unseen) shows the division's outcome. */
-  setSplit(chargeId: string, split: NonNullable<Lane['split']>, at: string): void {
-    if (!this.lanes.has(chargeId)) this.apply(chargeId, { status: 'settled', at })
+  setSplit(chargeId: string, split: NonNullable<Lane['split']>, at: string, grossInCents?: number): void {
+    if (!this.lanes.has(chargeId)) this.apply(chargeId, { status: 'settled', at, grossInCents })
     const lane = this.lanes.get(chargeId)!
-    this.lanes.set(chargeId, { ...lane, split, touched: ++this.clock })
+    // The amount too: a lane first seen through its split must not lose its R$.
+    this.lanes.set(chargeId, { ...lane, split, grossInCents: lane.grossInCents ?? grossInCents, touched: ++this.clock })
   }
 
   setVerdict(chargeId: string, verdict: Verdict): void {

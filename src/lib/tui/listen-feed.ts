@@ -3,6 +3,7 @@
  * and each charge event's confirmation against the API. An external store for React
  * (`subscribe` / `getSnapshot`), with no React in it, so it is tested on its own.
  */
+import { TEST_EVENT_TYPE } from '../contract/events.js'
 import { statusOfEventType } from '../domain/charge-states.js'
 import { type ChargeConfirmer, replayVerdict, type Verdict } from '../webhooks/confirm.js'
 import type { DeliveryRecord, Outcome } from '../webhooks/event-store.js'
@@ -106,7 +107,10 @@ export class ListenFeed {
     const trusted = record.source === 'service' && record.verification !== 'failed' && record.outcome !== 'duplicate'
     const announced = summary.type ? statusOfEventType(summary.type) : undefined
     let confirm = false
-    if (charge && trusted) {
+    const testEvent = summary.type === TEST_EVENT_TYPE
+    // The service's own test event: green as what it is, never asked about (its charge is a sample).
+    if (testEvent && record.verification !== 'failed') delivery.verdict = { kind: 'test' }
+    if (charge && trusted && !testEvent) {
       if (announced) {
         const r = this.lanes.apply(charge.id, { status: announced, at: record.receivedAt, eventId: summary.eventId, grossInCents: charge.grossInCents })
         delivery.outOfOrder = r.outOfOrder
@@ -125,7 +129,7 @@ export class ListenFeed {
       confirm = true
     }
     if (trusted && charge && summary.type?.startsWith('charge.split.')) {
-      this.lanes.setSplit(charge.id, { status: summary.type === 'charge.split.completed' ? 'completed' : 'failed', parts: summary.split?.length ?? 0 }, record.receivedAt)
+      this.lanes.setSplit(charge.id, { status: summary.type === 'charge.split.completed' ? 'completed' : 'failed', parts: summary.split?.length ?? 0 }, record.receivedAt, charge.grossInCents)
     }
     const w = summary.withdrawal
     if (trusted && w?.id && w.status) {

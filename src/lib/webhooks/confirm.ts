@@ -17,6 +17,8 @@ export type Verdict =
   | { kind: 'unavailable'; reason: string }
   /** A replayed event whose state the charge has left: what it announces is no longer true. */
   | { kind: 'stale'; announced: ChargeStatus; api: ChargeStatus }
+  /** The service's own test event (`charge.test`): its charge is a sample by design, nothing to confirm. */
+  | { kind: 'test' }
 
 /** The verdict for an event announcing `announced` (undefined: a charge event with no state, e.g. a split). */
 export function compareWithApi(announced: ChargeStatus | undefined, api: Charge | 'not_found', environment?: string): Verdict {

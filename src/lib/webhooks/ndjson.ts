@@ -1,4 +1,5 @@
 /** One JSON object per delivery (the listener's output when not on a TTY, or with --no-tui / --json). */
+import { TEST_EVENT_TYPE } from '../contract/events.js'
 import type { ListenerDelivery } from './listener.js'
 
 export function deliveryLine({ record: r, summary, skipVerify, target }: ListenerDelivery): Record<string, unknown> {
@@ -6,7 +7,8 @@ export function deliveryLine({ record: r, summary, skipVerify, target }: Listene
     receivedAt: r.receivedAt,
     eventId: r.eventId ?? null,
     type: r.type ?? null,
-    ...(summary.charge ? { chargeId: summary.charge.id, chargeStatus: summary.charge.status ?? null } : {}),
+    // The service's test event carries a sample charge, none of the account's: flagged, not named.
+    ...(r.type === TEST_EVENT_TYPE ? { test: true } : summary.charge ? { chargeId: summary.charge.id, chargeStatus: summary.charge.status ?? null } : {}),
     // How many times this listener received the event (1 = first): not the service's attempt
     // count, which also counts deliveries that never reached it (see `svc sandbox deliveries`).
     received: r.attempt,

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -172,6 +172,39 @@ describe('svc sandbox start', () => {
     })
   })
 
+  it('a second in-memory sandbox on another port starts (parallel CI jobs); a second on the same data dir is refused (issue 24 item 4)', async () => {
+    const env = { SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-start-')) }
+    const a = start(['--json', '--in-memory', '--port', '0', '--no-profile'], { env })
+    const first = JSON.parse(await a.firstLine) as Record<string, string>
+    const b = start(['--json', '--in-memory', '--port', '0', '--no-profile'], { env })
+    const line = await b.firstLine
+    expect(line).not.toMatch(/^exited/)
+    const second = JSON.parse(line) as Record<string, string>
+    expect(second.baseUrl).not.toBe(first.baseUrl)
+    expect(await detectSandbox(second.baseUrl!)).toBe(true)
+    expect(await detectSandbox(first.baseUrl!)).toBe(true)
+    // Its run file had a directory of its own, gone with it; one left by a process that died is cleaned.
+    const memoryDir = join(env.SVC_CONFIG_DIR, 'sandbox-memory')
+    expect(readdirSync(memoryDir).filter((n) => /^\d+-\d+$/.test(n))).toHaveLength(1)
+    expect(await b.stop()).toBe(0)
+    expect(readdirSync(memoryDir).filter((n) => /^\d+-\d+$/.test(n))).toEqual([])
+    expect(await detectSandbox(first.baseUrl!)).toBe(true)
+    mkdirSync(join(memoryDir, '999999999-0'))
+    const again = start(['--json', '--in-memory', '--port', '0', '--no-profile'], { env })
+    expect(await again.firstLine).not.toMatch(/^exited/)
+    expect(readdirSync(memoryDir)).not.toContain('999999999-0')
+    expect(await again.stop()).toBe(0)
+
+    const data = mkdtempSync(join(tmpdir(), 'svc-data-'))
+    const c = start(['--json', '--data', data, '--port', '0', '--no-profile'], { env })
+    await c.firstLine
+    const r = await runCommand(SandboxStart, ['--data', data, '--port', '0', '--no-profile'], { env })
+    expect(r.exitCode).toBe(5)
+    expect(r.stderr).toContain(`A sandbox already runs on the data dir ${data}`)
+    expect(r.stderr).not.toContain('on memory')
+    expect(r.stderr).toContain(`svc sandbox status --data ${data}`)
+  })
+
   it('reuses the keys and secret of its data dir after a restart', async () => {
     const data = mkdtempSync(join(tmpdir(), 'svc-sandbox-data-'))
     const first = start(['--json', '--data', data, '--port', '0', '--no-profile'])
@@ -207,6 +240,7 @@ describe('svc sandbox start', () => {
       expect(r.exitCode).toBe(2)
       expect(r.stderr).toContain(`Port ${port} on 127.0.0.1 is already in use`)
       expect(r.stderr).toContain('--port 0')
+      expect(r.stderr).toContain('`svc sandbox status`')
     } finally {
       blocker.close()
     }
@@ -215,6 +249,10 @@ describe('svc sandbox start', () => {
       expect(r.exitCode, argv.join(' ')).toBe(2)
       expect(r.stdout).toBe('')
     }
+  })
+
+  it('its summary names both ways it runs (issue 24 item 12)', () => {
+    expect(SandboxStart.summary).toMatch(/foreground.*--detach.*background/)
   })
 
   it('knows which addresses are loopback (anything else gets a loud warning)', () => {

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { spawnSync } from 'node:child_process'
@@ -157,6 +157,12 @@ describe('svc webhooks listen (piped)', () => {
     expect(urls).toEqual({ live: 'http://127.0.0.1:4000/other' })
     expect(run.stderr()).toContain("Removed the sandbox's test webhook URL (there was none before the listener).")
     expect(run.stderr()).not.toContain("Restored the sandbox's live")
+  })
+
+  it('the README says what a clean stop does to an environment that had no URL (issue 24 item 6)', () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8').replace(/\s+/g, ' ')
+    expect(readme).not.toContain('the sandbox cannot remove one')
+    expect(readme).toContain('from an environment that had no URL it removes its own (and says so)')
   })
 
   it('with --skip-verify never claims to verify, even when a secret is known', async () => {

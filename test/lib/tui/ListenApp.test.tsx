@@ -8,6 +8,8 @@ import { ChargeConfirmer } from '../../../src/lib/webhooks/confirm.js'
 import type { DeliveryRecord } from '../../../src/lib/webhooks/event-store.js'
 import { summarizeEvent } from '../../../src/lib/webhooks/event-summary.js'
 import { chargeEvent } from '../webhooks/fixtures.js'
+import { ApiError } from '../../../src/lib/errors.js'
+import { deliveryLine } from '../../../src/lib/webhooks/ndjson.js'
 import { renderAt } from './render-at.js'
 
 const CHARGE = 'c0ffee'.padEnd(24, '0')
@@ -112,6 +114,25 @@ describe('ListenApp', () => {
     expect(feed.getSnapshot().deliveries[0]!.verdict).toEqual({ kind: 'stale', announced: 'awaiting_payment', api: 'canceled' })
     // The lane's own verdict is the delivery's, not the replay's.
     expect(feed.getSnapshot().lanes[0]!.verdict?.kind).toBe('confirmed')
+  })
+
+  it("shows the service's own test event green as a test event, never asks the API about its sample charge (issue 24 item 3)", async () => {
+    const getCharge = vi.fn(async () => {
+      throw new ApiError({ status: 404, code: 'charge_not_found', message: 'not found' })
+    })
+    const feed = new ListenFeed({ confirmer: new ChargeConfirmer(getCharge) })
+    const app = mount(feed)
+    feed.add(delivery('charge.test', {}, '0'.repeat(24)))
+    await feed.settled()
+    await until(app, '✔ test event')
+    expect(frame(app)).not.toContain('mismatch')
+    expect(frame(app)).not.toContain('forged')
+    expect(getCharge).not.toHaveBeenCalled()
+    expect(feed.getSnapshot().deliveries[0]!.verdict).toEqual({ kind: 'test' })
+    expect(feed.getSnapshot().lanes).toHaveLength(0)
+    const line = deliveryLine(delivery('charge.test', {}, '0'.repeat(24)))
+    expect(line).toMatchObject({ type: 'charge.test', test: true, verified: true })
+    expect(line).not.toHaveProperty('chargeId')
   })
 
   it('flags a mismatch with the API and an out-of-order arrival', async () => {

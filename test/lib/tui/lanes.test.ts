@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { statesBefore } from '../../../src/lib/domain/charge-states.js'
 import { LaneBook, laneColumns } from '../../../src/lib/tui/lanes.js'
+import { LANE_LEGEND, laneCells } from '../../../src/lib/tui/ChargeLane.js'
 
 const at = '2026-11-22T12:00:00Z'
 
@@ -10,7 +11,7 @@ describe('LaneBook', () => {
     book.apply('c1', { status: 'paid_pending_settlement', at })
     const lane = book.get('c1')!
     expect(lane.steps.map((s) => [s.status, Boolean(s.inferred)])).toEqual([
-      ['created', true],
+      ['created', false],
       ['awaiting_payment', true],
       ['paid_pending_settlement', false],
     ])
@@ -50,9 +51,19 @@ describe('LaneBook', () => {
     const book = new LaneBook()
     book.apply('c1', { status: 'failed', at })
     expect(book.get('c1')!.steps.map((s) => [s.status, Boolean(s.inferred)])).toEqual([
-      ['created', true],
+      ['created', false],
       ['awaiting_payment', true],
       ['failed', false],
     ])
+  })
+
+  it('created, which no event announces, is drawn reached and never "event not received" (issue 24 item 14)', () => {
+    const book = new LaneBook()
+    book.apply('c1', { status: 'awaiting_payment', at, eventId: 'evt_1' })
+    const cells = laneCells(book.get('c1')!)
+    const full = cells[1]!.forms[0]!.map((p) => p.text).join('')
+    expect(full).toContain('● created')
+    expect(full).not.toContain('◌')
+    expect(LANE_LEGEND).toContain('● reached')
   })
 })

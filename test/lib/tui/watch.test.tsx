@@ -6,6 +6,7 @@ import { ChargeWatcher } from '../../../src/lib/tui/charge-watcher.js'
 import { WatchApp } from '../../../src/lib/tui/WatchApp.js'
 import { LANE_LEGEND } from '../../../src/lib/tui/ChargeLane.js'
 import { renderAt } from './render-at.js'
+import { clockTime } from '../../../src/lib/tui/format.js'
 
 const A = 'a'.repeat(24)
 const B = 'b'.repeat(24)
@@ -169,5 +170,38 @@ describe('WatchApp', () => {
     await w.poll()
     await vi.waitFor(() => expect(frame()).toContain('● settled'), { interval: 10 })
     expect(frame()).toContain('● paid_pending_settlement')
+  })
+
+  it('a split charge keeps its amount in its lane (issue 24 item 7)', async () => {
+    const split = { status: 'completed', destinations: [{ txId: 'tx1' }, { txId: 'tx2' }] }
+    const api = {
+      getCharge: vi.fn(),
+      listCharges: vi.fn(async () => ({ data: [{ ...charge(A, 'settled'), amount: { ...charge(A, 'settled').amount, grossInCents: 4990 }, split } as Charge], hasMore: false })),
+    }
+    const w = new ChargeWatcher({ client: api })
+    await w.poll()
+    expect(w.getSnapshot().lanes[0]).toMatchObject({ grossInCents: 4990, split: { status: 'completed', parts: 2 } })
+    const app = renderAt(<WatchApp watcher={w} scope="the 10 newest charges" environment="test" intervalMs={2000} onQuit={() => {}} />, 180, 24)
+    mounted.push(app)
+    await vi.waitFor(() => expect(app.lastFrame()).toContain('2 parts'), { interval: 10 })
+    expect(app.lastFrame()).toContain('R$ 49,90')
+  })
+
+  it('one clock: the poll time is on the service clock, as the lanes are, and says so when it is off the local one (issue 24 item 15)', async () => {
+    const local = new Date('2026-11-22T12:05:33Z')
+    const service = new Date('2026-11-22T16:05:33Z')
+    const api = { ...fakeApi({ [A]: 'settled' }), serverNow: () => service }
+    const w = new ChargeWatcher({ client: api, now: () => local })
+    await w.poll()
+    expect(w.getSnapshot().lastPollAt).toBe(service.toISOString())
+    expect(w.getSnapshot().serviceClock).toBe(true)
+    const app = renderAt(<WatchApp watcher={w} scope="the 10 newest charges" environment="test" intervalMs={2000} onQuit={() => {}} />, 120, 24)
+    mounted.push(app)
+    await vi.waitFor(() => expect(app.lastFrame()).toContain('poll #1'), { interval: 10 })
+    expect(app.lastFrame()).toContain(`at ${clockTime(service.toISOString())} (service clock)`)
+
+    const same = new ChargeWatcher({ client: { ...fakeApi({ [A]: 'settled' }), serverNow: () => local }, now: () => local })
+    await same.poll()
+    expect(same.getSnapshot().serviceClock).toBe(false)
   })
 })

@@ -57,7 +57,9 @@ const TONES: Record<string, string> = {
 }
 
 export function status(value: string): Safe {
-  return html`<span class="status ${TONES[value] ?? ''}">${value}</span>`
+  // A narrow screen may break `awaiting_payment` after its underscore, never elsewhere.
+  const breakable = new Safe(value.split('_').map(esc).join('_<wbr>'))
+  return html`<span class="status ${TONES[value] ?? ''}">${breakable}</span>`
 }
 
 export interface LayoutOptions {
@@ -71,6 +73,8 @@ export interface LayoutOptions {
 const NAV: Array<[string, string]> = [
   ['charges', 'Charges'],
   ['deliveries', 'Deliveries'],
+  ['withdrawals', 'Withdrawals'],
+  ['sales', 'Sales'],
   ['webhook', 'Webhook'],
   ['keys', 'Keys'],
   ['account', 'Account'],
@@ -81,10 +85,10 @@ const NAV: Array<[string, string]> = [
 export function layout(o: LayoutOptions, body: Safe): string {
   const other = o.env === 'test' ? 'live' : 'test'
   return `<!doctype html>${html`<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${o.title} · svc sandbox</title><link rel="stylesheet" href="/panel/assets/panel.css"><script src="/panel/assets/panel.js" defer></script></head>
+<title>${o.title} · svc sandbox</title><link rel="icon" href="/favicon.ico" type="image/svg+xml"><link rel="stylesheet" href="/panel/assets/panel.css"><script src="/panel/assets/panel.js" defer></script></head>
 <body><header><strong>svc sandbox</strong><span class="env ${o.env}">${o.env.toUpperCase()}</span>
 <nav aria-label="Panel">${NAV.map(([page, label]) => html`<a href="/panel/${page}?env=${o.env}"${page === o.current ? new Safe(' aria-current="page"') : ''}>${label}</a>`)}</nav>
-<a href="/panel/${o.current}?env=${other}">Switch to ${other}</a>${o.live ? html` <span class="muted" id="live-status" role="status">connecting…</span>` : ''}</header>
+<a href="/panel/${o.current}?env=${other}">Switch to ${other}</a>${o.live ? html`<span class="muted updates" id="live-status" role="status" title="Whether this page updates itself as the sandbox changes">updates: connecting…</span>` : ''}</header>
 <main id="main"${o.live ? new Safe(' data-live') : ''}>${body}</main></body></html>`}`
 }
 

@@ -10,7 +10,8 @@ import type { Charge } from '../../contract/schemas.js'
 import type { Split } from '../../contract/split-charges.js'
 import { ADVANCE_TARGETS, advancePath, transitionFor } from '../../domain/charge-states.js'
 import type { BrCode } from '../../domain/brcode.js'
-import { brl, form, html, type Safe, status, when } from './html.js'
+import { EVENT_TYPES } from '../../contract/events.js'
+import { brl, form, html, Safe, status, when } from './html.js'
 
 export type Env = 'test' | 'live'
 
@@ -19,17 +20,42 @@ export function notice(message: string | undefined, bad = false): Safe | string 
   return html`<p class="notice${bad ? ' bad' : ''}" role="status">${message}</p>`
 }
 
+/**
+ * The command that creates a charge in `env`, as it works there: the `sandbox` profile (test)
+ * takes a sample payer on its own; live needs the payer's tax number and the `sandbox-live` key.
+ */
+export function createChargeCommand(env: Env): string {
+  return env === 'test' ? 'svc charges create --amount 1500' : 'svc charges create --amount 1500 --payer-tax-number 529.982.247-25 --profile sandbox-live'
+}
+
 export function chargesPage(charges: Charge[], env: Env): Safe {
   return html`<h1>Charges <span class="muted">(${env}, newest first)</span></h1>
 ${
   charges.length === 0
-    ? html`<p class="muted">No charge yet in ${env}. Create one: <code>svc charges create --amount 1500</code></p>`
-    : html`<table><caption class="muted">${charges.length} most recent</caption><thead><tr><th scope="col">Charge</th><th scope="col">Status</th><th scope="col">Gross</th><th scope="col">Payer</th><th scope="col">Description</th><th scope="col">Created</th></tr></thead><tbody>
+    ? html`<p class="muted">No charge yet in ${env}. Create one: <code>${createChargeCommand(env)}</code></p>`
+    : html`<div class="table-wrap"><table><caption class="muted">${charges.length} most recent</caption><thead><tr><th scope="col">Charge</th><th scope="col">Status</th><th scope="col">Gross</th><th scope="col" class="opt">Payer</th><th scope="col" class="opt">Description</th><th scope="col">Created</th></tr></thead><tbody>
 ${charges.map(
   (c) =>
-    html`<tr data-charge="${c.id}"><td class="mono"><a href="/panel/charges/${c.id}?env=${env}">${c.id}</a></td><td>${status(c.status)}</td><td>${brl(c.amount.grossInCents)}</td><td>${c.payer.name ?? ''} <span class="mono muted">${c.payer.taxNumber}</span></td><td>${c.description ?? ''}</td><td>${when(c.createdAt)}</td></tr>`,
-)}</tbody></table>`
+    html`<tr data-charge="${c.id}"><td class="mono id"><a href="/panel/charges/${c.id}?env=${env}">${c.id}</a></td><td>${status(c.status)}</td><td class="nowrap">${brl(c.amount.grossInCents)}</td><td class="opt">${c.payer.name ?? ''} <span class="mono muted">${c.payer.taxNumber}</span></td><td class="opt">${c.description ?? ''}</td><td class="date">${when(c.createdAt)}</td></tr>`,
+)}</tbody></table></div>`
 }`
+}
+
+/** Why a charge's QR is not offered: it can no longer be paid. */
+function noQrReason(c: Charge): string {
+  switch (c.status) {
+    case 'paid_pending_settlement':
+    case 'settled':
+      return 'it was paid'
+    case 'refunded':
+      return 'it was paid, then refunded'
+    case 'expired':
+      return 'it expired unpaid'
+    case 'failed':
+      return 'the provider could not issue or keep it'
+    default:
+      return `the charge is ${c.status}`
+  }
 }
 
 export interface TimelineEvent {
@@ -46,11 +72,16 @@ export function chargePage(c: Charge, events: TimelineEvent[], deliveries: Deliv
   const payable = c.status === 'awaiting_payment' || c.status === 'canceled'
   return html`<h1>Charge <span class="mono">${c.id}</span> ${status(c.status)}</h1>${notice(message)}
 <div class="row"><div class="card">
-${payable ? html`<img class="qr" src="/qr/${c.id}.png" alt="QR code of the charge (Pix copy-and-paste string below)">` : html`<p class="muted">No QR shown: the charge is ${c.status}.</p>`}
+${
+  // The QR and its copy-and-paste string go together: both while it can be paid, neither after.
+  payable
+    ? html`<img class="qr" src="/qr/${c.id}.png" alt="QR code of the charge (Pix copy-and-paste string below)">
 <h2 id="brcode-label">Pix copy-and-paste</h2><pre id="brcode" aria-labelledby="brcode-label">${c.pix.qrCode}</pre>
-<button type="button" class="secondary" data-copy="brcode">Copy</button> ${payable ? html`<a href="/panel/bank?env=${env}&amp;charge=${c.id}">Pay it in the sandbox bank</a>` : ''}
+<button type="button" class="secondary" data-copy="brcode">Copy</button> <a href="/panel/bank?env=${env}&amp;charge=${c.id}">Pay it in the sandbox bank</a>`
+    : html`<p class="muted" data-no-qr>No QR or copy-and-paste string: ${noQrReason(c)}, so it can no longer be paid.</p>`
+}
 </div><div class="card"><dl>
-<dt>Gross</dt><dd>${brl(c.amount.grossInCents)}</dd><dt>Fee</dt><dd>${brl(c.amount.feeInCents)}</dd><dt>Net</dt><dd><strong>${brl(c.amount.netInCents)}</strong></dd>
+<dt>Gross</dt><dd class="nowrap">${brl(c.amount.grossInCents)}</dd><dt>Fee</dt><dd class="nowrap">${brl(c.amount.feeInCents)}</dd><dt>Net</dt><dd class="nowrap"><strong>${brl(c.amount.netInCents)}</strong></dd>
 <dt>Payer</dt><dd>${c.payer.name ?? ''} <span class="mono">${c.payer.taxNumber}</span></dd>
 ${c.externalId ? html`<dt>External ID</dt><dd>${c.externalId}</dd>` : ''}${c.description ? html`<dt>Description</dt><dd>${c.description}</dd>` : ''}
 ${Object.entries(c.metadata ?? {}).map(([k, v]) => html`<dt>metadata.${k}</dt><dd>${v}</dd>`)}
@@ -65,18 +96,18 @@ ${
     : ''
 }
 </div></div>
-<h2>Timeline</h2><ol>${events.map((e) => html`<li><span class="mono">${when(e.createdAt)}</span> ${e.type} <span class="mono muted">${e.id}</span></li>`)}</ol>
+<h2>Timeline</h2><ol>${events.map((e) => html`<li><span class="mono date">${when(e.createdAt)}</span> ${e.type} <span class="mono muted id">${e.id}</span></li>`)}</ol>
 <h2>Deliveries</h2>${deliveryTable(deliveries, env, csrf)}`
 }
 
 export function deliveryTable(deliveries: DeliveryRecord[], env: Env, csrf: string): Safe {
   if (deliveries.length === 0) return html`<p class="muted">No delivery: set a webhook URL for ${env} (Webhook page, or <code>svc webhooks listen</code>).</p>`
   return html`${deliveries.map(
-    (d) => html`<details class="card" data-event="${d.eventId}"><summary>${d.injected?.includes('lose') ? html`<span class="status s-warn">lost (injected)</span>` : status(d.state)}${d.injected?.length && !d.injected.includes('lose') ? html` <span class="muted">injected: ${d.injected.join(', ')}</span>` : ''} <strong>${d.type}</strong> <span class="mono">${d.eventId}</span> · ${d.attempts} attempt${d.attempts === 1 ? '' : 's'}${d.lastStatus !== undefined ? html` · last answer ${d.lastStatus}` : ''}${d.nextRetryAt ? html` · next retry ${when(d.nextRetryAt)}` : ''}</summary>
+    (d) => html`<details class="card" data-event="${d.eventId}"><summary><time class="date" datetime="${d.createdAt}">${when(d.createdAt)}</time> ${d.injected?.includes('lose') ? html`<span class="status s-warn">lost (injected)</span>` : status(d.state)}${d.injected?.length && !d.injected.includes('lose') ? html` <span class="muted">injected: ${d.injected.join(', ')}</span>` : ''} <strong>${d.type}</strong> <span class="mono id">${d.eventId}</span> · ${d.attempts} attempt${d.attempts === 1 ? '' : 's'}${d.lastStatus !== undefined ? html` · last answer ${d.lastStatus}` : ''}${d.nextRetryAt ? html` · next retry ${when(d.nextRetryAt)}` : ''}</summary>
 <dl><dt>URL</dt><dd class="mono">${d.url}</dd><dt>Created</dt><dd>${when(d.createdAt)}</dd>${d.lastError ? html`<dt>Last error</dt><dd>${d.lastError}</dd>` : ''}</dl>
 <h3>Body sent</h3><pre>${pretty(d.body)}</pre>
 <h3>Response received</h3><pre>${d.lastResponse ?? '(none)'}</pre>
-${d.attemptLog?.length ? html`<h3>Attempts</h3><table><thead><tr><th scope="col">#</th><th scope="col">At</th><th scope="col">Answer</th><th scope="col">Time</th></tr></thead><tbody>${d.attemptLog.map((a) => html`<tr><td>${a.attempt}${a.manual ? ' (resend)' : ''}${a.injected?.length ? ` (injected: ${a.injected.join(', ')})` : ''}</td><td>${when(a.at)}</td><td>${a.status ?? a.error ?? ''}</td><td>${a.durationMs} ms</td></tr>`)}</tbody></table>` : ''}
+${d.attemptLog?.length ? html`<h3>Attempts</h3><div class="table-wrap"><table><thead><tr><th scope="col">#</th><th scope="col">At</th><th scope="col">Answer</th><th scope="col">Time</th></tr></thead><tbody>${d.attemptLog.map((a) => html`<tr><td>${a.attempt}${a.manual ? ' (resend)' : ''}${a.injected?.length ? ` (injected: ${a.injected.join(', ')})` : ''}</td><td class="date">${when(a.at)}</td><td>${a.status ?? a.error ?? ''}</td><td class="nowrap">${a.durationMs} ms</td></tr>`)}</tbody></table></div>` : ''}
 ${form(`/panel/deliveries/${encodeURIComponent(d.eventId)}/resend?env=${env}`, csrf, html`<button>Resend</button>`, {}, 'inline')}</details>`,
   )}`
 }
@@ -89,8 +120,33 @@ function pretty(body: string): string {
   }
 }
 
-export function deliveriesPage(deliveries: DeliveryRecord[], env: Env, csrf: string, message?: string): Safe {
-  return html`<h1>Delivery log <span class="muted">(${env})</span></h1>${notice(message)}<p class="muted">Every event sent to your webhook URL: the body, your app's answer, each attempt. Resend sends the same event id with a fresh signature.</p>${deliveryTable(deliveries, env, csrf)}`
+export const DELIVERY_STATES = ['pending', 'succeeded', 'failed', 'skipped'] as const
+
+/** The delivery log's filter, from the query string (`?type=charge.settled&state=failed`); unknown values are ignored. */
+export interface DeliveryFilter {
+  type?: string
+  state?: (typeof DELIVERY_STATES)[number]
+}
+
+export function deliveryFilter(q: URLSearchParams): DeliveryFilter {
+  const type = q.get('type') ?? ''
+  const state = q.get('state') ?? ''
+  return {
+    ...((EVENT_TYPES as readonly string[]).includes(type) ? { type } : {}),
+    ...((DELIVERY_STATES as readonly string[]).includes(state) ? { state: state as DeliveryFilter['state'] } : {}),
+  }
+}
+
+export function filterDeliveries(deliveries: DeliveryRecord[], f: DeliveryFilter): DeliveryRecord[] {
+  return deliveries.filter((d) => (!f.type || d.type === f.type) && (!f.state || d.state === f.state))
+}
+
+export function deliveriesPage(deliveries: DeliveryRecord[], env: Env, csrf: string, message?: string, filter: DeliveryFilter = {}): Safe {
+  const option = (value: string, selected: boolean) => html`<option value="${value}"${selected ? new Safe(' selected') : ''}>${value || 'any'}</option>`
+  const filtered = filter.type !== undefined || filter.state !== undefined
+  return html`<h1>Delivery log <span class="muted">(${env})</span></h1>${notice(message)}<p class="muted">Every event sent to your webhook URL: the body, your app's answer, each attempt. Resend sends the same event id with a fresh signature.</p>
+<form method="get" action="/panel/deliveries" class="filter"><input type="hidden" name="env" value="${env}"><div><label for="f-type">Event type</label><select id="f-type" name="type">${option('', !filter.type)}${EVENT_TYPES.map((t) => option(t, filter.type === t))}</select></div><div><label for="f-state">State</label><select id="f-state" name="state">${option('', !filter.state)}${DELIVERY_STATES.map((t) => option(t, filter.state === t))}</select></div><button class="secondary">Filter</button>${filtered ? html` <a href="/panel/deliveries?env=${env}">Show all</a>` : ''}</form>
+${filtered && deliveries.length === 0 ? html`<p class="muted">No delivery matches this filter.</p>` : deliveryTable(deliveries, env, csrf)}`
 }
 
 export function webhookPage(endpoint: (WebhookEndpoint & { lastSuccessAt?: string }) | undefined, env: Env, csrf: string, message?: string, bad = false): Safe {
@@ -108,8 +164,8 @@ export function keyRef(key: string): string {
 export function keysPage(keys: Array<SandboxKey & { ref: string }>, env: Env, csrf: string, created?: string, message?: string): Safe {
   return html`<h1>API keys</h1>${notice(message)}
 ${created ? html`<div class="notice" role="status"><p>New key — copy it now, it is shown only this once:</p><pre id="newkey">${created}</pre><button type="button" class="secondary" data-copy="newkey">Copy</button></div>` : ''}
-<table><thead><tr><th scope="col">Key</th><th scope="col">Environment</th><th scope="col">State</th><th scope="col">Created</th><th scope="col"><span class="muted">Action</span></th></tr></thead><tbody>
-${keys.map((k) => html`<tr><td class="mono">${k.key}</td><td>${k.environment}</td><td>${k.revoked ? html`<span class="status s-bad">revoked</span>` : html`<span class="status s-ok">active</span>`}</td><td>${when(k.createdAt)}</td><td>${k.revoked ? '' : form(`/panel/keys/revoke?env=${env}`, csrf, html`<button class="secondary" aria-label="Revoke ${k.key}">Revoke</button>`, { ref: k.ref }, 'inline')}</td></tr>`)}</tbody></table>
+<div class="table-wrap"><table><thead><tr><th scope="col">Key</th><th scope="col" class="opt">Environment</th><th scope="col">State</th><th scope="col">Created</th><th scope="col"><span class="muted">Action</span></th></tr></thead><tbody>
+${keys.map((k) => html`<tr><td class="mono id">${k.key}</td><td class="opt">${k.environment}</td><td>${k.revoked ? html`<span class="status s-bad">revoked</span>` : html`<span class="status s-ok">active</span>`}</td><td class="date">${when(k.createdAt)}</td><td>${k.revoked ? '' : form(`/panel/keys/revoke?env=${env}`, csrf, html`<button class="secondary" aria-label="Revoke ${k.key}">Revoke</button>`, { ref: k.ref }, 'inline')}</td></tr>`)}</tbody></table></div>
 ${form(`/panel/keys?env=${env}`, csrf, html`<label for="key-env">Environment of the new key</label><select id="key-env" name="env"><option value="test"${env === 'test' ? ' selected' : ''}>test</option><option value="live"${env === 'live' ? ' selected' : ''}>live</option></select> <button>Create a key</button>`)}`
 }
 

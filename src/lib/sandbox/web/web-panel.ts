@@ -22,7 +22,10 @@ import type { WebhookDeliveries } from '../deliveries/worker.js'
 import type { ChargeEngine } from '../engine.js'
 import type { SandboxStore } from '../store.js'
 import type { SandboxAdmin } from '../types.js'
-import { PANEL_CSS, PANEL_JS } from './assets.js'
+import type { ProductPayment } from '../../contract/product-sales.js'
+import type { Withdrawal } from '../../contract/withdrawals.js'
+import { FAVICON_SVG, PANEL_CSS, PANEL_JS } from './assets.js'
+import { productSalesPage, withdrawalsPage } from './resource-pages.js'
 import { layout } from './html.js'
 import * as pages from './pages.js'
 
@@ -40,6 +43,9 @@ export interface WebPanelDeps {
   planOf: (feeBps: number) => { id: string; name: string }
   /** The port the sandbox listens on (Host must name it). */
   port: () => number
+  /** The lists of the Withdrawals and Sales pages. */
+  withdrawals?: { list(env: Env): Withdrawal[] }
+  productSales?: { list(): ProductPayment[] }
 }
 
 type Env = 'test' | 'live'
@@ -111,6 +117,8 @@ export class WebPanel {
     const path = url.pathname
     if (path === '/panel/assets/panel.js') return this.asset(res, 'text/javascript; charset=utf-8', PANEL_JS)
     if (path === '/panel/assets/panel.css') return this.asset(res, 'text/css; charset=utf-8', PANEL_CSS)
+    // No secret in it: served before sign-in (the browser asks for it without the panel's cookie).
+    if (path === '/favicon.ico') return this.asset(res, 'image/svg+xml', FAVICON_SVG)
 
     if (path === '/panel' || path === '/panel/') {
       const token = url.searchParams.get('token')
@@ -159,9 +167,14 @@ export class WebPanel {
       return show('charges', `Charge ${c.id}`, pages.chargePage(c, events, log, this.csrf, msg), true)
     }
     if (path === '/panel/deliveries') {
-      const list = deliveries.list({ environment: env, limit: 50 }).map((d) => deliveries.list({ eventId: d.eventId, limit: 1 })[0] ?? d)
-      return show('deliveries', 'Deliveries', pages.deliveriesPage(list, env, this.csrf, msg), true)
+      const filter = pages.deliveryFilter(q)
+      // Filtered within the newest 1000, then the 50 newest that match.
+      const matching = pages.filterDeliveries(deliveries.list({ environment: env, limit: filter.type || filter.state ? 1000 : 50 }), filter).slice(0, 50)
+      const list = matching.map((d) => deliveries.list({ eventId: d.eventId, limit: 1 })[0] ?? d)
+      return show('deliveries', 'Deliveries', pages.deliveriesPage(list, env, this.csrf, msg, filter), true)
     }
+    if (path === '/panel/withdrawals') return show('withdrawals', 'Withdrawals', withdrawalsPage(this.deps.withdrawals?.list(env) ?? [], env), true)
+    if (path === '/panel/sales') return show('sales', 'Product sales', productSalesPage(this.deps.productSales?.list() ?? [], env), true)
     if (path === '/panel/webhook') return show('webhook', 'Webhook', pages.webhookPage(deliveries.getEndpoint(env), env, this.csrf, msg, q.get('bad') === '1'))
     if (path === '/panel/keys') return show('keys', 'Keys', pages.keysPage(pages.maskedKeys(admin.listKeys()), env, this.csrf, undefined, msg))
     if (path === '/panel/account') {
