@@ -45,7 +45,7 @@ export default class ChargesList extends ApiCommand<typeof ChargesList> {
       query = parseListFlags(this.flags, client.serverNow())
     }
     const mode = listMode(this.flags, this.io)
-    if (mode === 'table') this.note(`${await this.badge()} charges${query.status ? ` · ${query.status}` : ''}`)
+    if (mode === 'table') this.note(`${await this.badge('err')} charges${query.status ? ` · ${query.status}` : ''}`)
     if (!this.flags.all) {
       const page = await client.listCharges(query)
       if (mode === 'json-array') return this.printJson(page)

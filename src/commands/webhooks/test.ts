@@ -25,7 +25,7 @@ export default class WebhooksTest extends ApiCommand<typeof WebhooksTest> {
     if (this.flags.json) return this.printJson({ eventId: result.eventId })
     if (!this.io.isStdoutTTY) return this.io.out(`${result.eventId}\n`)
     const paint = painter(this.io.color)
-    this.io.out(`${await this.badge()} Sent a charge.test event: ${paint('bold', result.eventId)}\n`)
+    this.io.out(`${await this.badge('out')} Sent a charge.test event: ${paint('bold', result.eventId)}\n`)
     this.note(paint('dim', 'The delivered body carries this id. See deliveries with `svc webhooks listen` or `svc webhooks events`.'))
   }
 

@@ -37,7 +37,7 @@ export default class SandboxDeliveries extends PanelCommand<typeof SandboxDelive
     if (this.flags.json) return this.printJson({ data })
     if (!tty) return this.io.out(deliveriesTsv(data))
     const paint = painter(this.io.color)
-    this.note(`${await this.envBadge(filter.env)} webhook deliveries`)
+    this.note(`${await this.badge('err', filter.env)} webhook deliveries`)
     if (!data.length) return this.note('No deliveries yet. Set a URL with `svc sandbox webhook set URL`, then create a charge.')
     this.io.out(sandboxDeliveriesTable(data, Date.parse(clock!.now), paint, this.io.columns))
     if (filter.eventId && data[0]) this.io.out(deliveryDetail(data[0], paint))

@@ -20,7 +20,7 @@ export default class SandboxKeysCreate extends PanelCommand<typeof SandboxKeysCr
     if (this.flags.json) return this.printJson(key)
     if (!this.io.isStdoutTTY) return this.io.out(`${key.key}\n`)
     const paint = painter(this.io.color)
-    this.io.out(`${await this.envBadge(key.environment)} New key: ${paint('bold', key.key)}\n`)
+    this.io.out(`${await this.badge('out', key.environment)} New key: ${paint('bold', key.key)}\n`)
     this.note(paint('dim', 'Copy it now: it is not shown in full again. Use it with --api-key, SVC_API_KEY or `svc login --with-key-stdin`.'))
   }
 }

@@ -38,6 +38,6 @@ export default class SandboxKeysRevoke extends PanelCommand<typeof SandboxKeysRe
     if (this.flags.json) return this.printJson(revoked)
     if (!this.io.isStdoutTTY) return this.io.out(`${revoked.key}\trevoked\n`)
     const paint = painter(this.io.color)
-    this.io.out(`${await this.envBadge(revoked.environment)} Revoked ${paint('bold', revoked.key)}\n`)
+    this.io.out(`${await this.badge('out', revoked.environment)} Revoked ${paint('bold', revoked.key)}\n`)
   }
 }

@@ -14,6 +14,6 @@ export default class SandboxWebhookRemove extends PanelCommand<typeof SandboxWeb
   async run(): Promise<void> {
     const r = await (await this.panel()).removeWebhook(this.envChoice())
     if (this.flags.json) return this.printJson(r)
-    this.note(`${await this.envBadge(r.environment)} Webhook URL removed: events of ${r.environment} are no longer delivered.`)
+    this.note(`${await this.badge('err', r.environment)} Webhook URL removed: events of ${r.environment} are no longer delivered.`)
   }
 }

@@ -27,6 +27,6 @@ export default class SandboxWebhookSet extends PanelCommand<typeof SandboxWebhoo
     if (this.flags.json) return this.printJson(endpoint)
     if (!this.io.isStdoutTTY) return this.io.out(`${endpoint.url}\n`)
     const paint = painter(this.io.color)
-    this.io.out(`${await this.envBadge(endpoint.environment)} Webhook URL set: ${paint('bold', endpoint.url)} ${paint('green', '(active)')}\n`)
+    this.io.out(`${await this.badge('out', endpoint.environment)} Webhook URL set: ${paint('bold', endpoint.url)} ${paint('green', '(active)')}\n`)
   }
 }

@@ -21,6 +21,6 @@ export default class SandboxWebhookShow extends PanelCommand<typeof SandboxWebho
     if (this.flags.json) return this.printJson(endpoint)
     if (!this.io.isStdoutTTY) return this.io.out(endpointLines(endpoint))
     const paint = painter(this.io.color)
-    this.io.out(`${await this.envBadge(endpoint.environment)} ${paint('bold', 'Webhook endpoint')}\n${endpointView(endpoint, paint)}`)
+    this.io.out(`${await this.badge('out', endpoint.environment)} ${paint('bold', 'Webhook endpoint')}\n${endpointView(endpoint, paint)}`)
   }
 }
