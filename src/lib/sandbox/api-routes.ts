@@ -45,10 +45,11 @@ export const API_ROUTES: Route<ApiHandler>[] = [
   { method: 'POST', pattern: '/v1/webhooks/test', handler: testWebhook },
 ]
 
-/** Open to anyone who reaches the port; only GET (and HEAD): another method falls through to the other surfaces. */
+/** Open to anyone who reaches the port, for the methods listed (matched with headAsGet: false): another method falls through to the other surfaces. */
 export const OPEN_ROUTES: Route<OpenHandler>[] = [
   { method: 'GET', pattern: '/_sandbox/info', handler: info },
   { method: 'GET', pattern: '/qr/:id([0-9a-f]{24}).png', handler: qrImage },
+  { method: 'HEAD', pattern: '/qr/:id([0-9a-f]{24}).png', handler: qrImage },
 ]
 
 async function createCharge({ deps, req, env, rawBody }: ApiCall): Promise<Answer> {

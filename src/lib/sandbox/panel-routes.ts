@@ -64,7 +64,7 @@ const PANEL_ROUTES: Route<PanelHandler>[] = [
   { method: 'POST', pattern: '/product-sales', handler: resource(createProductSale) },
   { method: 'GET', pattern: '/events', handler: resource(eventLog) },
 ]
-const router = new Router(PANEL_ROUTES)
+const router = new Router(PANEL_ROUTES, { headAsGet: false })
 
 /** Answers one panel request; errors are thrown (SandboxApiError), and the server shapes them. */
 export async function handlePanelRequest(req: PanelRequest, deps: PanelDeps): Promise<PanelResponse> {

@@ -11,6 +11,8 @@
  * `match` tells three cases apart: a route (with its params), a path that exists for other
  * methods (with the methods it allows: HEAD wherever GET, OPTIONS everywhere, RFC 9110), and no
  * such path. What each surface answers to the last two is its own (JSON errors or HTML pages).
+ * HEAD is answered by the GET route unless the table says `headAsGet: false` (the panel API has
+ * no HEAD: it answers only the methods it lists).
  */
 
 export interface Route<H> {
@@ -54,13 +56,16 @@ function escape(literal: string): string {
 export class Router<H> {
   private readonly compiled: Compiled<H>[]
 
-  constructor(routes: ReadonlyArray<Route<H>>) {
+  private readonly headAsGet: boolean
+
+  constructor(routes: ReadonlyArray<Route<H>>, opts: { headAsGet?: boolean } = {}) {
     this.compiled = routes.map((route) => ({ route, ...compilePattern(route.pattern) }))
+    this.headAsGet = opts.headAsGet ?? true
   }
 
-  /** HEAD is matched as GET (the answer is sent without its body). */
+  /** HEAD is matched as GET (node sends the answer without its body), unless `headAsGet` is false. */
   match(method: string, path: string): Match<H> {
-    const wanted = method === 'HEAD' ? 'GET' : method
+    const wanted = method === 'HEAD' && this.headAsGet ? 'GET' : method
     let methods: string[] | undefined
     for (const c of this.compiled) {
       const m = c.regex.exec(path)
@@ -72,17 +77,17 @@ export class Router<H> {
       }
       ;(methods ??= []).push(c.route.method)
     }
-    return methods && { allow: allowList(methods) }
+    return methods && { allow: this.allowList(methods) }
   }
 
   /** The methods a path answers (HEAD wherever GET, OPTIONS everywhere), or undefined when there is no such path. */
   allowed(path: string): string[] | undefined {
     const methods = this.compiled.filter((c) => c.regex.test(path)).map((c) => c.route.method)
-    return methods.length ? allowList(methods) : undefined
+    return methods.length ? this.allowList(methods) : undefined
   }
-}
 
-function allowList(methods: string[]): string[] {
-  const unique = [...new Set(methods)]
-  return unique.includes('GET') ? [...unique, 'HEAD', 'OPTIONS'] : [...unique, 'OPTIONS']
+  private allowList(methods: string[]): string[] {
+    const unique = [...new Set(methods)]
+    return unique.includes('GET') && this.headAsGet && !unique.includes('HEAD') ? [...unique, 'HEAD', 'OPTIONS'] : [...unique, 'OPTIONS']
+  }
 }

@@ -48,7 +48,7 @@ export interface SandboxServerDeps {
 }
 
 const apiRouter = new Router(API_ROUTES)
-const openRouter = new Router(OPEN_ROUTES)
+const openRouter = new Router(OPEN_ROUTES, { headAsGet: false })
 
 export function createSandboxServer(deps: SandboxServerDeps): Server {
   // Deadlines against slow-loris clients, and a 2.9-shaped answer to requests node cannot parse.

@@ -39,6 +39,12 @@ describe('Router', () => {
     expect(router.allowed('/v1/nothing')).toBeUndefined()
   })
 
+  it('a table without HEAD (headAsGet: false) answers only the methods it lists', () => {
+    const strict = new Router([{ method: 'GET', pattern: '/clock', handler: 'clock' }], { headAsGet: false })
+    expect(strict.match('HEAD', '/clock')).toEqual({ allow: ['GET', 'OPTIONS'] })
+    expect(strict.match('GET', '/clock')).toMatchObject({ route: { handler: 'clock' } })
+  })
+
   it('a segment matches one segment only, and a constraint and the literal around it hold', () => {
     expect(router.match('GET', '/v1/things/')).toBeUndefined()
     expect(router.match('GET', '/qr/abcd.png')).toMatchObject({ route: { handler: 'qr' }, params: { id: 'abcd' } })
@@ -81,6 +87,7 @@ describe('the sandbox surfaces over HTTP', () => {
     await expectError(await call('GET', '/_sandbox/nothing'), 404, 'not_found')
     // The panel API has no 405: another method on a known path is an unknown route.
     await expectError(await call('POST', '/_sandbox/clock'), 404, 'not_found')
+    expect((await call('HEAD', '/_sandbox/clock')).status).toBe(404)
   })
 
   it('/panel: answers in HTML pages, not JSON errors', async () => {

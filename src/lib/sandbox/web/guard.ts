@@ -24,20 +24,17 @@ const TICKET_TTL_MS = 60_000
 /** Sign-ins kept at once; the oldest is signed out past this (a browser signs in once per start). */
 const MAX_SESSIONS = 64
 
-/** Why the guard refused a request: the panel answers it with this status and an error page. */
-export interface Refusal {
-  status: number
-  title: string
-  message: string
+/** A request the panel refuses: thrown, and answered with this status and an error page titled so (web-panel.ts). */
+export class PanelRefusal extends Error {
+  constructor(
+    readonly status: number,
+    readonly title: string,
+    message: string,
+  ) {
+    super(message)
+    this.name = 'PanelRefusal'
+  }
 }
-
-export type Admission =
-  /** Refused: answer with the refusal's page. */
-  | { refused: Refusal }
-  /** Signed in now: redirect there (the cookie is already set). */
-  | { signedIn: string }
-  /** A signed-in request. */
-  | Record<string, never>
 
 export interface PanelGuardDeps {
   /** The port the sandbox listens on (Host must name it; the cookie's name carries it). */
@@ -86,17 +83,19 @@ export class PanelGuard {
   }
 
   /** The peer and the Host: checked before anything else, the assets included. */
-  checkPlace(req: IncomingMessage): Refusal | undefined {
-    if (!isLoopbackPeer(req.socket.remoteAddress)) return { status: 403, title: 'Forbidden', message: 'The panel answers this machine only.' }
+  checkPlace(req: IncomingMessage): void {
+    if (!isLoopbackPeer(req.socket.remoteAddress)) throw new PanelRefusal(403, 'Forbidden', 'The panel answers this machine only.')
     if (!this.allowedHost(req.headers.host ?? '')) {
       // A page of another site that resolved its name to 127.0.0.1 (DNS rebinding) ends here.
-      return { status: 403, title: 'Forbidden', message: 'The panel answers only to 127.0.0.1, localhost or [::1] with its own port.' }
+      throw new PanelRefusal(403, 'Forbidden', 'The panel answers only to 127.0.0.1, localhost or [::1] with its own port.')
     }
-    return undefined
   }
 
-  /** Signs in (token or ticket in the URL), or checks the session. */
-  admit(req: IncomingMessage, res: ServerResponse, url: URL): Admission {
+  /**
+   * Signs in (token or ticket in the URL: returns where to go, the cookie set), or checks the
+   * session (returns undefined when signed in; throws 401 otherwise).
+   */
+  admit(req: IncomingMessage, res: ServerResponse, url: URL): { signedIn: string } | undefined {
     const path = url.pathname
     if (path === '/panel' || path === '/panel/') {
       const token = url.searchParams.get('token')
@@ -109,18 +108,18 @@ export class PanelGuard {
       }
     }
     if (!this.signedIn(req)) {
-      return { refused: { status: 401, title: 'Sign-in needed', message: 'Open the panel with the URL that `svc sandbox start` printed, or run `svc sandbox open`.' } }
+      throw new PanelRefusal(401, 'Sign-in needed', 'Open the panel with the URL that `svc sandbox start` printed, or run `svc sandbox open`.')
     }
-    return {}
+    return undefined
   }
 
-  /** A POST's form, when it came from the panel: its CSRF token and its origin are checked. */
-  async form(req: IncomingMessage): Promise<{ form: URLSearchParams } | { refused: Refusal }> {
+  /** A POST's form, when it came from the panel (its CSRF token and its origin are checked; else 403). */
+  async form(req: IncomingMessage): Promise<URLSearchParams> {
     const form = await readForm(req)
     if (!form || !this.sameOrigin(req) || !same(form.get('_csrf') ?? '', this.csrf)) {
-      return { refused: { status: 403, title: 'Forbidden', message: 'This form did not come from the panel (missing or wrong CSRF token, or another origin).' } }
+      throw new PanelRefusal(403, 'Forbidden', 'This form did not come from the panel (missing or wrong CSRF token, or another origin).')
     }
-    return { form }
+    return form
   }
 
   private newSession(): string {

@@ -19,7 +19,7 @@ import { type Route, Router } from '../router.js'
 import type { SandboxStore } from '../store.js'
 import type { DeliveryWorker, SandboxAdmin } from '../types.js'
 import { PANEL_CSS, PANEL_JS } from './assets.js'
-import { PanelGuard, type Refusal } from './guard.js'
+import { PanelGuard, PanelRefusal } from './guard.js'
 import { layout } from './html.js'
 import * as pages from './pages.js'
 
@@ -129,7 +129,9 @@ export class WebPanel {
     try {
       await this.route(req, res, url)
     } catch (err) {
+      // Every error of the panel is thrown and shaped here, once, as an HTML page.
       if (res.headersSent) return void res.destroy()
+      if (err instanceof PanelRefusal) return this.page(res, err.status, pages.errorPage(err.title, err.message))
       const message = err instanceof SandboxApiError ? err.message : 'The panel hit an internal error; see the sandbox log.'
       this.page(res, err instanceof SandboxApiError ? err.status : 500, pages.errorPage('Error', message))
     }
@@ -137,29 +139,20 @@ export class WebPanel {
 
   private async route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const method = req.method ?? 'GET'
-    const place = this.guard.checkPlace(req)
-    if (place) return this.refuse(res, place)
+    this.guard.checkPlace(req)
     const path = url.pathname
     const asset = ASSETS[path]
     if (asset) return send(res, { status: 200, raw: { contentType: asset.type, bytes: Buffer.from(asset.text) }, headers: { 'cache-control': 'no-cache' } })
 
     const admission = this.guard.admit(req, res, url)
-    if ('refused' in admission) return this.refuse(res, admission.refused)
-    if ('signedIn' in admission) return redirect(res, admission.signedIn)
+    if (admission) return redirect(res, admission.signedIn)
     if (path === '/panel' || path === '/panel/') return redirect(res, '/panel/charges?env=test')
 
     let form = new URLSearchParams()
-    if (method === 'POST') {
-      const checked = await this.guard.form(req)
-      if ('refused' in checked) return this.refuse(res, checked.refused)
-      form = checked.form
-    } else if (method !== 'GET' && method !== 'HEAD') {
-      return this.page(res, 405, pages.errorPage('Method not allowed', `${method} is not used by the panel.`))
-    }
+    if (method === 'POST') form = await this.guard.form(req)
+    else if (method !== 'GET' && method !== 'HEAD') throw new PanelRefusal(405, 'Method not allowed', `${method} is not used by the panel.`)
     const match = router.match(method, path)
-    if (!match || !('route' in match)) {
-      return this.page(res, 404, pages.errorPage('Not found', method === 'POST' ? `No panel action at ${path}.` : `No panel page at ${path}.`))
-    }
+    if (!match || !('route' in match)) throw new PanelRefusal(404, 'Not found', method === 'POST' ? `No panel action at ${path}.` : `No panel page at ${path}.`)
     const env: Env = url.searchParams.get('env') === 'live' ? 'live' : 'test'
     const fragment = req.headers['x-panel-fragment'] === '1'
     return match.route.handler(this, { req, res, env, query: url.searchParams, params: match.params, form, fragment })
@@ -184,7 +177,7 @@ export class WebPanel {
   chargePage(c: WebCall): void {
     const { store, deliveries } = this.deps
     const found = store.getChargeAnyEnv(c.params.id!)
-    if (!found) return this.page(c.res, 404, pages.errorPage('Not found', `No charge ${c.params.id} in this sandbox.`))
+    if (!found) throw new PanelRefusal(404, 'Not found', `No charge ${c.params.id} in this sandbox.`)
     const charge = found.charge
     const events = store.eventsOfCharge(charge.id)
     const log = events.flatMap((e) => deliveries.list({ eventId: e.id, limit: 1 }))
@@ -364,10 +357,6 @@ export class WebPanel {
   }
 
   // ------------------------------------------------------------ plumbing
-
-  private refuse(res: ServerResponse, r: Refusal): void {
-    this.page(res, r.status, pages.errorPage(r.title, r.message))
-  }
 
   private page(res: ServerResponse, status: number, text: string): void {
     this.html(res, status, text)
