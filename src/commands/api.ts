@@ -46,7 +46,7 @@ export default class Api extends ApiCommand<typeof Api> {
     const exitCode = exitCodeForStatus(res.status, res.body)
     if (this.io.isStderrTTY && !this.flags.json) {
       const paint = painter(this.io.colorErr)
-      this.note(`${await this.badge()} ${paint(exitCode === EXIT.ok ? 'green' : 'red', `HTTP ${res.status}`)} ${method} ${path}`)
+      this.note(`${await this.badge('err')} ${paint(exitCode === EXIT.ok ? 'green' : 'red', `HTTP ${res.status}`)} ${method} ${path}`)
     }
     if (this.flags.include) this.io.out(headBlock(res.status, res.headers))
     if (this.io.isStdoutTTY) this.io.out(res.body === '' ? '' : `${prettyBody(res.body)}\n`)

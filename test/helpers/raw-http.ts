@@ -125,3 +125,31 @@ export function head(method: string, path: string, lines: string[] = []): string
   if (!has('connection')) all.push('Connection: close')
   return `${method} ${path} HTTP/1.1\r\n${all.join('\r\n')}\r\n\r\n`
 }
+
+/**
+ * Sends half a request head and never closes its side (a slow-loris client), reads the server's
+ * answer, then probes until the server has destroyed the socket (the next bytes are refused).
+ * Resolves with the answer and whether the socket was let go within `withinMs`.
+ */
+export async function halfHeadLetGo(url: string, lines: string[] = [], withinMs = 4000): Promise<{ answer: string; letGo: boolean }> {
+  const { host, port } = addressOf(url)
+  const socket = connect({ port, host, allowHalfOpen: true })
+  let answer = ''
+  socket.setEncoding('latin1')
+  socket.on('data', (d: string) => (answer += d))
+  const gone = new Promise<boolean>((resolve) => {
+    socket.once('error', () => resolve(true))
+    socket.once('close', () => resolve(true))
+  })
+  socket.write(`GET / HTTP/1.1\r\nHost: x\r\n${lines.map((l) => `${l}\r\n`).join('')}X-Half: `)
+  await new Promise((resolve) => socket.once('end', resolve))
+  // The server said its last word; once it destroys the socket, the next bytes are refused (RST).
+  const probe = setInterval(() => socket.write('x'), 100)
+  const held = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), withinMs))
+  try {
+    return { answer, letGo: await Promise.race([gone, held]) }
+  } finally {
+    clearInterval(probe)
+    socket.destroy()
+  }
+}

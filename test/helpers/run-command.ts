@@ -12,6 +12,8 @@ export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 export interface RunOptions {
   /** Simulate a terminal on stdout, stderr and stdin (default: piped, as in CI). */
   tty?: boolean
+  /** Stderr's TTY-ness when it differs from the others' (`2>log` on a terminal). */
+  stderrTty?: boolean
   stdin?: string
   env?: Record<string, string | undefined>
   columns?: number
@@ -39,7 +41,8 @@ export interface RunnableCommand {
 export async function runCommand(cmd: RunnableCommand, argv: string[], opts: RunOptions = {}): Promise<RunResult> {
   const tty = opts.tty ?? false
   const out = collector(tty, opts.columns ?? 100)
-  const err = collector(tty, opts.columns ?? 100)
+  const stderrTty = opts.stderrTty ?? tty
+  const err = collector(stderrTty, opts.columns ?? 100)
   const stdin = Readable.from(opts.stdin === undefined ? [] : [Buffer.from(opts.stdin)]) as Readable & { isTTY?: boolean }
   stdin.isTTY = tty && opts.stdin === undefined
   const env: NodeJS.ProcessEnv = { ...process.env, ...(tty ? {} : { CI: 'true' }) }
@@ -47,7 +50,7 @@ export async function runCommand(cmd: RunnableCommand, argv: string[], opts: Run
     if (v === undefined) delete env[k]
     else env[k] = v
   }
-  setIO(createIO({ stdout: out.stream, stderr: err.stream, stdin, env, isStdoutTTY: tty, isStderrTTY: tty, isStdinTTY: stdin.isTTY, columns: opts.columns ?? 100 }))
+  setIO(createIO({ stdout: out.stream, stderr: err.stream, stdin, env, isStdoutTTY: tty, isStderrTTY: stderrTty, isStdinTTY: stdin.isTTY, columns: opts.columns ?? 100 }))
   let exitCode = 0
   try {
     await cmd.run(argv, ROOT)

@@ -11,7 +11,7 @@ import { parseForwardUrl } from '../../src/lib/webhooks/forward.js'
 import { MAX_BODY_BYTES, WebhookListener } from '../../src/lib/webhooks/listener.js'
 import { signatureHeader } from '../../src/lib/webhooks/signature.js'
 import { chargeEvent, type Received, SECRET, startApp, type TargetApp } from '../lib/webhooks/fixtures.js'
-import { head, type RawReply, rawRequest, useRawSockets } from '../helpers/raw-http.js'
+import { halfHeadLetGo, head, type RawReply, rawRequest, useRawSockets } from '../helpers/raw-http.js'
 
 useRawSockets()
 
@@ -230,6 +230,12 @@ describe('listener: slow-loris', () => {
       expect(performance.now() - started).toBeLessThan(1000)
     }
     for (const r of await Promise.all(slow)) if (r.status !== 0) expectSpecError(r, 408)
+  })
+
+  it('lets go of a client that sent half its head and never closes its side (destroyed, not kept half-open)', async () => {
+    const { answer, letGo } = await halfHeadLetGo(url)
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /)
+    expect(letGo).toBe(true)
   })
 
   it('a body that stops arriving is cut at the request deadline, not forwarded', async () => {

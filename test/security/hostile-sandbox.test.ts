@@ -10,7 +10,7 @@ import { SandboxClock } from '../../src/lib/sandbox/clock.js'
 import { startSandbox } from '../../src/lib/sandbox/sandbox.js'
 import { MAX_BODY_BYTES } from '../../src/lib/sandbox/server.js'
 import type { RunningSandbox } from '../../src/lib/sandbox/types.js'
-import { head, type RawReply, rawRequest, useRawSockets } from '../helpers/raw-http.js'
+import { halfHeadLetGo, head, type RawReply, rawRequest, useRawSockets } from '../helpers/raw-http.js'
 
 useRawSockets()
 
@@ -193,6 +193,12 @@ describe('sandbox: slow-loris', () => {
     for (const r of await Promise.all(slow)) {
       if (r.status !== 0) expectSpecError(r, 408)
     }
+  })
+
+  it('lets go of a client that sent half its head and never closes its side (destroyed, not kept half-open)', async () => {
+    const { answer, letGo } = await halfHeadLetGo(sb.baseUrl, [auth])
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /)
+    expect(letGo).toBe(true)
   })
 
   it('a body that stops arriving is cut at the request deadline', async () => {

@@ -37,7 +37,7 @@ export default class ChargesCancel extends ApiCommand<typeof ChargesCancel> {
     if (fromStdin && lines.length === 0) return this.note('no charge ids on stdin; nothing to cancel')
     const ids = normalizeIds(lines, fromStdin ? 'on stdin' : 'as arguments')
     const client = await this.client()
-    if (this.io.isStderrTTY && !this.flags.json) this.note(`${await this.badge()} canceling ${ids.length} charge${ids.length === 1 ? '' : 's'}`)
+    if (this.io.isStderrTTY && !this.flags.json) this.note(`${await this.badge('err')} canceling ${ids.length} charge${ids.length === 1 ? '' : 's'}`)
     const worst = await cancelCharges(ids, (id) => client.cancelCharge(id), (r) => this.report(r))
     if (this.canceled > 0 && this.io.isStderrTTY && !this.flags.json) {
       this.warnUser("a canceled charge's QR stays payable (the provider cannot invalidate it): remove it from the payer's view. A late payment still goes through.")

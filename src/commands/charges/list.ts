@@ -48,7 +48,7 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
       query = parseListFlags(this.flags, client.serverNow())
     }
     const mode = listMode(this.flags, this.io)
-    if (mode === 'table') this.note(`${await this.badge()} charges${query.status ? ` · ${query.status}` : ''}`)
+    if (mode === 'table') this.note(`${await this.badge('err')} charges${query.status ? ` · ${query.status}` : ''}`)
     if (!this.flags.all) return client.listCharges(query)
     const sink = chargeSink(this.io, mode, () => client.serverNow())
     for await (const charge of client.paginateCharges(query)) sink.write(charge)

@@ -29,7 +29,7 @@ export default class WebhooksTest extends ApiCommand<typeof WebhooksTest, { even
   protected override async render(result: { eventId: string }, io: IO): Promise<void> {
     if (!io.isStdoutTTY) return io.out(`${result.eventId}\n`)
     const paint = painter(io.color)
-    io.out(`${await this.badge()} Sent a charge.test event: ${paint('bold', result.eventId)}\n`)
+    io.out(`${await this.badge('out')} Sent a charge.test event: ${paint('bold', result.eventId)}\n`)
     this.note(paint('dim', 'The delivered body carries this id. See deliveries with `svc webhooks listen` or `svc webhooks events`.'))
   }
 

@@ -5,7 +5,7 @@
  * retries, no parsing here.
  */
 import type { IncomingHttpHeaders } from 'node:http'
-import { OutboundClient, OutboundError } from '../net/outbound.js'
+import { OutboundClient, OutboundError, type OutboundReason } from '../net/outbound.js'
 import type { TransportReason } from './retry.js'
 
 export interface HttpRequest {
@@ -35,25 +35,19 @@ export class TransportError extends Error {
   }
 }
 
-const REASON_OF_CODE: Record<string, TransportReason> = {
-  ECONNREFUSED: 'refused',
-  ENOTFOUND: 'dns',
-  EAI_AGAIN: 'dns',
-  EAI_NONAME: 'dns',
-  ECONNRESET: 'reset',
-  EPIPE: 'reset',
-  ECONNABORTED: 'reset',
-  UND_ERR_SOCKET: 'reset',
-  UND_ERR_CLOSED: 'reset',
-  ETIMEDOUT: 'timeout',
-  UND_ERR_CONNECT_TIMEOUT: 'timeout',
-  UND_ERR_HEADERS_TIMEOUT: 'timeout',
-  UND_ERR_BODY_TIMEOUT: 'timeout',
+/** How the API client's retry policy words the sorted reasons (net/outbound.ts sorts them). */
+const API_REASON: Record<OutboundReason, TransportReason> = {
+  refused: 'refused',
+  dns: 'dns',
+  reset: 'reset',
+  timeout: 'timeout',
+  connect_timeout: 'timeout',
+  unreachable: 'other',
+  tls: 'other',
+  too_large: 'other',
+  invalid: 'other',
+  other: 'other',
 }
-
-/** Errors that are a bug or a bad argument, not the network: never retried. */
-const NOT_TRANSPORT = new Set(['UND_ERR_INVALID_ARG', 'ERR_INVALID_ARG_TYPE', 'ERR_INVALID_CHAR', 'ERR_INVALID_HTTP_TOKEN', 'UND_ERR_NOT_SUPPORTED'])
-
 
 /** The most of an API answer svc reads: a page of 100 charges is a small fraction of it. */
 export const MAX_ANSWER_BYTES = 16 * 1024 * 1024
@@ -113,9 +107,9 @@ export class HttpTransport {
     if ((err.cause as { name?: unknown } | undefined)?.name === 'HTTPParserError' || err.code?.startsWith('HPE_')) {
       return new TransportError('other', err.code ?? 'not_http', 'the answer was not HTTP (is another kind of server on that port?)', err.cause ?? err)
     }
-    const code = err.code
-    if (code === undefined || NOT_TRANSPORT.has(code)) return err.cause ?? err
-    return new TransportError(REASON_OF_CODE[code] ?? 'other', code, err.message || code, err.cause ?? err)
+    // A bad argument or a bug is not the network: never retried, shown as it is.
+    if (err.reason === 'invalid' || err.code === undefined) return err.cause ?? err
+    return new TransportError(API_REASON[err.reason], err.code, err.message || err.code, err.cause ?? err)
   }
 
   async close(): Promise<void> {

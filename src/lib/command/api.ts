@@ -72,11 +72,13 @@ export abstract class ApiCommand<T extends typeof Command, R = void> extends Bas
     return this.apiClient
   }
 
-  /** `TEST` / `LIVE` badge for human output (stderr on the way, never in machine output). */
-  protected async badge(): Promise<string> {
-    const { environment } = await this.credentials()
-    const paint = painter(this.io.colorErr)
-    return environmentBadge(paint, environment)
+  /**
+   * `TEST` / `LIVE` badge for human output (never in machine output) of the environment acted on
+   * (the key's unless given), painted with the colour setting of the stream it is written to.
+   */
+  protected async badge(stream: 'out' | 'err', environment?: string): Promise<string> {
+    const env = environment ?? (await this.credentials()).environment
+    return environmentBadge(painter(stream === 'out' ? this.io.color : this.io.colorErr), env)
   }
 
   protected override async finally(err: Error | undefined): Promise<void> {

@@ -12,7 +12,6 @@ import { SANDBOX_PROFILE } from '../config/profiles.js'
 import { ProfileStore } from '../config/store.js'
 import { EXIT } from '../contract/errors.js'
 import { CliError } from '../errors.js'
-import { environmentBadge, painter } from '../output/color.js'
 import { PanelClient, type PanelEnv } from '../sandbox-client/client.js'
 
 
@@ -64,10 +63,4 @@ export abstract class PanelCommand<T extends typeof Command, R = void> extends A
     return (this.flags as { env?: PanelEnv }).env
   }
 
-  /** `TEST`/`LIVE` badge of the environment acted on (the key's unless --env says otherwise). */
-  protected async envBadge(env?: PanelEnv): Promise<string> {
-    const environment = env ?? (await this.credentials()).environment
-    const paint = painter(this.io.color)
-    return environmentBadge(paint, environment)
-  }
 }

@@ -9,3 +9,8 @@ export function isLoopbackHost(host: string): boolean {
   const v4 = h.startsWith('::ffff:') ? h.slice('::ffff:'.length) : h
   return /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4)
 }
+
+/** Whether a connection's peer address (`socket.remoteAddress`) is this machine. */
+export function isLoopbackPeer(address: string | undefined): boolean {
+  return address !== undefined && address !== 'localhost' && isLoopbackHost(address)
+}

@@ -53,9 +53,78 @@ export interface OutboundAnswer {
 
 export type OutboundFailure = 'timeout' | 'too_large' | 'transport'
 
+/**
+ * Why no complete answer came, sorted once here for every caller (the API client's retries,
+ * `webhooks check`, the forwarder, the sandbox's webhook sender), each of which words it its own way.
+ */
+export type OutboundReason =
+  /** The deadline passed (ours, or undici's head/body deadline). */
+  | 'timeout'
+  /** The answer was over the read cap. */
+  | 'too_large'
+  /** Nothing listens there: ECONNREFUSED. */
+  | 'refused'
+  /** No way there: no route, no such local address, no such address family. */
+  | 'unreachable'
+  /** The connection was not made in time. */
+  | 'connect_timeout'
+  /** The host name does not resolve. */
+  | 'dns'
+  /** The TLS handshake failed (certificate, protocol). */
+  | 'tls'
+  /** The connection was made, then closed or reset before the answer ended. */
+  | 'reset'
+  /** Not the network: a bad argument or a bug (an error with no errno or undici code). */
+  | 'invalid'
+  | 'other'
+
+const REASON_OF_CODE: Record<string, OutboundReason> = {
+  ECONNREFUSED: 'refused',
+  EHOSTUNREACH: 'unreachable',
+  ENETUNREACH: 'unreachable',
+  EADDRNOTAVAIL: 'unreachable',
+  EAFNOSUPPORT: 'unreachable',
+  UND_ERR_CONNECT_TIMEOUT: 'connect_timeout',
+  ENOTFOUND: 'dns',
+  EAI_AGAIN: 'dns',
+  EAI_NONAME: 'dns',
+  ECONNRESET: 'reset',
+  EPIPE: 'reset',
+  ECONNABORTED: 'reset',
+  UND_ERR_SOCKET: 'reset',
+  UND_ERR_CLOSED: 'reset',
+  ETIMEDOUT: 'timeout',
+  UND_ERR_HEADERS_TIMEOUT: 'timeout',
+  UND_ERR_BODY_TIMEOUT: 'timeout',
+  UND_ERR_INVALID_ARG: 'invalid',
+  ERR_INVALID_ARG_TYPE: 'invalid',
+  ERR_INVALID_CHAR: 'invalid',
+  ERR_INVALID_HTTP_TOKEN: 'invalid',
+  ERR_INVALID_URL: 'invalid',
+  UND_ERR_NOT_SUPPORTED: 'invalid',
+}
+
+/** The reason of a failure with this errno or undici code (undefined: no code, not a network error). */
+export function reasonOfCode(code: string | undefined): OutboundReason {
+  if (code === undefined) return 'invalid'
+  const known = REASON_OF_CODE[code]
+  if (known) return known
+  if (/CERT|TLS|SSL|SELF_SIGNED/.test(code)) return 'tls'
+  return 'other'
+}
+
+/** The reason of any failure of a send: an OutboundError's own, or sorted by the code it carries. */
+export function reasonOf(err: unknown): OutboundReason {
+  if (err instanceof OutboundError) return err.reason
+  if ((err as { name?: unknown })?.name === 'TimeoutError') return 'timeout'
+  return reasonOfCode(errorCodeOf(err))
+}
+
 /** No complete answer: the deadline passed, the answer was over the cap, or the connection failed. */
 export class OutboundError extends Error {
   readonly kind: OutboundFailure
+  /** Why, sorted once (see OutboundReason). */
+  readonly reason: OutboundReason
   /** errno or undici code of a transport failure, e.g. ECONNREFUSED, UND_ERR_SOCKET. */
   readonly code?: string
   /** The status, when the answer had started before the failure. */
@@ -64,21 +133,27 @@ export class OutboundError extends Error {
     super(message, { cause: opts.cause })
     this.name = 'OutboundError'
     this.kind = kind
+    this.reason = kind === 'transport' ? reasonOfCode(opts.code) : kind
     this.code = opts.code
     this.status = opts.status
   }
 }
 
-/** The errno or undici code behind a failure, looking into causes and happy-eyeballs' AggregateError. */
+/**
+ * The errno or undici code behind a failure, looking into causes and happy-eyeballs'
+ * AggregateError. UND_ERR_SOCKET says only that the socket failed: the errno under it, when
+ * there is one, says how (ECONNRESET, EPIPE), so it wins.
+ */
 export function errorCodeOf(err: unknown): string | undefined {
   const e = err as { code?: unknown; cause?: unknown; errors?: unknown[] }
-  if (typeof e?.code === 'string') return e.code
+  const own = typeof e?.code === 'string' ? e.code : undefined
+  if (own !== undefined && own !== 'UND_ERR_SOCKET') return own
   if (e?.cause && e.cause !== err) {
     const inner = errorCodeOf(e.cause)
     if (inner) return inner
   }
   if (Array.isArray(e?.errors)) for (const x of e.errors) if (errorCodeOf(x)) return errorCodeOf(x)
-  return undefined
+  return own
 }
 
 let AgentClass: typeof UndiciAgent | undefined

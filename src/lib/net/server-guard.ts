@@ -30,8 +30,17 @@ const REFUSALS: Record<string, { status: number; reason: string; message: string
   ERR_HTTP_REQUEST_TIMEOUT: { status: 408, reason: 'Request Timeout', message: 'the request did not arrive in time' },
 }
 
-/** Answers requests that node:http could not parse with a JSON error body, then closes the connection. */
-export function answerClientErrors(server: Server, requestId: () => string): void {
+/** How long a refused client has to read its answer before its socket is destroyed. */
+export const CLIENT_ERROR_GRACE_MS = 1_000
+
+/**
+ * Answers requests that node:http could not parse with a JSON error body, then closes the
+ * connection. node:http's servers are half-open: `end()` alone sends the answer and a FIN but keeps
+ * the descriptor until the client closes its side, which a slow-loris client never does (1000 of
+ * them held 1000 descriptors). So the socket is destroyed `graceMs` after the answer is written.
+ */
+export function answerClientErrors(server: Server, requestId: () => string, opts: { graceMs?: number } = {}): void {
+  const graceMs = opts.graceMs ?? CLIENT_ERROR_GRACE_MS
   server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
     if (err.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy()
@@ -44,6 +53,10 @@ export function answerClientErrors(server: Server, requestId: () => string): voi
       `HTTP/1.1 ${refusal.status} ${refusal.reason}\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
         `x-request-id: ${id}\r\ncache-control: no-store\r\nconnection: close\r\n\r\n${body}`,
     )
+    // Timed from now, not from the flush: a client that does not read would hold it back too.
+    const cut = setTimeout(() => socket.destroy(), graceMs)
+    cut.unref()
+    socket.once('close', () => clearTimeout(cut))
   })
 }
 

@@ -39,7 +39,13 @@ export function stripAnsi(text: string): string {
   return text.replace(ANSI, '')
 }
 
-/** The TEST / LIVE badge shown by every human output that acts on an environment. */
+/** The TEST / LIVE badge's label and colour: one source for the ANSI badge below and the live views' (tui/EnvironmentBadge). */
+export function badgeOf(environment: string): { label: string; color: 'red' | 'yellow' } {
+  return environment === 'live' ? { label: ' LIVE ', color: 'red' } : { label: ' TEST ', color: 'yellow' }
+}
+
+/** The TEST / LIVE badge shown by every human output that acts on an environment (bold, inverse). */
 export function environmentBadge(paint: Paint, environment: string): string {
-  return environment === 'live' ? paint(['bold', 'inverse', 'red'], ' LIVE ') : paint(['bold', 'inverse', 'yellow'], ' TEST ')
+  const { label, color } = badgeOf(environment)
+  return paint(['bold', 'inverse', color], label)
 }

@@ -3,6 +3,7 @@
  * webhook endpoints in memory. The core's tests use it to see every event, and the sandbox
  * falls back to it only when the real worker (deliveries.ts) is not available.
  */
+import type { DeliveryRecord } from '../contract/panel.js'
 import type { DeliveryWorker, Env, StoredEvent, WebhookEndpoint } from './types.js'
 
 export class RecordingDeliveries implements DeliveryWorker {
@@ -21,8 +22,19 @@ export class RecordingDeliveries implements DeliveryWorker {
     return this.endpoints.delete(environment)
   }
 
-  setEndpoint(environment: Env, url: string, active = true): void {
-    this.endpoints.set(environment, { environment, url, active })
+  setEndpoint(environment: Env, url: string, active = true): WebhookEndpoint {
+    const endpoint = { environment, url, active }
+    this.endpoints.set(environment, endpoint)
+    return endpoint
+  }
+
+  /** Nothing is delivered, so the log is empty and there is nothing to resend. */
+  list(): DeliveryRecord[] {
+    return []
+  }
+
+  resend(): undefined {
+    return undefined
   }
 
   async close(): Promise<void> {}

@@ -2,19 +2,19 @@
  * The panel of the real service, for the local sandbox (`/_sandbox/…`, JSON): the webhook URL,
  * the delivery log with resend, API keys, the plan and account flags, and the sandbox's clock.
  * The core authenticates the request (any valid key of this sandbox) and resolves `?env=` before
- * calling here; it adds the requestId to the error bodies answered here (spec 2.9 shape).
+ * calling here; errors are thrown, and the core shapes them as all its errors (spec 2.9).
  */
-import { z } from 'zod'
-import { CHOSEN_CODES, STATUS_OF_CODE } from '../contract/errors.js'
+import { CHOSEN_CODES } from '../contract/errors.js'
+import { AccountPatchSchema, ClockAdvanceSchema, KeyCreateSchema, KeyRevokeSchema, SplitRunSchema, WebhookPutSchema, WithdrawalAdvanceSchema } from '../contract/panel-requests.js'
 import type { ErrorDetail } from '../contract/schemas.js'
 import { maskSecret } from '../config/mask.js'
 import type { SandboxClock } from './clock.js'
-import { isHttpUrl } from '../net/url.js'
-import type { WebhookDeliveries } from './deliveries/worker.js'
-import type { PanelRequest, PanelResponse, SandboxAdmin, SandboxKey } from './types.js'
+import type { DeliveryWorker, PanelRequest, PanelResponse, SandboxAdmin, SandboxKey } from './types.js'
 import { WithdrawalCreateRequestSchema } from '../contract/withdrawals.js'
 import { ProductSaleRequestSchema } from '../contract/product-sales.js'
-import { SandboxApiError } from './api-error.js'
+import { SandboxApiError, invalidRequest } from './api-error.js'
+import { checkPanelBody } from './http-io.js'
+import { type Route, Router } from './router.js'
 import type { ChargeEngine } from './engine.js'
 import type { ProductSales } from './product-sales.js'
 import type { SandboxStore } from './store.js'
@@ -23,7 +23,7 @@ import { handleExportRequest } from './state/export-route.js'
 import type { SandboxState } from './state/state.js'
 
 export interface PanelDeps {
-  deliveries: WebhookDeliveries
+  deliveries: DeliveryWorker
   admin: SandboxAdmin
   clock: SandboxClock
   /** Empties the sandbox's data (POST /_sandbox/reset). */
@@ -41,176 +41,166 @@ export interface PanelDeps {
   }
 }
 
-const EnvSchema = z.enum(['test', 'live'])
-const MAX_ADVANCE_MS = 366 * 24 * 3600 * 1000
-
-const WebhookPutSchema = z.strictObject({
-  url: z
-    .string()
-    .max(2048)
-    .refine((u) => isHttpUrl(u), 'must be an absolute http:// or https:// URL'),
-  env: EnvSchema.optional(),
-})
-
-const KeyCreateSchema = z.strictObject({ env: EnvSchema.optional() })
-const KeyRevokeSchema = z.strictObject({ key: z.string().min(1).max(200), env: EnvSchema.optional() })
-
-const AccountPatchSchema = z.strictObject({
-  feeBps: z.int().min(0).max(10_000).optional(),
-  feeFixedInCents: z.int().min(0).max(100_000).optional(),
-  settlementDelayHours: z.int().min(0).max(24 * 90).optional(),
-  activated: z.boolean().optional(),
-  blocked: z.boolean().optional(),
-  merchantIdPresent: z.boolean().optional(),
-  qrValiditySeconds: z.int().min(1).max(30 * 24 * 3600).optional(),
-})
-
-const ClockAdvanceSchema = z.strictObject({ ms: z.int().min(1).max(MAX_ADVANCE_MS) })
-
-const RESEND = /^\/deliveries\/([^/]+)\/resend$/
-const WITHDRAWAL_ADVANCE = /^\/withdrawals\/([^/]+)\/advance$/
-const CHARGE_SPLIT = /^\/charges\/([^/]+)\/split$/
-
-const WithdrawalAdvanceSchema = z.strictObject({ status: z.enum(['paid', 'failed'], { error: 'status must be paid or failed' }).optional() })
-const SplitRunSchema = z.strictObject({ outcome: z.enum(['completed', 'failed'], { error: 'outcome must be completed or failed' }).optional() })
 const SEQ = /^\d{1,15}$/
 
+type Resources = NonNullable<PanelDeps['resources']>
+type PanelHandler = (req: PanelRequest, deps: PanelDeps, params: Record<string, string>) => PanelResponse | Promise<PanelResponse>
+
+/** Every route of `/_sandbox/…` (paths below it); adding one is a line here. */
+const PANEL_ROUTES: Route<PanelHandler>[] = [
+  { method: 'GET', pattern: '/webhook', handler: getWebhook },
+  { method: 'PUT', pattern: '/webhook', handler: putWebhook },
+  { method: 'DELETE', pattern: '/webhook', handler: deleteWebhook },
+  { method: 'GET', pattern: '/deliveries', handler: listDeliveries },
+  { method: 'POST', pattern: '/deliveries/:eventId/resend', handler: resendDelivery },
+  { method: 'GET', pattern: '/keys', handler: (_req, deps) => ok(200, { data: deps.admin.listKeys().map(masked) }) },
+  { method: 'POST', pattern: '/keys', handler: createKey },
+  { method: 'POST', pattern: '/keys/revoke', handler: revokeKey },
+  { method: 'GET', pattern: '/account', handler: (_req, deps) => ok(200, deps.admin.getSettings()) },
+  { method: 'PATCH', pattern: '/account', handler: (req, deps) => ok(200, deps.admin.updateSettings(checkPanelBody(AccountPatchSchema, req.body))) },
+  { method: 'POST', pattern: '/reset', handler: reset },
+  { method: 'POST', pattern: '/panel-link', handler: panelLink },
+  { method: 'GET', pattern: '/clock', handler: (_req, deps) => ok(200, { now: deps.clock.nowDate().toISOString(), speed: deps.clock.speed }) },
+  { method: 'POST', pattern: '/clock/advance', handler: postClockAdvance },
+  { method: 'POST', pattern: '/withdrawals', handler: resource(createWithdrawal) },
+  { method: 'POST', pattern: '/withdrawals/:id/advance', handler: resource(advanceWithdrawal) },
+  { method: 'POST', pattern: '/charges/:id/split', handler: resource(runSplit) },
+  { method: 'POST', pattern: '/product-sales', handler: resource(createProductSale) },
+  { method: 'GET', pattern: '/events', handler: resource(eventLog) },
+  { method: 'GET', pattern: '/export', handler: exportState },
+]
+const router = new Router(PANEL_ROUTES, { headAsGet: false })
+
+/** Answers one panel request; errors are thrown (SandboxApiError), and the server shapes them. */
 export async function handlePanelRequest(req: PanelRequest, deps: PanelDeps): Promise<PanelResponse> {
-  const { method, path } = req
-  const route = `${method} ${path}`
-  switch (route) {
-    case 'GET /webhook': {
-      const endpoint = deps.deliveries.getEndpoint(req.environment)
-      if (!endpoint) return fail(CHOSEN_CODES.webhookNotConfigured, `Nenhuma URL de webhook configurada para o ambiente ${req.environment}.`)
-      return ok(200, endpoint)
-    }
-    case 'PUT /webhook': {
-      const body = parse(WebhookPutSchema, req.body)
-      if ('error' in body) return body.error
-      return ok(200, deps.deliveries.setEndpoint(body.data.env ?? req.environment, body.data.url))
-    }
-    case 'DELETE /webhook': {
-      if (!deps.deliveries.removeEndpoint(req.environment)) return fail(CHOSEN_CODES.webhookNotConfigured, `Nenhuma URL de webhook configurada para o ambiente ${req.environment}.`)
-      return ok(200, { environment: req.environment, removed: true })
-    }
-    case 'GET /deliveries': {
-      const eventId = req.query.get('eventId') ?? undefined
-      const limitRaw = req.query.get('limit')
-      let limit: number | undefined
-      if (limitRaw !== null) {
-        limit = Number(limitRaw)
-        if (!/^\d+$/.test(limitRaw) || limit < 1 || limit > 1000) return invalid([{ field: 'limit', message: 'limit must be an integer from 1 to 1000' }])
-      }
-      return ok(200, { data: deps.deliveries.list({ environment: req.environment, eventId, limit }) })
-    }
-    case 'GET /keys':
-      return ok(200, { data: deps.admin.listKeys().map(masked) })
-    case 'POST /keys': {
-      const body = parse(KeyCreateSchema, req.body ?? {})
-      if ('error' in body) return body.error
-      // The one answer that shows the key in full: the merchant copies it now or never.
-      return ok(201, deps.admin.createKey(body.data.env ?? req.environment))
-    }
-    case 'POST /keys/revoke': {
-      const body = parse(KeyRevokeSchema, req.body)
-      if ('error' in body) return body.error
-      // The masked form as `keys list` shows it, also typed with three dots where `…` is hard to type.
-      const key = body.data.key.replace(/^((?:svc_(?:live|test)_)?)\.\.\./, '$1…')
-      const env = body.data.env
-      const lookalikes = deps.admin.listKeys().filter((k) => (env === undefined || k.environment === env) && k.key !== key && maskSecret(k.key) === key)
-      if (lookalikes.length > 1) {
-        return invalid([{ field: 'key', message: `${key} matches ${lookalikes.length} keys: pass the full key (or --env to narrow it)` }])
-      }
-      const revoked = deps.admin.revokeKey(key, env)
-      if (!revoked) return fail(CHOSEN_CODES.notFound, `Chave de API ${key.includes('…') ? key : maskSecret(key)} não encontrada nesta conta${env ? ` (ambiente ${env})` : ''}.`)
-      return ok(200, masked(revoked))
-    }
-    case 'GET /account':
-      return ok(200, deps.admin.getSettings())
-    case 'PATCH /account': {
-      const body = parse(AccountPatchSchema, req.body)
-      if ('error' in body) return body.error
-      return ok(200, deps.admin.updateSettings(body.data))
-    }
-    case 'POST /reset': {
-      if (!deps.reset) break
-      await flush(deps)
-      await deps.reset()
-      return ok(200, { reset: true })
-    }
-    case 'POST /panel-link': {
-      if (!deps.panelLink) break
-      return ok(201, { url: deps.panelLink() })
-    }
-    case 'GET /clock':
-      return ok(200, { now: deps.clock.nowDate().toISOString(), speed: deps.clock.speed })
-    case 'POST /clock/advance': {
-      const body = parse(ClockAdvanceSchema, req.body)
-      if ('error' in body) return body.error
-      await advanceClock(deps, body.data.ms)
-      return ok(200, { now: deps.clock.nowDate().toISOString() })
-    }
-  }
-  if (route === 'GET /export' && deps.exportState) return handleExportRequest(deps.exportState)
-  if (deps.resources) {
-    const answer = await resourceRoute(req, deps.resources)
-    if (answer) return answer
-  }
-  const resend = RESEND.exec(path)
-  if (resend && method === 'POST') {
-    const eventId = decodeURIComponent(resend[1]!)
-    const accepted = deps.deliveries.resend(eventId, req.environment)
-    if (!accepted) return fail(CHOSEN_CODES.notFound, `Nenhuma entrega do evento ${eventId} no ambiente ${req.environment}.`)
-    return ok(202, accepted)
-  }
-  return fail(CHOSEN_CODES.notFound, `Rota do painel não encontrada: ${method} /_sandbox${path}.`)
+  const match = router.match(req.method, req.path)
+  // A path of the panel with another method is as unknown as any other (the panel has no 405).
+  if (!match || !('route' in match)) throw routeNotFound(req)
+  return match.route.handler(req, deps, match.params)
 }
 
-/** Withdrawals, split runs, product sales and the event log; undefined when the route is not one of them. */
-async function resourceRoute(req: PanelRequest, r: NonNullable<PanelDeps['resources']>): Promise<PanelResponse | undefined> {
-  const { method, path } = req
-  try {
-    if (method === 'POST' && path === '/withdrawals') {
-      const body = parse(WithdrawalCreateRequestSchema, req.body)
-      if ('error' in body) return body.error
-      return ok(201, await r.withdrawals.create(req.environment, body.data))
-    }
-    const withdrawal = WITHDRAWAL_ADVANCE.exec(path)
-    if (method === 'POST' && withdrawal) {
-      const body = parse(WithdrawalAdvanceSchema, req.body ?? {})
-      if ('error' in body) return body.error
-      return ok(200, await r.withdrawals.advance(req.environment, decodeURIComponent(withdrawal[1]!), body.data.status))
-    }
-    const split = CHARGE_SPLIT.exec(path)
-    if (method === 'POST' && split) {
-      const body = parse(SplitRunSchema, req.body ?? {})
-      if ('error' in body) return body.error
-      return ok(200, r.engine.divideNow(req.environment, decodeURIComponent(split[1]!), body.data.outcome))
-    }
-    if (method === 'POST' && path === '/product-sales') {
-      const body = parse(ProductSaleRequestSchema, req.body ?? {})
-      if ('error' in body) return body.error
-      return ok(201, await r.productSales.create(body.data))
-    }
-    if (method === 'GET' && path === '/events') return eventLog(req, r.store)
-  } catch (err) {
-    if (err instanceof SandboxApiError) return fail(err.code, err.message, err.details)
-    throw err
+function exportState(req: PanelRequest, deps: PanelDeps): Promise<PanelResponse> {
+  if (!deps.exportState) throw routeNotFound(req)
+  return handleExportRequest(deps.exportState)
+}
+
+function routeNotFound(req: PanelRequest): SandboxApiError {
+  return new SandboxApiError(CHOSEN_CODES.notFound, `Rota do painel não encontrada: ${req.method} /_sandbox${req.path}.`)
+}
+
+function noWebhook(req: PanelRequest): SandboxApiError {
+  return new SandboxApiError(CHOSEN_CODES.webhookNotConfigured, `Nenhuma URL de webhook configurada para o ambiente ${req.environment}.`)
+}
+
+function getWebhook(req: PanelRequest, deps: PanelDeps): PanelResponse {
+  const endpoint = deps.deliveries.getEndpoint(req.environment)
+  if (!endpoint) throw noWebhook(req)
+  return ok(200, endpoint)
+}
+
+function putWebhook(req: PanelRequest, deps: PanelDeps): PanelResponse {
+  const body = checkPanelBody(WebhookPutSchema, req.body)
+  return ok(200, deps.deliveries.setEndpoint(body.env ?? req.environment, body.url))
+}
+
+function deleteWebhook(req: PanelRequest, deps: PanelDeps): PanelResponse {
+  if (!deps.deliveries.removeEndpoint(req.environment)) throw noWebhook(req)
+  return ok(200, { environment: req.environment, removed: true })
+}
+
+function listDeliveries(req: PanelRequest, deps: PanelDeps): PanelResponse {
+  const eventId = req.query.get('eventId') ?? undefined
+  const limitRaw = req.query.get('limit')
+  let limit: number | undefined
+  if (limitRaw !== null) {
+    limit = Number(limitRaw)
+    if (!/^\d+$/.test(limitRaw) || limit < 1 || limit > 1000) throw invalidRequest([{ field: 'limit', message: 'limit must be an integer from 1 to 1000' }])
   }
-  return undefined
+  return ok(200, { data: deps.deliveries.list({ environment: req.environment, eventId, limit }) })
+}
+
+function resendDelivery(req: PanelRequest, deps: PanelDeps, params: Record<string, string>): PanelResponse {
+  const eventId = decodeURIComponent(params.eventId!)
+  const accepted = deps.deliveries.resend(eventId, req.environment)
+  if (!accepted) throw new SandboxApiError(CHOSEN_CODES.notFound, `Nenhuma entrega do evento ${eventId} no ambiente ${req.environment}.`)
+  return ok(202, accepted)
+}
+
+function createKey(req: PanelRequest, deps: PanelDeps): PanelResponse {
+  const body = checkPanelBody(KeyCreateSchema, req.body ?? {})
+  // The one answer that shows the key in full: the merchant copies it now or never.
+  return ok(201, deps.admin.createKey(body.env ?? req.environment))
+}
+
+function revokeKey(req: PanelRequest, deps: PanelDeps): PanelResponse {
+  const body = checkPanelBody(KeyRevokeSchema, req.body)
+  // The masked form as `keys list` shows it, also typed with three dots where `…` is hard to type.
+  const key = body.key.replace(/^((?:svc_(?:live|test)_)?)\.\.\./, '$1…')
+  const env = body.env
+  const lookalikes = deps.admin.listKeys().filter((k) => (env === undefined || k.environment === env) && k.key !== key && maskSecret(k.key) === key)
+  if (lookalikes.length > 1) {
+    throw invalidRequest([{ field: 'key', message: `${key} matches ${lookalikes.length} keys: pass the full key (or --env to narrow it)` }])
+  }
+  const revoked = deps.admin.revokeKey(key, env)
+  if (!revoked) throw new SandboxApiError(CHOSEN_CODES.notFound, `Chave de API ${key.includes('…') ? key : maskSecret(key)} não encontrada nesta conta${env ? ` (ambiente ${env})` : ''}.`)
+  return ok(200, masked(revoked))
+}
+
+async function reset(req: PanelRequest, deps: PanelDeps): Promise<PanelResponse> {
+  if (!deps.reset) throw routeNotFound(req)
+  await flush(deps)
+  await deps.reset()
+  return ok(200, { reset: true })
+}
+
+function panelLink(req: PanelRequest, deps: PanelDeps): PanelResponse {
+  if (!deps.panelLink) throw routeNotFound(req)
+  return ok(201, { url: deps.panelLink() })
+}
+
+async function postClockAdvance(req: PanelRequest, deps: PanelDeps): Promise<PanelResponse> {
+  const body = checkPanelBody(ClockAdvanceSchema, req.body)
+  await advanceClock(deps, body.ms)
+  return ok(200, { now: deps.clock.nowDate().toISOString() })
+}
+
+/** A route over the resources beside charges (absent in tests of the panel alone: then no such route). */
+function resource(handler: (req: PanelRequest, r: Resources, params: Record<string, string>) => PanelResponse | Promise<PanelResponse>): PanelHandler {
+  return (req, deps, params) => {
+    if (!deps.resources) throw routeNotFound(req)
+    return handler(req, deps.resources, params)
+  }
+}
+
+async function createWithdrawal(req: PanelRequest, r: Resources): Promise<PanelResponse> {
+  return ok(201, await r.withdrawals.create(req.environment, checkPanelBody(WithdrawalCreateRequestSchema, req.body)))
+}
+
+async function advanceWithdrawal(req: PanelRequest, r: Resources, params: Record<string, string>): Promise<PanelResponse> {
+  const body = checkPanelBody(WithdrawalAdvanceSchema, req.body ?? {})
+  return ok(200, await r.withdrawals.advance(req.environment, decodeURIComponent(params.id!), body.status))
+}
+
+function runSplit(req: PanelRequest, r: Resources, params: Record<string, string>): PanelResponse {
+  const body = checkPanelBody(SplitRunSchema, req.body ?? {})
+  return ok(200, r.engine.divideNow(req.environment, decodeURIComponent(params.id!), body.outcome))
+}
+
+async function createProductSale(req: PanelRequest, r: Resources): Promise<PanelResponse> {
+  return ok(201, await r.productSales.create(checkPanelBody(ProductSaleRequestSchema, req.body ?? {})))
 }
 
 /** `GET /_sandbox/events?afterSeq=&limit=&resource=&env=`: what the sandbox emitted, in order. */
-function eventLog(req: PanelRequest, store: SandboxStore): PanelResponse {
+function eventLog(req: PanelRequest, r: Resources): PanelResponse {
   const afterRaw = req.query.get('afterSeq') ?? '0'
   const limitRaw = req.query.get('limit') ?? '100'
   const details: ErrorDetail[] = []
   if (!SEQ.test(afterRaw)) details.push({ field: 'afterSeq', message: 'afterSeq must be a non-negative integer' })
   const limit = Number(limitRaw)
   if (!/^\d+$/.test(limitRaw) || limit > 1000) details.push({ field: 'limit', message: 'limit must be an integer from 0 to 1000' })
-  if (details.length) return invalid(details)
+  if (details.length) throw invalidRequest(details)
   const resource = req.query.get('resource') ?? undefined
-  const log = store.eventLog({ afterSeq: Number(afterRaw), limit, resource })
+  const log = r.store.eventLog({ afterSeq: Number(afterRaw), limit, resource })
   // Both environments unless one is asked for (the log serves tools that watch the whole sandbox).
   const data = req.query.has('env') ? log.data.filter((e) => e.environment === req.environment) : log.data
   return ok(200, { data, lastSeq: log.lastSeq })
@@ -228,8 +218,7 @@ export async function advanceClock(deps: Pick<PanelDeps, 'deliveries' | 'clock'>
 }
 
 async function flush(deps: Pick<PanelDeps, 'deliveries'>): Promise<void> {
-  const worker = deps.deliveries as Partial<Pick<WebhookDeliveries, 'flush'>>
-  if (typeof worker.flush === 'function') await worker.flush()
+  await deps.deliveries.flush?.()
 }
 
 function masked(k: SandboxKey): SandboxKey {
@@ -238,31 +227,4 @@ function masked(k: SandboxKey): SandboxKey {
 
 function ok(status: number, body: unknown): PanelResponse {
   return { status, body }
-}
-
-function fail(code: string, message: string, details?: ErrorDetail[]): PanelResponse {
-  return { status: STATUS_OF_CODE[code] ?? 400, body: { error: { code, message, ...(details ? { details } : {}) } } }
-}
-
-function invalid(details: ErrorDetail[]): PanelResponse {
-  return fail('invalid_request', 'Requisição inválida: verifique os campos em details.', details)
-}
-
-function parse<T extends z.ZodType>(schema: T, body: unknown): { data: z.infer<T> } | { error: PanelResponse } {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    return { error: invalid([{ field: '(body)', message: 'the body must be a JSON object' }]) }
-  }
-  const result = schema.safeParse(body)
-  if (result.success) return { data: result.data }
-  const details: ErrorDetail[] = []
-  const seen = new Set<string>()
-  for (const issue of result.error.issues) {
-    const fields = issue.code === 'unrecognized_keys' ? issue.keys : [issue.path.length ? issue.path.map(String).join('.') : '(body)']
-    for (const field of fields) {
-      if (seen.has(field)) continue
-      seen.add(field)
-      details.push({ field, message: issue.code === 'unrecognized_keys' ? 'unknown field' : issue.message })
-    }
-  }
-  return { error: invalid(details) }
 }

@@ -21,7 +21,6 @@ import { handlePanelRequest } from './panel-routes.js'
 import { ProductSales } from './product-sales.js'
 import { Withdrawals } from './withdrawals.js'
 import { WebPanel } from './web/web-panel.js'
-import { planOf } from './server.js'
 import type { EventSink, StoredEvent } from './types.js'
 import { RateLimiter } from './rate-limit.js'
 import { createSandboxServer } from './server.js'
@@ -74,9 +73,7 @@ export async function startSandbox(opts: SandboxStartOptions = {}): Promise<Runn
   const withdrawals = new Withdrawals({ store, clock, sink })
   const productSales = new ProductSales({ store, clock, sink })
   const admin = createAdmin(store, clock)
-  web = new WebPanel({ store, engine, deliveries: deliveries as WebhookDeliveries, admin, clock, planOf, port: () => Number(new URL(baseUrl).port), withdrawals, productSales })
-  // The panel drives the worker's own API (setEndpoint, list, resend); an injected recorder
-  // (tests of the core) answers only what the core itself needs.
+  web = new WebPanel({ store, engine, deliveries, admin, clock, port: () => Number(new URL(baseUrl).port), withdrawals, productSales })
   const reset = async (): Promise<void> => {
     engine.reset()
     withdrawals.reset()
@@ -87,7 +84,7 @@ export async function startSandbox(opts: SandboxStartOptions = {}): Promise<Runn
     log('sandbox data reset: charges, events, deliveries, withdrawals and sales emptied; keys, secret, plan and webhook URLs kept')
   }
   const panelDeps = {
-    deliveries: deliveries as WebhookDeliveries,
+    deliveries,
     admin,
     clock,
     reset,

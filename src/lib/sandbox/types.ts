@@ -7,7 +7,7 @@ import type { DatabaseSync } from 'node:sqlite'
 import type { ServerTimeouts } from '../net/server-guard.js'
 import type { SandboxClock } from './clock.js'
 
-import type { AccountSettings, SandboxKey, WebhookEndpoint } from '../contract/panel.js'
+import type { AccountSettings, DeliveryRecord, SandboxKey, WebhookEndpoint } from '../contract/panel.js'
 
 export type { AccountSettings, SandboxKey, WebhookEndpoint }
 import type { GroupCommit } from './group-commit.js'
@@ -104,10 +104,22 @@ export interface SandboxStartOptions {
   state?: SandboxState
 }
 
-/** What the core needs from the delivery worker (deliveries.ts): events in, endpoint state out. */
+/**
+ * What the core and the panels need from the delivery worker (deliveries/worker.ts): events in,
+ * endpoint state and the delivery log out, resends. A test's recorder implements it too.
+ */
 export interface DeliveryWorker extends EventSink {
   /** The environment's webhook endpoint, or undefined when no URL is configured. */
   getEndpoint(environment: Env): WebhookEndpoint | undefined
+  setEndpoint(environment: Env, url: string): WebhookEndpoint
+  /** False when there was no URL. */
+  removeEndpoint(environment: Env): boolean
+  /** The delivery log, newest first. */
+  list(filter?: { environment?: Env; eventId?: string; limit?: number }): DeliveryRecord[]
+  /** Sends an event's delivery again, now; undefined when there is no such delivery. */
+  resend(eventId: string, environment?: Env): { eventId: string } | undefined
+  /** Waits until the deliveries due now have been attempted. */
+  flush?(): Promise<void>
   /** After a (re)start: re-arms the retries kept in the database. */
   restore?(): void
   /** Stops retry timers and waits for deliveries in flight. */

@@ -11,6 +11,7 @@ import { promptHidden } from '../output/prompt.js'
 import { readStdinLines } from '../output/stdin.js'
 import { type Environment, environmentOfKey, maskSecret, redact } from '../config/mask.js'
 import { normalizeBaseUrl } from '../config/resolve.js'
+import { isLoopbackHost } from '../net/loopback.js'
 import { assertProfileName, type Profile, ProfileStore } from '../config/store.js'
 
 export interface LoginOptions {
@@ -184,6 +185,5 @@ function rehint(error: ApiError, hint: string): ApiError {
 /** The key would cross the network in clear text: fine on loopback (the sandbox), worth a word elsewhere. */
 function isCleartext(baseUrl: string): boolean {
   const { protocol, hostname } = new URL(baseUrl)
-  const loopback = hostname === 'localhost' || hostname === '[::1]' || /^127\./.test(hostname)
-  return protocol === 'http:' && !loopback
+  return protocol === 'http:' && !isLoopbackHost(hostname)
 }

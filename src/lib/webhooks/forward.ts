@@ -162,13 +162,14 @@ export interface ForwarderOptions {
 }
 
 const SNIPPET_BYTES = 2048
-const CONNECT_ERRORS = new Set(['ECONNREFUSED', 'EADDRNOTAVAIL', 'EAFNOSUPPORT', 'ENETUNREACH', 'EHOSTUNREACH'])
 
 interface Attempt {
   status?: number
   snippet?: string
   error?: NodeJS.ErrnoException
   timedOut?: boolean
+  /** The connection was never made (refused, no route): the next loopback address may answer. */
+  notConnected?: boolean
 }
 
 export class Forwarder {
@@ -192,8 +193,7 @@ export class Forwarder {
     let last: Attempt = {}
     for (const address of this.candidates(url)) {
       last = await this.attempt(url, address, body, headers, deadline)
-      const refused = last.error?.code !== undefined && CONNECT_ERRORS.has(last.error.code)
-      if (!refused) {
+      if (!last.notConnected) {
         if (address && last.status !== undefined) this.localhostPreferred = address
         break
       }
@@ -201,13 +201,11 @@ export class Forwarder {
     const latencyMs = Math.round(this.monotonic() - started)
     if (last.timedOut) return { ok: false, failure: 'timeout', latencyMs, message: `the app did not answer within ${this.timeoutMs / 1000} s` }
     if (last.status === undefined) {
-      const code = last.error?.code
-      const unreachable = code !== undefined && CONNECT_ERRORS.has(code)
       return {
         ok: false,
-        failure: unreachable ? 'unreachable' : 'error',
+        failure: last.notConnected ? 'unreachable' : 'error',
         latencyMs,
-        message: unreachable ? `nothing is listening at ${url.host} (${code})` : (last.error?.message ?? 'the request to the app failed'),
+        message: last.notConnected ? `nothing is listening at ${url.host} (${last.error?.code})` : (last.error?.message ?? 'the request to the app failed'),
       }
     }
     const ok = last.status >= 200 && last.status < 300
@@ -257,9 +255,10 @@ export class Forwarder {
       return { status: answer.status, snippet: answer.body.toString('utf8') }
     } catch (err) {
       if (!(err instanceof OutboundError)) return { error: err as NodeJS.ErrnoException }
-      if (err.kind === 'timeout') return { timedOut: true }
+      if (err.reason === 'timeout') return { timedOut: true }
       if (err.status !== undefined) return { status: err.status }
-      return { error: Object.assign(new Error(err.message), { code: err.code }) as NodeJS.ErrnoException }
+      const error = Object.assign(new Error(err.message), { code: err.code }) as NodeJS.ErrnoException
+      return { error, notConnected: err.reason === 'refused' || err.reason === 'unreachable' }
     }
   }
 }

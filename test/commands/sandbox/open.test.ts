@@ -20,7 +20,7 @@ describe('svc sandbox open', () => {
     const first = await fetch(url, { redirect: 'manual' })
     expect(first.status).toBe(303)
     expect(first.headers.get('location')).toBe('/panel/bank?env=test')
-    expect(first.headers.get('set-cookie')).toMatch(/^svc_panel=[\w-]+; HttpOnly; SameSite=Strict; Path=\/panel$/)
+    expect(first.headers.get('set-cookie')).toMatch(new RegExp(`^svc_panel_${new URL(sb.baseUrl).port}=[\\w-]+; HttpOnly; SameSite=Strict; Path=/panel$`))
     const again = await fetch(url, { redirect: 'manual' })
     expect(again.status).toBe(401)
   })

@@ -29,6 +29,14 @@ describe('svc webhooks test', () => {
     expect(scope.isDone()).toBe(true)
   })
 
+  it('paints the badge with the colour of the stream it is on (stdout a terminal, stderr a file)', async () => {
+    const scope = nock(BASE_URL).post('/v1/webhooks/test').reply(202, { eventId: 'evt_01J9Z' })
+    const r = await runCommand(WebhooksTest, [], { env, tty: true, stderrTty: false })
+    expect(r.exitCode).toBe(0)
+    expect(r.stdout).toContain('\u001B[7m\u001B[1m TEST ')
+    expect(scope.isDone()).toBe(true)
+  })
+
   it('shows the environment badge and the id on a terminal', async () => {
     const scope = nock(BASE_URL).post('/v1/webhooks/test').reply(202, { eventId: 'evt_01J9Z' })
     const r = await runCommand(WebhooksTest, [], { env, tty: true })

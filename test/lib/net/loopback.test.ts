@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isLoopbackHost } from '../../../src/lib/net/loopback.js'
+import { isLoopbackHost, isLoopbackPeer } from '../../../src/lib/net/loopback.js'
 
 describe('isLoopbackHost', () => {
   it('keeps every spelling of this machine', () => {
@@ -7,5 +7,14 @@ describe('isLoopbackHost', () => {
   })
   it('refuses what other machines can reach', () => {
     for (const h of ['0.0.0.0', '::', '192.168.0.10', '10.0.0.1', 'example.test', '::ffff:192.168.0.1', '127.example.test', 'localhost.example.test']) expect(isLoopbackHost(h), h).toBe(false)
+  })
+})
+
+describe('isLoopbackPeer', () => {
+  it('keeps the peer addresses of this machine, IPv4-mapped included', () => {
+    for (const a of ['127.0.0.1', '127.0.0.9', '::1', '::ffff:127.0.0.1']) expect(isLoopbackPeer(a), a).toBe(true)
+  })
+  it('refuses other peers, and a socket with no address', () => {
+    for (const a of [undefined, '', 'localhost', '192.168.0.10', '::ffff:10.0.0.1', '::']) expect(isLoopbackPeer(a), String(a)).toBe(false)
   })
 })

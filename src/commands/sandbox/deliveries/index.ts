@@ -52,7 +52,7 @@ export default class SandboxDeliveries extends PanelCommand<typeof SandboxDelive
   protected override async render({ data, now }: DeliveryLog, io: IO): Promise<void> {
     if (now === undefined) return io.out(deliveriesTsv(data))
     const paint = painter(io.color)
-    this.note(`${await this.envBadge(this.envChoice())} webhook deliveries`)
+    this.note(`${await this.badge('err', this.envChoice())} webhook deliveries`)
     if (!data.length) return this.note('No deliveries yet. Set a URL with `svc sandbox webhook set URL`, then create a charge.')
     io.out(sandboxDeliveriesTable(data, Date.parse(now), paint, io.columns))
     if (this.flags['event-id'] && data[0]) io.out(deliveryDetail(data[0], paint))

@@ -24,7 +24,7 @@ export default class SandboxKeysCreate extends PanelCommand<typeof SandboxKeysCr
   protected override async render(key: PanelKey, io: IO): Promise<void> {
     if (!io.isStdoutTTY) return io.out(`${key.key}\n`)
     const paint = painter(io.color)
-    io.out(`${await this.envBadge(key.environment)} New key: ${paint('bold', key.key)}\n`)
+    io.out(`${await this.badge('out', key.environment)} New key: ${paint('bold', key.key)}\n`)
     this.note(paint('dim', 'Copy it now: it is not shown in full again. Use it with --api-key, SVC_API_KEY or `svc login --with-key-stdin`.'))
   }
 }

@@ -42,6 +42,6 @@ export default class SandboxKeysRevoke extends PanelCommand<typeof SandboxKeysRe
   protected override async render(revoked: PanelKey, io: IO): Promise<void> {
     if (!io.isStdoutTTY) return io.out(`${revoked.key}\trevoked\n`)
     const paint = painter(io.color)
-    io.out(`${await this.envBadge(revoked.environment)} Revoked ${paint('bold', revoked.key)}\n`)
+    io.out(`${await this.badge('out', revoked.environment)} Revoked ${paint('bold', revoked.key)}\n`)
   }
 }

@@ -19,6 +19,6 @@ export default class SandboxWebhookRemove extends PanelCommand<typeof SandboxWeb
   }
 
   protected override async render(r: Removed): Promise<void> {
-    this.note(`${await this.envBadge(r.environment)} Webhook URL removed: events of ${r.environment} are no longer delivered.`)
+    this.note(`${await this.badge('err', r.environment)} Webhook URL removed: events of ${r.environment} are no longer delivered.`)
   }
 }

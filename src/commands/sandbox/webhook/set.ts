@@ -31,6 +31,6 @@ export default class SandboxWebhookSet extends PanelCommand<typeof SandboxWebhoo
   protected override async render(endpoint: PanelWebhookEndpoint, io: IO): Promise<void> {
     if (!io.isStdoutTTY) return io.out(`${endpoint.url}\n`)
     const paint = painter(io.color)
-    io.out(`${await this.envBadge(endpoint.environment)} Webhook URL set: ${paint('bold', endpoint.url)} ${paint('green', '(active)')}\n`)
+    io.out(`${await this.badge('out', endpoint.environment)} Webhook URL set: ${paint('bold', endpoint.url)} ${paint('green', '(active)')}\n`)
   }
 }

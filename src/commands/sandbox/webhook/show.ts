@@ -25,6 +25,6 @@ export default class SandboxWebhookShow extends PanelCommand<typeof SandboxWebho
   protected override async render(endpoint: PanelWebhookEndpoint, io: IO): Promise<void> {
     if (!io.isStdoutTTY) return io.out(endpointLines(endpoint))
     const paint = painter(io.color)
-    io.out(`${await this.envBadge(endpoint.environment)} ${paint('bold', 'Webhook endpoint')}\n${endpointView(endpoint, paint)}`)
+    io.out(`${await this.badge('out', endpoint.environment)} ${paint('bold', 'Webhook endpoint')}\n${endpointView(endpoint, paint)}`)
   }
 }

@@ -33,17 +33,11 @@ export interface StoredDelivery {
   resourceKey?: string
 }
 
-export interface AttemptOutcome {
-  at: number
-  url: string
-  status?: number
-  error?: string
-  response?: string
-  durationMs: number
-  manual: boolean
-  /** Faults the faults layer injected into this attempt. */
-  injected?: string[]
-}
+/**
+ * An attempt as the worker records it: the log's AttemptRecord (contract/panel.ts) before the
+ * log numbers it and with its instant in epoch milliseconds. Derived, so the two cannot drift.
+ */
+export type AttemptOutcome = Omit<AttemptRecord, 'attempt' | 'at'> & { at: number }
 
 export interface DeliveryFilter {
   environment?: Env

@@ -4,7 +4,7 @@
  * followed and the answer cut after what the log keeps.
  */
 import { WEBHOOK_HEADERS } from '../../contract/events.js'
-import { OutboundClient, targetOf } from '../../net/outbound.js'
+import { errorCodeOf, OutboundClient, reasonOf, targetOf } from '../../net/outbound.js'
 import { signatureHeader } from '../../webhooks/signature.js'
 
 /** One HTTP POST as the worker sends it (what an injected sender receives). */
@@ -69,11 +69,8 @@ export function outboundSender(): { send: DeliverySender; close(): Promise<void>
 
 /** What the log says of a failed send. */
 export function describeSendError(err: unknown, timeoutMs: number): string {
-  const e = err as { name?: string; kind?: string; code?: string; message?: string; cause?: { code?: string } }
-  if (e?.kind === 'timeout' || e?.name === 'TimeoutError' || e?.code === 'UND_ERR_HEADERS_TIMEOUT' || e?.code === 'UND_ERR_BODY_TIMEOUT') {
-    return `timeout: no answer within ${timeoutMs / 1000} s`
-  }
-  return e?.cause?.code ?? e?.code ?? e?.message ?? String(err)
+  if (reasonOf(err) === 'timeout') return `timeout: no answer within ${timeoutMs / 1000} s`
+  return errorCodeOf(err) ?? (err as { message?: string })?.message ?? String(err)
 }
 
 /** Why an answer is not a success (spec 6.4 item 3: only a 2xx is), or undefined for a 2xx. */

@@ -4,7 +4,7 @@
  * can say plainly whether the endpoint could not be reached or did not answer.
  */
 import { STATUS_CODES } from 'node:http'
-import { OutboundClient, OutboundError, targetOf } from '../../net/outbound.js'
+import { errorCodeOf, OutboundClient, reasonOf, targetOf } from '../../net/outbound.js'
 import type { Delivery } from './cases.js'
 
 export type Answer =
@@ -22,6 +22,7 @@ export interface Transport {
 
 const BODY_CAP = 2048
 
+/** How `webhooks check` words a connection that was never made (net/outbound.ts sorts the reasons). */
 const UNREACHABLE: Record<string, string> = {
   ECONNREFUSED: 'connection refused',
   ENOTFOUND: 'host name not found',
@@ -32,18 +33,14 @@ const UNREACHABLE: Record<string, string> = {
   UND_ERR_CONNECT_TIMEOUT: 'connect timed out',
 }
 
-function errorCode(err: unknown): string | undefined {
-  const e = err as { code?: unknown; cause?: unknown; errors?: unknown[] }
-  if (typeof e?.code === 'string' && e.code !== 'UND_ERR_SOCKET') return e.code
-  if (Array.isArray(e?.errors) && e.errors.length) return errorCode(e.errors[0])
-  if (e?.cause) return errorCode(e.cause)
-  return typeof e?.code === 'string' ? e.code : undefined
-}
-
 export function classifyError(err: unknown): Answer {
-  const code = errorCode(err)
-  if (code && UNREACHABLE[code]) return { kind: 'unreachable', reason: UNREACHABLE[code] }
-  if (code && /CERT|TLS|SSL|SELF_SIGNED/.test(code)) return { kind: 'unreachable', reason: `TLS error (${code})` }
+  const reason = reasonOf(err)
+  const code = errorCodeOf(err)
+  if (reason === 'timeout') return { kind: 'timeout' }
+  if (reason === 'refused' || reason === 'unreachable' || reason === 'dns' || reason === 'connect_timeout') {
+    return { kind: 'unreachable', reason: (code && UNREACHABLE[code]) ?? `${reason.replace('_', ' ')} (${code})` }
+  }
+  if (reason === 'tls') return { kind: 'unreachable', reason: `TLS error (${code})` }
   const message = err instanceof Error ? err.message : String(err)
   return { kind: 'closed', reason: code ? `${message} (${code})` : message }
 }
@@ -72,9 +69,6 @@ export function createTransport(): Transport {
           body: res.body.toString('utf8'),
         }
       } catch (err) {
-        if (err instanceof OutboundError && err.kind === 'timeout') return { kind: 'timeout' }
-        const code = errorCode(err)
-        if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return { kind: 'timeout' }
         return classifyError(err)
       }
     },

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { SandboxClock } from '../../../../src/lib/sandbox/clock.js'
 import { type OutgoingDelivery, WebhookDeliveries } from '../../../../src/lib/sandbox/deliveries/worker.js'
 import { handlePanelRequest, type PanelDeps } from '../../../../src/lib/sandbox/panel-routes.js'
+import { SandboxApiError } from '../../../../src/lib/sandbox/api-error.js'
 import type { AccountSettings, Env, PanelResponse, SandboxAdmin, SandboxKey } from '../../../../src/lib/sandbox/types.js'
 
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0)
@@ -39,12 +40,18 @@ function fakeAdmin(): SandboxAdmin {
 }
 
 let clock: SandboxClock
-let deps: PanelDeps
+let deps: PanelDeps & { deliveries: WebhookDeliveries }
 let sent: OutgoingDelivery[]
 let status: number
 
-function call(method: string, path: string, body?: unknown, opts: { env?: Env; query?: Record<string, string> } = {}): Promise<PanelResponse> {
-  return handlePanelRequest({ method, path, query: new URLSearchParams(opts.query), body, environment: opts.env ?? 'test' }, deps)
+/** The answer, or the error the sandbox would answer with (the routes throw; the server shapes). */
+async function call(method: string, path: string, body?: unknown, opts: { env?: Env; query?: Record<string, string> } = {}): Promise<PanelResponse> {
+  try {
+    return await handlePanelRequest({ method, path, query: new URLSearchParams(opts.query), body, environment: opts.env ?? 'test' }, deps)
+  } catch (err) {
+    if (err instanceof SandboxApiError) return { status: err.status, body: err.body('req_test') }
+    throw err
+  }
 }
 
 function publish(id: string, environment: Env = 'test'): void {
