@@ -4,7 +4,7 @@
  * their resources (withdrawals.ts, product-sales.ts).
  */
 import { z } from 'zod'
-import { isHttpUrl } from '../net/url.js'
+import { isHttpUrl } from './url.js'
 
 const EnvSchema = z.enum(['test', 'live'])
 /** `clock advance` moves at most a year at once. */

@@ -15,7 +15,7 @@
  */
 import type { DeliveryRecord } from '../../contract/panel.js'
 import { LIMITS } from '../../contract/limits.js'
-import { isHttpUrl } from '../../net/url.js'
+import { isHttpUrl } from '../../contract/url.js'
 import type { SandboxClock } from '../clock.js'
 import { GroupCommit } from '../group-commit.js'
 import type { Env, EventSink, SandboxContext, StoredEvent, WebhookEndpoint } from '../types.js'

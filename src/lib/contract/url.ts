@@ -1,4 +1,4 @@
-/** An absolute http(s) URL with a host: what a webhook endpoint may be. */
+/** An absolute http(s) URL with a host: what a webhook endpoint may be (a rule of the contract, used by the CLI and the sandbox). */
 export function isHttpUrl(url: string): boolean {
   try {
     const u = new URL(url)
