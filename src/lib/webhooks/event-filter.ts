@@ -5,6 +5,7 @@
  */
 import { EVENT_TYPES } from '../contract/events.js'
 import { UsageError } from '../errors.js'
+import { editDistance } from '../domain/edit-distance.js'
 
 /** Whether `type` passes the filter; entries ending in `*` match a prefix (`charge.*`). */
 export function matchesEventFilter(type: string | undefined, filter: readonly string[] | undefined): boolean {
@@ -13,15 +14,6 @@ export function matchesEventFilter(type: string | undefined, filter: readonly st
   return filter.some((f) => (f.endsWith('*') ? type.startsWith(f.slice(0, -1)) : f === type))
 }
 
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j)
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i]
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1))
-    prev = row
-  }
-  return prev[b.length]!
-}
 
 /** The known event type (or `prefix.*` pattern) nearest to what was typed, when one is near enough to be a typo. */
 export function closestEventType(entry: string): string | undefined {

@@ -1,22 +1,15 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import WebhooksCheck from '../../../src/commands/webhooks/check.js'
 import { startNaiveReceiver } from '../../fixtures/receivers/naive-receiver.js'
-import { closedPort, type Receiver } from '../../fixtures/receivers/serve.js'
+import { closedPort } from '../../fixtures/receivers/serve.js'
+import { trackReceivers } from '../../helpers/receivers.js'
 import { startSpecReceiver } from '../../fixtures/receivers/spec-receiver.js'
 import { runCommand } from '../../helpers/run-command.js'
 
 const secret = 'whsec_check_command_0123456789abcdef'
 const ESC = '\u001B['
 
-const open: Receiver[] = []
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((r) => r.close()))
-})
-async function track<R extends Receiver>(r: Promise<R>): Promise<R> {
-  const receiver = await r
-  open.push(receiver)
-  return receiver
-}
+const track = trackReceivers()
 
 describe('svc webhooks check', () => {
   it('exits 0 when every row passes; piped: one tab-separated row each, no colours, summary on stderr', async () => {

@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ChargeSchema, EventSchema } from '../../../src/lib/contract/schemas.js'
 import { type CheckReport, runWebhookCheck } from '../../../src/lib/services/check-webhook.js'
 import { startNaiveReceiver, startRedirectingReceiver } from '../../fixtures/receivers/naive-receiver.js'
-import { closedPort, type Receiver } from '../../fixtures/receivers/serve.js'
+import { closedPort } from '../../fixtures/receivers/serve.js'
+import { trackReceivers } from '../../helpers/receivers.js'
 import { startSpecReceiver } from '../../fixtures/receivers/spec-receiver.js'
 
 const secret = 'whsec_check_battery_0123456789abcdef'
@@ -22,15 +23,7 @@ const ALL_IDS = [
 ]
 const ACCEPT_IDS = ['valid', 'duplicate', 'raw-bytes', 'unknown-type', 'withdrawal-paid']
 
-const open: Receiver[] = []
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((r) => r.close()))
-})
-async function track<R extends Receiver>(r: Promise<R>): Promise<R> {
-  const receiver = await r
-  open.push(receiver)
-  return receiver
-}
+const track = trackReceivers()
 
 const failedIds = (report: CheckReport) => report.rows.filter((r) => !r.pass).map((r) => r.id)
 
