@@ -12,15 +12,17 @@
  * first), so the bundle runs exactly the code the tests run. bin/run.js uses dist-bundle/ when it
  * is newer than dist/ (SVC_NO_BUNDLE=1 turns it off).
  *
- * Two things in dist/ are rewritten on the way in, so that they mean the same thing bundled:
- * `import.meta.url` becomes the URL the module had in dist/ (sandbox.ts finds package.json from
- * it, completion.ts finds scripts/completions.js), and the lazy createRequire() of undici's Agent
- * (net/outbound.ts) becomes a bundled require, instead of loading a second undici from node_modules.
+ * One thing in dist/ is rewritten on the way in, so that it means the same thing bundled:
+ * `import.meta.url` becomes the URL the module had in dist/ (config/package.ts finds package.json
+ * from it, completion.ts finds scripts/completions.js). What the bundle changes in dependencies
+ * (zod's locales, React's development builds, Yoga's wasm read, Ink's throttle import, undici's
+ * Agent alone) is all in packaging/patches.js, with the versions it was written for.
  */
 import { build } from 'esbuild'
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { dirname, join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { patchesPlugin } from '../packaging/patches.js'
 
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)))
 const DIST = join(ROOT, 'dist')
@@ -111,35 +113,9 @@ function svcPlugin() {
       b.onResolve({ filter: /^node:https?$/ }, (args) => (args.kind === 'import-statement' ? { path: args.path, namespace: 'svc-builtin' } : undefined))
       b.onLoad({ filter: /.*/, namespace: 'svc-builtin' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)})`, loader: 'js' }))
       b.onLoad({ filter: /.*/, namespace: 'svc-bundle' }, () => ({ contents: bundleData(), resolveDir: ROOT, loader: 'js' }))
-      // zod's locale barrel: English alone, as src/lib/api/lean-zod.ts does for the unbundled CLI.
-      b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
-        contents: "export { default as en } from './en.js'\n",
-        resolveDir: dirname(args.path),
-        loader: 'js',
-      }))
-      // React, its reconciler and its scheduler choose their development or production build
-      // with NODE_ENV at run time; the views set NODE_ENV=production (tui/load-view.ts), so the
-      // development builds (about 900 KB, half of the view chunk) would be shipped and parsed
-      // for nothing. The bundle carries the production builds alone, as any bundled React app does.
-      b.onLoad({ filter: /[\\/]node_modules[\\/](react|react-reconciler|scheduler)[\\/][\w.-]+\.js$/ }, (args) => {
-        const src = readFileSync(args.path, 'utf8')
-        const m = /^'use strict';\s*if \(process\.env\.NODE_ENV === 'production'\) \{\s*(module\.exports = require\('[^']+\.production\.js'\);)\s*\} else \{\s*module\.exports = require\('[^']+\.development\.js'\);\s*\}\s*$/.exec(src)
-        return m ? { contents: `'use strict';\n${m[1]}\n`, resolveDir: dirname(args.path), loader: 'js' } : undefined
-      })
-      // Yoga (Ink's layout) carries its wasm as a base64 data: URL and reads it with fetch()
-      // whenever fetch exists (Node's fetch loads its own copy of undici first), else with a
-      // charCodeAt loop over atob(): either costs ~25 ms of every view's first frame. Node's
-      // Buffer decodes the same bytes natively; they become the module's wasmBinary (\`w\`).
-      b.onLoad({ filter: /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ }, (args) => {
-        const src = readFileSync(args.path, 'utf8')
-        const FETCH_FIRST = 'return w||"function"!=typeof fetch?'
-        if (src.split(FETCH_FIRST).length !== 2) throw new Error(`build-bundle: ${args.path} no longer reads its wasm as expected; check the fetch() patch`)
-        return { contents: src.replace(FETCH_FIRST, 'return (w||(w=Buffer.from(H.slice(37),"base64"))),true?'), resolveDir: dirname(args.path), loader: 'js' }
-      })
       b.onLoad({ filter: /[\\/]dist[\\/].*\.js$/ }, (args) => {
         if (!args.path.startsWith(DIST + sep)) return undefined
         let src = readFileSync(args.path, 'utf8')
-        src = src.replaceAll("createRequire(import.meta.url)('undici/lib/dispatcher/agent.js')", "require('undici/lib/dispatcher/agent.js')")
         src = src.replaceAll('import.meta.url', metaUrl(args.path))
         return { contents: src, resolveDir: dirname(args.path), loader: 'js' }
       })
@@ -172,7 +148,7 @@ export async function buildEsm() {
     chunkNames: '[name]-[hash]',
     // CommonJS dependencies call require() for Node's built-ins.
     banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
-    plugins: [svcPlugin()],
+    plugins: [svcPlugin(), patchesPlugin({ dist: DIST })],
   })
   return result
 }
