@@ -1,20 +1,23 @@
 #!/usr/bin/env node
 /**
- * `npm run build:bundle`: the CLI as a few bundled files instead of hundreds of modules.
+ * `npm run build:bundle` (the last step of `npm run build`): the CLI as a few bundled files
+ * instead of hundreds of modules. It is the one way svc runs: bin/run.js and the single executable
+ * both run dist-bundle/main.js.
  *
- *   dist-bundle/cli.js   ESM, code-split: oclif and the command base in the first chunks, each
+ *   dist-bundle/main.js  ESM entry: --version and the root help without oclif (root-help.ts),
+ *                        the EPIPE bridge, and the lazy import of cli.js for everything else.
+ *   dist-bundle/cli.js   oclif, code-split: oclif and the command base in the first chunks, each
  *                        command in its own, and what only some commands need (Ink/React, the
  *                        sandbox with node:sqlite, qrcode, conf…) in lazy chunks of their own.
  *   --sea                also dist-sea/svc.cjs, the main script of the single executable
  *                        (scripts/build-binary.js), which carries dist-bundle/ as assets.
  *
  * Input is the compiled dist/ and the manifests (`npm run build` runs tsc and `oclif manifest`
- * first), so the bundle runs exactly the code the tests run. bin/run.js uses dist-bundle/ when it
- * is newer than dist/ (SVC_NO_BUNDLE=1 turns it off).
+ * first), so the bundle runs exactly the code the tests run.
  *
  * One thing in dist/ is rewritten on the way in, so that it means the same thing bundled:
  * `import.meta.url` becomes the URL the module had in dist/ (config/package.ts finds package.json
- * from it, completion.ts finds scripts/completions.js). What the bundle changes in dependencies
+ * from it). What the bundle changes in dependencies
  * (zod's locales, React's development builds, Yoga's wasm read, Ink's throttle import, undici's
  * Agent alone) is all in packaging/patches.js, with the versions it was written for.
  */
@@ -98,6 +101,13 @@ export function bundleData() {
   ].join('\n')
 }
 
+/**
+ * The modules that read the package's own files (package.json, manifests, trigger fixtures): they
+ * get scripts/bundle/embedded-fs.js for node:fs, which the single executable answers from its assets.
+ */
+const EMBEDDED_READERS = new Set([join(DIST, 'root-help.js'), join(DIST, 'lib', 'config', 'package.js'), join(DIST, 'lib', 'fixtures', 'builtin.js'), join(ROOT, 'scripts', 'completions.js')])
+const EMBEDDED_FS = join(ROOT, 'scripts', 'bundle', 'embedded-fs.js')
+
 function svcPlugin() {
   // Every chunk sits in dist-bundle/, one level below the package root.
   const metaUrl = (file) => `new URL(${JSON.stringify(`../${posix(relative(ROOT, file))}`)}, import.meta.url).href`
@@ -105,6 +115,7 @@ function svcPlugin() {
     name: 'svc',
     setup(b) {
       b.onResolve({ filter: /^svc-bundle:data$/ }, () => ({ path: 'data', namespace: 'svc-bundle' }))
+      b.onResolve({ filter: /^(node:)?fs$/ }, (args) => (EMBEDDED_READERS.has(args.importer) ? { path: EMBEDDED_FS } : undefined))
       // An ES-module import of a Node built-in builds its namespace by reading every export, and
       // node:http's WebSocket export is a getter that loads Node's own copy of undici: ~14 ms
       // (webhooks listen starts 80 → 70 ms). require() reads nothing until used, so the bundle
@@ -140,7 +151,7 @@ export async function buildEsm() {
   rmSync(OUT, { recursive: true, force: true })
   const result = await build({
     ...common,
-    entryPoints: { cli: join(ROOT, 'scripts/bundle/cli.js') },
+    entryPoints: { main: join(ROOT, 'scripts/bundle/main.js'), cli: join(ROOT, 'scripts/bundle/cli.js') },
     outdir: OUT,
     format: 'esm',
     splitting: true,
@@ -153,10 +164,10 @@ export async function buildEsm() {
   return result
 }
 
-/** The files the single executable carries as SEA assets, by path from the package root (see scripts/bundle/sea-main.js). */
+/** The files the single executable carries as SEA assets, by path from the package root (see scripts/bundle/sea-main.js and embedded-fs.js). */
 export function seaAssets() {
   const pjson = readJson(join(ROOT, 'package.json'))
-  const assets = { 'package.json': join(ROOT, 'package.json'), 'oclif.manifest.json': join(ROOT, 'oclif.manifest.json'), 'scripts/completions.js': join(ROOT, 'scripts/completions.js') }
+  const assets = { 'package.json': join(ROOT, 'package.json'), 'oclif.manifest.json': join(ROOT, 'oclif.manifest.json') }
   for (const name of pjson.oclif?.plugins ?? []) {
     const dir = packageDir(ROOT, name)
     for (const f of ['package.json', 'oclif.manifest.json']) assets[`node_modules/${name}/${f}`] = join(dir, f)
