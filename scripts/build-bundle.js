@@ -22,7 +22,7 @@
  * Agent alone) is all in packaging/patches.js, with the versions it was written for.
  */
 import { build } from 'esbuild'
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { patchesPlugin } from '../packaging/patches.js'
@@ -195,6 +195,39 @@ export async function buildSea() {
   return { result, assets }
 }
 
+/**
+ * The part of dist/ the library exports need (package.json "exports": svc-cli/sandbox,
+ * svc-cli/webhooks): their modules and declaration files and everything those import. The CLI
+ * runs from dist-bundle/; the rest of dist/ is the bundle's input (and the tests'), not shipped.
+ */
+export function libraryFiles() {
+  const pjson = readJson(join(ROOT, 'package.json'))
+  const entries = Object.values(pjson.exports ?? {}).flatMap((e) => (typeof e === 'string' ? [e] : Object.values(e))).filter((p) => p.startsWith('./dist/'))
+  const files = new Set()
+  const queue = entries.map((p) => join(ROOT, p).replace(/(\.d\.ts|\.js)$/, ''))
+  while (queue.length > 0) {
+    const base = queue.pop()
+    for (const file of [`${base}.js`, `${base}.d.ts`]) {
+      if (files.has(file) || !existsSync(file)) continue
+      files.add(file)
+      for (const m of readFileSync(file, 'utf8').matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^import\s*)['"](\.{1,2}\/[^'"]+)['"]/gm)) {
+        queue.push(join(dirname(file), m[1]).replace(/(\.d\.ts|\.js)$/, ''))
+      }
+    }
+  }
+  return files
+}
+
+/** dist/.npmignore: npm packs from dist/ only what libraryFiles() names. */
+function writeLibraryIgnore() {
+  const keep = libraryFiles()
+  const walk = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]))
+  const drop = walk(DIST).filter((f) => !keep.has(f) && !f.endsWith('.npmignore')).map((f) => `/${posix(relative(DIST, f))}`).sort()
+  const header = '# Written by scripts/build-bundle.js: the CLI runs from dist-bundle/, so the package ships only\n# the part of dist/ that its library exports (svc-cli/sandbox, svc-cli/webhooks) import.\n'
+  writeFileSync(join(DIST, '.npmignore'), `${header}${drop.join('\n')}\n`)
+  return { kept: keep.size, dropped: drop.length }
+}
+
 function summary(result, dir) {
   const outputs = Object.entries(result.metafile.outputs).filter(([f]) => !f.endsWith('.map'))
   const bytes = outputs.reduce((s, [, o]) => s + o.bytes, 0)
@@ -209,6 +242,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const started = performance.now()
   const esm = await buildEsm()
   let line = summary(esm, OUT)
+  const lib = writeLibraryIgnore()
+  line += `; dist/ ships ${lib.kept} library files (${lib.dropped} left out by dist/.npmignore)`
   if (process.argv.includes('--sea')) line += `; ${summary((await buildSea()).result, SEA_OUT)}`
   process.stdout.write(`build-bundle: ${line} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`)
 }
