@@ -155,11 +155,17 @@ export function patchesPlugin({ dist }) {
         return { path: join(packageDir('es-toolkit', dirname(args.importer)), 'dist', 'compat', 'function', 'throttle.mjs') }
       })
       // undici-agent-alone: `import { Agent } from 'undici'` in dist/lib/net/outbound.js.
+      // A getter, so undici's Agent is evaluated when a client is first made, not when the chunk
+      // that holds net/outbound.js loads (esbuild's interop reads the export at each use).
       b.onResolve({ filter: /^undici$/ }, (args) => {
         if (args.importer !== join(dist, 'lib', 'net', 'outbound.js')) return undefined
-        return { path: join(packageDir('undici', dirname(args.importer)), 'lib', 'dispatcher', 'agent.js'), namespace: 'svc-undici-agent' }
+        return { path: 'undici', namespace: 'svc-undici-agent', pluginData: { dir: packageDir('undici', dirname(args.importer)) } }
       })
-      b.onLoad({ filter: /.*/, namespace: 'svc-undici-agent' }, (args) => ({ contents: `module.exports = { Agent: require(${JSON.stringify(args.path)}) }\n`, resolveDir: dirname(args.path), loader: 'js' }))
+      b.onLoad({ filter: /.*/, namespace: 'svc-undici-agent' }, (args) => ({
+        contents: "module.exports = { get Agent() { return require('./lib/dispatcher/agent.js') } }\n",
+        resolveDir: args.pluginData.dir,
+        loader: 'js',
+      }))
     },
   }
 }
