@@ -9,8 +9,10 @@ if (major < 22 || (major === 22 && minor < 13)) {
 const { enableCompileCache } = await import('node:module')
 const { fileURLToPath } = await import('node:url')
 enableCompileCache?.()
-const cli = await import('../dist-bundle/main.js').catch((err) => {
-  if (err?.code !== 'ERR_MODULE_NOT_FOUND' || !/dist-bundle[\\/]main\.js/.test(String(err.message))) throw err
+const entry = new URL('../dist-bundle/main.js', import.meta.url).href
+const cli = await import(entry).catch((err) => {
+  // Only main.js itself missing means "not built"; a chunk missing inside the bundle is its own error.
+  if (err?.code !== 'ERR_MODULE_NOT_FOUND' || (err.url ?? '') !== entry) throw err
   process.stderr.write('svc: dist-bundle/main.js is missing: this checkout is not built. Run `npm run build` and try again.\n')
   process.exit(1)
 })
