@@ -134,6 +134,16 @@ function svcPlugin() {
   }
 }
 
+/** main.js imports ./cli.js as it is (the ESM build); the SEA script passes its own loader instead. */
+function mainPlugin() {
+  return { name: 'svc-main', setup: (b) => b.onResolve({ filter: /^\.\/cli\.js$/ }, (args) => (args.importer.endsWith(`${sep}main.js`) ? { path: './cli.js', external: true } : undefined)) }
+}
+
+/** Only the node:fs redirect of svcPlugin (the SEA script compiles root-help in through main.js). */
+function embeddedFsPlugin() {
+  return { name: 'svc-embedded-fs', setup: (b) => b.onResolve({ filter: /^(node:)?fs$/ }, (args) => (EMBEDDED_READERS.has(args.importer) ? { path: EMBEDDED_FS } : undefined)) }
+}
+
 const common = {
   bundle: true,
   platform: 'node',
@@ -168,7 +178,7 @@ export async function buildEsm() {
     entryPoints: { main: join(ROOT, 'scripts/bundle/main.js') },
     outdir: OUT,
     format: 'esm',
-    plugins: [{ name: 'svc-main', setup: (b) => b.onResolve({ filter: /^\.\/cli\.js$/ }, () => ({ path: './cli.js', external: true })) }, svcPlugin()],
+    plugins: [mainPlugin(), svcPlugin()],
   })
   result.metafile.outputs = { ...result.metafile.outputs, ...main.metafile.outputs }
   return result
@@ -201,6 +211,7 @@ export async function buildSea() {
     format: 'cjs',
     external: ['node:sea'],
     define: { __SVC_SEA_ASSETS__: JSON.stringify(Object.keys(assets)) },
+    plugins: [mainPlugin(), embeddedFsPlugin()],
   })
   return { result, assets }
 }

@@ -4,11 +4,13 @@
  *
  * `svc --version` and the root help are fixed text, answered without loading oclif (root-help.ts);
  * everything else goes to the bundled oclif (cli.js, loaded only then). `root` is the directory that
- * stands for the package root (where package.json is; `.svc-sea/` beside the binary).
+ * stands for the package root (where package.json is; `.svc-sea/` beside the binary). The single
+ * executable compiles this module into its main script (for the SEA's code cache) and passes
+ * `loadCli`, which imports the same dist-bundle/cli.js from its assets.
  */
 import { fastAnswer } from '../../dist/root-help.js'
 
-export async function main({ root, argv = process.argv.slice(2) }) {
+export async function main({ root, argv = process.argv.slice(2), loadCli = () => import('./cli.js') }) {
   if (argv.length <= 1 && !process.env.SVC_NO_FAST_PATH) {
     let answer
     try {
@@ -42,6 +44,6 @@ export async function main({ root, argv = process.argv.slice(2) }) {
     if (process.listenerCount('SIGTERM') > 0) process.emit('SIGTERM')
     else process.exit(0)
   })
-  const { runCli } = await import('./cli.js')
+  const { runCli } = await loadCli()
   await runCli({ root, argv })
 }
