@@ -1,26 +1,31 @@
 #!/usr/bin/env node
 /**
- * `npm run build:bundle`: the CLI as a few bundled files instead of hundreds of modules.
+ * `npm run build:bundle` (the last step of `npm run build`): the CLI as a few bundled files
+ * instead of hundreds of modules. It is the one way svc runs: bin/run.js and the single executable
+ * both run dist-bundle/main.js.
  *
- *   dist-bundle/cli.js   ESM, code-split: oclif and the command base in the first chunks, each
+ *   dist-bundle/main.js  ESM entry: --version and the root help without oclif (root-help.ts),
+ *                        the EPIPE bridge, and the lazy import of cli.js for everything else.
+ *   dist-bundle/cli.js   oclif, code-split: oclif and the command base in the first chunks, each
  *                        command in its own, and what only some commands need (Ink/React, the
  *                        sandbox with node:sqlite, qrcode, conf…) in lazy chunks of their own.
  *   --sea                also dist-sea/svc.cjs, the main script of the single executable
  *                        (scripts/build-binary.js), which carries dist-bundle/ as assets.
  *
  * Input is the compiled dist/ and the manifests (`npm run build` runs tsc and `oclif manifest`
- * first), so the bundle runs exactly the code the tests run. bin/run.js uses dist-bundle/ when it
- * is newer than dist/ (SVC_NO_BUNDLE=1 turns it off).
+ * first), so the bundle runs exactly the code the tests run.
  *
- * Two things in dist/ are rewritten on the way in, so that they mean the same thing bundled:
- * `import.meta.url` becomes the URL the module had in dist/ (sandbox.ts finds package.json from
- * it, completion.ts finds scripts/completions.js), and the lazy createRequire() of undici's Agent
- * (net/outbound.ts) becomes a bundled require, instead of loading a second undici from node_modules.
+ * One thing in dist/ is rewritten on the way in, so that it means the same thing bundled:
+ * `import.meta.url` becomes the URL the module had in dist/ (config/package.ts finds package.json
+ * from it). What the bundle changes in dependencies
+ * (zod's locales, React's development builds, Yoga's wasm read, Ink's throttle import, undici's
+ * Agent alone) is all in packaging/patches.js, with the versions it was written for.
  */
 import { build } from 'esbuild'
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { patchesPlugin } from '../packaging/patches.js'
 
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)))
 const DIST = join(ROOT, 'dist')
@@ -96,6 +101,13 @@ export function bundleData() {
   ].join('\n')
 }
 
+/**
+ * The modules that read the package's own files (package.json, manifests, trigger fixtures): they
+ * get scripts/bundle/embedded-fs.js for node:fs, which the single executable answers from its assets.
+ */
+const EMBEDDED_READERS = new Set([join(DIST, 'root-help.js'), join(DIST, 'lib', 'config', 'package.js'), join(DIST, 'lib', 'fixtures', 'builtin.js'), join(ROOT, 'scripts', 'completions.js')])
+const EMBEDDED_FS = join(ROOT, 'scripts', 'bundle', 'embedded-fs.js')
+
 function svcPlugin() {
   // Every chunk sits in dist-bundle/, one level below the package root.
   const metaUrl = (file) => `new URL(${JSON.stringify(`../${posix(relative(ROOT, file))}`)}, import.meta.url).href`
@@ -103,6 +115,7 @@ function svcPlugin() {
     name: 'svc',
     setup(b) {
       b.onResolve({ filter: /^svc-bundle:data$/ }, () => ({ path: 'data', namespace: 'svc-bundle' }))
+      b.onResolve({ filter: /^(node:)?fs$/ }, (args) => (EMBEDDED_READERS.has(args.importer) ? { path: EMBEDDED_FS } : undefined))
       // An ES-module import of a Node built-in builds its namespace by reading every export, and
       // node:http's WebSocket export is a getter that loads Node's own copy of undici: ~14 ms
       // (webhooks listen starts 80 → 70 ms). require() reads nothing until used, so the bundle
@@ -111,40 +124,24 @@ function svcPlugin() {
       b.onResolve({ filter: /^node:https?$/ }, (args) => (args.kind === 'import-statement' ? { path: args.path, namespace: 'svc-builtin' } : undefined))
       b.onLoad({ filter: /.*/, namespace: 'svc-builtin' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)})`, loader: 'js' }))
       b.onLoad({ filter: /.*/, namespace: 'svc-bundle' }, () => ({ contents: bundleData(), resolveDir: ROOT, loader: 'js' }))
-      // zod's locale barrel: English alone, as src/lib/api/lean-zod.ts does for the unbundled CLI.
-      b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
-        contents: "export { default as en } from './en.js'\n",
-        resolveDir: dirname(args.path),
-        loader: 'js',
-      }))
-      // React, its reconciler and its scheduler choose their development or production build
-      // with NODE_ENV at run time; the views set NODE_ENV=production (tui/load-view.ts), so the
-      // development builds (about 900 KB, half of the view chunk) would be shipped and parsed
-      // for nothing. The bundle carries the production builds alone, as any bundled React app does.
-      b.onLoad({ filter: /[\\/]node_modules[\\/](react|react-reconciler|scheduler)[\\/][\w.-]+\.js$/ }, (args) => {
-        const src = readFileSync(args.path, 'utf8')
-        const m = /^'use strict';\s*if \(process\.env\.NODE_ENV === 'production'\) \{\s*(module\.exports = require\('[^']+\.production\.js'\);)\s*\} else \{\s*module\.exports = require\('[^']+\.development\.js'\);\s*\}\s*$/.exec(src)
-        return m ? { contents: `'use strict';\n${m[1]}\n`, resolveDir: dirname(args.path), loader: 'js' } : undefined
-      })
-      // Yoga (Ink's layout) carries its wasm as a base64 data: URL and reads it with fetch()
-      // whenever fetch exists (Node's fetch loads its own copy of undici first), else with a
-      // charCodeAt loop over atob(): either costs ~25 ms of every view's first frame. Node's
-      // Buffer decodes the same bytes natively; they become the module's wasmBinary (\`w\`).
-      b.onLoad({ filter: /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ }, (args) => {
-        const src = readFileSync(args.path, 'utf8')
-        const FETCH_FIRST = 'return w||"function"!=typeof fetch?'
-        if (src.split(FETCH_FIRST).length !== 2) throw new Error(`build-bundle: ${args.path} no longer reads its wasm as expected; check the fetch() patch`)
-        return { contents: src.replace(FETCH_FIRST, 'return (w||(w=Buffer.from(H.slice(37),"base64"))),true?'), resolveDir: dirname(args.path), loader: 'js' }
-      })
       b.onLoad({ filter: /[\\/]dist[\\/].*\.js$/ }, (args) => {
         if (!args.path.startsWith(DIST + sep)) return undefined
         let src = readFileSync(args.path, 'utf8')
-        src = src.replaceAll("createRequire(import.meta.url)('undici/lib/dispatcher/agent.js')", "require('undici/lib/dispatcher/agent.js')")
         src = src.replaceAll('import.meta.url', metaUrl(args.path))
         return { contents: src, resolveDir: dirname(args.path), loader: 'js' }
       })
     },
   }
+}
+
+/** main.js imports ./cli.js as it is (the ESM build); the SEA script passes its own loader instead. */
+function mainPlugin() {
+  return { name: 'svc-main', setup: (b) => b.onResolve({ filter: /^\.\/cli\.js$/ }, (args) => (args.importer.endsWith(`${sep}main.js`) ? { path: './cli.js', external: true } : undefined)) }
+}
+
+/** Only the node:fs redirect of svcPlugin (the SEA script compiles root-help in through main.js). */
+function embeddedFsPlugin() {
+  return { name: 'svc-embedded-fs', setup: (b) => b.onResolve({ filter: /^(node:)?fs$/ }, (args) => (EMBEDDED_READERS.has(args.importer) ? { path: EMBEDDED_FS } : undefined)) }
 }
 
 const common = {
@@ -172,15 +169,25 @@ export async function buildEsm() {
     chunkNames: '[name]-[hash]',
     // CommonJS dependencies call require() for Node's built-ins.
     banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
-    plugins: [svcPlugin()],
+    plugins: [svcPlugin(), patchesPlugin({ dist: DIST })],
   })
+  // main.js on its own, one file with nothing shared: `svc --version` and the root help load it
+  // alone (a shared chunk or two more to load cost ~5 % of them); it imports ./cli.js for the rest.
+  const main = await build({
+    ...common,
+    entryPoints: { main: join(ROOT, 'scripts/bundle/main.js') },
+    outdir: OUT,
+    format: 'esm',
+    plugins: [mainPlugin(), svcPlugin()],
+  })
+  result.metafile.outputs = { ...result.metafile.outputs, ...main.metafile.outputs }
   return result
 }
 
-/** The files the single executable carries as SEA assets, by path from the package root (see scripts/bundle/sea-main.js). */
+/** The files the single executable carries as SEA assets, by path from the package root (see scripts/bundle/sea-main.js and embedded-fs.js). */
 export function seaAssets() {
   const pjson = readJson(join(ROOT, 'package.json'))
-  const assets = { 'package.json': join(ROOT, 'package.json'), 'oclif.manifest.json': join(ROOT, 'oclif.manifest.json'), 'scripts/completions.js': join(ROOT, 'scripts/completions.js') }
+  const assets = { 'package.json': join(ROOT, 'package.json'), 'oclif.manifest.json': join(ROOT, 'oclif.manifest.json') }
   for (const name of pjson.oclif?.plugins ?? []) {
     const dir = packageDir(ROOT, name)
     for (const f of ['package.json', 'oclif.manifest.json']) assets[`node_modules/${name}/${f}`] = join(dir, f)
@@ -204,8 +211,42 @@ export async function buildSea() {
     format: 'cjs',
     external: ['node:sea'],
     define: { __SVC_SEA_ASSETS__: JSON.stringify(Object.keys(assets)) },
+    plugins: [mainPlugin(), embeddedFsPlugin()],
   })
   return { result, assets }
+}
+
+/**
+ * The part of dist/ the library exports need (package.json "exports": svc-cli/sandbox,
+ * svc-cli/webhooks): their modules and declaration files and everything those import. The CLI
+ * runs from dist-bundle/; the rest of dist/ is the bundle's input (and the tests'), not shipped.
+ */
+export function libraryFiles() {
+  const pjson = readJson(join(ROOT, 'package.json'))
+  const entries = Object.values(pjson.exports ?? {}).flatMap((e) => (typeof e === 'string' ? [e] : Object.values(e))).filter((p) => p.startsWith('./dist/'))
+  const files = new Set()
+  const queue = entries.map((p) => join(ROOT, p).replace(/(\.d\.ts|\.js)$/, ''))
+  while (queue.length > 0) {
+    const base = queue.pop()
+    for (const file of [`${base}.js`, `${base}.d.ts`]) {
+      if (files.has(file) || !existsSync(file)) continue
+      files.add(file)
+      for (const m of readFileSync(file, 'utf8').matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^import\s*)['"](\.{1,2}\/[^'"]+)['"]/gm)) {
+        queue.push(join(dirname(file), m[1]).replace(/(\.d\.ts|\.js)$/, ''))
+      }
+    }
+  }
+  return files
+}
+
+/** dist/.npmignore: npm packs from dist/ only what libraryFiles() names. */
+function writeLibraryIgnore() {
+  const keep = libraryFiles()
+  const walk = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]))
+  const drop = walk(DIST).filter((f) => !keep.has(f) && !f.endsWith('.npmignore')).map((f) => `/${posix(relative(DIST, f))}`).sort()
+  const header = '# Written by scripts/build-bundle.js: the CLI runs from dist-bundle/, so the package ships only\n# the part of dist/ that its library exports (svc-cli/sandbox, svc-cli/webhooks) import.\n'
+  writeFileSync(join(DIST, '.npmignore'), `${header}${drop.join('\n')}\n`)
+  return { kept: keep.size, dropped: drop.length }
 }
 
 function summary(result, dir) {
@@ -222,6 +263,8 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const started = performance.now()
   const esm = await buildEsm()
   let line = summary(esm, OUT)
+  const lib = writeLibraryIgnore()
+  line += `; dist/ ships ${lib.kept} library files (${lib.dropped} left out by dist/.npmignore)`
   if (process.argv.includes('--sea')) line += `; ${summary((await buildSea()).result, SEA_OUT)}`
   process.stdout.write(`build-bundle: ${line} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`)
 }

@@ -1,16 +1,20 @@
 #!/usr/bin/env node
 // Installs svc the way a user does, from the tarball `npm pack` makes, and runs the installed copy:
-// the tarball holds only what is needed, `svc --version` and `svc --help` work, one sandbox round trip
-// works (start, create, get, stop), and an old Node gets the one clear line and exit 1.
+// the tarball holds only what is needed (the bundle, the library part of dist/, npm-shrinkwrap.json),
+// the install gets the dependency versions the build-time patches were written for, `svc --version`
+// and `svc --help` work, one sandbox round trip works (start, create, get, stop), and an old Node gets
+// the one clear line and exit 1.
 // Needs the npm registry for the tarball's dependencies, nothing else; everything else is loopback.
 //
 //   node scripts/check-pack.js      (with Node >= 22.13 first on PATH, as `npm run pack:check` does)
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { delimiter, dirname, join } from 'node:path'
+import { delimiter, dirname, join, relative, sep } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
+import { libraryFiles } from './build-bundle.js'
+import { patchProblems } from '../packaging/patches.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
@@ -43,20 +47,29 @@ async function main() {
 
   // 1. The tarball: only compiled code, manifest, README, licence, changelog.
   // The build must exist already (`npm run pack:check` and `npm test` build first); --ignore-scripts keeps
-  // `prepack` from rebuilding dist/ under tests that are running from it.
-  const packOut = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', tmp], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+  // `prepack` from rebuilding dist/ under tests that are running from it, so the shrinkwrap prepack
+  // writes is written here, and removed again as postpack does.
+  execFileSync(process.execPath, [join(root, 'packaging', 'shrinkwrap.js')], { cwd: root, stdio: 'ignore' })
+  let packOut
+  try {
+    packOut = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', tmp], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
+  } finally {
+    execFileSync(process.execPath, [join(root, 'packaging', 'shrinkwrap.js'), '--remove'], { cwd: root, stdio: 'ignore' })
+  }
   const packed = JSON.parse(packOut.slice(packOut.search(/^\[/m)))[0]
   const files = packed.files.map((f) => f.path)
   const tarball = join(tmp, packed.filename)
-  for (const need of ['package.json', 'bin/run.js', 'oclif.manifest.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'scripts/completions.js']) {
+  for (const need of ['package.json', 'npm-shrinkwrap.json', 'bin/run.js', 'dist-bundle/main.js', 'dist-bundle/cli.js', 'oclif.manifest.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'scripts/completions.js']) {
     check(files.includes(need), `tarball has ${need}`)
   }
-  check(files.some((f) => /^dist\/commands\/.+\.js$/.test(f)), 'tarball has the compiled commands (dist/commands/*.js)')
+  const chunks = readdirSync(join(root, 'dist-bundle')).filter((f) => f.endsWith('.js')).map((f) => `dist-bundle/${f}`)
+  const missingChunks = chunks.filter((f) => !files.includes(f))
+  check(missingChunks.length === 0, `tarball has every chunk of the bundle (${chunks.length})`, missingChunks.join('\n'))
+  const library = [...libraryFiles()].map((f) => relative(root, f).split(sep).join('/')).sort()
+  const shippedDist = files.filter((f) => f.startsWith('dist/')).sort()
+  check(JSON.stringify(shippedDist) === JSON.stringify(library), `tarball's dist/ is the library exports and what they import (${library.length} files), no commands`, `${shippedDist.filter((f) => !library.includes(f)).slice(0, 5).join('\n')}\n${library.filter((f) => !shippedDist.includes(f)).slice(0, 5).join('\n')}`)
   const stray = files.filter((f) => /\.(ts|tsx|map)$/.test(f) && !f.endsWith('.d.ts') || /^(src|test|bench|\.ci|docs|coverage)\//.test(f) || /^(tsconfig.*|vitest\.config\..*|package-lock\.json)$/.test(f))
   check(stray.length === 0, 'tarball has no sources, tests, maps or build config', stray.slice(0, 10).join('\n'))
-  const manifest = JSON.parse(readFileSync(join(root, 'oclif.manifest.json'), 'utf8'))
-  const missing = Object.values(manifest.commands).map((c) => c.relativePath?.join('/')).filter((p) => p && !files.includes(p))
-  check(missing.length === 0, `every command in the manifest is in the tarball (${Object.keys(manifest.commands).length})`, missing.join('\n'))
   process.stdout.write(`        ${files.length} files, ${(packed.size / 1024).toFixed(0)} kB packed, ${(packed.unpackedSize / 1024).toFixed(0)} kB unpacked\n`)
 
   // 2. A global install into a temporary prefix, as `npm install -g` does on a user's machine.
@@ -65,8 +78,13 @@ async function main() {
   if (install.status !== 0) return
   const binDir = process.platform === 'win32' ? prefix : join(prefix, 'bin')
   const installedSvc = join(binDir, 'svc')
-  const runJs = join(prefix, 'lib', 'node_modules', pjson.name, 'bin', 'run.js')
+  const installedRoot = join(prefix, 'lib', 'node_modules', pjson.name)
+  const runJs = join(installedRoot, 'bin', 'run.js')
   check(existsSync(installedSvc) && existsSync(runJs), 'the svc command is linked into the prefix')
+  const shrinkwrap = join(installedRoot, 'npm-shrinkwrap.json')
+  check(existsSync(shrinkwrap) && readFileSync(shrinkwrap, 'utf8') === readFileSync(join(root, 'package-lock.json'), 'utf8'), 'the installed npm-shrinkwrap.json is package-lock.json')
+  const problems = patchProblems(installedRoot)
+  check(problems.length === 0, 'the install has the dependency versions the build-time patches were written for (packaging/patches.js)', problems.join('\n'))
   // The installed bin runs on the first `node` on PATH: put this (current) Node there, then the prefix.
   const path = [binDir, dirname(process.execPath), process.env.PATH].join(delimiter)
   const svc = (args, extra = {}) => spawnSync(installedSvc, args, { encoding: 'utf8', env: userEnv({ PATH: path, ...extra }), timeout: 30_000 })

@@ -9,11 +9,9 @@
 import { arch, homedir, platform, release } from 'node:os'
 import { dirname, join } from 'node:path'
 
-// Taken as a built-in, not imported: an ES import of node:fs builds its namespace by reading
-// every export, and the getters among them (promises, ReadStream…) load modules: ~1 ms of
-// `svc --version`. Its functions are looked up at each call, never kept: the single executable
-// replaces fs.readFileSync and fs.existsSync to answer from its embedded files.
-const fs = process.getBuiltinModule('node:fs')
+// The bundle gives this module scripts/bundle/embedded-fs.js for node:fs (no namespace of
+// node:fs built at start-up, and the single executable's embedded package.json and manifests).
+import * as fs from 'node:fs'
 
 interface ManifestCommand {
   id: string

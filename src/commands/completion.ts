@@ -22,9 +22,8 @@ export default class Completion extends BaseCommand<typeof Completion> {
   }
 
   async run(): Promise<void> {
-    // scripts/completions.js ships in the package beside dist/ and has no dependencies.
-    const url = new URL('../../scripts/completions.js', import.meta.url).href
-    const gen = (await import(url)) as {
+    // scripts/completions.js ships in the package beside dist/ and has no dependencies; the bundle carries it.
+    const gen = (await import('../../scripts/completions.js')) as unknown as {
       loadModel(root?: string, values?: { eventTypes: readonly string[]; methods: readonly string[] }): Promise<unknown>
       bashCompletion(model: unknown): string
       zshCompletion(model: unknown): string

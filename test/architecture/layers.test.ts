@@ -12,7 +12,7 @@ const SRC = resolve(import.meta.dirname, '../../src')
 
 /** Lowest first. A folder imports only from its own layer or lower ones. */
 export const LAYERS: readonly (readonly string[])[] = [
-  ['contract', 'domain', 'errors'],
+  ['contract', 'domain', 'errors', 'generated'],
   ['output', 'net'],
   ['config'],
   ['api'],

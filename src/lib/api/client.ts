@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import { setTimeout as delay } from 'node:timers/promises'
-import { ANSWER_SHAPES, type AnswerShape } from '../contract/answer-parsers.js'
+import { ANSWER_SHAPES, type AnswerShape } from '../generated/answer-parsers.js'
 import type { Account, AdvanceRequest, Charge, ChargeCreateRequest, ChargeListQuery } from '../contract/schemas.js'
 import type { SplitCharge, SplitChargeCreateRequest } from '../contract/split-charges.js'
 import type { Withdrawal } from '../contract/withdrawals.js'

@@ -3,12 +3,12 @@
  * contract's zod schemas, error bodies (spec 2.9) become ApiError. A body that is not JSON or
  * not the API's shape is a ResponseError that names the field(s) and the status.
  *
- * Validation runs zod's compiled parsers first (contract/answer-parsers.ts, generated from the
+ * Validation runs zod's compiled parsers first (generated/answer-parsers.ts, generated from the
  * schemas): a valid answer is decoded without loading zod. Only an answer they refuse loads the
  * schema, and zod words the error, exactly as before.
  */
 import type { IncomingHttpHeaders } from 'node:http'
-import { type AnswerShape, parseErrorBody } from '../contract/answer-parsers.js'
+import { type AnswerShape, parseErrorBody } from '../generated/answer-parsers.js'
 import type { ErrorBody } from '../contract/schemas.js'
 import { ApiError, ResponseError } from '../errors.js'
 import type { HttpResponse } from './http.js'

@@ -3,7 +3,6 @@
  * badge, and a lazily created client (undici is loaded only when a request is made).
  */
 import { type Command, Flags, type Interfaces } from '@oclif/core'
-import { leanZod } from '../api/lean-zod.js'
 import type { ApiClient } from '../api/types.js'
 import { BaseCommand } from './base.js'
 import { type Credentials, resolveCredentials } from '../config/resolve.js'
@@ -64,7 +63,6 @@ export abstract class ApiCommand<T extends typeof Command, R = void> extends Bas
       // Anyone on the path can read a bearer key sent over plain http; loopback never leaves the machine.
       const clear = plainHttpWarning(creds.baseUrl)
       if (clear) this.warnUser(clear)
-      leanZod()
       const { createClient } = await import('../api/client.js')
       const debug = this.io.env.SVC_DEBUG === '1' ? (line: string) => this.io.err(`${redact(line, [creds.apiKey])}\n`) : undefined
       this.apiClient = createClient({ apiKey: creds.apiKey, baseUrl: creds.baseUrl, timeoutMs: this.timeoutMs(), debug, userAgent: `svc/${this.config.version}` })

@@ -5,7 +5,6 @@
  */
 import { type Command, Flags } from '@oclif/core'
 import type { ApiClient } from '../api/types.js'
-import { leanZod } from '../api/lean-zod.js'
 import { redact } from '../config/mask.js'
 import { environmentBadge, painter } from '../output/color.js'
 import { safeText } from '../output/safe-text.js'
@@ -32,7 +31,6 @@ export abstract class FixtureCommand<T extends typeof Command> extends PanelComm
   protected async session(what: string): Promise<FixtureSession> {
     const credentials = await this.credentials()
     await requireSandbox(credentials.baseUrl, what)
-    leanZod()
     const { createClient } = await import('../api/client.js')
     const tty = this.io.isStderrTTY && !this.flags.json
     return {

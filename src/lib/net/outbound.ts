@@ -1,15 +1,14 @@
 /**
  * Every HTTP request svc sends: the API client, the forwarder, the sandbox's webhook sender, the
- * sandbox panel client and `webhooks check`. One keep-alive undici Agent per caller, loaded
- * without undici's index (which also loads fetch, WebSocket, the cache and the mocks); each
+ * sandbox panel client and `webhooks check`. One keep-alive undici Agent per caller (the bundle
+ * takes the Agent's own module rather than undici's index: packaging/patches.js); each
  * request goes through the Agent's dispatch with a plain handler, so no body stream or promise
  * is made per request. Every exchange has a deadline from dispatch to its last byte, never
  * follows a redirect (a 3xx comes back as an answer), and reads at most `maxBodyBytes` of the
  * answer: past that it fails, or keeps the start and discards or cuts the rest, as asked.
  */
 import type { IncomingHttpHeaders } from 'node:http'
-import { createRequire } from 'node:module'
-import type { Agent as UndiciAgent, Dispatcher } from 'undici'
+import { Agent, type Dispatcher } from 'undici'
 
 export interface OutboundOptions {
   /** Connections per origin (undici's default: unlimited). */
@@ -156,19 +155,10 @@ export function errorCodeOf(err: unknown): string | undefined {
   return own
 }
 
-let AgentClass: typeof UndiciAgent | undefined
-
-/** undici has no "exports" map, so its Agent module is reachable alone; the tests load it, so a move fails there. */
-function loadAgent(): typeof UndiciAgent {
-  AgentClass ??= createRequire(import.meta.url)('undici/lib/dispatcher/agent.js') as typeof UndiciAgent
-  return AgentClass
-}
-
 export class OutboundClient {
   private readonly agent: Dispatcher
 
   constructor(opts: OutboundOptions = {}) {
-    const Agent = loadAgent()
     this.agent = new Agent({
       keepAliveTimeout: opts.keepAliveTimeoutMs ?? 4_000,
       ...(opts.connections !== undefined ? { connections: opts.connections } : {}),

@@ -1,5 +1,5 @@
 /**
- * src/lib/contract/answer-parsers.ts: zod's compiled parsers of the API's answers, written out so
+ * src/lib/generated/answer-parsers.ts: zod's compiled parsers of the API's answers, written out so
  * the client decodes a valid answer without loading zod. They must stay generated from the
  * current schemas, and agree with zod on every JSON value: the same output (key order included)
  * when zod accepts, undefined when it refuses.
@@ -11,8 +11,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import * as core from 'zod/v4/core'
 import type { z } from 'zod'
-import { ANSWERS, generateAnswerParsers, OUTPUT } from '../../../scripts/gen-answer-parsers.js'
-import * as parsers from '../../../src/lib/contract/answer-parsers.js'
+import { ANSWERS, generateAnswerParsers, OUTPUT } from '../../../packaging/gen-answer-parsers.js'
+import * as parsers from '../../../src/lib/generated/answer-parsers.js'
 import * as schemaModule from '../../../src/lib/contract/schemas.js'
 import * as withdrawalModule from '../../../src/lib/contract/withdrawals.js'
 import { account, errorBody } from '../api/fixtures.js'
@@ -99,7 +99,7 @@ describe('answer parsers', () => {
   it('are generated from the current schemas (else run `npm run gen:answers`)', () => {
     const schemas = Object.fromEntries(Object.keys(ANSWERS).map((name) => [name, schemaOf(name)]))
     const fresh = generateAnswerParsers(schemas, core)
-    expect(readFileSync(OUTPUT, 'utf8') === fresh, 'src/lib/contract/answer-parsers.ts is out of date: run `npm run gen:answers`').toBe(true)
+    expect(readFileSync(OUTPUT, 'utf8') === fresh, 'src/lib/generated/answer-parsers.ts is out of date: run `npm run gen:answers`').toBe(true)
   })
 
   it('accept every seed as zod does, with the same output and key order', () => {

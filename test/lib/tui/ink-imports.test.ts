@@ -1,5 +1,5 @@
 /**
- * bin/run.js points Ink's `import { throttle } from 'es-toolkit/compat'` at the one module that
+ * The bundle (packaging/patches.js, ink-throttle-alone) points Ink's `import { throttle } from 'es-toolkit/compat'` at the one module that
  * defines throttle (the barrel loads 415 modules, ~130 ms of a live view's first frame). That is
  * only right while throttle is all Ink takes from there: an Ink upgrade that imports more must
  * fail here, not in a user's terminal.

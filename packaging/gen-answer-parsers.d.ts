@@ -1,4 +1,4 @@
-// Types of scripts/gen-answer-parsers.js, for the test that checks the generated file.
+// Types of packaging/gen-answer-parsers.js, for the test that checks the generated file.
 /** Where the generated module is written. */
 export declare const OUTPUT: string
 /** Exported parser name → [schema module under src/lib/contract, schema export, TypeScript type export]. */

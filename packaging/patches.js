@@ -1,0 +1,172 @@
+/**
+ * Every change svc makes to how a dependency loads, in one place, applied when bundling
+ * (scripts/build-bundle.js adds `patchesPlugin()` to esbuild). Nothing under src/ redirects a
+ * module or rewrites a dependency at run time: unbundled (dist/, the library exports and the
+ * tests) the dependencies load exactly as published, only slower.
+ *
+ * Each patch names the package and the exact version it was written for (package.json pins it, and
+ * npm-shrinkwrap.json ships the tree), and the text it relies on. test/packaging/patches.test.ts
+ * fails, naming the patch, when the installed version or that text changes: re-check the patch
+ * against the new release, then update `version` here.
+ *
+ * packaging/gen-answer-parsers.js (zod's compiled parsers, written out at development time) is the
+ * other use of a dependency's internals; it is listed here too, so an upgrade of zod names it.
+ */
+import { readFileSync } from 'node:fs'
+import { dirname, join, sep } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const ROOT = dirname(dirname(fileURLToPath(import.meta.url)))
+
+/** The installed directory of `name` (some packages export no package.json: walk up from its entry). */
+export function packageDir(name, from = ROOT) {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', name)
+    try {
+      const pjson = JSON.parse(readFileSync(join(candidate, 'package.json'), 'utf8'))
+      if (pjson.name === name) return candidate
+    } catch {
+      // not here
+    }
+    if (dirname(dir) === dir) throw new Error(`packaging: ${name} is not installed (from ${from})`)
+  }
+}
+
+export function installedVersion(name, from) {
+  return JSON.parse(readFileSync(join(packageDir(name, from), 'package.json'), 'utf8')).version
+}
+
+// React's entry modules pick a build with NODE_ENV at run time.
+const NODE_ENV_SWITCH = /^'use strict';\s*if \(process\.env\.NODE_ENV === 'production'\) \{\s*(module\.exports = require\('[^']+\.production\.js'\);)\s*\} else \{\s*module\.exports = require\('[^']+\.development\.js'\);\s*\}\s*$/
+const YOGA_FETCH_FIRST = 'return w||"function"!=typeof fetch?'
+const ZOD_BARREL_REEXPORT = 'export * as locales from "../locales/index.js";'
+const UNDICI_AGENT_EXPORT = "const Agent = require('./lib/dispatcher/agent')"
+
+/**
+ * The patches. `package`@`version`: what it was written for. `checks`: files of that package
+ * (relative to its directory) and the text each must still contain, or a RegExp it must match.
+ */
+export const PATCHES = [
+  {
+    id: 'zod-english-only',
+    package: 'zod',
+    version: '4.6.7',
+    why: "zod's entry re-exports every locale as z.locales (a barrel of ~45 modules loaded by every API command); zod itself uses English alone and svc never reads z.locales, so the barrel becomes English alone.",
+    checks: [
+      ['v4/locales/index.js', 'export { default as en } from "./en.js";'],
+      ['v4/classic/external.js', ZOD_BARREL_REEXPORT],
+      ['v4/core/index.js', ZOD_BARREL_REEXPORT],
+    ],
+  },
+  ...['react', 'react-reconciler', 'scheduler'].map((name) => ({
+    id: `${name}-production-only`,
+    package: name,
+    version: { react: '19.3.1', 'react-reconciler': '0.34.0', scheduler: '0.28.0' }[name],
+    why: `${name} chooses its development or production build with NODE_ENV at run time; the views run in production (tui/load-view.ts sets it), so the bundle carries the production build alone, as any bundled React app does.`,
+    checks: name === 'react' ? [['index.js', NODE_ENV_SWITCH], ['jsx-runtime.js', NODE_ENV_SWITCH]] : [['index.js', NODE_ENV_SWITCH]],
+  })),
+  {
+    id: 'yoga-wasm-without-fetch',
+    package: 'yoga-layout',
+    version: '3.2.1',
+    why: "Yoga (Ink's layout) reads its base64 wasm with fetch() when fetch exists (which loads Node's own undici first), else with a charCodeAt loop: ~25 ms of a view's first frame. Buffer decodes the same bytes natively.",
+    checks: [['dist/binaries/yoga-wasm-base64-esm.js', YOGA_FETCH_FIRST]],
+  },
+  {
+    id: 'ink-throttle-alone',
+    package: 'ink',
+    version: '8.0.0',
+    why: "Ink takes only `throttle` from the es-toolkit/compat barrel (hundreds of modules); it is pointed at the module that defines throttle.",
+    checks: [['build/ink.js', "import { throttle } from 'es-toolkit/compat';"]],
+  },
+  {
+    id: 'es-toolkit-throttle-module',
+    package: 'es-toolkit',
+    version: '1.53.2',
+    why: 'The module ink-throttle-alone points at.',
+    checks: [['dist/compat/function/throttle.mjs', /export \{ throttle \}/]],
+  },
+  {
+    id: 'undici-agent-alone',
+    package: 'undici',
+    version: '8.12.4',
+    why: "net/outbound.ts uses undici's Agent alone; undici's index also loads fetch, WebSocket, the cache and the mocks (~110 modules). The bundle takes the Agent's own module for `import { Agent } from 'undici'`.",
+    checks: [['index.js', UNDICI_AGENT_EXPORT], ['index.js', 'module.exports.Agent = Agent']],
+  },
+  {
+    id: 'zod-compiled-answer-parsers',
+    package: 'zod',
+    version: '4.6.7',
+    why: "packaging/gen-answer-parsers.js writes out the parsers zod's compiler (compileFn of zod/v4/core) makes for the API's answers (src/lib/generated/answer-parsers.ts); test/lib/contract/answer-parsers.test.ts checks they are current and agree with zod.",
+    checks: [['v4/core/index.js', 'export * from "./compile.js";'], ['v4/core/compile.js', 'export function compileFn(schema, options)'], ['v4/core/compile.js', 'Symbol.for("zod.compile.invalid")']],
+  },
+]
+
+/** Problems of each patch with what is installed: a wrong version, or text a patch relies on that is gone. */
+export function patchProblems(from = ROOT) {
+  const problems = []
+  for (const p of PATCHES) {
+    const dir = packageDir(p.package, from)
+    const version = installedVersion(p.package, from)
+    if (version !== p.version) problems.push(`packaging patch ${p.id}: written for ${p.package}@${p.version}, installed is ${version}; check the patch against it and update its version in packaging/patches.js`)
+    for (const [file, expected] of p.checks) {
+      let text
+      try {
+        text = readFileSync(join(dir, file), 'utf8')
+      } catch {
+        problems.push(`packaging patch ${p.id}: ${p.package}/${file} is gone`)
+        continue
+      }
+      const present = typeof expected === 'string' ? text.includes(expected) : expected.test(text)
+      if (!present) problems.push(`packaging patch ${p.id}: ${p.package}/${file} no longer has ${expected}`)
+    }
+  }
+  return problems
+}
+
+const isIn = (path, name, rest) => path.includes(`${sep}node_modules${sep}${name}${sep}${rest.split('/').join(sep)}`)
+
+/** The esbuild plugin that applies every patch; `dist` is the compiled src/ the bundle is made from. */
+export function patchesPlugin({ dist }) {
+  const fail = (id, what) => {
+    throw new Error(`packaging patch ${id}: ${what}; see packaging/patches.js (npx vitest run test/packaging)`)
+  }
+  return {
+    name: 'svc-packaging-patches',
+    setup(b) {
+      // zod-english-only
+      b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({ contents: "export { default as en } from './en.js'\n", resolveDir: dirname(args.path), loader: 'js' }))
+      // react-production-only, react-reconciler-production-only, scheduler-production-only: every
+      // entry module at the package's root that switches on NODE_ENV (index.js, jsx-runtime.js…).
+      b.onLoad({ filter: /[\\/]node_modules[\\/](react|react-reconciler|scheduler)[\\/][\w.-]+\.js$/ }, (args) => {
+        const m = NODE_ENV_SWITCH.exec(readFileSync(args.path, 'utf8'))
+        if (!m && /[\\/]index\.js$/.test(args.path)) fail(`${/(react-reconciler|react|scheduler)[\\/]index\.js$/.exec(args.path)[1]}-production-only`, `${args.path} no longer picks its build as expected`)
+        return m ? { contents: `'use strict';\n${m[1]}\n`, resolveDir: dirname(args.path), loader: 'js' } : undefined
+      })
+      // yoga-wasm-without-fetch: the wasm bytes become the module's wasmBinary (`w`).
+      b.onLoad({ filter: /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ }, (args) => {
+        const src = readFileSync(args.path, 'utf8')
+        if (src.split(YOGA_FETCH_FIRST).length !== 2) fail('yoga-wasm-without-fetch', `${args.path} no longer reads its wasm as expected`)
+        return { contents: src.replace(YOGA_FETCH_FIRST, 'return (w||(w=Buffer.from(H.slice(37),"base64"))),true?'), resolveDir: dirname(args.path), loader: 'js' }
+      })
+      // ink-throttle-alone
+      b.onResolve({ filter: /^es-toolkit\/compat$/ }, (args) => {
+        if (!isIn(args.importer, 'ink', 'build/ink.js')) return undefined
+        return { path: join(packageDir('es-toolkit', dirname(args.importer)), 'dist', 'compat', 'function', 'throttle.mjs') }
+      })
+      // undici-agent-alone: `import { Agent } from 'undici'` in dist/lib/net/outbound.js.
+      // A getter, so undici's Agent is evaluated when a client is first made, not when the chunk
+      // that holds net/outbound.js loads (esbuild's interop reads the export at each use).
+      b.onResolve({ filter: /^undici$/ }, (args) => {
+        if (args.importer !== join(dist, 'lib', 'net', 'outbound.js')) return undefined
+        return { path: 'undici', namespace: 'svc-undici-agent', pluginData: { dir: packageDir('undici', dirname(args.importer)) } }
+      })
+      b.onLoad({ filter: /.*/, namespace: 'svc-undici-agent' }, (args) => ({
+        contents: "module.exports = { get Agent() { return require('./lib/dispatcher/agent.js') } }\n",
+        resolveDir: args.pluginData.dir,
+        loader: 'js',
+      }))
+    },
+  }
+}
+
