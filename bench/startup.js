@@ -34,8 +34,6 @@ export async function benchStartup({ report, runs, quick }) {
       { name: 'svc --help', args: [BIN, '--help'], env, target: 1.5 },
       { name: 'svc charges get ID --json (key in env)', args: [BIN, 'charges', 'get', charge.id, '--json'], env, target: 3 },
       { name: 'svc charges get ID --json (profile)', args: [BIN, 'charges', 'get', charge.id, '--json'], env: profileEnv, target: 3 },
-      // Informative: the same without the bundle (oclif and the commands from node_modules and dist/).
-      { name: 'svc charges get ID --json, unbundled', args: [BIN, 'charges', 'get', charge.id, '--json'], env: { ...profileEnv, SVC_NO_BUNDLE: '1' } },
     ]
     if (existsSync(BINARY)) {
       cases.push(

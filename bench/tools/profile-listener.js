@@ -12,7 +12,7 @@ import { summarise, topFunctions } from '../profile.js'
 
 const SECRET = `whsec_${randomBytes(24).toString('hex')}`
 const dir = mkdtempSync(join(tmpdir(), 'svc-prof-'))
-const env = { SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-bench-cfg-')), NO_COLOR: '1', SVC_NO_BUNDLE: '1' }
+const env = { SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-bench-cfg-')), NO_COLOR: '1' }
 const app = await startChild([join(ROOT, 'bench/lib/app.js')], {})
 const listener = await startChild(['--cpu-prof', '--cpu-prof-dir', dir, BIN, 'webhooks', 'listen', '--forward', app.ready, '--port', '0', '--no-tui', '--secret', SECRET], env, (l) => JSON.parse(l).listening)
 const r = await load({ url: listener.ready, connections: 50, durationMs: Number(process.argv[2] ?? 4000), request: signedDeliveries(SECRET) })
