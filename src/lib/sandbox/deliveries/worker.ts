@@ -226,7 +226,18 @@ export class WebhookDeliveries implements EventSink {
    */
   async flush(maxRounds = 64): Promise<void> {
     for (let round = 0; this.work.size && round < maxRounds; round++) await Promise.all([...this.work])
+    this.persistLastSuccess()
     this.flushWrites()
+  }
+
+  /** The endpoints' last success is written at most once a second; a flush (export, close) writes the latest. */
+  private persistLastSuccess(): void {
+    for (const [env, ep] of this.endpoints) {
+      if (ep.lastSuccessAt === undefined || ep.lastSuccessAt === ep.persistedSuccessAt) continue
+      const value = ep.lastSuccessAt
+      ep.persistedSuccessAt = value
+      this.queue(() => this.store.noteEndpointSuccess(env, value))
+    }
   }
 
   /**

@@ -115,3 +115,21 @@ describe('refusals', () => {
     expect(c.testKey).toBe(a.testKey)
   })
 })
+
+describe('what the export holds', () => {
+  it("the webhook endpoint's latest success, though the worker writes it at most once a second", async () => {
+    const sandbox = await startSandbox({ clock: { manual: true, start: T0 } })
+    open.push(sandbox)
+    const merchant = await startMerchant({ baseUrl: sandbox.baseUrl, apiKey: sandbox.testKey, secret: sandbox.webhookSecret, careful: false })
+    open.push(merchant)
+    await sandbox.setWebhookUrl(merchant.url)
+    await createCharge(sandbox.baseUrl, sandbox.testKey, 'order-a')
+    await sandbox.waitForDelivery((d) => d.state === 'succeeded')
+    await sandbox.clock.advance('300ms')
+    const second = await createCharge(sandbox.baseUrl, sandbox.testKey, 'order-b')
+    await sandbox.waitForDelivery((d) => d.state === 'succeeded' && d.body.includes(second))
+    const state = (await sandbox.exportState()) as { tables: { webhook_endpoints: Array<{ environment: string; last_success_ms: number }> } }
+    const test = state.tables.webhook_endpoints.find((e) => e.environment === 'test')!
+    expect(test.last_success_ms).toBe(T0 + 300)
+  })
+})
