@@ -61,6 +61,7 @@ describe('oclif parse errors', () => {
     expect(r.exitCode).toBe(2)
     const [error, hint, ...rest] = lines(r.stderr)
     expect(error).toContain(`Error [invalid_request]: ${message}`)
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for ANSI escapes
     expect(error).not.toMatch(/See more help|\t|\u001b/)
     expect(hint).toBe(`Hint: See \`${usage} --help\`.`)
     expect(rest).toEqual([])

@@ -22,6 +22,7 @@ describe('svc profiles list', () => {
     const r = await runCommand(ProfilesList, [], { env, tty: true })
     expect(r.exitCode).toBe(0)
     expect(r.stdout).toMatch(ANSI)
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping ANSI escapes
     const lines = r.stdout.replace(/\u001B\[[0-9;]*m/g, '').split('\n')
     expect(lines[0]).toMatch(/NAME\s+ENV\s+BASE URL\s+API KEY\s+WEBHOOK SECRET/)
     expect(lines.find((l) => l.includes('sandbox'))).toMatch(/^\*\s+sandbox\s+test\s+http:\/\/127\.0\.0\.1:8787\s+svc_test_…2a4b\s+whsec_…e6d5$/)

@@ -27,6 +27,7 @@ let sb: RunningSandbox
 let clock: SandboxClock
 let target: Target
 
+// biome-ignore lint/suspicious/noExplicitAny: answers are inspected field by field
 async function api(method: string, path: string, key = sb.testKey): Promise<{ status: number; body: any }> {
   const res = await fetch(`${sb.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${key}` } })
   return { status: res.status, body: await res.json() }

@@ -151,7 +151,7 @@ describe('svc webhooks listen (piped)', () => {
     const urls: Record<string, string> = { live: 'http://127.0.0.1:3001/live' }
     const sandbox = await fakeService(true, urls)
     const run = start(['--forward', `127.0.0.1:${target.port}`, '--port', '0', '--secret', SECRET], { SVC_API_KEY: 'svc_test_abcdefghijklmnop', SVC_BASE_URL: sandbox.baseUrl })
-    const [first] = await run.waitLines(1)
+    await run.waitLines(1)
     urls.live = 'http://127.0.0.1:4000/other'
     await run.stop()
     expect(urls).toEqual({ live: 'http://127.0.0.1:4000/other' })

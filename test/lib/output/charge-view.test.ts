@@ -44,6 +44,7 @@ describe('one charge', () => {
   })
 
   it('without colour the view has no escape codes', () => {
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for ANSI escapes
     expect(renderChargeView(paid, { paint: painter(false), now })).not.toMatch(/\u001B\[/)
   })
 

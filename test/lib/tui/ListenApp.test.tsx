@@ -182,6 +182,7 @@ describe('ListenApp', () => {
     expect(all).toContain('Ebook\\x1b[31mRED')
     expect(all).toContain('a\\x9b2Jb@x')
     expect(all).toContain('x-svc-event-type: product.paid\\x1b[2J')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: terminal control sequences are the point
     expect(all).not.toMatch(/\u001b\[2J|\u001b\]0|\u009b|\u0007/)
   })
 

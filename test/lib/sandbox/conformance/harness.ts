@@ -90,8 +90,10 @@ export function errorOf(reply: Reply): { code: string; message: string; requestI
   return e
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: event bodies are inspected field by field
 export function eventsOf(h: Harness, chargeId: string): Array<{ type: string; body: Record<string, any> }> {
   return h.deliveries.events
+    // biome-ignore lint/suspicious/noExplicitAny: event bodies are inspected field by field
     .map((e) => ({ type: e.type, body: JSON.parse(e.body) as Record<string, any> }))
     .filter((e) => e.body.data?.charge?.id === chargeId)
 }

@@ -2,7 +2,6 @@
  * Per-charge order of first attempts: an event of a charge goes out only once the previous event
  * of the same charge got its answer (or failed), while other charges' events go out at once.
  */
-import type { DatabaseSync } from 'node:sqlite'
 import { openDatabase } from '../../../../src/lib/sandbox/db.js'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { SandboxClock } from '../../../../src/lib/sandbox/clock.js'

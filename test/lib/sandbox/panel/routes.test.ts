@@ -1,4 +1,3 @@
-import type { DatabaseSync } from 'node:sqlite'
 import { openDatabase } from '../../../../src/lib/sandbox/db.js'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { SandboxClock } from '../../../../src/lib/sandbox/clock.js'
