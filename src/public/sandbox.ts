@@ -33,8 +33,15 @@ import type { Override } from '../lib/fixtures/fixture.js'
 import { isTriggerType, loadBuiltinFixture, unknownTriggerType } from '../lib/fixtures/builtin.js'
 import type { FixtureEnv } from '../lib/fixtures/runner.js'
 import { SandboxClock } from '../lib/sandbox/clock.js'
-import { startSandbox as startCore } from '../lib/sandbox/sandbox.js'
 import { chooseEnv, runOnSandbox, triggerOverrides } from '../lib/services/trigger.js'
+
+// node:sqlite (the sandbox's store) is in Node.js 22.13 and newer. On an older Node, importing this
+// module throws this Error rather than ERR_UNKNOWN_BUILTIN_MODULE; the store is therefore loaded
+// by startSandbox, after this check, not by a static import.
+const [major = 0, minor = 0] = process.versions.node.split('.').map(Number)
+if (major < 22 || (major === 22 && minor < 13)) {
+  throw new Error(`svc-cli/sandbox needs Node.js 22.13 or newer (for node:sqlite); this is ${process.version}. Install a current Node.js (https://nodejs.org), e.g. \`nvm install 24\`.`)
+}
 
 export type { Charge } from '../lib/contract/schemas.js'
 export type { DeliveryRecord as Delivery, AttemptRecord as DeliveryAttempt } from '../lib/contract/panel.js'
@@ -116,6 +123,7 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sand
   const c = opts.clock
   // Without clock options the sandbox keeps its own (its lead over the wall clock persists in a data dir).
   const own = c === undefined ? undefined : new SandboxClock({ manual: c.manual, speed: c.speed, start: c.start === undefined ? undefined : new Date(c.start).getTime() })
+  const { startSandbox: startCore } = await import('../lib/sandbox/sandbox.js')
   const core = await startCore({
     port: opts.port ?? 0,
     inMemory: opts.inMemory ?? opts.dataDir === undefined,
