@@ -5,7 +5,8 @@ import nock from 'nock'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import Login from '../../src/commands/login.js'
 import { ProfileStore } from '../../src/lib/config/store.js'
-import { createIO, setIO } from '../../src/lib/output/io.js'
+import { setIO } from '../../src/lib/output/io.js'
+import { testIO } from '../helpers/test-io.js'
 import { ROOT, runCommand } from '../helpers/run-command.js'
 import { account, BASE_URL, errorBody, LIVE_KEY, TEST_KEY } from '../lib/api/fixtures.js'
 import { instantRetries } from '../lib/api/instant-retries.js'
@@ -34,15 +35,10 @@ async function runOnTerminal(argv: string[], typed: string, env: Record<string, 
   const stdin = new PassThrough() as PassThrough & { isTTY: boolean; setRawMode: (m: boolean) => void }
   stdin.isTTY = true
   stdin.setRawMode = () => {}
-  const out = new PassThrough()
-  const err = new PassThrough()
-  let stdout = ''
-  let stderr = ''
-  out.on('data', (c: Buffer) => (stdout += c))
-  err.on('data', (c: Buffer) => (stderr += c))
   const ioEnv = { ...process.env, ...env }
   delete ioEnv.CI
-  setIO(createIO({ stdin, stdout: out, stderr: err, env: ioEnv, isStdinTTY: true, isStderrTTY: true, isStdoutTTY: true, noColor: true }))
+  const t = testIO({ tty: true, stdin, env: ioEnv, noColor: true })
+  setIO(t.io)
   stdin.write(typed)
   let exitCode = 0
   try {
@@ -53,7 +49,7 @@ async function runOnTerminal(argv: string[], typed: string, env: Record<string, 
   } finally {
     setIO(undefined)
   }
-  return { stdout, stderr, exitCode }
+  return { stdout: t.out(), stderr: t.err(), exitCode }
 }
 
 describe('svc login --with-key-stdin', () => {
