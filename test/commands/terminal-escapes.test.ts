@@ -4,7 +4,7 @@
  * the screen, nor break a piped row. --json stays byte-exact.
  */
 import nock from 'nock'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import Account from '../../src/commands/account.js'
 import Api from '../../src/commands/api.js'
 import ChargesCancel from '../../src/commands/charges/cancel.js'
@@ -17,10 +17,6 @@ import { testEnv } from './charges/helpers.js'
 
 const sleeps = vi.hoisted(() => [] as number[])
 vi.mock('../../src/lib/api/client.js', (orig) => instantRetries(orig, sleeps))
-
-afterEach(() => {
-  nock.cleanAll()
-})
 
 const ESC = '\u001b'
 const RED = `${ESC}[31mRED${ESC}[0m`
