@@ -13,7 +13,7 @@ import { createInterface } from 'node:readline'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSandbox } from '../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../src/lib/sandbox/types.js'
-import { chargeEvent, post, SECRET, signedHeaders, startApp, type TargetApp } from '../lib/webhooks/fixtures.js'
+import { chargeEvent, post, SECRET, signedHeaders, startApp, type TargetApp } from '../helpers/webhooks.js'
 import { ROOT } from '../helpers/run-command.js'
 
 const BINARY = join(ROOT, 'dist-bin', process.platform === 'win32' ? 'svc.exe' : 'svc')

@@ -13,7 +13,7 @@ import type { RunningSandbox } from '../../src/lib/sandbox/types.js'
 import { svc } from '../helpers/cli.js'
 import { ROOT } from '../helpers/run-command.js'
 import { needs, toolPath } from '../helpers/system-tools.js'
-import { startApp, type TargetApp } from '../lib/webhooks/fixtures.js'
+import { startApp, type TargetApp } from '../helpers/webhooks.js'
 
 // The system's Chromium (SVC_CHROMIUM, else `chromium` on PATH); without it every test here is
 // skipped, naming the install line (in CI: fails).

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net'
 import nock from 'nock'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import Account from '../../src/commands/account.js'
-import { account, BASE_URL, errorBody, TEST_KEY } from '../lib/api/fixtures.js'
-import { instantRetries } from '../lib/api/instant-retries.js'
+import { account, BASE_URL, errorBody, TEST_KEY } from '../helpers/api-fixtures.js'
+import { instantRetries } from '../helpers/instant-retries.js'
 import { runCommand } from '../helpers/run-command.js'
 
 const sleeps = vi.hoisted(() => [] as number[])

@@ -3,8 +3,8 @@ import { join } from 'node:path'
 import nock from 'nock'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import Api from '../../src/commands/api.js'
-import { BASE_URL, charge, errorBody, TEST_KEY } from '../lib/api/fixtures.js'
-import { instantRetries } from '../lib/api/instant-retries.js'
+import { BASE_URL, charge, errorBody, TEST_KEY } from '../helpers/api-fixtures.js'
+import { instantRetries } from '../helpers/instant-retries.js'
 import { runCommand } from '../helpers/run-command.js'
 
 const sleeps = vi.hoisted(() => [] as number[])

@@ -9,9 +9,9 @@ import { setIO } from '../../src/lib/output/io.js'
 import { requestsWithoutMock } from '../helpers/http-mocks.js'
 import { testIO } from '../helpers/test-io.js'
 import { ROOT, runCommand } from '../helpers/run-command.js'
-import { account, BASE_URL, errorBody, LIVE_KEY, TEST_KEY } from '../lib/api/fixtures.js'
-import { instantRetries } from '../lib/api/instant-retries.js'
-import { freshConfigDir, WEBHOOK_SECRET } from '../lib/config/helpers.js'
+import { account, BASE_URL, errorBody, LIVE_KEY, TEST_KEY } from '../helpers/api-fixtures.js'
+import { instantRetries } from '../helpers/instant-retries.js'
+import { freshConfigDir, WEBHOOK_SECRET } from '../helpers/config.js'
 
 const sleeps = vi.hoisted(() => [] as number[])
 vi.mock('../../src/lib/api/client.js', (orig) => instantRetries(orig, sleeps))

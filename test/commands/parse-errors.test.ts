@@ -10,7 +10,7 @@ import ChargesGet from '../../src/commands/charges/get.js'
 import ChargesList from '../../src/commands/charges/list.js'
 import ChargesWatch from '../../src/commands/charges/watch.js'
 import { runCommand } from '../helpers/run-command.js'
-import { testEnv } from './charges/helpers.js'
+import { testEnv } from '../helpers/charges.js'
 
 beforeAll(() => {
   ChargesGet.id = 'charges:get'

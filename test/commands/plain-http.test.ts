@@ -4,10 +4,10 @@ import { describe, expect, it, vi } from 'vitest'
 import Account from '../../src/commands/account.js'
 import ChargesCancel from '../../src/commands/charges/cancel.js'
 import { plainHttpWarning } from '../../src/lib/command/api.js'
-import { account, TEST_KEY } from '../lib/api/fixtures.js'
-import { instantRetries } from '../lib/api/instant-retries.js'
+import { account, TEST_KEY } from '../helpers/api-fixtures.js'
+import { instantRetries } from '../helpers/instant-retries.js'
 import { runCommand } from '../helpers/run-command.js'
-import { chargeN, idOf } from './charges/helpers.js'
+import { chargeN, idOf } from '../helpers/charges.js'
 
 const sleeps = vi.hoisted(() => [] as number[])
 vi.mock('../../src/lib/api/client.js', (orig) => instantRetries(orig, sleeps))

@@ -10,10 +10,10 @@ import Api from '../../src/commands/api.js'
 import ChargesCancel from '../../src/commands/charges/cancel.js'
 import ChargesGet from '../../src/commands/charges/get.js'
 import ChargesList from '../../src/commands/charges/list.js'
-import { account, BASE_URL, charge, errorBody } from '../lib/api/fixtures.js'
-import { instantRetries } from '../lib/api/instant-retries.js'
+import { account, BASE_URL, charge, errorBody } from '../helpers/api-fixtures.js'
+import { instantRetries } from '../helpers/instant-retries.js'
 import { runCommand } from '../helpers/run-command.js'
-import { testEnv } from './charges/helpers.js'
+import { testEnv } from '../helpers/charges.js'
 
 const sleeps = vi.hoisted(() => [] as number[])
 vi.mock('../../src/lib/api/client.js', (orig) => instantRetries(orig, sleeps))

@@ -10,7 +10,7 @@ import { ADVANCE_TARGETS, CHARGE_STATUSES } from '../../src/lib/domain/charge-st
 import { EVENT_TYPES } from '../../src/lib/contract/events.js'
 import { RAW_METHODS } from '../../src/lib/api/raw-input.js'
 import { needs } from '../helpers/system-tools.js'
-import { allFlags, loadCommands, ROOT } from './commands.js'
+import { allFlags, loadCommands, ROOT } from '../helpers/commands.js'
 
 let model: CompletionModel
 const dir = mkdtempSync(join(tmpdir(), 'svc-completion-'))

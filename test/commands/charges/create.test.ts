@@ -3,8 +3,8 @@ import { describe, expect, it, vi } from 'vitest'
 import ChargesCreate from '../../../src/commands/charges/create.js'
 import { stripAnsi } from '../../../src/lib/output/color.js'
 import { runCommand } from '../../helpers/run-command.js'
-import { instantRetries } from '../../lib/api/instant-retries.js'
-import { ANSI, BASE_URL, charge, errorBody, fakeWaitClock, liveEnv, testEnv, trackUnmatched } from './helpers.js'
+import { instantRetries } from '../../helpers/instant-retries.js'
+import { ANSI, BASE_URL, charge, errorBody, fakeWaitClock, liveEnv, testEnv, trackUnmatched } from '../../helpers/charges.js'
 
 const sleeps = vi.hoisted(() => [] as number[])
 vi.mock('../../../src/lib/api/client.js', (orig) => instantRetries(orig, sleeps))

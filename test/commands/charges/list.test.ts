@@ -2,8 +2,8 @@ import nock from 'nock'
 import { describe, expect, it, vi } from 'vitest'
 import ChargesList from '../../../src/commands/charges/list.js'
 import { runCommand } from '../../helpers/run-command.js'
-import { instantRetries } from '../../lib/api/instant-retries.js'
-import { ANSI, BASE_URL, chargeN, idOf, testEnv, trackUnmatched } from './helpers.js'
+import { instantRetries } from '../../helpers/instant-retries.js'
+import { ANSI, BASE_URL, chargeN, idOf, testEnv, trackUnmatched } from '../../helpers/charges.js'
 
 const sleeps = vi.hoisted(() => [] as number[])
 vi.mock('../../../src/lib/api/client.js', (orig) => instantRetries(orig, sleeps))

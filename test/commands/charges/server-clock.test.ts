@@ -8,8 +8,8 @@ import ChargesGet from '../../../src/commands/charges/get.js'
 import ChargesList from '../../../src/commands/charges/list.js'
 import { stripAnsi } from '../../../src/lib/output/color.js'
 import { runCommand } from '../../helpers/run-command.js'
-import { instantRetries } from '../../lib/api/instant-retries.js'
-import { BASE_URL, charge, testEnv } from './helpers.js'
+import { instantRetries } from '../../helpers/instant-retries.js'
+import { BASE_URL, charge, testEnv } from '../../helpers/charges.js'
 
 const sleeps = vi.hoisted(() => [] as number[])
 vi.mock('../../../src/lib/api/client.js', (orig) => instantRetries(orig, sleeps))

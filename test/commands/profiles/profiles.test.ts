@@ -6,8 +6,8 @@ import ProfilesShow from '../../../src/commands/profiles/show.js'
 import ProfilesUse from '../../../src/commands/profiles/use.js'
 import { ProfileStore } from '../../../src/lib/config/store.js'
 import { runCommand } from '../../helpers/run-command.js'
-import { freshConfigDir } from '../../lib/config/helpers.js'
-import { configWithProfiles, SECRETS } from './fixtures.js'
+import { freshConfigDir } from '../../helpers/config.js'
+import { configWithProfiles, SECRETS } from '../../helpers/profiles.js'
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for ANSI escapes
 const ANSI = /\u001B\[/

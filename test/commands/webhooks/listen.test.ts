@@ -8,8 +8,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import WebhooksListen from '../../../src/commands/webhooks/listen.js'
 import { ProfileStore } from '../../../src/lib/config/store.js'
 import { setIO } from '../../../src/lib/output/io.js'
-import { chargeEvent, deferred, post, SECRET, signedHeaders, startApp, type TargetApp } from '../../lib/webhooks/fixtures.js'
-import { startListen as start } from './listen-harness.js'
+import { chargeEvent, deferred, post, SECRET, signedHeaders, startApp, type TargetApp } from '../../helpers/webhooks.js'
+import { startListen as start } from '../../helpers/listen-harness.js'
 
 const cleanups: Array<() => Promise<void>> = []
 afterEach(async () => {

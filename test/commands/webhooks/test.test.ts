@@ -1,8 +1,8 @@
 import nock from 'nock'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import WebhooksTest from '../../../src/commands/webhooks/test.js'
-import { BASE_URL, errorBody, TEST_KEY } from '../../lib/api/fixtures.js'
-import { instantRetries } from '../../lib/api/instant-retries.js'
+import { BASE_URL, errorBody, TEST_KEY } from '../../helpers/api-fixtures.js'
+import { instantRetries } from '../../helpers/instant-retries.js'
 import { runCommand } from '../../helpers/run-command.js'
 
 const sleeps = vi.hoisted(() => [] as number[])

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createClient } from '../../../src/lib/api/client.js'
 import type { ClientOptions } from '../../../src/lib/api/types.js'
 import { ApiError, NetworkError, ResponseError } from '../../../src/lib/errors.js'
-import { account, BASE_URL, charge, connectionReset, errorBody, TEST_KEY } from './fixtures.js'
+import { account, BASE_URL, charge, connectionReset, errorBody, TEST_KEY } from '../../helpers/api-fixtures.js'
 
 // nock 15 intercepts at the net.Socket level (@mswjs/interceptors), so it sees the requests of
 // the client's own undici Agent; no global dispatcher is involved.

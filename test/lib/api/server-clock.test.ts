@@ -1,7 +1,7 @@
 import nock from 'nock'
 import { describe, expect, it } from 'vitest'
 import { createClient } from '../../../src/lib/api/client.js'
-import { account, BASE_URL, TEST_KEY } from './fixtures.js'
+import { account, BASE_URL, TEST_KEY } from '../../helpers/api-fixtures.js'
 
 const HOUR = 3_600_000
 const client = createClient({ apiKey: TEST_KEY, baseUrl: BASE_URL })

@@ -7,8 +7,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { parseForwardUrl } from '../../../src/lib/webhooks/forward.js'
 import { runListen } from '../../../src/lib/services/listen.js'
 import { testIO } from '../../helpers/test-io.js'
-import { Keys, Screen } from '../tui/render-at.js'
-import { deferred, SECRET } from '../webhooks/fixtures.js'
+import { Keys, Screen } from '../../helpers/render-at.js'
+import { deferred, SECRET } from '../../helpers/webhooks.js'
 
 const stops: AbortController[] = []
 afterEach(() => {

@@ -7,8 +7,8 @@ import { StatusLog } from '../../../src/lib/tui/status-log.js'
 import { ChargeConfirmer } from '../../../src/lib/webhooks/confirm.js'
 import type { DeliveryRecord } from '../../../src/lib/webhooks/event-store.js'
 import { summarizeEvent } from '../../../src/lib/webhooks/event-summary.js'
-import { chargeEvent } from '../webhooks/fixtures.js'
-import { renderAt } from './render-at.js'
+import { chargeEvent } from '../../helpers/webhooks.js'
+import { renderAt } from '../../helpers/render-at.js'
 
 const CHARGE = 'c0ffee'.padEnd(24, '0')
 let seq = 0

@@ -1,7 +1,7 @@
 /** Spec 2.3, 2.7, 4.5 and 4.6: fees from the plan, the account read, and POST /v1/webhooks/test. */
 import { AccountSchema, EventSchema } from '../../../../src/lib/contract/schemas.js'
 import { describe, expect, it } from 'vitest'
-import { errorOf, useHarness } from './harness.js'
+import { errorOf, useHarness } from '../../../helpers/conformance.js'
 
 const h = useHarness()
 

@@ -1,6 +1,6 @@
 /** Spec 2.9, 5 and 7 over real HTTP: error shape with requestId, 400 details, 401/403/404/413, environments. */
 import { describe, expect, it } from 'vitest'
-import { errorOf, useHarness } from './harness.js'
+import { errorOf, useHarness } from '../../../helpers/conformance.js'
 
 const h = useHarness()
 

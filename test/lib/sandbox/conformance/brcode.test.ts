@@ -4,7 +4,7 @@ import { isValidPixPayload } from '@brazilian-utils/brazilian-utils/is-valid-pix
 import jsqrModule from 'jsqr'
 import { PNG } from 'pngjs'
 import { describe, expect, it } from 'vitest'
-import { errorOf, send, useHarness } from './harness.js'
+import { errorOf, send, useHarness } from '../../../helpers/conformance.js'
 
 // jsqr is CommonJS: its module.exports is the function (typed as an ES default export).
 const jsQR = ((jsqrModule as unknown as { default?: typeof jsqrModule }).default ?? jsqrModule) as unknown as typeof jsqrModule.default

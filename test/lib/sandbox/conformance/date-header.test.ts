@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { START, useHarness } from './harness.js'
+import { START, useHarness } from '../../../helpers/conformance.js'
 
 // The CLI reads the server's time from Date (client.serverNow()): a sandbox whose clock was
 // advanced must say so, or charges created "now" read as hours in the future.

@@ -1,6 +1,6 @@
 /** Spec 4.1: 201 new, 200 replay, 409 conflicts and 409 charge_processing for a concurrent duplicate. */
 import { describe, expect, it } from 'vitest'
-import { errorOf, useHarness } from './harness.js'
+import { errorOf, useHarness } from '../../../helpers/conformance.js'
 
 /** A gate the test opens: a creation that reaches it while held waits there, and says it arrived. */
 let held = false

@@ -1,7 +1,7 @@
 /** Spec 4.2: newest first, filters, limit, cursor pagination exactly once while charges keep arriving. */
 import { ChargeListSchema } from '../../../../src/lib/contract/schemas.js'
 import { describe, expect, it } from 'vitest'
-import { errorOf, useHarness } from './harness.js'
+import { errorOf, useHarness } from '../../../helpers/conformance.js'
 
 const h = useHarness()
 

@@ -1,6 +1,6 @@
 /** POST /_sandbox/reset: the data goes, and so do its pending timers; keys, secret, plan and webhook URL stay. */
 import { describe, expect, it } from 'vitest'
-import { useHarness } from './harness.js'
+import { useHarness } from '../../../helpers/conformance.js'
 
 const h = useHarness()
 

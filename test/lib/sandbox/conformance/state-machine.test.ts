@@ -1,7 +1,7 @@
 /** Spec part 3 over real HTTP, driven by the manual clock: every move, its event and its fields. */
 import { ChargeSchema, EventSchema } from '../../../../src/lib/contract/schemas.js'
 import { describe, expect, it } from 'vitest'
-import { errorOf, eventsOf, useHarness } from './harness.js'
+import { errorOf, eventsOf, useHarness } from '../../../helpers/conformance.js'
 
 const HOUR = 3_600_000
 const h = useHarness()

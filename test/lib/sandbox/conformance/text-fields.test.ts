@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { svc } from '../../../helpers/cli.js'
-import { useHarness } from './harness.js'
+import { useHarness } from '../../../helpers/conformance.js'
 
 const h = useHarness()
 

@@ -7,10 +7,10 @@
  */
 import { request as httpRequest } from 'node:http'
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest'
-import { SandboxClock } from '../../../../src/lib/sandbox/clock.js'
-import { RecordingDeliveries } from '../../../../src/lib/sandbox/null-sink.js'
-import { startSandbox } from '../../../../src/lib/sandbox/sandbox.js'
-import type { RunningSandbox, SandboxStartOptions } from '../../../../src/lib/sandbox/types.js'
+import { SandboxClock } from '../../src/lib/sandbox/clock.js'
+import { RecordingDeliveries } from '../../src/lib/sandbox/null-sink.js'
+import { startSandbox } from '../../src/lib/sandbox/sandbox.js'
+import type { RunningSandbox, SandboxStartOptions } from '../../src/lib/sandbox/types.js'
 
 export const START = Date.parse('2026-11-22T12:00:00.000Z')
 export const CPF = '529.982.247-25'

@@ -1,11 +1,11 @@
 /** Shared by the charges and test-advance command tests: credentials, fixtures and request tracking. */
 import nock from 'nock'
 import { vi } from 'vitest'
-import { waitClock } from '../../../src/lib/charges/wait.js'
-import type { Charge } from '../../../src/lib/contract/schemas.js'
-import { BASE_URL, charge, LIVE_KEY, TEST_KEY } from '../../lib/api/fixtures.js'
+import { waitClock } from '../../src/lib/charges/wait.js'
+import type { Charge } from '../../src/lib/contract/schemas.js'
+import { BASE_URL, charge, LIVE_KEY, TEST_KEY } from './api-fixtures.js'
 
-export { BASE_URL, charge, errorBody, LIVE_KEY, TEST_KEY } from '../../lib/api/fixtures.js'
+export { BASE_URL, charge, errorBody, LIVE_KEY, TEST_KEY } from './api-fixtures.js'
 
 export const testEnv = { SVC_API_KEY: TEST_KEY, SVC_BASE_URL: BASE_URL }
 export const liveEnv = { SVC_API_KEY: LIVE_KEY, SVC_BASE_URL: BASE_URL }
