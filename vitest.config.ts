@@ -10,5 +10,8 @@ export default defineConfig({
     setupFiles: ['test/setup.ts'],
     pool: 'forks',
     restoreMocks: true,
+    // A test that needs a program the machine lacks (zsh, fish, Chromium) is skipped outside CI;
+    // this reporter lists them once at the end with their install line (test/helpers/system-tools.ts).
+    reporters: ['default', './test/helpers/needs-reporter.ts'],
   },
 })

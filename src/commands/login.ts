@@ -4,7 +4,6 @@ import { type LoginResult, login } from '../lib/services/login.js'
 import { maskSecret } from '../lib/config/mask.js'
 import { summarizeProfile } from '../lib/config/profiles.js'
 import { timeoutFlagMs } from '../lib/command/timeout.js'
-import { UsageError } from '../lib/errors.js'
 import { painter } from '../lib/output/color.js'
 import type { IO } from '../lib/output/io.js'
 

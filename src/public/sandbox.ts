@@ -33,11 +33,17 @@ import type { Override } from '../lib/fixtures/fixture.js'
 import { isTriggerType, loadBuiltinFixture, unknownTriggerType } from '../lib/fixtures/builtin.js'
 import type { FixtureEnv } from '../lib/fixtures/runner.js'
 import { SandboxClock } from '../lib/sandbox/clock.js'
-import { startSandbox as startCore } from '../lib/sandbox/sandbox.js'
 import { checkWebhookFaults, type WebhookFaultsSpec } from '../lib/sandbox/faults/spec.js'
-import { loadState } from '../lib/sandbox/state/state.js'
 import { chooseEnv, runOnSandbox, triggerOverrides } from '../lib/services/trigger.js'
 import { createClient as createSvcClient, type SvcClient } from './client.js'
+
+// node:sqlite (the sandbox's store) is in Node.js 22.13 and newer. On an older Node, importing this
+// module throws this Error rather than ERR_UNKNOWN_BUILTIN_MODULE; the store is therefore loaded
+// by startSandbox, after this check, not by a static import.
+const [major = 0, minor = 0] = process.versions.node.split('.').map(Number)
+if (major < 22 || (major === 22 && minor < 13)) {
+  throw new Error(`svc-cli/sandbox needs Node.js 22.13 or newer (for node:sqlite); this is ${process.version}. Install a current Node.js (https://nodejs.org), e.g. \`nvm install 24\`.`)
+}
 
 export type { Charge } from '../lib/contract/schemas.js'
 export type { DeliveryRecord as Delivery, AttemptRecord as DeliveryAttempt } from '../lib/contract/panel.js'
@@ -150,11 +156,13 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sand
   const c = opts.clock
   const faultsSeed = typeof opts.seed === 'number' ? opts.seed : undefined
   if (faultsSeed !== undefined && !Number.isSafeInteger(faultsSeed)) throw new TypeError(`seed: ${faultsSeed} is not an integer (a number is the webhook faults' seed; a state is a file path or an object)`)
-  const state = opts.seed === undefined || typeof opts.seed === 'number' ? undefined : await loadState(opts.seed)
+  // Loaded here, not at import: they open node:sqlite, which an old Node lacks (checked above).
+  const state = opts.seed === undefined || typeof opts.seed === 'number' ? undefined : await (await import('../lib/sandbox/state/state.js')).loadState(opts.seed)
   const webhookFaults = opts.webhookFaults === undefined ? undefined : checkWebhookFaults(opts.webhookFaults)
   // Without clock options the sandbox keeps its own (its lead over the wall clock persists in a data dir).
   const start = c?.start !== undefined ? new Date(c.start).getTime() : state ? Date.parse(state.clock.now) : undefined
   const own = c === undefined ? undefined : new SandboxClock({ manual: c.manual, speed: c.speed, start })
+  const { startSandbox: startCore } = await import('../lib/sandbox/sandbox.js')
   const core = await startCore({
     port: opts.port ?? 0,
     inMemory: opts.inMemory ?? opts.dataDir === undefined,

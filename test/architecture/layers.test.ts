@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest'
 const SRC = resolve(import.meta.dirname, '../../src')
 
 /** Lowest first. A folder imports only from its own layer or lower ones. */
-export const LAYERS: readonly (readonly string[])[] = [
+const LAYERS: readonly (readonly string[])[] = [
   ['contract', 'domain', 'errors', 'generated'],
   ['output', 'net'],
   ['config'],

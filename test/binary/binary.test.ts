@@ -1,5 +1,5 @@
 /**
- * The single executable (dist-bin/svc, `npm run build:binary`; .ci/run builds it before the
+ * The single executable (dist-bin/svc, `npm run build:binary`; npm test builds it before the
  * tests) as a user runs it: no Node.js, no package directory, only the file. It answers
  * --version and the root help as the npm package does, reads a charge from a sandbox, runs the
  * sandbox itself and the webhook listener.
@@ -13,7 +13,7 @@ import { createInterface } from 'node:readline'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSandbox } from '../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../src/lib/sandbox/types.js'
-import { chargeEvent, post, SECRET, signedHeaders, startApp, type TargetApp } from '../lib/webhooks/fixtures.js'
+import { chargeEvent, post, SECRET, signedHeaders, startApp, type TargetApp } from '../helpers/webhooks.js'
 import { ROOT } from '../helpers/run-command.js'
 
 const BINARY = join(ROOT, 'dist-bin', process.platform === 'win32' ? 'svc.exe' : 'svc')
@@ -74,7 +74,7 @@ let sandbox: RunningSandbox
 let configDir: string
 
 beforeAll(async () => {
-  if (!existsSync(BINARY)) throw new Error(`${BINARY} is missing: run \`npm run build:binary\` (.ci/run does, before the tests)`)
+  if (!existsSync(BINARY)) throw new Error(`${BINARY} is missing: run \`npm run build:binary\` (npm test builds it when its sources changed)`)
   sandbox = await startSandbox({ port: 0, inMemory: true })
   configDir = mkdtempSync(join(tmpdir(), 'svc-binary-'))
 })

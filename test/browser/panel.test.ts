@@ -8,14 +8,17 @@ import { readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { startSandbox } from '../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../src/lib/sandbox/types.js'
 import { svc } from '../helpers/cli.js'
 import { ROOT } from '../helpers/run-command.js'
-import { startApp, type TargetApp } from '../lib/webhooks/fixtures.js'
+import { needs, toolPath } from '../helpers/system-tools.js'
+import { startApp, type TargetApp } from '../helpers/webhooks.js'
 
-const CHROMIUM = process.env.SVC_CHROMIUM ?? '/usr/bin/chromium'
+// The system's Chromium (SVC_CHROMIUM, else `chromium` on PATH); without it every test here is
+// skipped, naming the install line (in CI: fails).
+const CHROMIUM = toolPath('chromium')
 
 /** The little of the page's window these tests read (the test project has no DOM types). */
 interface BrowserWindow {
@@ -39,6 +42,7 @@ async function api(method: string, path: string, body?: unknown, key = sb.testKe
 }
 
 beforeAll(async () => {
+  if (!CHROMIUM) return
   sb = await startSandbox({ port: 0, inMemory: true })
   app = await startApp()
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
@@ -46,6 +50,10 @@ beforeAll(async () => {
   page = await context.newPage()
   await page.goto(sb.panelUrl)
 }, 60_000)
+
+beforeEach((ctx) => {
+  needs(ctx, 'chromium')
+})
 
 afterAll(async () => {
   await browser?.close()

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net'
 import nock from 'nock'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import Account from '../../src/commands/account.js'
-import { account, BASE_URL, errorBody, TEST_KEY } from '../lib/api/fixtures.js'
-import { instantRetries } from '../lib/api/instant-retries.js'
+import { account, BASE_URL, errorBody, TEST_KEY } from '../helpers/api-fixtures.js'
+import { instantRetries } from '../helpers/instant-retries.js'
 import { runCommand } from '../helpers/run-command.js'
 
 const sleeps = vi.hoisted(() => [] as number[])
@@ -15,13 +15,12 @@ const env = { SVC_API_KEY: TEST_KEY, SVC_BASE_URL: BASE_URL }
 const ANSI = /\u001B\[/
 
 afterEach(() => {
-  nock.cleanAll()
   sleeps.length = 0
 })
 
 describe('svc account', () => {
   it('shows plan, fees, limits, hold and webhook on a terminal', async () => {
-    const scope = nock(BASE_URL).get('/v1/account').reply(200, account())
+    nock(BASE_URL).get('/v1/account').reply(200, account())
     const r = await runCommand(Account, [], { env, tty: true })
     expect(r.exitCode).toBe(0)
     expect(r.stdout).toMatch(ANSI)
@@ -32,22 +31,20 @@ describe('svc account', () => {
     expect(r.stdout).toContain('24 h hold after payment')
     expect(r.stdout).toContain('https://loja.example.com.br/webhooks/svc')
     expect(r.stdout).toContain('(active)')
-    expect(scope.isDone()).toBe(true)
   })
 
   it('takes the fee from the plan, and says when no webhook is configured', async () => {
-    const scope = nock(BASE_URL)
+    nock(BASE_URL)
       .get('/v1/account')
       .reply(200, account({ plan: { id: 'plan_x', name: 'Enterprise', feeBps: 85 }, feeFixedInCents: 0, webhook: undefined }))
     const r = await runCommand(Account, ['--no-color'], { env, tty: true })
     expect(r.stdout).toContain('Enterprise: 0,85% + R$ 0,00 per charge')
     expect(r.stdout).toContain('not configured')
     expect(r.stdout).not.toMatch(ANSI)
-    expect(scope.isDone()).toBe(true)
   })
 
   it('prints key<TAB>value lines without colours when piped', async () => {
-    const scope = nock(BASE_URL).get('/v1/account').reply(200, account())
+    nock(BASE_URL).get('/v1/account').reply(200, account())
     const r = await runCommand(Account, [], { env })
     expect(r.exitCode).toBe(0)
     expect(r.stdout).not.toMatch(ANSI)
@@ -68,16 +65,14 @@ describe('svc account', () => {
         '',
       ].join('\n'),
     )
-    expect(scope.isDone()).toBe(true)
   })
 
   it('prints exactly the Account object with --json, unknown fields included', async () => {
     const body = { ...account(), createdAt: '2026-01-02T03:04:05Z' }
-    const scope = nock(BASE_URL).get('/v1/account').reply(200, body)
+    nock(BASE_URL).get('/v1/account').reply(200, body)
     const r = await runCommand(Account, ['--json'], { env })
     expect(JSON.parse(r.stdout)).toEqual(body)
     expect(r.stderr).toBe('')
-    expect(scope.isDone()).toBe(true)
   })
 })
 
@@ -105,7 +100,7 @@ describe('API errors through a command', () => {
 
   it.each(cases)('$status $code → exit $exit, `Error [code]: message (requestId …)`', async ({ status, code, exit, retried }) => {
     const details = status === 400 ? [{ field: 'limit', message: 'deve estar entre 1 e 100' }, { field: 'status', message: 'inválido' }] : undefined
-    const scope = nock(BASE_URL)
+    nock(BASE_URL)
       .get('/v1/account')
       .times(retried ? 4 : 1)
       .reply(status, errorBody(code, 'Mensagem do serviço', { details, requestId: 'req_42' }))
@@ -118,21 +113,19 @@ describe('API errors through a command', () => {
     expect(r.stderr).not.toMatch(ANSI)
     expect(r.stderr).not.toMatch(/\n\s+at /)
     expect(sleeps).toHaveLength(retried ? 3 : 0)
-    expect(scope.isDone()).toBe(true)
   })
 
   it('prints the API error object on stderr with --json', async () => {
     const body = errorBody('invalid_request', 'Parâmetro inválido', { details: [{ field: 'limit', message: 'máximo 100' }], requestId: 'req_7' })
-    const scope = nock(BASE_URL).get('/v1/account').reply(400, body)
+    nock(BASE_URL).get('/v1/account').reply(400, body)
     const r = await runCommand(Account, ['--json'], { env })
     expect(r.exitCode).toBe(2)
     expect(r.stdout).toBe('')
     expect(JSON.parse(r.stderr)).toEqual(body)
-    expect(scope.isDone()).toBe(true)
   })
 
   it('waits as Retry-After says, then succeeds', async () => {
-    const scope = nock(BASE_URL)
+    nock(BASE_URL)
       .get('/v1/account')
       .reply(429, errorBody('rate_limited', 'Limite'), { 'Retry-After': '3' })
       .get('/v1/account')
@@ -140,23 +133,21 @@ describe('API errors through a command', () => {
     const r = await runCommand(Account, ['--json'], { env })
     expect(r.exitCode).toBe(0)
     expect(sleeps).toEqual([3000])
-    expect(scope.isDone()).toBe(true)
   })
 })
 
 describe('malformed answers and the network', () => {
   it('exits 1 with a clear message when the body is not JSON', async () => {
-    const scope = nock(BASE_URL).get('/v1/account').reply(200, 'OK', { 'content-type': 'text/plain' })
+    nock(BASE_URL).get('/v1/account').reply(200, 'OK', { 'content-type': 'text/plain' })
     const r = await runCommand(Account, [], { env })
     expect(r.exitCode).toBe(1)
     expect(r.stderr).toContain('Error [invalid_response]: The answer to GET /v1/account (HTTP 200) was a body that is not JSON (text/plain): "OK".')
     expect(r.stderr).toContain('Hint: ')
     expect(r.stderr).not.toMatch(/\n\s+at /)
-    expect(scope.isDone()).toBe(true)
   })
 
   it('exits 1 naming the fields when the body violates the schema', async () => {
-    const scope = nock(BASE_URL)
+    nock(BASE_URL)
       .get('/v1/account')
       .reply(200, { ...account(), environment: 'staging', limits: { minChargeInCents: 1000 } })
     const r = await runCommand(Account, [], { env })
@@ -165,7 +156,6 @@ describe('malformed answers and the network', () => {
     expect(r.stderr).toContain('  environment: ')
     expect(r.stderr).toContain('  limits.maxChargeInCents: ')
     expect(r.stderr).not.toMatch(/\n\s+at /)
-    expect(scope.isDone()).toBe(true)
   })
 
   it('exits 7 with a sandbox hint when nothing listens on the loopback base URL', async () => {
@@ -181,7 +171,7 @@ describe('malformed answers and the network', () => {
   })
 
   it('logs each request and response with SVC_DEBUG=1, never the full key', async () => {
-    const scope = nock(BASE_URL)
+    nock(BASE_URL)
       .get('/v1/account')
       .reply(503, errorBody('provider_unavailable', 'x', { requestId: 'req_1' }))
       .get('/v1/account')
@@ -194,6 +184,5 @@ describe('malformed answers and the network', () => {
     expect(lines[3]).toMatch(/^← 200 GET \/v1\/account \d+ms$/)
     expect(r.stderr).not.toContain(TEST_KEY)
     expect(r.stderr).not.toContain(TEST_KEY.slice(9, 25))
-    expect(scope.isDone()).toBe(true)
   })
 })

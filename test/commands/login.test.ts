@@ -5,17 +5,18 @@ import nock from 'nock'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import Login from '../../src/commands/login.js'
 import { ProfileStore } from '../../src/lib/config/store.js'
-import { createIO, setIO } from '../../src/lib/output/io.js'
+import { setIO } from '../../src/lib/output/io.js'
+import { requestsWithoutMock } from '../helpers/http-mocks.js'
+import { testIO } from '../helpers/test-io.js'
 import { ROOT, runCommand } from '../helpers/run-command.js'
-import { account, BASE_URL, errorBody, LIVE_KEY, TEST_KEY } from '../lib/api/fixtures.js'
-import { instantRetries } from '../lib/api/instant-retries.js'
-import { freshConfigDir, WEBHOOK_SECRET } from '../lib/config/helpers.js'
+import { account, BASE_URL, errorBody, LIVE_KEY, TEST_KEY } from '../helpers/api-fixtures.js'
+import { instantRetries } from '../helpers/instant-retries.js'
+import { freshConfigDir, WEBHOOK_SECRET } from '../helpers/config.js'
 
 const sleeps = vi.hoisted(() => [] as number[])
 vi.mock('../../src/lib/api/client.js', (orig) => instantRetries(orig, sleeps))
 
 afterEach(() => {
-  nock.cleanAll()
   sleeps.length = 0
 })
 
@@ -34,15 +35,10 @@ async function runOnTerminal(argv: string[], typed: string, env: Record<string, 
   const stdin = new PassThrough() as PassThrough & { isTTY: boolean; setRawMode: (m: boolean) => void }
   stdin.isTTY = true
   stdin.setRawMode = () => {}
-  const out = new PassThrough()
-  const err = new PassThrough()
-  let stdout = ''
-  let stderr = ''
-  out.on('data', (c: Buffer) => (stdout += c))
-  err.on('data', (c: Buffer) => (stderr += c))
   const ioEnv = { ...process.env, ...env }
   delete ioEnv.CI
-  setIO(createIO({ stdin, stdout: out, stderr: err, env: ioEnv, isStdinTTY: true, isStderrTTY: true, isStdoutTTY: true, noColor: true }))
+  const t = testIO({ tty: true, stdin, env: ioEnv, noColor: true })
+  setIO(t.io)
   stdin.write(typed)
   let exitCode = 0
   try {
@@ -53,18 +49,17 @@ async function runOnTerminal(argv: string[], typed: string, env: Record<string, 
   } finally {
     setIO(undefined)
   }
-  return { stdout, stderr, exitCode }
+  return { stdout: t.out(), stderr: t.err(), exitCode }
 }
 
 describe('svc login --with-key-stdin', () => {
   it('checks the key with GET /v1/account, stores it 0600 as the default profile, and prints it masked', async () => {
     const env = { SVC_CONFIG_DIR: freshConfigDir() }
-    const scope = nock(BASE_URL, { reqheaders: { authorization: `Bearer ${TEST_KEY}` } })
+    nock(BASE_URL, { reqheaders: { authorization: `Bearer ${TEST_KEY}` } })
       .get('/v1/account')
       .reply(200, account())
     const r = await runCommand(Login, ['--with-key-stdin', '--base-url', `${BASE_URL}/`], { stdin: `  ${TEST_KEY}  \nignored\n`, env })
     expect(r.exitCode).toBe(0)
-    expect(scope.isDone()).toBe(true)
     expect(r.stderr).toContain('Logged in to test as loja@example.com.br (merchant mch_7Hq2xK9) — profile default, key svc_test_…2a4b')
     expect(r.stderr).toContain('default is now the default profile')
     expectNoSecret(r.stdout, r.stderr)
@@ -76,10 +71,9 @@ describe('svc login --with-key-stdin', () => {
 
   it('a 401: exit 3 with the API code and requestId, and nothing stored', async () => {
     const env = { SVC_CONFIG_DIR: freshConfigDir() }
-    const scope = nock(BASE_URL).get('/v1/account').reply(401, errorBody('invalid_api_key', 'Chave de API inválida', { requestId: 'req_401' }))
+    nock(BASE_URL).get('/v1/account').reply(401, errorBody('invalid_api_key', 'Chave de API inválida', { requestId: 'req_401' }))
     const r = await runCommand(Login, ['--with-key-stdin', '--base-url', BASE_URL], { stdin: `${TEST_KEY}\n`, env })
     expect(r.exitCode).toBe(3)
-    expect(scope.isDone()).toBe(true)
     expect(r.stderr).toContain('Error [invalid_api_key]: Chave de API inválida (requestId req_401)')
     expect(r.stderr).toContain('Nothing was stored')
     expectNoSecret(r.stdout, r.stderr)
@@ -99,23 +93,21 @@ describe('svc login --with-key-stdin', () => {
 
   it('a key with neither prefix: exit 3 before any request', async () => {
     const env = { SVC_CONFIG_DIR: freshConfigDir() }
-    const scope = nock(BASE_URL).get('/v1/account').reply(200, account())
     const bad = 'sk_test_0123456789abcdef0123'
     const r = await runCommand(Login, ['--with-key-stdin', '--base-url', BASE_URL], { stdin: `${bad}\n`, env })
     expect(r.exitCode).toBe(3)
     expect(r.stderr).toContain('neither svc_live_ nor svc_test_')
     expect(r.stderr).not.toContain(bad)
-    expect(scope.isDone()).toBe(false)
+    expect(requestsWithoutMock()).toEqual([])
     expect((await stored(env)).names).toEqual([])
   })
 
   it('empty stdin: exit 2 naming the key, no request', async () => {
     const env = { SVC_CONFIG_DIR: freshConfigDir() }
-    const scope = nock(BASE_URL).get('/v1/account').reply(200, account())
     const r = await runCommand(Login, ['--with-key-stdin', '--base-url', BASE_URL], { stdin: '\n', env })
     expect(r.exitCode).toBe(2)
     expect(r.stderr).toContain('No API key given')
-    expect(scope.isDone()).toBe(false)
+    expect(requestsWithoutMock()).toEqual([])
   })
 
   it('no base URL anywhere: exit 2 asking for --base-url, before reading the key', async () => {
@@ -127,11 +119,10 @@ describe('svc login --with-key-stdin', () => {
 
   it('takes the base URL from SVC_BASE_URL, then from the stored profile on a later login', async () => {
     const env = { SVC_CONFIG_DIR: freshConfigDir() }
-    const scope = nock(BASE_URL).get('/v1/account').twice().reply(200, account())
+    nock(BASE_URL).get('/v1/account').twice().reply(200, account())
     expect((await runCommand(Login, ['--with-key-stdin', '-p', 'ci'], { stdin: `${TEST_KEY}\n`, env: { ...env, SVC_BASE_URL: BASE_URL } })).exitCode).toBe(0)
     const again = await runCommand(Login, ['--with-key-stdin', '-p', 'ci'], { stdin: `${TEST_KEY}\n`, env })
     expect(again.exitCode).toBe(0)
-    expect(scope.isDone()).toBe(true)
     expect((await stored(env)).store.get('ci')?.baseUrl).toBe(BASE_URL)
   })
 
@@ -154,10 +145,9 @@ describe('svc login --with-key-stdin', () => {
 
   it('--with-webhook-secret-stdin without its line: exit 2, nothing stored', async () => {
     const env = { SVC_CONFIG_DIR: freshConfigDir() }
-    const scope = nock(BASE_URL).get('/v1/account').reply(200, account())
     const r = await runCommand(Login, ['--with-key-stdin', '--with-webhook-secret-stdin', '--base-url', BASE_URL], { stdin: `${TEST_KEY}\n`, env })
     expect(r.exitCode).toBe(2)
-    expect(scope.isDone()).toBe(false)
+    expect(requestsWithoutMock()).toEqual([])
     expect((await stored(env)).names).toEqual([])
   })
 
@@ -170,11 +160,10 @@ describe('svc login --with-key-stdin', () => {
     ] as const) {
       it(`stdin: ${what} → exit 2, nothing sent, nothing stored`, async () => {
         const env = { SVC_CONFIG_DIR: freshConfigDir() }
-        const scope = nock(BASE_URL).get('/v1/account').reply(200, account())
         const r = await runCommand(Login, ['--with-key-stdin', '--with-webhook-secret-stdin', '--base-url', BASE_URL], { stdin: `${TEST_KEY}\n${secret}\n`, env })
         expect(r.exitCode).toBe(2)
         expect(r.stderr).toContain('This is not a webhook secret')
-        expect(scope.isDone()).toBe(false)
+        expect(requestsWithoutMock()).toEqual([])
         expect((await stored(env)).names).toEqual([])
         expectNoSecret(r.stderr)
       })
@@ -235,11 +224,10 @@ describe('svc login --with-key-stdin', () => {
   })
 
   it('a profile name that is not safe in a shell or a table: exit 2, no request', async () => {
-    const scope = nock(BASE_URL).get('/v1/account').reply(200, account())
     const r = await runCommand(Login, ['--with-key-stdin', '--base-url', BASE_URL, '-p', 'my prod'], { stdin: `${TEST_KEY}\n`, env: { SVC_CONFIG_DIR: freshConfigDir() } })
     expect(r.exitCode).toBe(2)
     expect(r.stderr).toContain('Profile name "my prod" is not valid')
-    expect(scope.isDone()).toBe(false)
+    expect(requestsWithoutMock()).toEqual([])
   })
 
   it('SVC_DEBUG=1 logs the request with the key masked', async () => {
@@ -268,10 +256,9 @@ describe('svc login on a terminal', () => {
 
   it('asks for the key and an optional webhook secret at hidden prompts and stores both', async () => {
     const env = { SVC_CONFIG_DIR: freshConfigDir() }
-    const scope = nock(BASE_URL).get('/v1/account').reply(200, account())
+    nock(BASE_URL).get('/v1/account').reply(200, account())
     const r = await runOnTerminal(['--base-url', BASE_URL, '-p', 'dev'], `${TEST_KEY}\r${WEBHOOK_SECRET}\r`, env)
     expect(r.exitCode).toBe(0)
-    expect(scope.isDone()).toBe(true)
     expect(r.stderr).toContain('API key (svc_live_… or svc_test_…):')
     expect(r.stderr).toContain('Webhook secret (optional, Enter to skip):')
     expect(r.stderr).toContain('Webhook secret stored: whsec_…e6d5')

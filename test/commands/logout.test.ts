@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest'
 import Logout from '../../src/commands/logout.js'
 import { ProfileStore } from '../../src/lib/config/store.js'
 import { runCommand } from '../helpers/run-command.js'
-import { freshConfigDir } from '../lib/config/helpers.js'
-import { configWithProfiles, SECRETS } from './profiles/fixtures.js'
+import { freshConfigDir } from '../helpers/config.js'
+import { configWithProfiles, SECRETS } from '../helpers/profiles.js'
 
 function expectNoSecret(...outputs: string[]): void {
   for (const out of outputs) for (const s of SECRETS) expect(out).not.toContain(s)

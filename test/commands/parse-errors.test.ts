@@ -10,7 +10,7 @@ import ChargesGet from '../../src/commands/charges/get.js'
 import ChargesList from '../../src/commands/charges/list.js'
 import ChargesWatch from '../../src/commands/charges/watch.js'
 import { runCommand } from '../helpers/run-command.js'
-import { testEnv } from './charges/helpers.js'
+import { testEnv } from '../helpers/charges.js'
 
 beforeAll(() => {
   ChargesGet.id = 'charges:get'
@@ -61,6 +61,7 @@ describe('oclif parse errors', () => {
     expect(r.exitCode).toBe(2)
     const [error, hint, ...rest] = lines(r.stderr)
     expect(error).toContain(`Error [invalid_request]: ${message}`)
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for ANSI escapes
     expect(error).not.toMatch(/See more help|\t|\u001b/)
     expect(hint).toBe(`Hint: See \`${usage} --help\`.`)
     expect(rest).toEqual([])

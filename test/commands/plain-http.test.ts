@@ -1,20 +1,16 @@
 /** A bearer key sent over plain http to another machine can be read on the way: say so, once. */
 import nock from 'nock'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import Account from '../../src/commands/account.js'
 import ChargesCancel from '../../src/commands/charges/cancel.js'
 import { plainHttpWarning } from '../../src/lib/command/api.js'
-import { account, TEST_KEY } from '../lib/api/fixtures.js'
-import { instantRetries } from '../lib/api/instant-retries.js'
+import { account, TEST_KEY } from '../helpers/api-fixtures.js'
+import { instantRetries } from '../helpers/instant-retries.js'
 import { runCommand } from '../helpers/run-command.js'
-import { chargeN, idOf } from './charges/helpers.js'
+import { chargeN, idOf } from '../helpers/charges.js'
 
 const sleeps = vi.hoisted(() => [] as number[])
 vi.mock('../../src/lib/api/client.js', (orig) => instantRetries(orig, sleeps))
-
-afterEach(() => {
-  nock.cleanAll()
-})
 
 describe('plain-http --base-url', () => {
   it.each([['http://api.example.com'], ['http://10.0.0.5:8787/base'], ['http://[2001:db8::1]:80']])('%s: warns', (url) => {

@@ -4,23 +4,19 @@
  * the screen, nor break a piped row. --json stays byte-exact.
  */
 import nock from 'nock'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import Account from '../../src/commands/account.js'
 import Api from '../../src/commands/api.js'
 import ChargesCancel from '../../src/commands/charges/cancel.js'
 import ChargesGet from '../../src/commands/charges/get.js'
 import ChargesList from '../../src/commands/charges/list.js'
-import { account, BASE_URL, charge, errorBody } from '../lib/api/fixtures.js'
-import { instantRetries } from '../lib/api/instant-retries.js'
+import { account, BASE_URL, charge, errorBody } from '../helpers/api-fixtures.js'
+import { instantRetries } from '../helpers/instant-retries.js'
 import { runCommand } from '../helpers/run-command.js'
-import { testEnv } from './charges/helpers.js'
+import { testEnv } from '../helpers/charges.js'
 
 const sleeps = vi.hoisted(() => [] as number[])
 vi.mock('../../src/lib/api/client.js', (orig) => instantRetries(orig, sleeps))
-
-afterEach(() => {
-  nock.cleanAll()
-})
 
 const ESC = '\u001b'
 const RED = `${ESC}[31mRED${ESC}[0m`

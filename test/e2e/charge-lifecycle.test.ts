@@ -75,6 +75,7 @@ describe('svc against the local sandbox (built binary)', () => {
 
     const tsv = await svc(['charges', 'list', '--limit', '5'], { env })
     expect(tsv.stdout.split('\n')[0]!.split('\t')[0]).toBe(charge.id)
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for ANSI escapes
     expect(tsv.stdout).not.toMatch(/\u001B\[/)
 
     const paid = await svc(['test', 'advance', charge.id, '--status', 'paid_pending_settlement', '--json'], { env })

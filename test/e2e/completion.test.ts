@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { svc } from '../helpers/cli.js'
 import { EVENT_TYPES } from '../../src/lib/contract/events.js'
+import { needs } from '../helpers/system-tools.js'
 
 describe('svc completion', () => {
   it('prints a bash script that completes charge statuses after --status', async () => {
@@ -37,14 +38,15 @@ describe('svc completion', () => {
     expect(r.stdout).not.toMatch(/local path\b/)
   })
 
-  it('the zsh script runs in zsh: it offers the subcommands of a topic and the values of a flag', async () => {
+  it('the zsh script runs in zsh: it offers the subcommands of a topic and the values of a flag', async (ctx) => {
+    const zsh = needs(ctx, 'zsh')
     const r = await svc(['completion', 'zsh'])
     const script = join(mkdtempSync(join(tmpdir(), 'svc-comp-')), '_svc')
     writeFileSync(script, r.stdout)
     // compsys stand-ins that print what the function offers (zsh -f: no user config).
     const stubs = `compdef() { :; }; _describe() { local name=\${@[-1]}; print -l -- \${(P)name}; }; compadd() { shift; print -l -- "$@"; }; _message() { print -- "message:$*"; }`
     const complete = (words: string[], prefix = '') =>
-      execFileSync('zsh', ['-f', '-c', `${stubs}; source '${script}'; words=(${words.map((w) => `'${w}'`).join(' ')}); CURRENT=${words.length}; PREFIX='${prefix}'; _svc`], { encoding: 'utf8' })
+      execFileSync(zsh, ['-f', '-c', `${stubs}; source '${script}'; words=(${words.map((w) => `'${w}'`).join(' ')}); CURRENT=${words.length}; PREFIX='${prefix}'; _svc`], { encoding: 'utf8' })
         .split('\n')
         .filter(Boolean)
     expect(complete(['svc', 'sandbox', 'web']).map((l) => l.split(':')[0])).toEqual(expect.arrayContaining(['open', 'reset', 'start', 'status', 'stop', 'webhook']))

@@ -14,8 +14,8 @@ import { startSandbox } from '../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../src/lib/sandbox/types.js'
 import { verifySignature } from '../../src/lib/webhooks/signature.js'
 import { svc } from '../helpers/cli.js'
-import { startListen } from '../commands/webhooks/listen-harness.js'
-import { type Received, startApp, type TargetApp } from '../lib/webhooks/fixtures.js'
+import { startListen } from '../helpers/listen-harness.js'
+import { type Received, startApp, type TargetApp } from '../helpers/webhooks.js'
 
 let sb: RunningSandbox
 let app: TargetApp

@@ -1,7 +1,7 @@
 // `--help` answers the question: every command has a summary, a description, realistic examples
 // that only use flags it really has, and a description on every flag and argument.
 import { beforeAll, describe, expect, it } from 'vitest'
-import { allFlags, type LoadedCommand, loadCommands } from './commands.js'
+import { allFlags, type LoadedCommand, loadCommands } from '../helpers/commands.js'
 
 const BIN = '<%= config.bin %>'
 let commands: LoadedCommand[] = []

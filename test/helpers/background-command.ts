@@ -3,10 +3,10 @@
  * over its output as it comes; `stop()` sends SIGTERM as a user's Ctrl+C would. The command
  * keeps the IO it was started with, so other commands may run meanwhile.
  */
-import { PassThrough, Readable } from 'node:stream'
 import { Errors } from '@oclif/core'
-import { createIO, setIO } from '../../src/lib/output/io.js'
+import { setIO } from '../../src/lib/output/io.js'
 import { ROOT, type RunnableCommand } from './run-command.js'
+import { testIO } from './test-io.js'
 
 export interface BackgroundCommand {
   stdout(): string
@@ -19,22 +19,19 @@ export interface BackgroundCommand {
 }
 
 export function startCommand(cmd: RunnableCommand, argv: string[], env: Record<string, string | undefined> = {}): BackgroundCommand {
-  const stdout = new PassThrough()
-  const stderr = new PassThrough()
-  let out = ''
-  let err = ''
   const waiters: Array<() => void> = []
-  stdout.on('data', (c: Buffer) => {
-    out += c.toString('utf8')
-    for (const w of waiters.splice(0)) w()
-  })
-  stderr.on('data', (c: Buffer) => (err += c.toString('utf8')))
   const fullEnv: NodeJS.ProcessEnv = { ...process.env, CI: 'true' }
   for (const [k, v] of Object.entries(env)) {
     if (v === undefined) delete fullEnv[k]
     else fullEnv[k] = v
   }
-  setIO(createIO({ stdout, stderr, stdin: Readable.from([]), env: fullEnv, isStdoutTTY: false, isStderrTTY: false, isStdinTTY: false }))
+  const t = testIO({ env: fullEnv })
+  t.stdout.on('text', () => {
+    for (const w of waiters.splice(0)) w()
+  })
+  const out = () => t.out()
+  const err = () => t.err()
+  setIO(t.io)
   const done = cmd.run(argv, ROOT).then(
     () => 0,
     (e: unknown) => {
@@ -45,17 +42,17 @@ export function startCommand(cmd: RunnableCommand, argv: string[], env: Record<s
   const finished = done.then(() => true)
   return {
     done,
-    stdout: () => out,
-    stderr: () => err,
+    stdout: out,
+    stderr: err,
     async waitFor(pattern) {
       for (;;) {
-        const m = out.match(pattern)
+        const m = out().match(pattern)
         if (m) return m
         const more = new Promise<boolean>((r) => waiters.push(() => r(false)))
         if (await Promise.race([more, finished])) {
-          const last = out.match(pattern)
+          const last = out().match(pattern)
           if (last) return last
-          throw new Error(`the command ended before its output matched ${pattern}:\n${out}\n${err}`)
+          throw new Error(`the command ended before its output matched ${pattern}:\n${out()}\n${err()}`)
         }
       }
     },

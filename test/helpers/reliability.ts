@@ -1,9 +1,7 @@
 /**
  * Small helpers shared by the reliability and security suites: bounded concurrency, the
- * exit codes CLI.md documents, what a leaked stack trace looks like, and an in-memory IO.
+ * exit codes CLI.md documents and what a leaked stack trace looks like (the in-memory IO is test-io.ts).
  */
-import { PassThrough, Readable } from 'node:stream'
-import { createIO, type IO } from '../../src/lib/output/io.js'
 
 /** Every exit code CLI.md documents (0 to 8). */
 export const DOCUMENTED_EXITS = new Set([0, 1, 2, 3, 4, 5, 6, 7, 8])
@@ -23,21 +21,6 @@ export async function pool<T, R>(items: readonly T[], limit: number, fn: (item: 
   }
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker))
   return results
-}
-
-/** An IO writing into strings (piped, no colour), for rendering errors as the CLI would. */
-export function memoryIO(env: NodeJS.ProcessEnv = {}): { io: IO; out: () => string; err: () => string } {
-  const stdout = new PassThrough()
-  const stderr = new PassThrough()
-  let out = ''
-  let err = ''
-  stdout.on('data', (c: Buffer) => (out += c.toString('utf8')))
-  stderr.on('data', (c: Buffer) => (err += c.toString('utf8')))
-  const io = createIO({ stdout, stderr, stdin: Readable.from([]), env, isStdoutTTY: false, isStderrTTY: false, isStdinTTY: false, noColor: true })
-  // PassThrough delivers 'data' on a later tick; write synchronously into the strings instead.
-  io.out = (t) => void (out += t)
-  io.err = (t) => void (err += t)
-  return { io, out: () => out, err: () => err }
 }
 
 /** A seeded PRNG, so a failing run can be replayed with the same faults (the sandbox's own). */

@@ -2,10 +2,10 @@
  * Runs an oclif command class in-process with a fake terminal: captures stdout/stderr, sets
  * TTY-ness, feeds stdin, and returns the exit code the binary would have exited with.
  */
-import { PassThrough, Readable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import { Errors } from '@oclif/core'
-import { createIO, setIO } from '../../src/lib/output/io.js'
+import { setIO } from '../../src/lib/output/io.js'
+import { testIO } from './test-io.js'
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 
@@ -25,32 +25,19 @@ export interface RunResult {
   exitCode: number
 }
 
-function collector(isTTY: boolean, columns: number) {
-  const stream = new PassThrough() as PassThrough & { isTTY?: boolean; columns?: number }
-  stream.isTTY = isTTY
-  stream.columns = columns
-  const chunks: Buffer[] = []
-  stream.on('data', (c: Buffer) => chunks.push(Buffer.from(c)))
-  return { stream, text: () => Buffer.concat(chunks).toString('utf8') }
-}
-
 export interface RunnableCommand {
   run(argv?: string[], opts?: string): Promise<unknown>
 }
 
 export async function runCommand(cmd: RunnableCommand, argv: string[], opts: RunOptions = {}): Promise<RunResult> {
   const tty = opts.tty ?? false
-  const out = collector(tty, opts.columns ?? 100)
-  const stderrTty = opts.stderrTty ?? tty
-  const err = collector(stderrTty, opts.columns ?? 100)
-  const stdin = Readable.from(opts.stdin === undefined ? [] : [Buffer.from(opts.stdin)]) as Readable & { isTTY?: boolean }
-  stdin.isTTY = tty && opts.stdin === undefined
   const env: NodeJS.ProcessEnv = { ...process.env, ...(tty ? {} : { CI: 'true' }) }
   for (const [k, v] of Object.entries(opts.env ?? {})) {
     if (v === undefined) delete env[k]
     else env[k] = v
   }
-  setIO(createIO({ stdout: out.stream, stderr: err.stream, stdin, env, isStdoutTTY: tty, isStderrTTY: stderrTty, isStdinTTY: stdin.isTTY, columns: opts.columns ?? 100 }))
+  const t = testIO({ tty, stderrTTY: opts.stderrTty, columns: opts.columns ?? 100, env, stdin: opts.stdin })
+  setIO(t.io)
   let exitCode = 0
   try {
     await cmd.run(argv, ROOT)
@@ -61,5 +48,5 @@ export async function runCommand(cmd: RunnableCommand, argv: string[], opts: Run
     setIO(undefined)
   }
   await new Promise((r) => setImmediate(r))
-  return { stdout: out.text(), stderr: err.text(), exitCode }
+  return { stdout: t.out(), stderr: t.err(), exitCode }
 }

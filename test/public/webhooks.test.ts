@@ -5,10 +5,15 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { isEventType, verifyWebhook, WebhookVerificationError } from '../../dist/public/webhooks.js'
+import type * as Webhooks from '../../src/public/webhooks.js'
 import { signatureHeader } from '../../src/lib/webhooks/signature.js'
 import { verifyDelivery } from '../../src/lib/webhooks/verify-delivery.js'
 import { chargeEvent, settledCharge, unknownTypeEvent, withdrawalPaidEvent } from '../../src/lib/webhooks/check/events.js'
+
+// The built module (npm test builds first), typed from its source: `npm run typecheck` passes on a
+// fresh clone, before any build.
+const built = new URL('../../dist/public/webhooks.js', import.meta.url).href
+const { isEventType, verifyWebhook, WebhookVerificationError } = (await import(built)) as typeof Webhooks
 
 const NOW = 1_795_000_000
 const ctx = { nowMs: NOW * 1000, environment: 'test' as const }

@@ -14,7 +14,8 @@ import { CliError } from '../../src/lib/errors.js'
 import { SandboxClock } from '../../src/lib/sandbox/clock.js'
 import { startSandbox } from '../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../src/lib/sandbox/types.js'
-import { DOCUMENTED_EXITS, memoryIO, pool, STACK_TRACE } from '../helpers/reliability.js'
+import { DOCUMENTED_EXITS, pool, STACK_TRACE } from '../helpers/reliability.js'
+import { testIO } from '../helpers/test-io.js'
 
 const N = 500
 /** Of the N, this many carry no externalId: only the Idempotency-Key protects them. */
@@ -55,7 +56,7 @@ afterAll(async () => {
 /** What a user sees for a failed run: the exit code and stderr of the one catch in BaseCommand. */
 function asUserSees(err: unknown): { exitCode: number; stderr: string } {
   expect(err, 'only typed errors reach the catch').toBeInstanceOf(CliError)
-  const { io, err: stderr } = memoryIO({})
+  const { io, err: stderr } = testIO({ noColor: true })
   const { exitCode } = renderError(err as Error, io, false)
   return { exitCode, stderr: stderr() }
 }

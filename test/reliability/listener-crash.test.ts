@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it } from 'vitest'
 import { type Background, svcBackground } from '../helpers/cli.js'
-import { chargeEvent, post, SECRET, signedHeaders, startApp, type TargetApp } from '../lib/webhooks/fixtures.js'
+import { chargeEvent, post, SECRET, signedHeaders, startApp, type TargetApp } from '../helpers/webhooks.js'
 
 let listener: Background | undefined
 let app: TargetApp | undefined

@@ -14,7 +14,7 @@ import { afterEach, expect, it, vi } from 'vitest'
 import { startSandbox } from '../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../src/lib/sandbox/types.js'
 import { type Background, svcBackground } from '../helpers/cli.js'
-import { type Received, startApp, type TargetApp } from '../lib/webhooks/fixtures.js'
+import { type Received, startApp, type TargetApp } from '../helpers/webhooks.js'
 
 const CPF = '52998224725'
 const CHARGES = 4

@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { startSandbox } from '../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../src/lib/sandbox/types.js'
 import { type Background, svcBackground } from '../helpers/cli.js'
-import { startApp, type TargetApp } from '../lib/webhooks/fixtures.js'
+import { startApp, type TargetApp } from '../helpers/webhooks.js'
 
 const CPF = '52998224725'
 let sb: RunningSandbox | undefined

@@ -10,7 +10,7 @@ import { EventStore } from '../../src/lib/webhooks/event-store.js'
 import { parseForwardUrl } from '../../src/lib/webhooks/forward.js'
 import { MAX_BODY_BYTES, WebhookListener } from '../../src/lib/webhooks/listener.js'
 import { signatureHeader } from '../../src/lib/webhooks/signature.js'
-import { chargeEvent, type Received, SECRET, startApp, type TargetApp } from '../lib/webhooks/fixtures.js'
+import { chargeEvent, type Received, SECRET, startApp, type TargetApp } from '../helpers/webhooks.js'
 import { halfHeadLetGo, head, type RawReply, rawRequest, useRawSockets } from '../helpers/raw-http.js'
 
 useRawSockets()

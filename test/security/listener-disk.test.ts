@@ -14,7 +14,7 @@ import { deliveryJson } from '../../src/lib/webhooks/events-view.js'
 import { parseForwardUrl } from '../../src/lib/webhooks/forward.js'
 import { WebhookListener } from '../../src/lib/webhooks/listener.js'
 import { signatureHeader } from '../../src/lib/webhooks/signature.js'
-import { chargeEvent, SECRET, startApp, type TargetApp } from '../lib/webhooks/fixtures.js'
+import { chargeEvent, SECRET, startApp, type TargetApp } from '../helpers/webhooks.js'
 
 const MiB = 1024 * 1024
 

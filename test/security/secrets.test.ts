@@ -16,7 +16,7 @@ import { SandboxClock } from '../../src/lib/sandbox/clock.js'
 import { startSandbox } from '../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../src/lib/sandbox/types.js'
 import { signatureHeader } from '../../src/lib/webhooks/signature.js'
-import { startApp, type TargetApp } from '../lib/webhooks/fixtures.js'
+import { startApp, type TargetApp } from '../helpers/webhooks.js'
 import { startCommand } from '../helpers/background-command.js'
 import { type RunResult, runCommand } from '../helpers/run-command.js'
 

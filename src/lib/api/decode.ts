@@ -37,6 +37,7 @@ export function requestIdOf(headers: IncomingHttpHeaders): string | undefined {
 }
 
 function snippet(body: string): string {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: flattening control characters is the point
   const flat = body.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim()
   return flat.length > 60 ? `${flat.slice(0, 60)}…` : flat
 }

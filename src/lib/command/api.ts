@@ -9,7 +9,6 @@ import { type Credentials, resolveCredentials } from '../config/resolve.js'
 import { redact } from '../config/mask.js'
 import { timeoutFlagMs } from './timeout.js'
 import { isLoopbackHost } from '../net/loopback.js'
-import { UsageError } from '../errors.js'
 import { environmentBadge, painter } from '../output/color.js'
 
 export const apiFlags = {

@@ -20,6 +20,7 @@ const int64 = z.number().int()
  * in UTF-8) are refused, naming the field; the spec leaves it "not shown", and a payment
  * provider would refuse them too.
  */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
 const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/u
 
 function text(field: string) {

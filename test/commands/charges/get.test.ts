@@ -1,9 +1,9 @@
 import nock from 'nock'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import ChargesGet from '../../../src/commands/charges/get.js'
 import { runCommand } from '../../helpers/run-command.js'
-import { instantRetries } from '../../lib/api/instant-retries.js'
-import { ANSI, BASE_URL, charge, errorBody, fakeWaitClock, testEnv, trackUnmatched } from './helpers.js'
+import { instantRetries } from '../../helpers/instant-retries.js'
+import { ANSI, BASE_URL, charge, errorBody, fakeWaitClock, testEnv, trackUnmatched } from '../../helpers/charges.js'
 
 const sleeps = vi.hoisted(() => [] as number[])
 vi.mock('../../../src/lib/api/client.js', (orig) => instantRetries(orig, sleeps))
@@ -12,10 +12,6 @@ const ID = '65a1f0c2b3d4e5f60718293a'
 const settled = charge({
   status: 'settled',
   settlement: { delayHours: 24, paidAt: '2026-11-20T14:10:00Z', estimatedAt: '2026-11-21T14:10:00Z', settledAt: '2026-11-21T14:10:05Z', blockchainTxId: '0xabc123' },
-})
-
-afterEach(() => {
-  nock.cleanAll()
 })
 
 describe('svc charges get', () => {

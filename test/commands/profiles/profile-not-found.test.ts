@@ -9,7 +9,7 @@ import ProfilesUse from '../../../src/commands/profiles/use.js'
 import SandboxClockShow from '../../../src/commands/sandbox/clock/show.js'
 import { resolveCredentials } from '../../../src/lib/config/resolve.js'
 import { runCommand } from '../../helpers/run-command.js'
-import { configWithProfiles } from './fixtures.js'
+import { configWithProfiles } from '../../helpers/profiles.js'
 
 // A profile name that does not exist is not a bad key: its own code. `profiles use|show|remove` act on the profile: exit 4
 // (not found, as the README table says); --profile on another command is its credentials: exit 3.

@@ -6,8 +6,8 @@ import ProfilesShow from '../../../src/commands/profiles/show.js'
 import ProfilesUse from '../../../src/commands/profiles/use.js'
 import { ProfileStore } from '../../../src/lib/config/store.js'
 import { runCommand } from '../../helpers/run-command.js'
-import { freshConfigDir } from '../../lib/config/helpers.js'
-import { configWithProfiles, SECRETS } from './fixtures.js'
+import { freshConfigDir } from '../../helpers/config.js'
+import { configWithProfiles, SECRETS } from '../../helpers/profiles.js'
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for ANSI escapes
 const ANSI = /\u001B\[/
@@ -22,6 +22,7 @@ describe('svc profiles list', () => {
     const r = await runCommand(ProfilesList, [], { env, tty: true })
     expect(r.exitCode).toBe(0)
     expect(r.stdout).toMatch(ANSI)
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping ANSI escapes
     const lines = r.stdout.replace(/\u001B\[[0-9;]*m/g, '').split('\n')
     expect(lines[0]).toMatch(/NAME\s+ENV\s+BASE URL\s+API KEY\s+WEBHOOK SECRET/)
     expect(lines.find((l) => l.includes('sandbox'))).toMatch(/^\*\s+sandbox\s+test\s+http:\/\/127\.0\.0\.1:8787\s+svc_test_…2a4b\s+whsec_…e6d5$/)

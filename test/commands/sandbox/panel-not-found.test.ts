@@ -13,7 +13,7 @@ import { SandboxClock } from '../../../src/lib/sandbox/clock.js'
 import { startSandbox } from '../../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../../src/lib/sandbox/types.js'
 import { runCommand } from '../../helpers/run-command.js'
-import { startTarget, type Target } from '../../lib/sandbox/deliveries/target.js'
+import { startTarget, type Target } from '../../helpers/delivery-target.js'
 
 const WRONG_HINT = 'Is this a local sandbox'
 

@@ -12,7 +12,7 @@ import { SandboxClock } from '../../../src/lib/sandbox/clock.js'
 import { startSandbox } from '../../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../../src/lib/sandbox/types.js'
 import { runCommand } from '../../helpers/run-command.js'
-import { startTarget, type Target } from '../../lib/sandbox/deliveries/target.js'
+import { startTarget, type Target } from '../../helpers/delivery-target.js'
 
 const START = Date.parse('2026-11-22T12:00:00.000Z')
 let sb: RunningSandbox

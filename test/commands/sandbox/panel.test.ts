@@ -17,7 +17,7 @@ import { SandboxClock } from '../../../src/lib/sandbox/clock.js'
 import { startSandbox } from '../../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../../src/lib/sandbox/types.js'
 import { runCommand } from '../../helpers/run-command.js'
-import { startTarget, type Target } from '../../lib/sandbox/deliveries/target.js'
+import { startTarget, type Target } from '../../helpers/delivery-target.js'
 
 const START = Date.parse('2026-11-22T12:00:00.000Z')
 // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for ANSI escapes
@@ -27,6 +27,7 @@ let sb: RunningSandbox
 let clock: SandboxClock
 let target: Target
 
+// biome-ignore lint/suspicious/noExplicitAny: answers are inspected field by field
 async function api(method: string, path: string, key = sb.testKey): Promise<{ status: number; body: any }> {
   const res = await fetch(`${sb.baseUrl}${path}`, { method, headers: { authorization: `Bearer ${key}` } })
   return { status: res.status, body: await res.json() }

@@ -2,15 +2,16 @@ import { mkdirSync, mkdtempSync, readdirSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { PassThrough, Readable } from 'node:stream'
+import { Readable } from 'node:stream'
 import { Errors } from '@oclif/core'
 import { afterEach, describe, expect, it } from 'vitest'
 import SandboxStart from '../../../src/commands/sandbox/start.js'
 import { ProfileStore } from '../../../src/lib/config/store.js'
-import { createIO, setIO } from '../../../src/lib/output/io.js'
+import { setIO } from '../../../src/lib/output/io.js'
 import { detectSandbox } from '../../../src/lib/sandbox-client/client.js'
 import { isLoopbackHost as isLoopback } from '../../../src/lib/net/loopback.js'
 import { ROOT, runCommand } from '../../helpers/run-command.js'
+import { testIO } from '../../helpers/test-io.js'
 
 interface Started {
   stdout: () => string
@@ -26,22 +27,20 @@ const running: Started[] = []
 /** Runs `sandbox start` in the background, reading its output as it comes (runCommand waits for the end). */
 function start(argv: string[], opts: { tty?: boolean; env?: Record<string, string>; answer?: string } = {}): Started {
   const tty = opts.tty ?? false
-  const out = new PassThrough() as PassThrough & { isTTY?: boolean }
-  const err = new PassThrough()
-  let stdout = ''
-  let stderr = ''
-  const firstLine = new Promise<string>((resolve) => {
-    out.on('data', (c: Buffer) => {
-      stdout += c.toString()
-      if (stdout.includes('\n')) resolve(stdout)
-    })
-  })
-  err.on('data', (c: Buffer) => (stderr += c.toString()))
   const before = new Set([...process.listeners('SIGTERM'), ...process.listeners('SIGINT')])
   // `answer`: a terminal on stdin too, which types this line when asked.
   const stdin = opts.answer === undefined ? Readable.from([]) : Readable.from([Buffer.from(`${opts.answer}\n`)])
   const env = { ...process.env, ...(opts.answer === undefined ? {} : { CI: '' }), ...opts.env }
-  setIO(createIO({ stdout: out, stderr: err, stdin, env, isStdoutTTY: tty, isStderrTTY: tty, isStdinTTY: opts.answer !== undefined }))
+  const t = testIO({ tty, stdin, stdinTTY: opts.answer !== undefined, env })
+  const stdout = t.out
+  const stderr = t.err
+  const firstLine = new Promise<string>((resolve) => {
+    const onText = () => {
+      if (stdout().includes('\n')) resolve(stdout())
+    }
+    t.stdout.on('text', onText)
+  })
+  setIO(t.io)
   const done = SandboxStart.run(argv, ROOT).then(
     () => 0,
     (e: unknown) => {
@@ -50,9 +49,9 @@ function start(argv: string[], opts: { tty?: boolean; env?: Record<string, strin
     },
   )
   const started: Started = {
-    stdout: () => stdout,
-    stderr: () => stderr,
-    firstLine: Promise.race([firstLine, done.then((code) => `exited ${code}: ${stderr}`)]),
+    stdout,
+    stderr,
+    firstLine: Promise.race([firstLine, done.then((code) => `exited ${code}: ${stderr()}`)]),
     async stop(signal = 'SIGTERM') {
       // Call only the command's own handler: emitting the signal would reach the test runner's too.
       const handler = process.listeners(signal).find((l) => !before.has(l))

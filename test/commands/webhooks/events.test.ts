@@ -4,7 +4,7 @@ import { painter } from '../../../src/lib/output/color.js'
 import { EventStore } from '../../../src/lib/webhooks/event-store.js'
 import { deliveryJson, deliveryTsvRow, eventLogTable } from '../../../src/lib/webhooks/events-view.js'
 import { runCommand } from '../../helpers/run-command.js'
-import { chargeEvent, signedHeaders } from '../../lib/webhooks/fixtures.js'
+import { chargeEvent, signedHeaders } from '../../helpers/webhooks.js'
 
 let store: EventStore
 beforeAll(async () => {

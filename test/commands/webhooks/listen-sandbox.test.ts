@@ -13,8 +13,8 @@ import { parseForwardUrl } from '../../../src/lib/webhooks/forward.js'
 import { WebhookListener } from '../../../src/lib/webhooks/listener.js'
 import { setWebhookUrl } from '../../../src/lib/sandbox-client/client.js'
 import { verifySignature } from '../../../src/lib/webhooks/signature.js'
-import { startApp, type TargetApp } from '../../lib/webhooks/fixtures.js'
-import { startListen } from './listen-harness.js'
+import { startApp, type TargetApp } from '../../helpers/webhooks.js'
+import { startListen } from '../../helpers/listen-harness.js'
 
 let sb: RunningSandbox
 let client: ApiClient

@@ -8,8 +8,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import WebhooksListen from '../../../src/commands/webhooks/listen.js'
 import { ProfileStore } from '../../../src/lib/config/store.js'
 import { setIO } from '../../../src/lib/output/io.js'
-import { chargeEvent, deferred, post, SECRET, signedHeaders, startApp, type TargetApp } from '../../lib/webhooks/fixtures.js'
-import { startListen as start } from './listen-harness.js'
+import { chargeEvent, deferred, post, SECRET, signedHeaders, startApp, type TargetApp } from '../../helpers/webhooks.js'
+import { startListen as start } from '../../helpers/listen-harness.js'
 
 const cleanups: Array<() => Promise<void>> = []
 afterEach(async () => {
@@ -151,7 +151,7 @@ describe('svc webhooks listen (piped)', () => {
     const urls: Record<string, string> = { live: 'http://127.0.0.1:3001/live' }
     const sandbox = await fakeService(true, urls)
     const run = start(['--forward', `127.0.0.1:${target.port}`, '--port', '0', '--secret', SECRET], { SVC_API_KEY: 'svc_test_abcdefghijklmnop', SVC_BASE_URL: sandbox.baseUrl })
-    const [first] = await run.waitLines(1)
+    await run.waitLines(1)
     urls.live = 'http://127.0.0.1:4000/other'
     await run.stop()
     expect(urls).toEqual({ live: 'http://127.0.0.1:4000/other' })

@@ -3,7 +3,7 @@ import WebhooksReplay from '../../../src/commands/webhooks/replay.js'
 import { EventStore } from '../../../src/lib/webhooks/event-store.js'
 import { verifySignature } from '../../../src/lib/webhooks/signature.js'
 import { runCommand } from '../../helpers/run-command.js'
-import { chargeEvent, SECRET, sha256, signedHeaders, startApp, type TargetApp } from '../../lib/webhooks/fixtures.js'
+import { chargeEvent, SECRET, sha256, signedHeaders, startApp, type TargetApp } from '../../helpers/webhooks.js'
 
 const body = Buffer.from(chargeEvent('evt_replay', 'charge.settled'))
 let target: TargetApp

@@ -1,14 +1,10 @@
 import nock from 'nock'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { createClient } from '../../../src/lib/api/client.js'
-import { account, BASE_URL, TEST_KEY } from './fixtures.js'
+import { account, BASE_URL, TEST_KEY } from '../../helpers/api-fixtures.js'
 
 const HOUR = 3_600_000
 const client = createClient({ apiKey: TEST_KEY, baseUrl: BASE_URL })
-
-afterEach(() => {
-  nock.cleanAll()
-})
 
 const answerWithDate = (date: Date | string | undefined) =>
   nock(BASE_URL)

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createClient } from '../../../src/lib/api/client.js'
 import type { ApiClient, ClientOptions } from '../../../src/lib/api/types.js'
 import { NetworkError } from '../../../src/lib/errors.js'
-import { account, TEST_KEY } from './fixtures.js'
+import { account, TEST_KEY } from '../../helpers/api-fixtures.js'
 
 // A real peer on 127.0.0.1 (port 0) for what nock cannot fake: keep-alive reuse, a refused
 // connection and a server that never answers.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { type CancelResult, cancelCharges, normalizeIds } from '../../../src/lib/charges/cancel-batch.js'
 import { ApiError, NetworkError, UsageError } from '../../../src/lib/errors.js'
-import { charge } from '../../lib/api/fixtures.js'
+import { charge } from '../../helpers/api-fixtures.js'
 
 const id = (n: number) => n.toString(16).padStart(24, '0')
 

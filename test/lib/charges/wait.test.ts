@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { waitError, waitForStatus, type WaitClock } from '../../../src/lib/charges/wait.js'
 import type { Charge } from '../../../src/lib/contract/schemas.js'
 import type { ChargeStatus } from '../../../src/lib/domain/charge-states.js'
-import { charge } from '../../lib/api/fixtures.js'
+import { charge } from '../../helpers/api-fixtures.js'
 
 function manualClock(): WaitClock & { sleeps: number[] } {
   let t = 0

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { environmentOfKey, maskSecret, redact } from '../../../src/lib/config/mask.js'
-import { LIVE_KEY, TEST_KEY, WEBHOOK_SECRET } from './helpers.js'
+import { LIVE_KEY, TEST_KEY, WEBHOOK_SECRET } from '../../helpers/config.js'
 
 describe('maskSecret', () => {
   it('keeps the prefix and the last four characters only', () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { normalizeBaseUrl, resolveCredentials, resolveProfile, resolveWebhookSecrets } from '../../../src/lib/config/resolve.js'
 import { ProfileStore } from '../../../src/lib/config/store.js'
 import { AuthError, UsageError } from '../../../src/lib/errors.js'
-import { freshConfigDir, LIVE_KEY, OTHER_TEST_KEY, TEST_KEY, WEBHOOK_SECRET } from './helpers.js'
+import { freshConfigDir, LIVE_KEY, OTHER_TEST_KEY, TEST_KEY, WEBHOOK_SECRET } from '../../helpers/config.js'
 
 const FLAG_KEY = 'svc_test_flagflagflagflag0001'
 const ENV_KEY = 'svc_live_envenvenvenvenv0002'

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ProfileStore } from '../../../src/lib/config/store.js'
 import { svc } from '../../helpers/cli.js'
-import { TEST_KEY } from './helpers.js'
+import { TEST_KEY } from '../../helpers/config.js'
 
 const mode = (path: string) => statSync(path).mode & 0o777
 

@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ProfileStore } from '../../../src/lib/config/store.js'
 import { CliError } from '../../../src/lib/errors.js'
-import { freshConfigDir, TEST_KEY } from './helpers.js'
+import { freshConfigDir, TEST_KEY } from '../../helpers/config.js'
 
 // ProfileStore.read is what every API command uses to find its credentials, without conf.
 describe('ProfileStore.read', () => {

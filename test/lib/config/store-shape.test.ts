@@ -6,7 +6,7 @@ import ProfilesRemove from '../../../src/commands/profiles/remove.js'
 import ProfilesShow from '../../../src/commands/profiles/show.js'
 import { ProfileStore } from '../../../src/lib/config/store.js'
 import { runCommand } from '../../helpers/run-command.js'
-import { freshConfigDir, TEST_KEY } from './helpers.js'
+import { freshConfigDir, TEST_KEY } from '../../helpers/config.js'
 
 /** A config dir whose config.json holds `text`, and a way to see whether it was touched. */
 function configWith(text: string): { env: Record<string, string>; path: string; unchanged: () => boolean } {

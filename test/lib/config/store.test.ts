@@ -2,8 +2,8 @@ import { chmodSync, existsSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { configDir, ProfileStore } from '../../../src/lib/config/store.js'
-import { CliError, UsageError } from '../../../src/lib/errors.js'
-import { freshConfigDir, TEST_KEY, WEBHOOK_SECRET } from './helpers.js'
+import { type CliError, UsageError } from '../../../src/lib/errors.js'
+import { freshConfigDir, TEST_KEY, WEBHOOK_SECRET } from '../../helpers/config.js'
 
 const mode = (path: string) => statSync(path).mode & 0o777
 

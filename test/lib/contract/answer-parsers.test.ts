@@ -15,7 +15,7 @@ import { ANSWERS, generateAnswerParsers, OUTPUT } from '../../../packaging/gen-a
 import * as parsers from '../../../src/lib/generated/answer-parsers.js'
 import * as schemaModule from '../../../src/lib/contract/schemas.js'
 import * as withdrawalModule from '../../../src/lib/contract/withdrawals.js'
-import { account, errorBody } from '../api/fixtures.js'
+import { account, errorBody } from '../../helpers/api-fixtures.js'
 
 const modules: Record<string, Record<string, unknown>> = { schemas: schemaModule, withdrawals: withdrawalModule }
 const schemaOf = (name: string) => {

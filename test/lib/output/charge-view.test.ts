@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { chargeTable, chargeTsvRow, TSV_COLUMNS } from '../../../src/lib/output/charge-list-view.js'
 import { chargeFieldLines, renderChargeView } from '../../../src/lib/output/charge-view.js'
 import { painter, stripAnsi } from '../../../src/lib/output/color.js'
-import { charge } from '../../lib/api/fixtures.js'
+import { charge } from '../../helpers/api-fixtures.js'
 
 const now = new Date('2026-11-20T14:30:00Z')
 
@@ -44,6 +44,7 @@ describe('one charge', () => {
   })
 
   it('without colour the view has no escape codes', () => {
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for ANSI escapes
     expect(renderChargeView(paid, { paint: painter(false), now })).not.toMatch(/\u001B\[/)
   })
 

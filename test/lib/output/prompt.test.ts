@@ -1,7 +1,7 @@
 import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import { createIO } from '../../../src/lib/output/io.js'
 import { PromptCancelled, promptConfirm, promptHidden, promptText } from '../../../src/lib/output/prompt.js'
+import { testIO } from '../../helpers/test-io.js'
 
 /** A fake terminal: stdin we type into (with raw mode that records its changes), stderr we read. */
 function terminal(opts: { interactive?: boolean } = {}) {
@@ -13,14 +13,9 @@ function terminal(opts: { interactive?: boolean } = {}) {
     stdin.isRaw = m
     stdin.rawChanges.push(m)
   }
-  const stderr = new PassThrough()
-  let text = ''
-  stderr.on('data', (c: Buffer) => {
-    text += c.toString()
-  })
   const interactive = opts.interactive ?? true
-  const io = createIO({ stdin, stdout: new PassThrough(), stderr, env: interactive ? {} : { CI: 'true' }, isStdinTTY: true, isStderrTTY: true, isStdoutTTY: true })
-  return { io, stdin, stderr: () => text }
+  const { io, err } = testIO({ tty: true, stdin, env: interactive ? {} : { CI: 'true' } })
+  return { io, stdin, stderr: err }
 }
 
 describe('promptHidden', () => {

@@ -23,7 +23,7 @@ function scan(art: string, isDark: (ch: string, half: 'top' | 'bottom') => boole
   const w = (width + 2 * quiet) * scale
   const h = (rows.length + 2 * quiet) * scale
   const data = new Uint8ClampedArray(w * h * 4).fill(255)
-  rows.forEach((row, y) =>
+  rows.forEach((row, y) => {
     row.forEach((dark, x) => {
       if (!dark) return
       for (let dy = 0; dy < scale; dy++)
@@ -31,14 +31,15 @@ function scan(art: string, isDark: (ch: string, half: 'top' | 'bottom') => boole
           const i = (((y + quiet) * scale + dy) * w + (x + quiet) * scale + dx) * 4
           data[i] = data[i + 1] = data[i + 2] = 0
         }
-    }),
-  )
+    })
+  })
   return jsQR(data, w, h)?.data
 }
 
 describe('renderQr', () => {
   it('without colour: block characters only, and the drawing scans back to the copy-and-paste string', async () => {
     const art = await renderQr(PIX, { color: false })
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for ANSI escapes
     expect(art).not.toMatch(/\u001B\[/)
     // Drawn for a light-on-dark terminal: blocks are the light modules.
     const light = (ch: string, half: 'top' | 'bottom') => ch === '█' || (half === 'top' ? ch === '▀' : ch === '▄')
@@ -47,6 +48,7 @@ describe('renderQr', () => {
 
   it('with colour: explicit black-on-white that scans back to the same string', async () => {
     const art = await renderQr(PIX, { color: true })
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for ANSI escapes
     expect(art).toMatch(/\u001B\[47m/)
     // Drop the last line: it is the white border drawn in the foreground colour.
     const lines = stripAnsi(art).split('\n').filter((l) => l.length > 0)

@@ -4,11 +4,11 @@
  * shows where deliveries come from, with the notes above the view.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { createIO } from '../../../src/lib/output/io.js'
 import { parseForwardUrl } from '../../../src/lib/webhooks/forward.js'
 import { runListen } from '../../../src/lib/services/listen.js'
-import { Keys, Screen } from '../tui/render-at.js'
-import { deferred, SECRET } from '../webhooks/fixtures.js'
+import { testIO } from '../../helpers/test-io.js'
+import { Keys, Screen } from '../../helpers/render-at.js'
+import { deferred, SECRET } from '../../helpers/webhooks.js'
 
 const stops: AbortController[] = []
 afterEach(() => {
@@ -20,7 +20,7 @@ describe('runListen on a terminal', () => {
     const screen = new Screen(140, 30)
     const keys = new Keys()
     const errors = new Screen(140, 30)
-    const io = createIO({ stdout: screen as never, stdin: keys as never, stderr: errors as never, isStdoutTTY: true, isStdinTTY: true, isStderrTTY: true, env: {} })
+    const { io } = testIO({ tty: true, columns: 140, stdout: screen as never, stdin: keys as never, stderr: errors as never })
     const sandboxAnswers = deferred<boolean>()
     const registered: string[] = []
     const stop = new AbortController()

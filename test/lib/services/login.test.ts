@@ -2,20 +2,18 @@
 import { mkdtempSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Readable } from 'node:stream'
 import { describe, expect, it } from 'vitest'
 import { createClient } from '../../../src/lib/api/client.js'
 import { ProfileStore } from '../../../src/lib/config/store.js'
 import { login } from '../../../src/lib/services/login.js'
-import { memoryIO } from '../../helpers/reliability.js'
+import { testIO } from '../../helpers/test-io.js'
 import { useSandboxClient } from '../../helpers/sandbox-client.js'
 
 const ctx = useSandboxClient()
 
 function setUp(stdin: string) {
   const env = { SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-login-')) }
-  const mem = memoryIO(env)
-  mem.io.stdin = Readable.from([stdin])
+  const mem = testIO({ env, stdin })
   const warnings: string[] = []
   return { env, ...mem, warnings, ctx: { io: mem.io, createClient, warn: (t: string) => void warnings.push(t) } }
 }

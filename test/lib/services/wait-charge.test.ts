@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Charge } from '../../../src/lib/contract/schemas.js'
 import { runChargeWait } from '../../../src/lib/services/wait-charge.js'
-import { memoryIO } from '../../helpers/reliability.js'
+import { testIO } from '../../helpers/test-io.js'
 
 const charge = (status: Charge['status']) => ({ id: '0123456789abcdef01234567', status }) as Charge
 
@@ -15,7 +15,7 @@ function fakeClock() {
 describe('runChargeWait', () => {
   it('polls until the target state and returns it; on a terminal stderr says so', async () => {
     const states: Charge['status'][] = ['paid_pending_settlement', 'settled']
-    const { io, err } = memoryIO()
+    const { io, err } = testIO()
     io.isStderrTTY = true
     const outcome = await runChargeWait({
       io,
@@ -30,7 +30,7 @@ describe('runChargeWait', () => {
   })
 
   it('ends unreached at another final state, or when the time is up; piped stderr stays quiet', async () => {
-    const { io, err } = memoryIO()
+    const { io, err } = testIO()
     const wait = { target: 'settled' as const, timeoutMs: 5_000, timeoutText: '5s' }
     const expired = await runChargeWait({ io, getCharge: async () => charge('expired'), wait, id: 'x', clock: fakeClock() })
     expect(expired).toMatchObject({ reached: false, charge: { status: 'expired' } })

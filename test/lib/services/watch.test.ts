@@ -1,7 +1,7 @@
 /** The watch use-case without oclif: piped lines over real HTTP, ending once named charges are final. */
 import { describe, expect, it } from 'vitest'
 import { runWatch } from '../../../src/lib/services/watch.js'
-import { memoryIO } from '../../helpers/reliability.js'
+import { testIO } from '../../helpers/test-io.js'
 import { useSandboxClient } from '../../helpers/sandbox-client.js'
 
 const ctx = useSandboxClient()
@@ -11,7 +11,7 @@ const create = async () => (await ctx.client.createCharge({ amountInCents: 1990,
 describe('runWatch, piped', () => {
   it('prints one TSV line per change of a named charge and returns once it is final', async () => {
     const charge = await create()
-    const { io, out } = memoryIO()
+    const { io, out } = testIO()
     // Each poll interval moves the charge one step, so the watch sees every state.
     const steps: Array<'paid_pending_settlement' | 'settled'> = ['paid_pending_settlement', 'settled']
     const sleep = async () => {
@@ -27,13 +27,13 @@ describe('runWatch, piped', () => {
   it('--json: the Charge object per change', async () => {
     const charge = await create()
     await ctx.client.cancelCharge(charge.id)
-    const { io, out } = memoryIO()
+    const { io, out } = testIO()
     await runWatch({ client: ctx.client, ids: [charge.id], recent: 20, intervalMs: 1000, tui: false, json: true, io, sleep: async () => {}, stop: new AbortController().signal })
     expect(JSON.parse(out())).toMatchObject({ id: charge.id, status: 'canceled' })
   })
 
   it('a named charge the API does not know: one 404 error naming it and the environment, nothing printed', async () => {
-    const { io, out } = memoryIO()
+    const { io, out } = testIO()
     const missing = '0123456789abcdef01234567'
     const watching = runWatch({ client: ctx.client, ids: [missing], recent: 20, intervalMs: 1000, tui: false, json: false, io, environment: 'test', stop: new AbortController().signal })
     await expect(watching).rejects.toMatchObject({ exitCode: 4, message: `Charge ${missing} not found in the test environment.` })

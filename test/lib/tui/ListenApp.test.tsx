@@ -7,10 +7,10 @@ import { StatusLog } from '../../../src/lib/tui/status-log.js'
 import { ChargeConfirmer } from '../../../src/lib/webhooks/confirm.js'
 import type { DeliveryRecord } from '../../../src/lib/webhooks/event-store.js'
 import { summarizeEvent } from '../../../src/lib/webhooks/event-summary.js'
-import { chargeEvent } from '../webhooks/fixtures.js'
+import { chargeEvent } from '../../helpers/webhooks.js'
+import { renderAt } from '../../helpers/render-at.js'
 import { ApiError } from '../../../src/lib/errors.js'
 import { deliveryLine } from '../../../src/lib/webhooks/ndjson.js'
-import { renderAt } from './render-at.js'
 
 const CHARGE = 'c0ffee'.padEnd(24, '0')
 let seq = 0
@@ -223,6 +223,7 @@ describe('ListenApp', () => {
     expect(all).toContain('Ebook\\x1b[31mRED')
     expect(all).toContain('a\\x9b2Jb@x')
     expect(all).toContain('x-svc-event-type: product.paid\\x1b[2J')
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: terminal control sequences are the point
     expect(all).not.toMatch(/\u001b\[2J|\u001b\]0|\u009b|\u0007/)
   })
 

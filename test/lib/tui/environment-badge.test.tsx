@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { badgeOf, environmentBadge, painter, stripAnsi } from '../../../src/lib/output/color.js'
 import { EnvironmentBadge } from '../../../src/lib/tui/EnvironmentBadge.js'
-import { renderAt } from './render-at.js'
+import { renderAt } from '../../helpers/render-at.js'
 
 describe('environment badge', () => {
   it.each([

@@ -7,8 +7,8 @@ import { CLEAR_SCREEN } from '../../../src/lib/tui/run-view.js'
 import { ChargeConfirmer } from '../../../src/lib/webhooks/confirm.js'
 import type { DeliveryRecord } from '../../../src/lib/webhooks/event-store.js'
 import { summarizeEvent } from '../../../src/lib/webhooks/event-summary.js'
-import { chargeEvent } from '../webhooks/fixtures.js'
-import { Keys, Screen } from './render-at.js'
+import { chargeEvent } from '../../helpers/webhooks.js'
+import { Keys, Screen } from '../../helpers/render-at.js'
 
 function delivery(n: number, type: string) {
   const chargeId = (n % 7).toString(16).padStart(24, '0')

@@ -5,7 +5,7 @@ import { ApiError } from '../../../src/lib/errors.js'
 import { ChargeWatcher } from '../../../src/lib/tui/charge-watcher.js'
 import { WatchApp } from '../../../src/lib/tui/WatchApp.js'
 import { LANE_LEGEND } from '../../../src/lib/tui/ChargeLane.js'
-import { renderAt } from './render-at.js'
+import { renderAt } from '../../helpers/render-at.js'
 import { clockTime } from '../../../src/lib/tui/format.js'
 
 const A = 'a'.repeat(24)

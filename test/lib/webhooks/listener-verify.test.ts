@@ -6,7 +6,7 @@ import { EventStore } from '../../../src/lib/webhooks/event-store.js'
 import type { Forwarder } from '../../../src/lib/webhooks/forward.js'
 import { type ListenerOptions, WebhookListener } from '../../../src/lib/webhooks/listener.js'
 import { signatureHeader } from '../../../src/lib/webhooks/signature.js'
-import { chargeEvent, SECRET, sha256, signedHeaders } from './fixtures.js'
+import { chargeEvent, SECRET, sha256, signedHeaders } from '../../helpers/webhooks.js'
 
 const NOW = 1_790_000_000
 let store: EventStore

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { EventStore } from '../../../src/lib/webhooks/event-store.js'
 import { parseForwardUrl } from '../../../src/lib/webhooks/forward.js'
 import { type ListenerDelivery, type ListenerOptions, WebhookListener } from '../../../src/lib/webhooks/listener.js'
-import { chargeEvent, deferred, post, SECRET, sha256, signedHeaders, startApp, type TargetApp } from './fixtures.js'
+import { chargeEvent, deferred, post, SECRET, sha256, signedHeaders, startApp, type TargetApp } from '../../helpers/webhooks.js'
 
 const cleanups: Array<() => Promise<void> | void> = []
 afterEach(async () => {

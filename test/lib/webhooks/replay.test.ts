@@ -3,7 +3,7 @@ import { EventStore } from '../../../src/lib/webhooks/event-store.js'
 import { Forwarder, parseForwardTargets } from '../../../src/lib/webhooks/forward.js'
 import { replayEvent } from '../../../src/lib/webhooks/replay.js'
 import { verifySignature } from '../../../src/lib/webhooks/signature.js'
-import { chargeEvent, SECRET, sha256, signedHeaders, startApp, type TargetApp } from './fixtures.js'
+import { chargeEvent, SECRET, sha256, signedHeaders, startApp, type TargetApp } from '../../helpers/webhooks.js'
 
 const T0 = 1_790_000_000
 let app: TargetApp | undefined

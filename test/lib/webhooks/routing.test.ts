@@ -9,7 +9,7 @@ import { EventStore } from '../../../src/lib/webhooks/event-store.js'
 import { type ForwardTarget, parseForwardHeaders, parseForwardTargets, targetFor, targetName } from '../../../src/lib/webhooks/forward.js'
 import { type ListenerDelivery, type ListenerOptions, WebhookListener } from '../../../src/lib/webhooks/listener.js'
 import { deliveryLine } from '../../../src/lib/webhooks/ndjson.js'
-import { chargeEvent, post, SECRET, signedHeaders, startApp, type TargetApp } from './fixtures.js'
+import { chargeEvent, post, SECRET, signedHeaders, startApp, type TargetApp } from '../../helpers/webhooks.js'
 
 const cleanups: Array<() => Promise<void> | void> = []
 afterEach(async () => {

@@ -1,13 +1,9 @@
 /** Spec 2.3, 2.7, 4.5 and 4.6: fees from the plan, the account read, and POST /v1/webhooks/test. */
 import { AccountSchema, EventSchema } from '../../../../src/lib/contract/schemas.js'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { errorOf, type Harness, startHarness } from './harness.js'
+import { describe, expect, it } from 'vitest'
+import { errorOf, useHarness } from '../../../helpers/conformance.js'
 
-let h: Harness
-beforeAll(async () => {
-  h = await startHarness()
-})
-afterAll(() => h.close())
+const h = useHarness()
 
 describe('fees (spec 2.3)', () => {
   it('charges the fixed part plus the percentage of the gross, rounded half up, net = gross − fee', async () => {

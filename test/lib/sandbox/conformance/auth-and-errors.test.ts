@@ -1,12 +1,8 @@
 /** Spec 2.9, 5 and 7 over real HTTP: error shape with requestId, 400 details, 401/403/404/413, environments. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { errorOf, type Harness, startHarness } from './harness.js'
+import { describe, expect, it } from 'vitest'
+import { errorOf, useHarness } from '../../../helpers/conformance.js'
 
-let h: Harness
-beforeAll(async () => {
-  h = await startHarness()
-})
-afterAll(() => h.close())
+const h = useHarness()
 
 describe('authentication (spec 5)', () => {
   it('answers 401 invalid_api_key to a missing, malformed or unknown key', async () => {

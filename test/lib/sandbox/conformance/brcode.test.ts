@@ -3,17 +3,13 @@ import { getPixPayloadInfo } from '@brazilian-utils/brazilian-utils/get-pix-payl
 import { isValidPixPayload } from '@brazilian-utils/brazilian-utils/is-valid-pix-payload'
 import jsqrModule from 'jsqr'
 import { PNG } from 'pngjs'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { errorOf, type Harness, send, startHarness } from './harness.js'
+import { describe, expect, it } from 'vitest'
+import { errorOf, send, useHarness } from '../../../helpers/conformance.js'
 
 // jsqr is CommonJS: its module.exports is the function (typed as an ES default export).
 const jsQR = ((jsqrModule as unknown as { default?: typeof jsqrModule }).default ?? jsqrModule) as unknown as typeof jsqrModule.default
 
-let h: Harness
-beforeAll(async () => {
-  h = await startHarness()
-})
-afterAll(() => h.close())
+const h = useHarness()
 
 /** CRC16-CCITT-FALSE (poly 0x1021, init 0xFFFF), computed here independently of the library. */
 function crc16(text: string): string {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { DB_FILE } from '../../../../src/lib/sandbox/db.js'
-import { type Harness, startHarness } from './harness.js'
+import { type Harness, startHarness } from '../../../helpers/conformance.js'
 
 let open: Harness[] = []
 afterEach(async () => {

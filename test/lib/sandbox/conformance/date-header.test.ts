@@ -1,14 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { type Harness, START, startHarness } from './harness.js'
+import { describe, expect, it } from 'vitest'
+import { START, useHarness } from '../../../helpers/conformance.js'
 
 // The CLI reads the server's time from Date (client.serverNow()): a sandbox whose clock was
 // advanced must say so, or charges created "now" read as hours in the future.
 describe('Date header', () => {
-  let h: Harness
-  beforeEach(async () => {
-    h = await startHarness()
-  })
-  afterEach(() => h.close())
+  const h = useHarness({}, { each: true })
 
   it('carries the sandbox clock on answers, errors and panel routes, and moves when the clock is advanced', async () => {
     const expected = new Date(START).toUTCString()

@@ -1,6 +1,6 @@
 /** Spec 4.1: 201 new, 200 replay, 409 conflicts and 409 charge_processing for a concurrent duplicate. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { errorOf, type Harness, startHarness } from './harness.js'
+import { describe, expect, it } from 'vitest'
+import { errorOf, useHarness } from '../../../helpers/conformance.js'
 
 /** A gate the test opens: a creation that reaches it while held waits there, and says it arrived. */
 let held = false
@@ -17,17 +17,13 @@ function open(): void {
   release()
 }
 
-let h: Harness
-beforeAll(async () => {
-  h = await startHarness({
-    beforeChargeInsert: () => {
-      if (!held) return undefined
-      arrived()
-      return gate
-    },
-  })
+const h = useHarness({
+  beforeChargeInsert: () => {
+    if (!held) return undefined
+    arrived()
+    return gate
+  },
 })
-afterAll(() => h.close())
 
 const count = async () => (await h.call('GET', '/v1/charges?limit=100')).body.data.length
 

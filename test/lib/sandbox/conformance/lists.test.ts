@@ -1,13 +1,9 @@
 /** Spec 4.2: newest first, filters, limit, cursor pagination exactly once while charges keep arriving. */
 import { ChargeListSchema } from '../../../../src/lib/contract/schemas.js'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { errorOf, type Harness, startHarness } from './harness.js'
+import { describe, expect, it } from 'vitest'
+import { errorOf, useHarness } from '../../../helpers/conformance.js'
 
-let h: Harness
-beforeAll(async () => {
-  h = await startHarness()
-})
-afterAll(() => h.close())
+const h = useHarness()
 
 const list = async (query: string, key?: string) => {
   const r = await h.call('GET', `/v1/charges${query}`, key ? { key } : {})

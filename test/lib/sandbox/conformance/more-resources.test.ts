@@ -3,17 +3,13 @@
  * and product sales, with the same auth, environment isolation, error shape and event pipeline as
  * charges; every body they emit passes its event type's schema.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { parseWebhookEvent } from '../../../../src/lib/contract/event-schemas.js'
 import { SPLIT_RUNS_AFTER_MS } from '../../../../src/lib/sandbox/engine.js'
 import { WITHDRAWAL_SETTLES_AFTER_MS } from '../../../../src/lib/sandbox/withdrawals.js'
-import { CPF, type Harness, startHarness } from './harness.js'
+import { CPF, useHarness } from '../../../helpers/conformance.js'
 
-let h: Harness
-beforeAll(async () => {
-  h = await startHarness()
-})
-afterAll(() => h.close())
+const h = useHarness()
 
 const SPLIT = [
   { wallet: 'wallet-a', shareBps: 7000 },

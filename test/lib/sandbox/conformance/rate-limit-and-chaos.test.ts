@@ -1,6 +1,6 @@
 /** Per-key rate limiting (429 rate_limited + Retry-After) and seeded --chaos that never loses a charge. */
 import { afterEach, describe, expect, it } from 'vitest'
-import { errorOf, type Harness, type Reply, startHarness } from './harness.js'
+import { errorOf, type Harness, type Reply, startHarness } from '../../../helpers/conformance.js'
 
 let h: Harness | undefined
 afterEach(async () => {

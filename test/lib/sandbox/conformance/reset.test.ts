@@ -1,12 +1,8 @@
 /** POST /_sandbox/reset: the data goes, and so do its pending timers; keys, secret, plan and webhook URL stay. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type Harness, startHarness } from './harness.js'
+import { describe, expect, it } from 'vitest'
+import { useHarness } from '../../../helpers/conformance.js'
 
-let h: Harness
-beforeAll(async () => {
-  h = await startHarness()
-})
-afterAll(() => h.close())
+const h = useHarness()
 
 describe('reset', () => {
   it('empties charges, events and withdrawals and forgets their timers; keys and settings stay', async () => {

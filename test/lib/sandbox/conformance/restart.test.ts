@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { SandboxClock } from '../../../../src/lib/sandbox/clock.js'
-import { errorOf, type Harness, START, startHarness } from './harness.js'
+import { errorOf, type Harness, START, startHarness } from '../../../helpers/conformance.js'
 
 const HOUR = 3_600_000
 let h: Harness | undefined

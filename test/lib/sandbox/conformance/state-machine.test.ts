@@ -1,14 +1,10 @@
 /** Spec part 3 over real HTTP, driven by the manual clock: every move, its event and its fields. */
 import { ChargeSchema, EventSchema } from '../../../../src/lib/contract/schemas.js'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { errorOf, eventsOf, type Harness, startHarness } from './harness.js'
+import { describe, expect, it } from 'vitest'
+import { errorOf, eventsOf, useHarness } from '../../../helpers/conformance.js'
 
 const HOUR = 3_600_000
-let h: Harness
-beforeAll(async () => {
-  h = await startHarness()
-})
-afterAll(() => h.close())
+const h = useHarness()
 
 const advance = (id: string, status: string) => h.call('POST', `/v1/test/charges/${id}/advance`, { body: { status } })
 const get = async (id: string) => (await h.call('GET', `/v1/charges/${id}`)).body

@@ -3,15 +3,11 @@
  * tab, newline) and unpaired surrogates with 400 naming the field, stores nothing, and the CLI
  * refuses the same values before sending (exit 2), from the same schema.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { svc } from '../../../helpers/cli.js'
-import { type Harness, startHarness } from './harness.js'
+import { useHarness } from '../../../helpers/conformance.js'
 
-let h: Harness
-beforeAll(async () => {
-  h = await startHarness()
-})
-afterAll(() => h.close())
+const h = useHarness()
 
 describe('charge text fields', () => {
   it.each([

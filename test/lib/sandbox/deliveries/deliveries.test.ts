@@ -8,7 +8,7 @@ import { SandboxClock } from '../../../../src/lib/sandbox/clock.js'
 import { type DeliverySender, WebhookDeliveries, type WebhookDeliveriesOptions } from '../../../../src/lib/sandbox/deliveries/worker.js'
 import type { StoredEvent } from '../../../../src/lib/sandbox/types.js'
 import { verifySignature } from '../../../../src/lib/webhooks/signature.js'
-import { startTarget, type Target } from './target.js'
+import { startTarget, type Target } from '../../../helpers/delivery-target.js'
 
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0)
 /** The wall clock, deliberately far from the sandbox clock: X-SVC-Timestamp follows it. */

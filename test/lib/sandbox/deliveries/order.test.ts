@@ -2,15 +2,14 @@
  * Per-charge order of first attempts: an event of a charge goes out only once the previous event
  * of the same charge got its answer (or failed), while other charges' events go out at once.
  */
-import type { DatabaseSync } from 'node:sqlite'
 import { openDatabase } from '../../../../src/lib/sandbox/db.js'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { SandboxClock } from '../../../../src/lib/sandbox/clock.js'
 import { type DeliveryResponse, type OutgoingDelivery, WebhookDeliveries } from '../../../../src/lib/sandbox/deliveries/worker.js'
 import { startSandbox } from '../../../../src/lib/sandbox/sandbox.js'
 import type { StoredEvent } from '../../../../src/lib/sandbox/types.js'
-import { CPF, send } from '../conformance/harness.js'
-import { startTarget, type Target } from './target.js'
+import { CPF, send } from '../../../helpers/conformance.js'
+import { startTarget, type Target } from '../../../helpers/delivery-target.js'
 
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0)
 const SECRET = 'whsec_0123456789abcdef0123456789abcdef'

@@ -6,10 +6,11 @@
  * by test/setup.ts) fetch sends them apart and every POST waits ~40 ms for a delayed ACK.
  */
 import { request as httpRequest } from 'node:http'
-import { SandboxClock } from '../../../../src/lib/sandbox/clock.js'
-import { RecordingDeliveries } from '../../../../src/lib/sandbox/null-sink.js'
-import { startSandbox } from '../../../../src/lib/sandbox/sandbox.js'
-import type { RunningSandbox, SandboxStartOptions } from '../../../../src/lib/sandbox/types.js'
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest'
+import { SandboxClock } from '../../src/lib/sandbox/clock.js'
+import { RecordingDeliveries } from '../../src/lib/sandbox/null-sink.js'
+import { startSandbox } from '../../src/lib/sandbox/sandbox.js'
+import type { RunningSandbox, SandboxStartOptions } from '../../src/lib/sandbox/types.js'
 
 export const START = Date.parse('2026-11-22T12:00:00.000Z')
 export const CPF = '529.982.247-25'
@@ -35,6 +36,30 @@ export interface Reply {
   headers: Record<string, string | string[] | undefined> & { get(name: string): string | undefined }
   // biome-ignore lint/suspicious/noExplicitAny: test bodies are inspected field by field
   body: any
+}
+
+/**
+ * The set-up every conformance file shares: a harness started before the file's tests (or, with
+ * `{ each: true }`, before each test of the enclosing describe) and closed after them. Returns it
+ * at once; its fields are there from the tests on.
+ *
+ *   const h = useHarness()
+ */
+export function useHarness(opts: Partial<SandboxStartOptions> = {}, { each = false }: { each?: boolean } = {}): Harness {
+  let current: Harness | undefined
+  ;(each ? beforeEach : beforeAll)(async () => {
+    current = await startHarness(opts)
+  })
+  ;(each ? afterEach : afterAll)(async () => {
+    await current?.close()
+    current = undefined
+  })
+  return new Proxy({} as Harness, {
+    get(_target, key) {
+      if (!current) throw new Error(`the conformance harness was used outside a test (reading ${String(key)})`)
+      return Reflect.get(current, key)
+    },
+  })
 }
 
 export async function startHarness(opts: Partial<SandboxStartOptions> = {}): Promise<Harness> {
@@ -90,8 +115,10 @@ export function errorOf(reply: Reply): { code: string; message: string; requestI
   return e
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: event bodies are inspected field by field
 export function eventsOf(h: Harness, chargeId: string): Array<{ type: string; body: Record<string, any> }> {
   return h.deliveries.events
+    // biome-ignore lint/suspicious/noExplicitAny: event bodies are inspected field by field
     .map((e) => ({ type: e.type, body: JSON.parse(e.body) as Record<string, any> }))
     .filter((e) => e.body.data?.charge?.id === chargeId)
 }

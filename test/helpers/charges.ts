@@ -1,11 +1,11 @@
 /** Shared by the charges and test-advance command tests: credentials, fixtures and request tracking. */
-import nock from 'nock'
 import { vi } from 'vitest'
-import { waitClock } from '../../../src/lib/charges/wait.js'
-import type { Charge } from '../../../src/lib/contract/schemas.js'
-import { BASE_URL, charge, LIVE_KEY, TEST_KEY } from '../../lib/api/fixtures.js'
+import { waitClock } from '../../src/lib/charges/wait.js'
+import type { Charge } from '../../src/lib/contract/schemas.js'
+import { BASE_URL, charge, LIVE_KEY, TEST_KEY } from './api-fixtures.js'
+import { requestsWithoutMock } from './http-mocks.js'
 
-export { BASE_URL, charge, errorBody, LIVE_KEY, TEST_KEY } from '../../lib/api/fixtures.js'
+export { BASE_URL, charge, errorBody, LIVE_KEY, TEST_KEY } from './api-fixtures.js'
 
 export const testEnv = { SVC_API_KEY: TEST_KEY, SVC_BASE_URL: BASE_URL }
 export const liveEnv = { SVC_API_KEY: LIVE_KEY, SVC_BASE_URL: BASE_URL }
@@ -20,19 +20,13 @@ export function chargeN(n: number, overrides: Partial<Charge> = {}): Charge {
 }
 
 /**
- * Records every request nock saw without a matching interceptor. With no scope at all, any
- * request the command makes lands here (and fails): `sent()` is how a test proves nothing left.
+ * The requests nock saw without a matching interceptor from now on (see http-mocks.ts). With no
+ * mock at all, any request the command makes lands here (and fails): `sent()` is how a test
+ * proves nothing left.
  */
 export function trackUnmatched(): { sent: () => string[] } {
-  const seen: string[] = []
-  const listener = (req: Request) => seen.push(`${req.method} ${req.url}`)
-  nock.emitter.on('no match', listener)
-  return {
-    sent: () => {
-      nock.emitter.off('no match', listener)
-      return seen
-    },
-  }
+  const before = requestsWithoutMock().length
+  return { sent: () => requestsWithoutMock().slice(before) }
 }
 
 /** Makes `--wait` run instantly: sleeping advances a fake clock. Returns the fake time in ms. */

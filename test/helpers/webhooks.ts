@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto'
 import { createServer, type IncomingHttpHeaders, request, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { signatureHeader } from '../../../src/lib/webhooks/signature.js'
+import { signatureHeader } from '../../src/lib/webhooks/signature.js'
 
 export const SECRET = 'whsec_listener_test_0123456789'
 

@@ -1,8 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { ApiError, NetworkError } from '../../../../src/lib/errors.js'
-import { detectSandbox, PanelClient, setWebhookUrl } from '../../../../src/lib/sandbox-client/client.js'
+import { ApiError, NetworkError } from '../../../src/lib/errors.js'
+import { detectSandbox, PanelClient, setWebhookUrl } from '../../../src/lib/sandbox-client/client.js'
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void
 let server: Server | undefined

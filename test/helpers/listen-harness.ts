@@ -1,7 +1,7 @@
 /** Runs `svc webhooks listen` in-process (piped), hands its stdout lines over as they come, and stops it with SIGTERM. */
-import WebhooksListen from '../../../src/commands/webhooks/listen.js'
-import { setIO } from '../../../src/lib/output/io.js'
-import { startCommand } from '../../helpers/background-command.js'
+import WebhooksListen from '../../src/commands/webhooks/listen.js'
+import { setIO } from '../../src/lib/output/io.js'
+import { startCommand } from './background-command.js'
 
 export function startListen(argv: string[], env: Record<string, string> = {}) {
   const bg = startCommand(WebhooksListen, argv, env)

@@ -1,6 +1,6 @@
 /** A config dir holding a few profiles, for the profiles and logout command tests. */
-import { ProfileStore } from '../../../src/lib/config/store.js'
-import { freshConfigDir, LIVE_KEY, TEST_KEY, WEBHOOK_SECRET } from '../../lib/config/helpers.js'
+import { ProfileStore } from '../../src/lib/config/store.js'
+import { freshConfigDir, LIVE_KEY, TEST_KEY, WEBHOOK_SECRET } from './config.js'
 
 export const SECRETS = [TEST_KEY, LIVE_KEY, WEBHOOK_SECRET]
 

@@ -1,5 +1,5 @@
 /** Valid API objects (spec part 2) for client and command tests. */
-import type { Account, Charge } from '../../../src/lib/contract/schemas.js'
+import type { Account, Charge } from '../../src/lib/contract/schemas.js'
 
 // https: a plain-http base URL that is not loopback draws a warning (the key would travel in clear).
 export const BASE_URL = 'https://api.svc.test'
