@@ -18,7 +18,7 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
     'Profiles that point at another sandbox still running are never taken over: on a terminal you are asked, otherwise they ' +
     'are kept and stderr says how to reach the new one (SVC_BASE_URL and SVC_API_KEY). ' +
     'With --json it prints exactly one line {"baseUrl","testKey","liveKey","webhookSecret"} on stdout when ready, logs on ' +
-    'stderr. Stops cleanly on Ctrl+C (SIGINT) or SIGTERM, letting deliveries in flight finish.\n\n' +
+    'stderr. Stops cleanly on Ctrl+C (SIGINT), SIGTERM or SIGHUP (in the foreground), letting deliveries in flight finish.\n\n' +
     '--detach runs it in the background (it survives the terminal closing) and returns once it serves, with the same ready ' +
     'output (--json included); its log goes to sandbox.log beside the database. `svc sandbox status` says whether it runs, ' +
     '`svc sandbox stop` stops it, `svc sandbox reset` empties its data. One sandbox per data dir: a second start on a data dir ' +
@@ -114,7 +114,7 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
       this.printReady(ready, { speed, chaos }, true)
       this.noteKeptProfiles(ready)
     }
-    const signal = await untilStopSignal()
+    const signal = await untilStopSignal({ hangup: !detachedChild })
     this.note(paintErr('dim', `${signal}: stopping the sandbox (finishing deliveries in flight)…`))
     await started.stop()
     this.note(paintErr('dim', 'Sandbox stopped.'))
