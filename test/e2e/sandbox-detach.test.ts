@@ -3,7 +3,7 @@
  * it) returns once it serves with the foreground's ready output, survives its parent, and is
  * driven by `status`, `reset` and `stop`; a kill -9 leaves a pid file that status and start clean.
  */
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -80,4 +80,29 @@ describe('svc sandbox start --detach, status, reset, stop', () => {
     expect(JSON.parse(again.stdout).testKey).toBe(JSON.parse(started.stdout).testKey)
     expect((await svc(['sandbox', 'stop'], { env })).exitCode).toBe(0)
   })
+})
+
+describe('svc sandbox start --detach with a bad --seed FILE (trial report item 3)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-detach-seed-'))
+  writeFileSync(join(dir, 'not-json.json'), 'not json')
+  writeFileSync(join(dir, 'wrong-format.json'), '{"a":1}')
+  const seedEnv = { ...env, SVC_CONFIG_DIR: dir }
+
+  it.each([
+    ['a missing file', 'missing.json'],
+    ['a file that is not JSON', 'not-json.json'],
+    ['a file in the wrong format', 'wrong-format.json'],
+  ])('shows the same error as the foreground for %s (text, colour and --json), and exits the same', async (_what, file) => {
+    for (const extra of [[], ['--json']]) {
+      for (const colour of [{}, { FORCE_COLOR: '1' }]) {
+        const args = ['sandbox', 'start', '--in-memory', '--port', '0', '--seed', join(dir, file), ...extra]
+        const foreground = await svc(args, { env: { ...seedEnv, ...colour } })
+        const detached = await svc([...args, '--detach'], { env: { ...seedEnv, ...colour }, timeoutMs: 30_000 })
+        expect(foreground.exitCode).toBe(2)
+        expect(foreground.stderr).toContain('--seed')
+        expect({ exitCode: detached.exitCode, stderr: detached.stderr, stdout: detached.stdout }).toEqual({ exitCode: 2, stderr: foreground.stderr, stdout: '' })
+        expect(detached.stderr).not.toContain('before it was ready')
+      }
+    }
+  }, 60_000)
 })

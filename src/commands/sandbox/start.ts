@@ -1,6 +1,7 @@
-import { Flags } from '@oclif/core'
+import { Errors, Flags } from '@oclif/core'
 import { BaseCommand } from '../../lib/command/base.js'
-import { UsageError } from '../../lib/errors.js'
+import { CliError, environmentError, UsageError } from '../../lib/errors.js'
+import { getIO } from '../../lib/output/io.js'
 import { painter } from '../../lib/output/color.js'
 import { keptProfilesNote, type SandboxReady, nextSteps, readyBanner, seedOption, startLocalSandbox, webhookFaultsOption } from '../../lib/services/sandbox-start.js'
 import { DETACHED_ENV, type DetachedMessage, startDetached } from '../../lib/services/sandbox-detach.js'
@@ -118,6 +119,22 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
     this.note(paintErr('dim', `${signal}: stopping the sandbox (finishing deliveries in flight)…`))
     await started.stop()
     this.note(paintErr('dim', 'Sandbox stopped.'))
+  }
+
+  /**
+   * Started by `--detach` and not ready yet: the error goes to the parent over IPC too (message,
+   * code, hint, exit code), which shows it as the foreground would, whatever this log's format.
+   */
+  protected override async catch(err: Error & { oclif?: { exit?: number }; exitCode?: number }): Promise<never> {
+    const env = (this.io ?? getIO()).env
+    if (env[DETACHED_ENV] !== undefined && typeof process.send === 'function' && process.connected && !(err instanceof Errors.ExitError)) {
+      const e = err instanceof CliError ? err : environmentError(err)
+      if (e) {
+        const error = { message: e.message, code: e.code, exitCode: e.exitCode, ...(e.hint ? { hint: e.hint } : {}), ...(e.details ? { details: e.details } : {}) }
+        await new Promise<void>((resolve) => process.send!({ error } satisfies DetachedMessage, () => resolve()))
+      }
+    }
+    return super.catch(err)
   }
 
   private noteKeptProfiles(ready: SandboxReady): void {

@@ -2,14 +2,16 @@
  * `svc sandbox start --detach`: the same command started again as a background process of its own
  * session (so closing the terminal does not stop it), its stdout and stderr appended to
  * sandbox.log beside its database. The child sends its ready output over an IPC channel once it
- * serves; the parent prints it and returns. If the child ends first, its error (from the log) and
- * exit code become the parent's.
+ * serves; the parent prints it and returns. If the child fails first, it sends its error the same
+ * way (message, code, hint, exit code), which becomes the parent's; a child that dies without one
+ * leaves its error lines in the log, read from there.
  */
 import { spawn } from 'node:child_process'
 import { closeSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { packageRoot } from '../config/package.js'
 import { EXIT, type ExitCode } from '../contract/errors.js'
+import type { ErrorDetail } from '../contract/schemas.js'
 import { CliError } from '../errors.js'
 import type { SandboxReady } from './sandbox-start.js'
 import { LOG_FILE, alreadyRunning, readRunFile, runDir, runState } from './sandbox-runfile.js'
@@ -18,8 +20,15 @@ import { LOG_FILE, alreadyRunning, readRunFile, runDir, runState } from './sandb
 export const DETACHED_ENV = 'SVC_SANDBOX_DETACHED'
 const READY_TIMEOUT_MS = 30_000
 
-export interface DetachedMessage {
-  ready: SandboxReady
+/** What the child sends: its ready output, or the error it ends with before it was ready. */
+export type DetachedMessage = { ready: SandboxReady } | { error: DetachedError }
+
+export interface DetachedError {
+  message: string
+  code: string
+  exitCode: ExitCode
+  hint?: string
+  details?: ErrorDetail[]
 }
 
 export interface DetachedSandbox extends SandboxReady {
@@ -54,9 +63,11 @@ export async function startDetached(opts: { argv: string[]; dataDir?: string; in
       }, READY_TIMEOUT_MS)
       child.once('message', (m: DetachedMessage) => {
         clearTimeout(timer)
-        resolve(m.ready)
+        if ('ready' in m) resolve(m.ready)
+        else reject(new CliError(m.error.message, { exitCode: m.error.exitCode, code: m.error.code, hint: m.error.hint, details: m.error.details }))
       })
-      child.once('exit', (code) => {
+      // 'close', not 'exit': it comes after the IPC channel closed, so an error sent just before exiting has arrived.
+      child.once('close', (code) => {
         clearTimeout(timer)
         reject(childFailed(log, offset, code))
       })
