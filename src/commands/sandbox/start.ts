@@ -21,7 +21,8 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
     'With --json it prints exactly one line {"baseUrl","testKey","liveKey","webhookSecret"} on stdout when ready, logs on ' +
     'stderr. Stops cleanly on Ctrl+C (SIGINT), SIGTERM or SIGHUP (in the foreground), letting deliveries in flight finish.\n\n' +
     '--detach runs it in the background (it survives the terminal closing) and returns once it serves, with the same ready ' +
-    'output (--json included); its log goes to sandbox.log beside the database. `svc sandbox status` says whether it runs, ' +
+    'output (--json included) and, on stderr, its pid, log and how to stop it; its log goes to sandbox.log beside the database (an extra ' +
+    'in-memory sandbox, started while another runs: beside its own run file). `svc sandbox status` says whether it runs, ' +
     '`svc sandbox stop` stops it, `svc sandbox reset` empties its data. One sandbox per data dir: a second start on a data dir ' +
     'in use exits 5 naming the running one; a pid file left by a sandbox that died is detected and cleaned.'
 
@@ -76,7 +77,8 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
       const ready = await startDetached({ argv: this.argv.filter((a) => a !== '--detach'), dataDir: flags.data, inMemory: flags['in-memory'], env: io.env })
       this.printReady(ready, { speed, chaos }, false)
       this.noteKeptProfiles(ready)
-      if (!flags.json) this.note(paintErr('dim', `Running in the background (pid ${ready.pid}); log: ${ready.log}. Stop it with \`${ready.stopCommand}\`.`))
+      // On stderr with --json too: stdout stays the one JSON line, and a script may want the pid.
+      this.note(paintErr('dim', `Running in the background (pid ${ready.pid}); log: ${ready.log}. Stop it with \`${ready.stopCommand}\`.`))
       return
     }
     // Started by `--detach`: the ready output goes to the parent, which prints it, over IPC.
@@ -108,6 +110,7 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
       sandbox: { baseUrl: sandbox.baseUrl, testKey: sandbox.testKey, liveKey: sandbox.liveKey, webhookSecret: sandbox.webhookSecret, panelUrl: sandbox.panelUrl, webhookFaults: sandbox.webhookFaults },
       dataDir: started.dataDir,
       profiles: started.profiles,
+      ...(detachedChild && started.logFile ? { log: started.logFile } : {}),
     }
     if (detachedChild) {
       process.send!({ ready } satisfies DetachedMessage, () => process.disconnect())

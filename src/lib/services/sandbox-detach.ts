@@ -7,6 +7,7 @@
  * leaves its error lines in the log, read from there.
  */
 import { spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
 import { closeSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { packageRoot } from '../config/package.js'
@@ -14,7 +15,7 @@ import { EXIT, type ExitCode } from '../contract/errors.js'
 import type { ErrorDetail } from '../contract/schemas.js'
 import { CliError } from '../errors.js'
 import type { SandboxReady } from './sandbox-start.js'
-import { LOG_FILE, alreadyRunning, readRunFile, runDir, runState } from './sandbox-runfile.js'
+import { LOG_FILE, PENDING_LOG_PREFIX, alreadyRunning, readRunFile, runDir, runState } from './sandbox-runfile.js'
 
 /** Set in the child's environment: the path of its log file. */
 export const DETACHED_ENV = 'SVC_SANDBOX_DETACHED'
@@ -42,11 +43,12 @@ export async function startDetached(opts: { argv: string[]; dataDir?: string; in
   const dir = runDir({ dataDir: opts.dataDir, inMemory: opts.inMemory, env: opts.env })
   const { probeSandbox } = await import('../sandbox-client/client.js')
   // In memory, another one runs beside a first one (only the port can clash, and the child checks it).
-  const state = opts.inMemory ? { kind: 'none' as const } : await runState(dir, { probe: (url) => probeSandbox(url) })
-  if (state.kind === 'running') throw alreadyRunning(state.info)
+  const state = await runState(dir, { probe: (url) => probeSandbox(url) })
+  if (state.kind === 'running' && !opts.inMemory) throw alreadyRunning(state.info)
 
   mkdirSync(dir, { recursive: true, mode: 0o700 })
-  const log = join(dir, LOG_FILE)
+  // An extra in-memory one gets a log of its own, which it moves beside its own run file.
+  const log = join(dir, opts.inMemory && state.kind === 'running' ? `${PENDING_LOG_PREFIX}${randomBytes(6).toString('hex')}.log` : LOG_FILE)
   const fd = openSync(log, 'a', 0o600)
   const offset = statSync(log).size
   const child = spawn(process.execPath, [...entryArgs(), 'sandbox', 'start', ...opts.argv], {
@@ -82,7 +84,7 @@ export async function startDetached(opts: { argv: string[]; dataDir?: string; in
       : readRunFile(dir)?.pid === child.pid
         ? 'svc sandbox stop --in-memory'
         : `kill ${child.pid}`
-    return { ...ready, pid: child.pid!, log, stopCommand }
+    return { ...ready, pid: child.pid!, log: ready.log ?? log, stopCommand }
   } finally {
     child.removeAllListeners()
     if (child.connected) child.disconnect()
