@@ -85,7 +85,7 @@ describe('svc sandbox deliveries and clock', () => {
     await runCommand(SandboxClockAdvance, ['1s']) // waits for the first attempt
 
     const pending = await runCommand(SandboxDeliveries, ['--event-id', eventId])
-    expect(pending.stdout).toBe(`${eventId}\tcharge.test\t${target.url}\t1\t500\t${new Date(START + 10_000).toISOString()}\tpending\n`)
+    expect(pending.stdout).toBe(`${eventId}\tcharge.test\t${target.url}\t1\t500\t${new Date(START + 10_000).toISOString()}\tpending\t\n`)
 
     const advanced = await runCommand(SandboxClockAdvance, ['25h', '--json'])
     expect(JSON.parse(advanced.stdout)).toEqual({ now: new Date(START + 1000 + 25 * 3600_000).toISOString() })
