@@ -46,3 +46,21 @@ it('SIGHUP stops the listener cleanly: the sandbox gets its previous URL back, o
   expect(again.code).toBe(0)
   expect(await getWebhookUrl({ ...target, env: 'test' })).toBe('http://127.0.0.1:3000/app')
 }, 30_000)
+
+it('a listener killed before it could restore: the next one\'s clean stop goes back past its dead URL to the one before', async () => {
+  const env = { SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-hup-')), SVC_API_KEY: sb.testKey, SVC_BASE_URL: sb.baseUrl, SVC_WEBHOOK_SECRET: sb.webhookSecret }
+  const target = { baseUrl: sb.baseUrl, apiKey: sb.testKey }
+  await setWebhookUrl({ ...target, url: 'http://127.0.0.1:3000/app', env: 'test' })
+
+  const killed = await svcBackground(['webhooks', 'listen', '--forward', 'localhost:39101', '--no-tui', '--port', '0'], { env })
+  const dead = killed.first.listening as string
+  killed.child.kill('SIGKILL')
+  await once(killed.child, 'close')
+  expect(await getWebhookUrl({ ...target, env: 'test' })).toBe(dead)
+
+  const run = await hangUp(env)
+  expect(run.code).toBe(0)
+  expect(await getWebhookUrl({ ...target, env: 'test' })).toBe('http://127.0.0.1:3000/app')
+  expect(await getWebhookUrl({ ...target, env: 'live' })).toBeUndefined()
+  expect(run.stderr).toContain(`Restored the sandbox's test webhook URL to http://127.0.0.1:3000/app (not ${dead}: a listener that no longer answers).`)
+}, 30_000)
