@@ -3,7 +3,7 @@
  * it) returns once it serves with the foreground's ready output, survives its parent, and is
  * driven by `status`, `reset` and `stop`; a kill -9 leaves a pid file that status and start clean.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
@@ -132,6 +132,12 @@ describe('extra in-memory sandboxes started with --detach (trial report item 4)'
     expect(readFileSync(extra.log, 'utf8')).toContain(`sandbox listening on ${extra.baseUrl}`)
     expect(readFileSync(extra.log, 'utf8')).not.toContain(first.baseUrl)
     expect(readFileSync(first.log, 'utf8')).not.toContain(extra.baseUrl)
+
+    // An extra one that fails to start leaves no log of its own behind: its error says it all.
+    const failed = await svc(['sandbox', 'start', '--detach', '--in-memory', '--port', '0', '--seed', join(memoryDir, 'missing.json')], { env: memEnv, timeoutMs: 30_000 })
+    expect(failed.exitCode).toBe(2)
+    expect(failed.stderr).toContain('cannot read the state file')
+    expect(readdirSync(memoryDir).filter((f) => f.startsWith('sandbox.pending-'))).toEqual([])
 
     process.kill(extra.pid, 'SIGTERM')
     expect((await svc(['sandbox', 'stop', '--in-memory'], { env: memEnv })).exitCode).toBe(0)

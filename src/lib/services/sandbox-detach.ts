@@ -8,8 +8,8 @@
  */
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { closeSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { basename, join } from 'node:path'
 import { packageRoot } from '../config/package.js'
 import { EXIT, type ExitCode } from '../contract/errors.js'
 import type { ErrorDetail } from '../contract/schemas.js'
@@ -66,7 +66,11 @@ export async function startDetached(opts: { argv: string[]; dataDir?: string; in
       child.once('message', (m: DetachedMessage) => {
         clearTimeout(timer)
         if ('ready' in m) resolve(m.ready)
-        else reject(new CliError(m.error.message, { exitCode: m.error.exitCode, code: m.error.code, hint: m.error.hint, details: m.error.details }))
+        else {
+          // An extra in-memory sandbox that never started: its own log says nothing the error does not.
+          if (basename(log).startsWith(PENDING_LOG_PREFIX)) rmSync(log, { force: true })
+          reject(new CliError(m.error.message, { exitCode: m.error.exitCode, code: m.error.code, hint: m.error.hint, details: m.error.details }))
+        }
       })
       // 'close', not 'exit': it comes after the IPC channel closed, so an error sent just before exiting has arrived.
       child.once('close', (code) => {
