@@ -71,11 +71,13 @@ export interface CreateOptions {
  * - A key that starts with neither `svc_test_` nor `svc_live_`, or no base URL: thrown by
  *   {@link createClient} itself, `status` 0 and `code` `'invalid_api_key'` / `'invalid_base_url'`.
  * - A call on a closed client: `status` 0, `code` `'client_closed'`, nothing sent.
+ * - A bad argument (an empty or non-string id, a bad `timeout` or `maxRetries`): `status` 0,
+ *   `code` `'invalid_request'`, `details` naming it; nothing sent.
  */
 export class SvcApiError extends Error {
   /** The HTTP status, or 0 when no HTTP answer came (network failure, local check). */
   readonly status: number
-  /** The API's error code, or `network_error`, `invalid_response`, `invalid_api_key`, `invalid_base_url`, `client_closed`. */
+  /** The API's error code, or `network_error`, `invalid_response`, `invalid_api_key`, `invalid_base_url`, `client_closed`, `invalid_request` (status 0: a bad argument). */
   readonly code: string
   /** The fields at fault (`invalid_request`), as the API sent them. */
   readonly details: ErrorDetail[] | undefined
@@ -139,8 +141,8 @@ export interface SvcClient {
 /**
  * A client of the service, bound to one key.
  *
- * @throws {@link SvcApiError} (`invalid_api_key`, `invalid_base_url`) when the key or the base URL
- * is unusable; nothing is sent.
+ * @throws {@link SvcApiError} (`invalid_api_key`, `invalid_base_url`, `invalid_request` for a bad
+ * `timeout` or `maxRetries`) when an option is unusable; nothing is sent.
  */
 export function createClient(options: ClientOptions): SvcClient {
   const opts = options ?? ({} as ClientOptions)
@@ -148,8 +150,8 @@ export function createClient(options: ClientOptions): SvcClient {
     throw new SvcApiError({ status: 0, code: 'invalid_api_key', message: 'apiKey must be a key that starts with svc_test_ or svc_live_ (copy it again from the panel, API section).' })
   }
   const baseUrl = checkBaseUrl(opts.baseUrl ?? process.env.SVC_BASE_URL)
-  if (opts.timeout !== undefined && !(Number.isFinite(opts.timeout) && opts.timeout > 0)) throw new TypeError(`timeout must be a positive number of milliseconds, not ${String(opts.timeout)}`)
-  if (opts.maxRetries !== undefined && !(Number.isInteger(opts.maxRetries) && opts.maxRetries >= 0)) throw new TypeError(`maxRetries must be an integer ≥ 0, not ${String(opts.maxRetries)}`)
+  if (opts.timeout !== undefined && !(Number.isFinite(opts.timeout) && opts.timeout > 0)) throw badArgument('timeout', `timeout must be a positive number of milliseconds, not ${String(opts.timeout)}`)
+  if (opts.maxRetries !== undefined && !(Number.isInteger(opts.maxRetries) && opts.maxRetries >= 0)) throw badArgument('maxRetries', `maxRetries must be an integer ≥ 0, not ${String(opts.maxRetries)}`)
   const api = createApiClient({ apiKey: opts.apiKey, baseUrl, timeoutMs: opts.timeout, maxRetries: opts.maxRetries, userAgent: 'svc-cli/client' })
   return wrap(api)
 }
@@ -195,8 +197,13 @@ function wrap(api: ApiClient): SvcClient {
 }
 
 function idArg(id: unknown, where: string): string {
-  if (typeof id !== 'string' || id.trim() === '') throw new TypeError(`${where}: the id must be a non-empty string`)
+  if (typeof id !== 'string' || id.trim() === '') throw badArgument('id', `${where}: the id must be a non-empty string, not ${typeof id === 'string' ? JSON.stringify(id) : String(id)}`)
   return id
+}
+
+/** A bad argument, refused before anything is sent: an SvcApiError like every other failure. */
+function badArgument(field: string, message: string): SvcApiError {
+  return new SvcApiError({ status: 0, code: 'invalid_request', message, details: [{ field, message }] })
 }
 
 function checkBaseUrl(raw: string | undefined): string {

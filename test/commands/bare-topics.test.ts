@@ -1,7 +1,7 @@
 /**
  * A bare topic shows or lists what it holds, as `svc sandbox deliveries` does, instead of
  * printing help: `svc sandbox clock` = `clock show`, `svc sandbox keys` = `keys list`,
- * `svc sandbox webhook` = `webhook show`, `svc profiles` = `profiles list`, `svc charges` =
+ * `svc sandbox webhook` = `webhook show`, `svc sandbox account` = `account show`, `svc profiles` = `profiles list`, `svc charges` =
  * `charges list` (issue 24 item 17).
  */
 import { mkdtempSync } from 'node:fs'
@@ -40,6 +40,7 @@ describe('a bare topic runs its show or list command (issue 24 item 17)', () => 
   it.each([
     [['sandbox', 'keys'], ['sandbox', 'keys', 'list']],
     [['sandbox', 'webhook'], ['sandbox', 'webhook', 'show']],
+    [['sandbox', 'account'], ['sandbox', 'account', 'show']],
     [['profiles'], ['profiles', 'list']],
     [['charges'], ['charges', 'list']],
   ])('svc %j prints what svc %j prints', async (bare, full) => {

@@ -3,9 +3,9 @@
  * it) returns once it serves with the foreground's ready output, survives its parent, and is
  * driven by `status`, `reset` and `stop`; a kill -9 leaves a pid file that status and start clean.
  */
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { isAlive } from '../../src/lib/services/sandbox-runfile.js'
 import { svc } from '../helpers/cli.js'
@@ -80,4 +80,66 @@ describe('svc sandbox start --detach, status, reset, stop', () => {
     expect(JSON.parse(again.stdout).testKey).toBe(JSON.parse(started.stdout).testKey)
     expect((await svc(['sandbox', 'stop'], { env })).exitCode).toBe(0)
   })
+})
+
+describe('svc sandbox start --detach with a bad --seed FILE (trial report item 3)', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-detach-seed-'))
+  writeFileSync(join(dir, 'not-json.json'), 'not json')
+  writeFileSync(join(dir, 'wrong-format.json'), '{"a":1}')
+  const seedEnv = { ...env, SVC_CONFIG_DIR: dir }
+
+  it.each([
+    ['a missing file', 'missing.json'],
+    ['a file that is not JSON', 'not-json.json'],
+    ['a file in the wrong format', 'wrong-format.json'],
+  ])('shows the same error as the foreground for %s (text, colour and --json), and exits the same', async (_what, file) => {
+    for (const extra of [[], ['--json']]) {
+      for (const colour of [{}, { FORCE_COLOR: '1' }]) {
+        const args = ['sandbox', 'start', '--in-memory', '--port', '0', '--seed', join(dir, file), ...extra]
+        const foreground = await svc(args, { env: { ...seedEnv, ...colour } })
+        const detached = await svc([...args, '--detach'], { env: { ...seedEnv, ...colour }, timeoutMs: 30_000 })
+        expect(foreground.exitCode).toBe(2)
+        expect(foreground.stderr).toContain('--seed')
+        expect({ exitCode: detached.exitCode, stderr: detached.stderr, stdout: detached.stdout }).toEqual({ exitCode: 2, stderr: foreground.stderr, stdout: '' })
+        expect(detached.stderr).not.toContain('before it was ready')
+      }
+    }
+  }, 60_000)
+})
+
+describe('extra in-memory sandboxes started with --detach (trial report item 4)', () => {
+  it('with --json still say their pid, log and how to stop them on stderr; each writes its own log beside its own run file', async () => {
+    const memEnv = { ...env, SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-detach-mem-')) }
+    const memoryDir = join(memEnv.SVC_CONFIG_DIR, 'sandbox-memory')
+    const started = []
+    for (let i = 0; i < 2; i++) {
+      const r = await svc(['sandbox', 'start', '--detach', '--in-memory', '--port', '0', '--json', '--no-profile'], { env: memEnv, timeoutMs: 30_000 })
+      expect(r.exitCode).toBe(0)
+      const ready = JSON.parse(r.stdout) as { baseUrl: string }
+      expect(r.stdout.trim().split('\n')).toHaveLength(1)
+      const note = /Running in the background \(pid (\d+)\); log: (.+)\. Stop it with `(.+)`\./.exec(r.stderr)
+      expect(note).not.toBeNull()
+      pids.push(Number(note![1]))
+      started.push({ baseUrl: ready.baseUrl, pid: Number(note![1]), log: note![2]!, stop: note![3]! })
+    }
+    const [first, extra] = started as [(typeof started)[0], (typeof started)[0]]
+    expect(first.log).toBe(join(memoryDir, 'sandbox.log'))
+    expect(first.stop).toBe('svc sandbox stop --in-memory')
+    expect(extra.stop).toBe(`kill ${extra.pid}`)
+    // The extra one's log is beside its own run file, and holds its lines only.
+    const runFile = JSON.parse(readFileSync(join(dirname(extra.log), 'sandbox.pid.json'), 'utf8')) as { pid: number; log: string }
+    expect(runFile).toMatchObject({ pid: extra.pid, log: extra.log })
+    expect(readFileSync(extra.log, 'utf8')).toContain(`sandbox listening on ${extra.baseUrl}`)
+    expect(readFileSync(extra.log, 'utf8')).not.toContain(first.baseUrl)
+    expect(readFileSync(first.log, 'utf8')).not.toContain(extra.baseUrl)
+
+    // An extra one that fails to start leaves no log of its own behind: its error says it all.
+    const failed = await svc(['sandbox', 'start', '--detach', '--in-memory', '--port', '0', '--seed', join(memoryDir, 'missing.json')], { env: memEnv, timeoutMs: 30_000 })
+    expect(failed.exitCode).toBe(2)
+    expect(failed.stderr).toContain('cannot read the state file')
+    expect(readdirSync(memoryDir).filter((f) => f.startsWith('sandbox.pending-'))).toEqual([])
+
+    process.kill(extra.pid, 'SIGTERM')
+    expect((await svc(['sandbox', 'stop', '--in-memory'], { env: memEnv })).exitCode).toBe(0)
+  }, 60_000)
 })

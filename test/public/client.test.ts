@@ -208,6 +208,20 @@ describe('SvcApiError', () => {
     await expect(pages.next()).rejects.toMatchObject({ code: 'client_closed' })
   })
 
+  it('a bad argument is an SvcApiError too: status 0, invalid_request, nothing sent (trial report item 10)', async () => {
+    // Nothing listens on port 1: a call that went out would be a network_error instead.
+    const client = createClient({ apiKey: 'svc_test_abcdefghijklmnop', baseUrl: 'http://127.0.0.1:1', maxRetries: 0 })
+    for (const call of [() => client.charges.get(''), () => client.charges.cancel('  '), () => client.withdrawals.get(undefined as unknown as string)]) {
+      const err = await call().catch((e: unknown) => e)
+      expect(err).toBeInstanceOf(SvcApiError)
+      expect(err).toMatchObject({ status: 0, code: 'invalid_request', details: [{ field: 'id' }] })
+    }
+    await expect(client.charges.get('')).rejects.toThrow('charges.get: the id must be a non-empty string')
+    await client.close()
+    expect(() => createClient({ apiKey: 'svc_test_abc', baseUrl: 'http://127.0.0.1:1', timeout: -1 })).toThrow(expect.objectContaining({ name: 'SvcApiError', status: 0, code: 'invalid_request' }))
+    expect(() => createClient({ apiKey: 'svc_test_abc', baseUrl: 'http://127.0.0.1:1', maxRetries: 1.5 })).toThrow(SvcApiError)
+  })
+
   it('a key of neither environment, or no base URL, is refused before anything is sent, without echoing the key', () => {
     const bad = (() => {
       try {

@@ -42,7 +42,8 @@ export default class ChargesCreate extends ApiCommand<typeof ChargesCreate, Char
     'idempotency-key': Flags.string({ description: 'Idempotency-Key for a safe retry (up to 128 characters; default: generated per run).' }),
     split: Flags.string({
       description:
-        'WALLET=BPS: make a split charge (POST /v1/split-charges) whose net amount is divided between 2 to 10 wallets; BPS is the integer share in basis points (10000 = 100 %), the shares adding up to 10000 (repeatable).',
+        'WALLET=BPS: make a split charge (POST /v1/split-charges) whose net amount is divided between 2 to 10 wallets; BPS is the integer share in basis points, 1 to 10000 (10000 = 100 %), the shares adding up to 10000 (repeatable). ' +
+        'WALLET is the wallet address, 1 to 128 characters, each wallet once, with no =, whitespace or control characters.',
       multiple: true,
       multipleNonGreedy: true,
     }),

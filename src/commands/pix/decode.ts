@@ -1,12 +1,12 @@
 import type { Readable } from 'node:stream'
-import { Args } from '@oclif/core'
+import { Args, Flags } from '@oclif/core'
 import { BaseCommand } from '../../lib/command/base.js'
 import { EXIT } from '../../lib/contract/errors.js'
 import { formatBRL } from '../../lib/domain/money.js'
 import { UsageError } from '../../lib/errors.js'
 import { painter } from '../../lib/output/color.js'
 import { safeText } from '../../lib/output/safe-text.js'
-import { type DecodedPix, decodePix, MAX_BRCODE_LENGTH } from '../../lib/domain/pix-decode.js'
+import { type DecodedPix, decodePix, MAX_BRCODE_LENGTH, type PixRefusal } from '../../lib/domain/pix-decode.js'
 import type { IO } from '../../lib/output/io.js'
 
 type PixVerdict = ReturnType<typeof decodePix>
@@ -34,13 +34,22 @@ export default class PixDecode extends BaseCommand<typeof PixDecode, PixVerdict>
     '<%= config.bin %> pix decode "$CODE" | cut -f2   # piped: one field<TAB>value line per field',
   ]
 
+  // Its --json differs from the other commands': an invalid code's verdict goes to stdout too.
+  static override baseFlags = {
+    ...BaseCommand.baseFlags,
+    json: Flags.boolean({
+      description: 'Print the verdict as one JSON object on stdout, an invalid code\'s {"valid": false, "reason", "message"} included (exit 2); only other errors go to stderr.',
+      helpGroup: 'OUTPUT',
+    }),
+  }
+
   static override args = {
     brcode: Args.string({ description: 'The copy-and-paste string, or - to read it from stdin (quote it: it may contain spaces).', required: false, ignoreStdin: true }),
   }
 
   async run(): Promise<PixVerdict> {
     const code = await this.readCode()
-    const result = decodePix(code)
+    const result = typeof code === 'string' ? decodePix(code) : code
     if (!result.valid) {
       if (!this.flags.json) throw new UsageError(`Invalid Pix code: ${result.message}.`, { code: result.reason, field: 'brcode' })
       // The 0.3 contract: the verdict object on stdout (as `webhooks verify` does), exit 2.
@@ -54,7 +63,8 @@ export default class PixDecode extends BaseCommand<typeof PixDecode, PixVerdict>
     io.out(io.isStdoutTTY ? this.view(result) : lines(result))
   }
 
-  private async readCode(): Promise<string> {
+  /** The code, or the verdict on stdin too big to be one. */
+  private async readCode(): Promise<string | PixRefusal> {
     const given = this.args.brcode
     if (given !== undefined && given !== '-') return given
     if (given === undefined && this.io.isStdinTTY) {
@@ -62,7 +72,7 @@ export default class PixDecode extends BaseCommand<typeof PixDecode, PixVerdict>
     }
     const bytes = await readCapped(this.io.stdin, MAX_STDIN_BYTES)
     if (bytes === undefined) {
-      throw new UsageError(`stdin holds more than ${MAX_STDIN_BYTES / 1024} KiB; a BR Code has at most ${MAX_BRCODE_LENGTH} characters.`, { field: 'brcode' })
+      return { valid: false, reason: 'too_long', message: `stdin holds more than ${MAX_STDIN_BYTES / 1024} KiB; a BR Code has at most ${MAX_BRCODE_LENGTH} characters` }
     }
     return bytes.toString('utf8')
   }

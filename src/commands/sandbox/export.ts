@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { closeSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { closeSync, existsSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { Flags } from '@oclif/core'
 import { PanelCommand } from '../../lib/command/sandbox-panel.js'
@@ -72,7 +72,12 @@ function writePrivateFile(path: string, text: string): void {
   try {
     fd = openSync(tmp, 'wx', 0o600)
   } catch (err) {
-    throw new UsageError(`Cannot write ${path}: ${(err as { code?: string }).code ?? String(err)}.`, { field: 'output', hint: 'Pass -o with a path in a writable directory.' })
+    const code = (err as { code?: string }).code
+    const dir = dirname(resolve(path))
+    if (code === 'ENOENT' && !existsSync(dir)) {
+      throw new UsageError(`Cannot write ${path}: the directory ${dir} does not exist.`, { field: 'output', hint: `Create it first (mkdir -p ${dir}), or pass -o with a path in an existing directory.` })
+    }
+    throw new UsageError(`Cannot write ${path}: ${code ?? String(err)}.`, { field: 'output', hint: 'Pass -o with a path in a writable directory.' })
   }
   try {
     try {

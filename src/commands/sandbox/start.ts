@@ -1,6 +1,7 @@
-import { Flags } from '@oclif/core'
+import { Errors, Flags } from '@oclif/core'
 import { BaseCommand } from '../../lib/command/base.js'
-import { UsageError } from '../../lib/errors.js'
+import { CliError, environmentError, UsageError } from '../../lib/errors.js'
+import { getIO } from '../../lib/output/io.js'
 import { painter } from '../../lib/output/color.js'
 import { keptProfilesNote, type SandboxReady, nextSteps, readyBanner, seedOption, startLocalSandbox, webhookFaultsOption } from '../../lib/services/sandbox-start.js'
 import { DETACHED_ENV, type DetachedMessage, startDetached } from '../../lib/services/sandbox-detach.js'
@@ -18,9 +19,10 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
     'Profiles that point at another sandbox still running are never taken over: on a terminal you are asked, otherwise they ' +
     'are kept and stderr says how to reach the new one (SVC_BASE_URL and SVC_API_KEY). ' +
     'With --json it prints exactly one line {"baseUrl","testKey","liveKey","webhookSecret"} on stdout when ready, logs on ' +
-    'stderr. Stops cleanly on Ctrl+C (SIGINT) or SIGTERM, letting deliveries in flight finish.\n\n' +
+    'stderr. Stops cleanly on Ctrl+C (SIGINT), SIGTERM or SIGHUP (in the foreground), letting deliveries in flight finish.\n\n' +
     '--detach runs it in the background (it survives the terminal closing) and returns once it serves, with the same ready ' +
-    'output (--json included); its log goes to sandbox.log beside the database. `svc sandbox status` says whether it runs, ' +
+    'output (--json included) and, on stderr, its pid, log and how to stop it; its log goes to sandbox.log beside the database (an extra ' +
+    'in-memory sandbox, started while another runs: beside its own run file). `svc sandbox status` says whether it runs, ' +
     '`svc sandbox stop` stops it, `svc sandbox reset` empties its data. One sandbox per data dir: a second start on a data dir ' +
     'in use exits 5 naming the running one; a pid file left by a sandbox that died is detected and cleaned.'
 
@@ -75,7 +77,8 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
       const ready = await startDetached({ argv: this.argv.filter((a) => a !== '--detach'), dataDir: flags.data, inMemory: flags['in-memory'], env: io.env })
       this.printReady(ready, { speed, chaos }, false)
       this.noteKeptProfiles(ready)
-      if (!flags.json) this.note(paintErr('dim', `Running in the background (pid ${ready.pid}); log: ${ready.log}. Stop it with \`${ready.stopCommand}\`.`))
+      // On stderr with --json too: stdout stays the one JSON line, and a script may want the pid.
+      this.note(paintErr('dim', `Running in the background (pid ${ready.pid}); log: ${ready.log}. Stop it with \`${ready.stopCommand}\`.`))
       return
     }
     // Started by `--detach`: the ready output goes to the parent, which prints it, over IPC.
@@ -107,6 +110,7 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
       sandbox: { baseUrl: sandbox.baseUrl, testKey: sandbox.testKey, liveKey: sandbox.liveKey, webhookSecret: sandbox.webhookSecret, panelUrl: sandbox.panelUrl, webhookFaults: sandbox.webhookFaults },
       dataDir: started.dataDir,
       profiles: started.profiles,
+      ...(detachedChild && started.logFile ? { log: started.logFile } : {}),
     }
     if (detachedChild) {
       process.send!({ ready } satisfies DetachedMessage, () => process.disconnect())
@@ -114,10 +118,26 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
       this.printReady(ready, { speed, chaos }, true)
       this.noteKeptProfiles(ready)
     }
-    const signal = await untilStopSignal()
+    const signal = await untilStopSignal({ hangup: !detachedChild })
     this.note(paintErr('dim', `${signal}: stopping the sandbox (finishing deliveries in flight)…`))
     await started.stop()
     this.note(paintErr('dim', 'Sandbox stopped.'))
+  }
+
+  /**
+   * Started by `--detach` and not ready yet: the error goes to the parent over IPC too (message,
+   * code, hint, exit code), which shows it as the foreground would, whatever this log's format.
+   */
+  protected override async catch(err: Error & { oclif?: { exit?: number }; exitCode?: number }): Promise<never> {
+    const env = (this.io ?? getIO()).env
+    if (env[DETACHED_ENV] !== undefined && typeof process.send === 'function' && process.connected && !(err instanceof Errors.ExitError)) {
+      const e = err instanceof CliError ? err : environmentError(err)
+      if (e) {
+        const error = { message: e.message, code: e.code, exitCode: e.exitCode, ...(e.hint ? { hint: e.hint } : {}), ...(e.details ? { details: e.details } : {}) }
+        await new Promise<void>((resolve) => process.send!({ error } satisfies DetachedMessage, () => resolve()))
+      }
+    }
+    return super.catch(err)
   }
 
   private noteKeptProfiles(ready: SandboxReady): void {

@@ -15,7 +15,7 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
     'forwarded once is never forwarded again, also after a restart. Every delivery is kept in a local event log ' +
     '(`svc webhooks events`, `svc webhooks replay`). On a terminal a live view shows each charge moving through its states, ' +
     'confirmed with GET /v1/charges/{id}; otherwise one JSON object per delivery per line. Against the local sandbox the ' +
-    'listener registers itself as the webhook URL of both environments, and on a clean stop puts back the URL each had before. With --events, the other events are acknowledged (2xx) without being ' +
+    'listener registers itself as the webhook URL of both environments, and on a clean stop (Ctrl+C, SIGTERM, SIGHUP, q) puts back the URL each had before. With --events, the other events are acknowledged (2xx) without being ' +
     'forwarded, so the service does not retry them. ' +
     'Several apps: repeat --forward; PATTERN=URL (an exact type, prefix.*, or a comma-separated list, as --events) takes the events it matches ' +
     '(the first pattern that matches, in flag order), a bare URL takes the rest, and with no bare URL the rest are acknowledged (2xx) and not ' +

@@ -68,27 +68,36 @@ export function parseMetadata(pairs: string[]): Record<string, string> | FlagIss
 /**
  * `--split WALLET=BPS` values → the destinations of a split charge, checked as the API checks
  * them (2 to 10 destinations, integer shares from 1 to 10000 basis points adding up to 10000,
- * each wallet once, up to 128 characters). The share follows the last `=`.
+ * each wallet once, up to 128 characters). The share follows the last `=`; a wallet may not hold
+ * `=` (`a=b=5000` would be ambiguous), whitespace or control characters (the API takes any
+ * string, but no wallet address has them). An issue with one value is labelled `--split VALUE`.
  */
 export function parseSplit(pairs: string[]): SplitShare[] | FlagIssue {
-  const field = flagLabel('split', 'split')
+  const field = flagLabel('split')
+  const of = (pair: string) => `${field} ${/[\s\p{Cc}]/u.test(pair) ? JSON.stringify(pair) : pair}`
   const shares: SplitShare[] = []
   for (const pair of pairs) {
     const eq = pair.lastIndexOf('=')
-    if (eq < 0) return { field, message: `expected WALLET=BPS (e.g. wallet-a=7000 for 70 %), got "${pair}"` }
+    if (eq < 0) return { field: of(pair), message: 'expected WALLET=BPS (e.g. wallet-a=7000 for 70 %)' }
     const wallet = pair.slice(0, eq).trim()
     const bps = pair.slice(eq + 1).trim()
-    if (!wallet) return { field, message: `the wallet is empty in "${pair}"` }
-    if (!/^\d+$/.test(bps)) return { field, message: `the share of ${wallet} must be an integer number of basis points (10000 = 100 %), not "${bps}"` }
+    if (!wallet) return { field: of(pair), message: 'the wallet is empty' }
+    if (/[=\s\p{Cc}]/u.test(wallet)) return { field: of(pair), message: `the wallet ${JSON.stringify(wallet)} may not contain "=", whitespace or control characters` }
+    if (wallet.length > 128) return { field: of(pair.length > 48 ? `${pair.slice(0, 40)}…` : pair), message: `the wallet has ${wallet.length} characters; at most 128` }
+    if (!/^\d+$/.test(bps)) return { field: of(pair), message: `the share must be an integer number of basis points from 1 to 10000 (10000 = 100 %), not "${bps}"` }
+    if (Number(bps) < 1 || Number(bps) > 10_000) return { field: of(pair), message: 'the share must be 1 to 10000 basis points' }
     shares.push({ wallet, shareBps: Number(bps) })
   }
   const parsed = SplitChargeCreateRequestSchema.shape.split.safeParse(shares)
   if (parsed.success) return shares
   const issue = parsed.error.issues[0]!
-  const at = typeof issue.path[0] === 'number' ? ` (${shares[issue.path[0]]!.wallet.slice(0, 40)})` : ''
   const sum = shares.reduce((total, s) => total + s.shareBps, 0)
-  const message = issue.message.includes('add up to') ? `the shares must add up to 10000 basis points; these add up to ${sum}` : `${stripFieldName(issue.message, String(issue.path.at(-1) ?? 'split'))}${at}`
-  return { field, message }
+  if (issue.message.includes('add up to')) return { field, message: `the shares must add up to 10000 basis points; these add up to ${sum}` }
+  if (issue.message.includes('each wallet')) {
+    const twice = shares.find((s, i) => shares.findIndex((o) => o.wallet === s.wallet) !== i)
+    return { field, message: `each wallet may appear once; ${twice?.wallet ?? 'one'} is given twice` }
+  }
+  return { field, message: stripFieldName(issue.message, String(issue.path.at(-1) ?? 'split')) }
 }
 
 function isIssue(v: unknown): v is FlagIssue {

@@ -105,9 +105,13 @@ export function sandboxDeliveriesTable(rows: PanelDelivery[], sandboxNow: number
   return renderTable(fitted.columns, fitted.cells, paint)
 }
 
-/** Piped: `eventId type url attempts lastStatus nextRetryAt state`, tab-separated. */
+/**
+ * Piped: `eventId type url attempts lastStatus nextRetryAt state injected`, tab-separated; the
+ * last column is the faults `--webhook-faults` injected, comma-separated (empty when none), last
+ * so that scripts reading the first seven keep working.
+ */
 export function deliveriesTsv(rows: PanelDelivery[]): string {
-  return rows.map((d) => [d.eventId, d.type, d.url, d.attempts, lastOutcome(d), d.nextRetryAt, d.injected?.includes('lose') ? 'lost (injected)' : d.state].map(tsv).join('\t') + '\n').join('')
+  return rows.map((d) => [d.eventId, d.type, d.url, d.attempts, lastOutcome(d), d.nextRetryAt, d.injected?.includes('lose') ? 'lost (injected)' : d.state, d.injected?.join(',')].map(tsv).join('\t') + '\n').join('')
 }
 
 /** One delivery in full (terminal): every attempt with its answer, then the body that was sent. */

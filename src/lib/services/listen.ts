@@ -1,7 +1,7 @@
 /**
  * `svc webhooks listen` end to end: open the event log, start the listener, register it (sandbox)
  * or say what to expose (real service), then either the live view (TTY) or one JSON line per
- * delivery, until q, SIGINT or SIGTERM — and then finish the deliveries in flight before leaving.
+ * delivery, until q, SIGINT, SIGTERM or SIGHUP — and then finish the deliveries in flight before leaving.
  */
 import type { ApiClient } from '../api/types.js'
 import type { Credentials } from '../config/resolve.js'
@@ -39,7 +39,7 @@ export interface ListenRunOptions {
   client?: () => Promise<ApiClient>
   storePath?: string
   forwardTimeoutMs?: number
-  /** Ends the session; default: SIGINT or SIGTERM. */
+  /** Ends the session; default: SIGINT, SIGTERM or SIGHUP. */
   stop?: AbortSignal
   registerDeps?: RegisterDeps
   /** Called once the listener is up (tests). */

@@ -4,8 +4,13 @@
  * key's, and the other one's, where product.paid and other live events go; a real service
  * cannot reach a loopback address, so the user is told what to expose and where to set it.
  */
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { connect } from 'node:net'
+import { join } from 'node:path'
 import type { Credentials } from '../config/resolve.js'
 import { maskSecret } from '../config/mask.js'
+import { configDir } from '../config/store.js'
+import { isLoopbackHost } from '../net/loopback.js'
 import { safeText } from '../output/safe-text.js'
 
 export type Registration =
@@ -31,6 +36,10 @@ export interface RegisterDeps {
   getWebhookUrl?(opts: { baseUrl: string; apiKey: string; env?: 'live' | 'test' }): Promise<string | undefined>
   /** Removes the environment's URL (where there was none before the listener). */
   removeWebhookUrl?(opts: { baseUrl: string; apiKey: string; env?: 'live' | 'test' }): Promise<unknown>
+  /** Whether something accepts connections at a loopback URL (default: a TCP connect, 1 s at most). */
+  answers?(url: string): Promise<boolean>
+  /** Where listeners note what they replaced (default: listeners.json in the config dir). */
+  ledgerFile?: string
 }
 
 /** The URL the service should call: an unspecified bind address (0.0.0.0, ::) becomes loopback. */
@@ -64,6 +73,11 @@ export async function registerListener(listening: string, credentials: Credentia
       () => undefined,
     )
     if (also && otherBefore !== undefined) previous[other] = otherBefore
+    // Noted outside this process too: if it dies without restoring (kill -9), the next
+    // listener's clean stop can go back past its dead URL to the one it replaced.
+    updateLedger(ledgerPath(deps), (l) => {
+      for (const [env, before] of Object.entries(previous)) l[ledgerKey(credentials.baseUrl, env, url)] = before ?? null
+    })
     return { kind: 'sandbox', url, environment: credentials.environment, ...(also ? { also } : {}), previous }
   } catch (err) {
     return { kind: 'sandbox_failed', url, message: (err as Error).message }
@@ -127,19 +141,21 @@ export async function restoreWebhookUrls(reg: Registration, credentials: Credent
   const d = deps ?? (await import('../sandbox-client/client.js'))
   if (!d.getWebhookUrl) return []
   const target = { baseUrl: credentials.baseUrl, apiKey: credentials.apiKey }
+  const ledger = ledgerPath(deps)
   const notes: string[] = []
   for (const env of ['test', 'live'] as const) {
     if (!(env in reg.previous)) continue
-    const before = reg.previous[env]
     try {
       const now = await d.getWebhookUrl({ ...target, env })
       if (now !== reg.url) continue
+      const { url: before, dead } = await pastDeadListeners(reg.previous[env] ?? null, credentials.baseUrl, env, ledger, deps?.answers ?? answers)
+      const past = dead.length > 0 ? ` (not ${dead.map((u) => safeText(u)).join(', ')}: a listener that no longer answers)` : ''
       if (before) {
         await d.setWebhookUrl({ ...target, url: before, env })
-        notes.push(`Restored the sandbox's ${env} webhook URL to ${safeText(before)}.`)
+        notes.push(`Restored the sandbox's ${env} webhook URL to ${safeText(before)}${past}.`)
       } else if (d.removeWebhookUrl) {
         await d.removeWebhookUrl({ ...target, env })
-        notes.push(`Removed the sandbox's ${env} webhook URL (there was none before the listener).`)
+        notes.push(`Removed the sandbox's ${env} webhook URL (there was none before the listener${dead.length > 0 ? `s; not ${dead.map((u) => safeText(u)).join(', ')}: a listener that no longer answers` : ''}).`)
       } else {
         notes.push(`The sandbox's ${env} webhook URL still points at ${reg.url} (there was none before): its events will fail until you run the listener again or set one with \`svc sandbox webhook set URL --env ${env}\`.`)
       }
@@ -147,5 +163,101 @@ export async function restoreWebhookUrls(reg: Registration, credentials: Credent
       notes.push(`Could not restore the sandbox's ${env} webhook URL (${safeText((err as Error).message)}); it still points at ${reg.url}.`)
     }
   }
+  updateLedger(ledger, (l) => {
+    for (const env of Object.keys(reg.previous ?? {})) delete l[ledgerKey(credentials.baseUrl, env, reg.url)]
+  })
   return notes
+}
+
+/**
+ * The URL to give back: `before`, unless it is a listener's own loopback URL (noted in the
+ * ledger) that no longer answers — a listener killed before it could restore — then the one that
+ * listener replaced, and so on. Those dead entries leave the ledger.
+ */
+async function pastDeadListeners(
+  before: string | null,
+  baseUrl: string,
+  env: string,
+  ledger: string,
+  alive: (url: string) => Promise<boolean>,
+): Promise<{ url: string | null; dead: string[] }> {
+  const dead: string[] = []
+  let url = before
+  const entries = readLedger(ledger)
+  while (url && dead.length < 20) {
+    const key = ledgerKey(baseUrl, env, url)
+    if (!(key in entries) || !isLoopbackHost(hostOf(url)) || (await alive(url))) break
+    dead.push(url)
+    url = entries[key] ?? null
+  }
+  if (dead.length > 0) updateLedger(ledger, (l) => {
+    for (const u of dead) delete l[ledgerKey(baseUrl, env, u)]
+  })
+  return { url, dead }
+}
+
+type Ledger = Record<string, string | null>
+
+function ledgerPath(deps: RegisterDeps | undefined): string {
+  return deps?.ledgerFile ?? join(configDir(), 'listeners.json')
+}
+
+/** One sandbox environment's listener URL: `baseUrl env url`. */
+function ledgerKey(baseUrl: string, env: string, url: string): string {
+  return `${baseUrl} ${env} ${url}`
+}
+
+function readLedger(path: string): Ledger {
+  try {
+    const value = JSON.parse(readFileSync(path, 'utf8')) as unknown
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Ledger) : {}
+  } catch {
+    return {}
+  }
+}
+
+/** Best effort: a ledger that cannot be written only means no going back past a dead listener. */
+function updateLedger(path: string, change: (l: Ledger) => void): void {
+  try {
+    const l = readLedger(path)
+    change(l)
+    const keys = Object.keys(l)
+    // Kept small: the oldest notes go first.
+    for (const k of keys.slice(0, Math.max(0, keys.length - 100))) delete l[k]
+    mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 })
+    const tmp = `${path}.${process.pid}.tmp`
+    writeFileSync(tmp, JSON.stringify(l), { mode: 0o600 })
+    renameSync(tmp, path)
+  } catch {
+    // nothing to do
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname
+  } catch {
+    return ''
+  }
+}
+
+/** Whether something accepts a TCP connection at the URL's host and port, within 1 s. */
+function answers(url: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    let u: URL
+    try {
+      u = new URL(url)
+    } catch {
+      return resolve(false)
+    }
+    const port = Number(u.port || (u.protocol === 'https:' ? 443 : 80))
+    const socket = connect({ host: u.hostname.replace(/^\[|\]$/g, ''), port })
+    const done = (ok: boolean) => {
+      socket.destroy()
+      resolve(ok)
+    }
+    socket.setTimeout(1000, () => done(true))
+    socket.once('connect', () => done(true))
+    socket.once('error', () => done(false))
+  })
 }

@@ -2,24 +2,34 @@
  * `svc sandbox start --detach`: the same command started again as a background process of its own
  * session (so closing the terminal does not stop it), its stdout and stderr appended to
  * sandbox.log beside its database. The child sends its ready output over an IPC channel once it
- * serves; the parent prints it and returns. If the child ends first, its error (from the log) and
- * exit code become the parent's.
+ * serves; the parent prints it and returns. If the child fails first, it sends its error the same
+ * way (message, code, hint, exit code), which becomes the parent's; a child that dies without one
+ * leaves its error lines in the log, read from there.
  */
 import { spawn } from 'node:child_process'
-import { closeSync, mkdirSync, openSync, readFileSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+import { randomBytes } from 'node:crypto'
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { basename, join } from 'node:path'
 import { packageRoot } from '../config/package.js'
 import { EXIT, type ExitCode } from '../contract/errors.js'
+import type { ErrorDetail } from '../contract/schemas.js'
 import { CliError } from '../errors.js'
 import type { SandboxReady } from './sandbox-start.js'
-import { LOG_FILE, alreadyRunning, readRunFile, runDir, runState } from './sandbox-runfile.js'
+import { LOG_FILE, PENDING_LOG_PREFIX, alreadyRunning, readRunFile, runDir, runState } from './sandbox-runfile.js'
 
 /** Set in the child's environment: the path of its log file. */
 export const DETACHED_ENV = 'SVC_SANDBOX_DETACHED'
 const READY_TIMEOUT_MS = 30_000
 
-export interface DetachedMessage {
-  ready: SandboxReady
+/** What the child sends: its ready output, or the error it ends with before it was ready. */
+export type DetachedMessage = { ready: SandboxReady } | { error: DetachedError }
+
+export interface DetachedError {
+  message: string
+  code: string
+  exitCode: ExitCode
+  hint?: string
+  details?: ErrorDetail[]
 }
 
 export interface DetachedSandbox extends SandboxReady {
@@ -33,11 +43,12 @@ export async function startDetached(opts: { argv: string[]; dataDir?: string; in
   const dir = runDir({ dataDir: opts.dataDir, inMemory: opts.inMemory, env: opts.env })
   const { probeSandbox } = await import('../sandbox-client/client.js')
   // In memory, another one runs beside a first one (only the port can clash, and the child checks it).
-  const state = opts.inMemory ? { kind: 'none' as const } : await runState(dir, { probe: (url) => probeSandbox(url) })
-  if (state.kind === 'running') throw alreadyRunning(state.info)
+  const state = await runState(dir, { probe: (url) => probeSandbox(url) })
+  if (state.kind === 'running' && !opts.inMemory) throw alreadyRunning(state.info)
 
   mkdirSync(dir, { recursive: true, mode: 0o700 })
-  const log = join(dir, LOG_FILE)
+  // An extra in-memory one gets a log of its own, which it moves beside its own run file.
+  const log = join(dir, opts.inMemory && state.kind === 'running' ? `${PENDING_LOG_PREFIX}${randomBytes(6).toString('hex')}.log` : LOG_FILE)
   const fd = openSync(log, 'a', 0o600)
   const offset = statSync(log).size
   const child = spawn(process.execPath, [...entryArgs(), 'sandbox', 'start', ...opts.argv], {
@@ -54,9 +65,15 @@ export async function startDetached(opts: { argv: string[]; dataDir?: string; in
       }, READY_TIMEOUT_MS)
       child.once('message', (m: DetachedMessage) => {
         clearTimeout(timer)
-        resolve(m.ready)
+        if ('ready' in m) resolve(m.ready)
+        else {
+          // An extra in-memory sandbox that never started: its own log says nothing the error does not.
+          if (basename(log).startsWith(PENDING_LOG_PREFIX)) rmSync(log, { force: true })
+          reject(new CliError(m.error.message, { exitCode: m.error.exitCode, code: m.error.code, hint: m.error.hint, details: m.error.details }))
+        }
       })
-      child.once('exit', (code) => {
+      // 'close', not 'exit': it comes after the IPC channel closed, so an error sent just before exiting has arrived.
+      child.once('close', (code) => {
         clearTimeout(timer)
         reject(childFailed(log, offset, code))
       })
@@ -71,7 +88,7 @@ export async function startDetached(opts: { argv: string[]; dataDir?: string; in
       : readRunFile(dir)?.pid === child.pid
         ? 'svc sandbox stop --in-memory'
         : `kill ${child.pid}`
-    return { ...ready, pid: child.pid!, log, stopCommand }
+    return { ...ready, pid: child.pid!, log: ready.log ?? log, stopCommand }
   } finally {
     child.removeAllListeners()
     if (child.connected) child.disconnect()

@@ -11,7 +11,7 @@
  * file is stale and no signal is ever sent to the process that now has the pid.
  */
 import { randomBytes } from 'node:crypto'
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs'
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { configDir } from '../config/store.js'
 import { EXIT } from '../contract/errors.js'
@@ -19,6 +19,8 @@ import { CliError } from '../errors.js'
 
 export const RUN_FILE = 'sandbox.pid.json'
 export const LOG_FILE = 'sandbox.log'
+/** A detached extra in-memory sandbox's log until it has a run dir of its own (then it moves there as sandbox.log). */
+export const PENDING_LOG_PREFIX = 'sandbox.pending-'
 /** A sandbox this young that does not answer yet is still starting, not stale. */
 const STARTING_GRACE_MS = 30_000
 
@@ -165,6 +167,8 @@ function safeReaddir(dir: string): string[] {
 }
 
 export interface RunClaim {
+  /** The directory of the run file: the data dir, or an in-memory sandbox's own. */
+  dir: string
   /** Records where it listens, once it does. */
   ready(baseUrl: string, log?: string): void
   /** Removes the run file (only if it is still this process's). */
@@ -204,6 +208,7 @@ export async function claimRunFile(
   }
   let current = info
   return {
+    dir,
     stale,
     nonce,
     ready(baseUrl, log) {
@@ -215,8 +220,9 @@ export async function claimRunFile(
     },
     release() {
       removeRunFile(dir, process.pid)
-      // A directory made for this run file alone (an extra in-memory sandbox's) goes with it.
-      if (opts.ownDir) rmSync(dir, { recursive: true, force: true })
+      // A directory made for this run file alone (an extra in-memory sandbox's) goes with it,
+      // unless it holds that sandbox's log (then it goes when the next extra one starts).
+      if (opts.ownDir && !existsSync(join(dir, LOG_FILE))) rmSync(dir, { recursive: true, force: true })
     },
   }
 }

@@ -3,14 +3,15 @@
  * node:sqlite and the HTTP server), writes the `sandbox` / `sandbox-live` profiles so every other
  * command reaches it, and renders the ready banner.
  */
-import { join } from 'node:path'
+import { renameSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
 import { configDir, ProfileStore } from '../config/store.js'
 import { CliError, UsageError } from '../errors.js'
 import type { Paint } from '../output/color.js'
 import type { RunningSandbox } from '../sandbox/types.js'
 import { SANDBOX_LIVE_PROFILE, SANDBOX_PROFILE } from '../config/profiles.js'
 import { packageVersion } from '../config/package.js'
-import { type RunClaim, type RunInfo, claimRunFile, extraMemoryRunDir, runDir } from './sandbox-runfile.js'
+import { LOG_FILE, PENDING_LOG_PREFIX, type RunClaim, type RunInfo, claimRunFile, extraMemoryRunDir, runDir } from './sandbox-runfile.js'
 import { parseWebhookFaults, type WebhookFaultRates, WebhookFaultsError } from '../sandbox/faults/spec.js'
 
 
@@ -54,8 +55,27 @@ export interface StartedSandbox {
   profiles: ProfilesOutcome
   /** A run file left by a sandbox that had died, cleaned on the way. */
   staleRun?: RunInfo
+  /** Where a detached sandbox's output goes (its own run dir's sandbox.log for an extra in-memory one). */
+  logFile?: string
   /** Closes the sandbox (deliveries in flight finish) and frees its data dir. */
   stop(): Promise<void>
+}
+
+/**
+ * A detached extra in-memory sandbox writes to a pending log of its own (its parent cannot know
+ * its run dir); once it has one, the log moves there beside the run file (the open file keeps
+ * being written). Any other log stays where it is.
+ */
+function ownLog(logFile: string | undefined, dir: string): string | undefined {
+  if (!logFile || !basename(logFile).startsWith(PENDING_LOG_PREFIX)) return logFile
+  if (dirname(logFile) === dir) return logFile
+  const moved = join(dir, LOG_FILE)
+  try {
+    renameSync(logFile, moved)
+    return moved
+  } catch {
+    return logFile
+  }
 }
 
 /** What the ready output shows: enough for a detached sandbox's parent to print it too. */
@@ -63,6 +83,8 @@ export interface SandboxReady {
   sandbox: Pick<RunningSandbox, 'baseUrl' | 'testKey' | 'liveKey' | 'webhookSecret' | 'webhookFaults'> & { panelUrl?: string }
   dataDir?: string
   profiles: ProfilesOutcome
+  /** Where its log went (a detached sandbox; the parent's guess otherwise). */
+  log?: string
 }
 
 export async function startLocalSandbox(opts: LocalSandboxOptions): Promise<StartedSandbox> {
@@ -104,7 +126,8 @@ export async function startLocalSandbox(opts: LocalSandboxOptions): Promise<Star
     claim.release()
     throw (err as Error).name === 'SandboxStateError' ? stateError(err) : listenError(err, opts)
   }
-  claim.ready(sandbox.baseUrl, opts.logFile)
+  const logFile = ownLog(opts.logFile, claim.dir)
+  claim.ready(sandbox.baseUrl, logFile)
   const stop = async () => {
     try {
       await sandbox.close()
@@ -121,7 +144,7 @@ export async function startLocalSandbox(opts: LocalSandboxOptions): Promise<Star
       const running = await otherRunningSandbox(store, sandbox.baseUrl, detectSandbox)
       if (running && !(await opts.confirmTakeover?.(running))) {
         profiles.keptFor = running
-        return { sandbox, dataDir, profiles, staleRun: claim.stale, stop }
+        return { sandbox, dataDir, profiles, staleRun: claim.stale, stop, logFile }
       }
       const common = { baseUrl: sandbox.baseUrl, webhookSecret: sandbox.webhookSecret }
       store.save(SANDBOX_PROFILE, { apiKey: sandbox.testKey, ...common })
@@ -136,7 +159,7 @@ export async function startLocalSandbox(opts: LocalSandboxOptions): Promise<Star
       throw err
     }
   }
-  return { sandbox, dataDir, profiles, staleRun: claim.stale, stop }
+  return { sandbox, dataDir, profiles, staleRun: claim.stale, stop, logFile }
 }
 
 async function otherRunningSandbox(store: ProfileStore, own: string, detect: (url: string, opts: { timeoutMs?: number }) => Promise<boolean>): Promise<string | undefined> {

@@ -30,7 +30,17 @@ export function parseForwardUrl(input: string, field = 'forward', prefix = ''): 
     throw new UsageError(`${prefix}The forward URL must be http or https, not ${url.protocol.replace(':', '')}.`, { field })
   }
   if (url.username || url.password) throw new UsageError(`${prefix}The forward URL must not carry credentials.`, { field })
+  if (!validHost(url.hostname)) {
+    throw new UsageError(`${prefix}"${input}" does not name a valid host (${url.hostname || 'none'}).`, { field, hint: 'Use host:port[/path], e.g. localhost:3000/webhooks; a host is letters, digits, - and . (or an IP address).' })
+  }
   return url
+}
+
+/** A host name (labels of letters, digits, `-` and `_`), an IPv4 address or a bracketed IPv6 one, as the URL parser gives them. */
+function validHost(hostname: string): boolean {
+  if (hostname.startsWith('[')) return hostname.endsWith(']')
+  const labels = hostname.replace(/\.$/, '').split('.')
+  return hostname.length <= 253 && labels.every((l) => /^[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/i.test(l))
 }
 
 /**
@@ -80,6 +90,9 @@ export function parseForwardTargets(values: readonly string[]): ForwardTarget[] 
   const seen = new Set<string>()
   for (const value of values) {
     const route = ROUTE.exec(value.trim())
+    if (value.trim().startsWith('=')) {
+      throw new UsageError(`--forward: "${value.trim()}" has an empty pattern before the =.`, { field: 'forward', hint: "Route events by type with --forward 'charge.*=localhost:4000/charges', or give the bare URL alone." })
+    }
     if (!route && looksLikePattern(value.trim())) {
       throw new UsageError(`--forward: "${value.trim()}" is a pattern with no URL.`, { field: 'forward', hint: `Route it with --forward '${value.trim()}=localhost:4000/webhooks'.` })
     }

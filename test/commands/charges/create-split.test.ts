@@ -79,33 +79,46 @@ describe('svc charges create --split', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ status: 'awaiting_payment', split: { status: 'pending' } })
   })
 
-  const bad: Array<[string, string[], RegExp]> = [
-    ['one destination', ['--split', 'a=10000'], /at least 2 destinations/],
-    ['eleven destinations', Array.from({ length: 11 }, (_, i) => ['--split', `w${i}=${i === 0 ? 1000 : 900}`]).flat(), /at most 10 destinations/],
-    ['shares not adding up', ['--split', 'a=5000', '--split', 'b=4000'], /add up to 10000 basis points; these add up to 9000/],
-    ['a share that is not an integer', ['--split', 'a=50.5', '--split', 'b=4950'], /integer number of basis points/],
-    ['a percentage', ['--split', 'a=50%', '--split', 'b=50%'], /integer number of basis points/],
-    ['no =', ['--split', 'a', '--split', 'b=10000'], /expected WALLET=BPS/],
-    ['an empty wallet', ['--split', '=5000', '--split', 'b=5000'], /wallet is empty/],
-    ['the same wallet twice', ['--split', 'a=5000', '--split', 'a=5000'], /each wallet may appear once/],
-    ['a zero share', ['--split', 'a=0', '--split', 'b=10000'], /at least 1/],
-    ['a wallet over 128 characters', ['--split', `${'w'.repeat(129)}=5000`, '--split', 'b=5000'], /at most 128 characters/],
+  const bad: Array<[string, string[], string, RegExp]> = [
+    ['one destination', ['--split', 'a=10000'], '--split', /at least 2 destinations/],
+    ['eleven destinations', Array.from({ length: 11 }, (_, i) => ['--split', `w${i}=${i === 0 ? 1000 : 900}`]).flat(), '--split', /at most 10 destinations/],
+    ['shares not adding up', ['--split', 'a=5000', '--split', 'b=4000'], '--split', /add up to 10000 basis points; these add up to 9000/],
+    ['a share that is not an integer', ['--split', 'a=50.5', '--split', 'b=4950'], '--split a=50.5', /integer number of basis points/],
+    ['a percentage', ['--split', 'a=50%', '--split', 'b=50%'], '--split a=50%', /integer number of basis points/],
+    ['no =', ['--split', 'a', '--split', 'b=10000'], '--split a', /expected WALLET=BPS/],
+    ['an empty wallet', ['--split', '=5000', '--split', 'b=5000'], '--split =5000', /wallet is empty/],
+    ['the same wallet twice', ['--split', 'a=5000', '--split', 'a=5000'], '--split', /each wallet may appear once; a is given twice/],
+    ['a zero share', ['--split', 'a=0', '--split', 'b=10000'], '--split a=0', /^the share must be 1 to 10000 basis points$/],
+    ['a share over 10000', ['--split', 'a=10001', '--split', 'b=1'], '--split a=10001', /^the share must be 1 to 10000 basis points$/],
+    ['a wallet with = (trial report item 8)', ['--split', 'a=b=5000', '--split', 'c=5000'], '--split a=b=5000', /the wallet "a=b" may not contain "=", whitespace or control characters/],
+    ['a wallet with a space', ['--split', 'my wallet=5000', '--split', 'c=5000'], '--split "my wallet=5000"', /may not contain "=", whitespace or control characters/],
+    ['a wallet with a control character', ['--split', 'a\u0007=5000', '--split', 'c=5000'], '--split "a\\u0007=5000"', /may not contain/],
+    ['a wallet over 128 characters', ['--split', `${'w'.repeat(129)}=5000`, '--split', 'b=5000'], `--split ${'w'.repeat(40)}…`, /at most 128/],
   ]
-  for (const [what, args, message] of bad) {
-    it(`${what}: exit 2 naming --split, nothing sent`, async () => {
+  for (const [what, args, field, message] of bad) {
+    it(`${what}: exit 2 naming --split (once) and the value, nothing sent`, async () => {
       trapped.length = 0
       const r = await runCommand(ChargesCreate, ['--amount', '2000', '--payer-tax-number', CPF, ...args, '--json'], { env: trapEnv })
       expect(r.exitCode).toBe(2)
       expect(r.stdout).toBe('')
       const err = JSON.parse(r.stderr) as { error: { message: string; details: Array<{ field: string; message: string }> } }
-      expect(err.error.details[0]!.field).toBe('--split (split)')
+      expect(err.error.details[0]!.field).toBe(field)
       expect(err.error.details[0]!.message).toMatch(message)
+      expect(r.stderr).not.toContain('(split)')
       expect(trapped).toEqual([])
     })
   }
 
+  it('words a bad share as "--split a=0: the share must be 1 to 10000 basis points"', async () => {
+    const r = await runCommand(ChargesCreate, ['--amount', '2000', '--payer-tax-number', CPF, '--split', 'a=0', '--split', 'b=10000'], { env: trapEnv })
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toContain('--split a=0: the share must be 1 to 10000 basis points')
+  })
+
   it('is in --help with an example', () => {
     expect(ChargesCreate.flags.split.description).toContain('10000')
+    expect(ChargesCreate.flags.split.description).toContain('1 to 10000')
+    expect(ChargesCreate.flags.split.description).toContain('no =, whitespace or control characters')
     expect(ChargesCreate.examples).toContainEqual(expect.stringContaining('--split wallet-shop=7000 --split wallet-partner=3000'))
   })
 })

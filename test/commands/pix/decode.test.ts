@@ -11,6 +11,7 @@ import { stripAnsi } from '../../../src/lib/output/color.js'
 import { decodePix } from '../../../src/lib/domain/pix-decode.js'
 import { brCodeFor } from '../../../src/lib/sandbox/brcode.js'
 import { runCommand } from '../../helpers/run-command.js'
+import { svc } from '../../helpers/cli.js'
 
 /** The library's own example of a static code with an amount and a txid. */
 const STATIC = generatePixPayload({ key: 'pix@example.com', merchantName: 'Loja', merchantCity: 'Sao Paulo', amount: 15, txid: 'ABC123' })!
@@ -57,6 +58,20 @@ describe('svc pix decode', () => {
     const r = await runCommand(PixDecode, ['-'], { stdin: 'x'.repeat(70 * 1024) })
     expect(r.exitCode).toBe(2)
     expect(r.stderr).toContain('more than 64 KiB')
+  })
+
+  it('stdin over 64 KiB with --json: the too_long verdict on stdout, exit 2 (trial report item 5)', async () => {
+    const r = await runCommand(PixDecode, ['-', '--json'], { stdin: 'x'.repeat(70 * 1024) })
+    expect(r.exitCode).toBe(2)
+    expect(JSON.parse(r.stdout)).toEqual({ valid: false, reason: 'too_long', message: 'stdin holds more than 64 KiB; a BR Code has at most 512 characters' })
+    expect(r.stderr).toBe('')
+  })
+
+  it('--help says the verdict goes to stdout with --json, not "errors too, on stderr"', async () => {
+    const r = await svc(['pix', 'decode', '--help'])
+    const help = r.stdout.replace(/\s+/g, ' ')
+    expect(help).not.toContain('errors too, on stderr')
+    expect(help).toContain('Print the verdict as one JSON object on stdout')
   })
 
   it('no argument on a terminal: exit 2 saying how to give one', async () => {

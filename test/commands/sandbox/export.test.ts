@@ -57,6 +57,15 @@ describe('svc sandbox export', () => {
   it('exits 2 naming -o when the file cannot be written', async () => {
     const r = await runCommand(SandboxExport, ['-o', join(dir, 'missing', 'state.json'), '--json'])
     expect(r.exitCode).toBe(2)
-    expect(r.stderr).toContain('ENOENT')
+    expect(JSON.parse(r.stderr).error).toMatchObject({ code: 'invalid_request', details: [{ field: 'output' }] })
+  })
+
+  it('names the directory that does not exist (trial report item 9)', async () => {
+    const missing = join(dir, 'nonexist', 'dir')
+    const r = await runCommand(SandboxExport, ['-o', join(missing, 'x.json')])
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toContain(`the directory ${missing} does not exist`)
+    expect(r.stderr).toContain(`mkdir -p ${missing}`)
+    expect(r.stderr).not.toContain('ENOENT')
   })
 })

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import SandboxAccountSet from '../../../src/commands/sandbox/account/set.js'
+import SandboxAccountShow from '../../../src/commands/sandbox/account/show.js'
 import SandboxClockAdvance from '../../../src/commands/sandbox/clock/advance.js'
 import SandboxClockShow from '../../../src/commands/sandbox/clock/show.js'
 import SandboxDeliveries from '../../../src/commands/sandbox/deliveries/index.js'
@@ -13,6 +14,7 @@ import SandboxKeysRevoke from '../../../src/commands/sandbox/keys/revoke.js'
 import SandboxWebhookSet from '../../../src/commands/sandbox/webhook/set.js'
 import SandboxWebhookShow from '../../../src/commands/sandbox/webhook/show.js'
 import { ProfileStore } from '../../../src/lib/config/store.js'
+import { stripAnsi } from '../../../src/lib/output/color.js'
 import { SandboxClock } from '../../../src/lib/sandbox/clock.js'
 import { startSandbox } from '../../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../../src/lib/sandbox/types.js'
@@ -84,7 +86,7 @@ describe('svc sandbox deliveries and clock', () => {
     await runCommand(SandboxClockAdvance, ['1s']) // waits for the first attempt
 
     const pending = await runCommand(SandboxDeliveries, ['--event-id', eventId])
-    expect(pending.stdout).toBe(`${eventId}\tcharge.test\t${target.url}\t1\t500\t${new Date(START + 10_000).toISOString()}\tpending\n`)
+    expect(pending.stdout).toBe(`${eventId}\tcharge.test\t${target.url}\t1\t500\t${new Date(START + 10_000).toISOString()}\tpending\t\n`)
 
     const advanced = await runCommand(SandboxClockAdvance, ['25h', '--json'])
     expect(JSON.parse(advanced.stdout)).toEqual({ now: new Date(START + 1000 + 25 * 3600_000).toISOString() })
@@ -170,6 +172,21 @@ describe('svc sandbox account set', () => {
     const blocked = await runCommand(SandboxAccountSet, ['--blocked', 'true'])
     expect(blocked.stdout).toContain('blocked\ttrue\n')
     await runCommand(SandboxAccountSet, ['--blocked', 'false'])
+  })
+
+  it('account show prints the settings account set changed: --json, piped field lines, terminal labels (trial report item 6)', async () => {
+    await runCommand(SandboxAccountSet, ['--fee-bps', '310', '--hold-hours', '2'])
+    const json = await runCommand(SandboxAccountShow, ['--json'])
+    expect(json.exitCode).toBe(0)
+    expect(JSON.parse(json.stdout)).toMatchObject({ feeBps: 310, settlementDelayHours: 2, blocked: false })
+    const piped = await runCommand(SandboxAccountShow, [])
+    expect(piped.stdout).toContain('feeBps\t310\n')
+    expect(piped.stdout).toContain('settlementDelayHours\t2\n')
+    const tty = await runCommand(SandboxAccountShow, [], { tty: true })
+    const shown = stripAnsi(tty.stdout)
+    expect(shown).toMatch(/^Sandbox account\n/)
+    expect(shown).toMatch(/Settlement hold\s+2 h/)
+    expect(tty.stdout).not.toContain('updated')
   })
 
   it('exits 2 when given nothing to change or a bad value', async () => {

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -257,5 +257,17 @@ describe('svc sandbox start', () => {
   it('knows which addresses are loopback (anything else gets a loud warning)', () => {
     expect(['127.0.0.1', 'localhost', '::1', '[::1]', '127.1.2.3'].every(isLoopback)).toBe(true)
     expect(['0.0.0.0', '::', '192.168.0.10', 'example.test'].some(isLoopback)).toBe(false)
+  })
+})
+
+describe('a --seed FILE that is not JSON (trial report item 9)', () => {
+  it('exits 2 suggesting an export into a new file, never over the one given', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-seed-'))
+    const bad = join(dir, 'bad.json')
+    writeFileSync(bad, 'my notes, not JSON')
+    const r = await runCommand(SandboxStart, ['--in-memory', '--port', '0', '--no-profile', '--seed', bad], { env: { SVC_CONFIG_DIR: dir } })
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toContain(`svc sandbox export -o ${join(dir, 'bad.export.json')}`)
+    expect(r.stderr).not.toContain(`-o ${bad}`)
   })
 })

@@ -274,6 +274,9 @@ describe('svc webhooks listen (piped)', () => {
   it.each([
     ['a misspelt route pattern', ['--forward', 'charge.setled=localhost:3000'], '--forward: "charge.setled" is not a known event type (did you mean charge.settled?)'],
     ['a route to a URL that is not http', ['--forward', 'localhost:3000', '--forward', 'charge.*=ftp://x'], '--forward: The forward URL must be http or https'],
+    ['an empty pattern (trial report item 2)', ['--forward', '=localhost:39101'], '--forward: "=localhost:39101" has an empty pattern before the ='],
+    ['a URL whose host is not a host name', ['--forward', 'app!:3000'], '--forward: "app!:3000" does not name a valid host (app!)'],
+    ['a URL with an invalid host after a pattern', ['--forward', 'charge.*=a=b:3000'], '--forward: "a=b:3000" does not name a valid host (a=b)'],
     ['two bare URLs', ['--forward', 'localhost:3000', '--forward', 'localhost:3001'], '--forward: more than one bare URL'],
     ['a header overriding X-SVC-*', ['--forward', 'localhost:3000', '--header', 'X-SVC-Signature: v1=forged'], '--header: "X-SVC-Signature" cannot be overridden'],
     ['a header with a line break', ['--forward', 'localhost:3000', '--header', 'Authorization: Bearer a\r\nX-Evil: 1'], '--header: "Authorization" contains a line break'],

@@ -3,10 +3,13 @@
  * HTTP (both environments taken, then given back on a clean stop), against a service that is not
  * a sandbox (the tunnel notes), and against nothing at all.
  */
+import { mkdtempSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Credentials } from '../../../src/lib/config/resolve.js'
-import { getWebhookUrl, setWebhookUrl } from '../../../src/lib/sandbox-client/client.js'
+import { detectSandbox, getWebhookUrl, probeSandbox, removeWebhookUrl, setWebhookUrl } from '../../../src/lib/sandbox-client/client.js'
 import { startSandbox } from '../../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../../src/lib/sandbox/types.js'
 import { registerListener, registrationNotes, restoreWebhookUrls } from '../../../src/lib/services/register.js'
@@ -44,6 +47,34 @@ describe('registerListener against the local sandbox', () => {
     await setWebhookUrl({ baseUrl: sandbox.baseUrl, apiKey: sandbox.testKey, url: 'http://127.0.0.1:5000/new', env: 'test' })
     await restoreWebhookUrls(reg, creds)
     expect(await urlOf('test')).toBe('http://127.0.0.1:5000/new')
+  })
+})
+
+describe('going back past a listener that died without restoring (kill -9)', () => {
+  const ledgerFile = join(mkdtempSync(join(tmpdir(), 'svc-ledger-')), 'listeners.json')
+  const deps = (alive: boolean) => ({ detectSandbox, probeSandbox, setWebhookUrl, getWebhookUrl, removeWebhookUrl, ledgerFile, answers: async () => alive })
+
+  it('skips a dead listener\'s URL for the one it replaced, but gives back one that still answers, and never skips a URL no listener set', async () => {
+    await setWebhookUrl({ baseUrl: sandbox.baseUrl, apiKey: sandbox.testKey, url: 'http://127.0.0.1:3000/app', env: 'test' })
+    // The first listener registers and dies: no restore.
+    await registerListener('http://127.0.0.1:4301/', creds, 'unused', deps(false))
+    const second = await registerListener('http://127.0.0.1:4302/', creds, 'unused', deps(false))
+    expect(await restoreWebhookUrls(second, creds, deps(false))).toContain(
+      "Restored the sandbox's test webhook URL to http://127.0.0.1:3000/app (not http://127.0.0.1:4301/: a listener that no longer answers).",
+    )
+    expect(await urlOf('test')).toBe('http://127.0.0.1:3000/app')
+
+    // A listener URL that still answers (the first listener is alive) is given back as it was.
+    await registerListener('http://127.0.0.1:4303/', creds, 'unused', deps(true))
+    const fourth = await registerListener('http://127.0.0.1:4304/', creds, 'unused', deps(true))
+    await restoreWebhookUrls(fourth, creds, deps(true))
+    expect(await urlOf('test')).toBe('http://127.0.0.1:4303/')
+
+    // The user's own app, down for now, is no listener's URL: it is given back, never skipped.
+    await setWebhookUrl({ baseUrl: sandbox.baseUrl, apiKey: sandbox.testKey, url: 'http://127.0.0.1:3000/app', env: 'test' })
+    const fifth = await registerListener('http://127.0.0.1:4305/', creds, 'unused', deps(false))
+    await restoreWebhookUrls(fifth, creds, deps(false))
+    expect(await urlOf('test')).toBe('http://127.0.0.1:3000/app')
   })
 })
 

@@ -20,13 +20,14 @@ export default class SandboxDeliveries extends PanelCommand<typeof SandboxDelive
     '"lost (injected)" for an event never sent, "succeeded (injected: fail-first, duplicate)" and per attempt otherwise; `injected` in --json. With --event-id, a terminal also ' +
     'shows every attempt with its answer and the body that was sent; an event with no delivery in the environment exits 4 ' +
     '(not_found), like `deliveries resend`, while a log with no deliveries at all is an empty list (exit 0). Piped: tab-separated rows, no header, in the order ' +
-    '`eventId type url attempts lastStatus nextRetryAt state`.'
+    '`eventId type url attempts lastStatus nextRetryAt state injected`, the last column the injected faults, comma-separated (empty when none).'
 
   static override examples = [
     '<%= config.bin %> sandbox deliveries',
     '<%= config.bin %> sandbox deliveries --event-id evt_3f2a9c01d4e5b6a7c8d9e0f1',
     '<%= config.bin %> sandbox deliveries | awk -F\'\\t\' \'$7 == "failed" {print $1}\'',
     '<%= config.bin %> sandbox deliveries --env live --json | jq \'.data[].state\'',
+    '<%= config.bin %> sandbox deliveries | awk -F\'\\t\' \'$8 ~ /duplicate/ {print $1}\'   # the deliveries a fault was injected into',
     '<%= config.bin %> sandbox deliveries resend evt_3f2a9c01d4e5b6a7c8d9e0f1',
   ]
 

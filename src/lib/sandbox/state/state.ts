@@ -79,6 +79,13 @@ export function seedState(db: DatabaseSync, state: SandboxState): void {
   })
 }
 
+/** `dir/bad.json` → `dir/bad.export.json`: a name beside `path` that is not `path`. */
+function freshName(path: string): string {
+  const dot = path.lastIndexOf('.')
+  const slash = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'))
+  return dot > slash + 1 ? `${path.slice(0, dot)}.export${path.slice(dot)}` : `${path}.export.json`
+}
+
 /** Reads and checks a state file written by `svc sandbox export`. */
 export async function readStateFile(path: string): Promise<SandboxState> {
   const { readFile } = await import('node:fs/promises')
@@ -92,7 +99,8 @@ export async function readStateFile(path: string): Promise<SandboxState> {
   try {
     value = JSON.parse(text)
   } catch {
-    throw new SandboxStateError(`the state file ${path} is not JSON: export one with \`svc sandbox export -o ${path}\``, 'seed')
+    // Suggest a new file: exporting over this one would overwrite whatever the user keeps in it.
+    throw new SandboxStateError(`the state file ${path} is not JSON: export a running sandbox's state into a new file with \`svc sandbox export -o ${freshName(path)}\``, 'seed')
   }
   return parseState(value)
 }
