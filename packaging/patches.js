@@ -1,6 +1,6 @@
 /**
  * Every change svc makes to how a dependency loads, in one place, applied when bundling
- * (scripts/build-bundle.js adds `patchesPlugin()` to esbuild). Nothing under src/ redirects a
+ * (packaging/build-bundle.js adds `patchesPlugin()` to esbuild). Nothing under src/ redirects a
  * module or rewrites a dependency at run time: unbundled (dist/, the library exports and the
  * tests) the dependencies load exactly as published, only slower.
  *

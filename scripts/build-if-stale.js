@@ -16,7 +16,7 @@ import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)))
-const INPUT_DIRS = ['src', 'scripts', 'bin', 'fixtures']
+const INPUT_DIRS = ['src', 'scripts', 'packaging', 'shell', 'bin', 'fixtures']
 const INPUT_FILES = ['package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json']
 const force = process.argv.includes('--force')
 

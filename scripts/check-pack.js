@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os'
 import { delimiter, dirname, join, relative, sep } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
-import { libraryFiles } from './build-bundle.js'
+import { libraryFiles } from '../packaging/build-bundle.js'
 import { patchProblems } from '../packaging/patches.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
@@ -59,7 +59,7 @@ async function main() {
   const packed = JSON.parse(packOut.slice(packOut.search(/^\[/m)))[0]
   const files = packed.files.map((f) => f.path)
   const tarball = join(tmp, packed.filename)
-  for (const need of ['package.json', 'npm-shrinkwrap.json', 'bin/run.js', 'dist-bundle/main.js', 'dist-bundle/cli.js', 'oclif.manifest.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'scripts/completions.js']) {
+  for (const need of ['package.json', 'npm-shrinkwrap.json', 'bin/run.js', 'dist-bundle/main.js', 'dist-bundle/cli.js', 'oclif.manifest.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'shell/completions.js']) {
     check(files.includes(need), `tarball has ${need}`)
   }
   const chunks = readdirSync(join(root, 'dist-bundle')).filter((f) => f.endsWith('.js')).map((f) => `dist-bundle/${f}`)
@@ -94,7 +94,7 @@ async function main() {
   check(version.status === 0 && version.stdout.startsWith(`${pjson.name}/${pjson.version} `), `svc --version → ${version.stdout.trim()}`, version.stderr)
   const help = svc(['--help'])
   check(help.status === 0 && ['USAGE', 'charges', 'webhooks', 'sandbox'].every((w) => help.stdout.includes(w)), 'svc --help lists the topics', help.stderr)
-  const completion = spawnSync(process.execPath, [join(prefix, 'lib', 'node_modules', pjson.name, 'scripts', 'completions.js'), 'bash'], { encoding: 'utf8' })
+  const completion = spawnSync(process.execPath, [join(prefix, 'lib', 'node_modules', pjson.name, 'shell', 'completions.js'), 'bash'], { encoding: 'utf8' })
   check(completion.status === 0 && completion.stdout.includes('complete -F _svc_complete svc'), 'the installed completion script prints the bash completion', completion.stderr)
 
   // 4. One sandbox round trip with a throwaway config dir.

@@ -9,7 +9,7 @@
 import { arch, homedir, platform, release } from 'node:os'
 import { dirname, join } from 'node:path'
 
-// The bundle gives this module scripts/bundle/embedded-fs.js for node:fs (no namespace of
+// The bundle gives this module packaging/entries/embedded-fs.js for node:fs (no namespace of
 // node:fs built at start-up, and the single executable's embedded package.json and manifests).
 import * as fs from 'node:fs'
 

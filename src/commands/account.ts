@@ -1,5 +1,5 @@
 import type { Account as AccountData } from '../lib/contract/schemas.js'
-import { ApiCommand } from '../lib/command/api.js'
+import { ApiCommand } from '../lib/command-kit/api.js'
 import { formatBps, formatBRL } from '../lib/domain/money.js'
 import { environmentBadge, type Paint, painter } from '../lib/output/color.js'
 import type { IO } from '../lib/output/io.js'

@@ -1,5 +1,5 @@
 import { Args, Flags } from '@oclif/core'
-import { ApiCommand } from '../lib/command/api.js'
+import { ApiCommand } from '../lib/command-kit/api.js'
 import { checkPath, exitCodeForStatus, parseHeaders, parseMethod, prettyBody, RAW_METHODS, readRequestBody } from '../lib/api/raw-input.js'
 import { EXIT } from '../lib/contract/errors.js'
 import { STATUS_CODES } from 'node:http'

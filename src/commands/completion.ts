@@ -1,6 +1,6 @@
 import { Args } from '@oclif/core'
 import { RAW_METHODS } from '../lib/api/raw-input.js'
-import { BaseCommand } from '../lib/command/base.js'
+import { BaseCommand } from '../lib/command-kit/base.js'
 import { EVENT_TYPES } from '../lib/contract/events.js'
 
 export default class Completion extends BaseCommand<typeof Completion> {
@@ -22,8 +22,8 @@ export default class Completion extends BaseCommand<typeof Completion> {
   }
 
   async run(): Promise<void> {
-    // scripts/completions.js ships in the package beside dist/ and has no dependencies; the bundle carries it.
-    const gen = (await import('../../scripts/completions.js')) as unknown as {
+    // shell/completions.js ships in the package beside dist/ and has no dependencies; the bundle carries it.
+    const gen = (await import('../../shell/completions.js')) as unknown as {
       loadModel(root?: string, values?: { eventTypes: readonly string[]; methods: readonly string[] }): Promise<unknown>
       bashCompletion(model: unknown): string
       zshCompletion(model: unknown): string

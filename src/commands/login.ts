@@ -1,9 +1,9 @@
 import { Flags } from '@oclif/core'
-import { BaseCommand } from '../lib/command/base.js'
+import { BaseCommand } from '../lib/command-kit/base.js'
 import { type LoginResult, login } from '../lib/services/login.js'
 import { maskSecret } from '../lib/config/mask.js'
 import { summarizeProfile } from '../lib/config/profiles.js'
-import { timeoutFlagMs } from '../lib/command/timeout.js'
+import { timeoutFlagMs } from '../lib/command-kit/timeout.js'
 import { painter } from '../lib/output/color.js'
 import type { IO } from '../lib/output/io.js'
 

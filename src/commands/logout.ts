@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core'
-import { BaseCommand } from '../lib/command/base.js'
+import { BaseCommand } from '../lib/command-kit/base.js'
 import { type LogoutResult, logout } from '../lib/config/profiles.js'
 
 export default class Logout extends BaseCommand<typeof Logout, LogoutResult> {

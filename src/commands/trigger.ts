@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
-import { FixtureCommand, type FixtureOutcome, overrideFlag } from '../lib/command/fixture-command.js'
-import { parseOverride } from '../lib/fixtures/fixture.js'
-import { TRIGGER_TYPES, builtinFixtureText, isTriggerType, loadBuiltinFixture, unknownTriggerType } from '../lib/fixtures/builtin.js'
+import { FixtureCommand, type FixtureOutcome, overrideFlag } from '../lib/command-kit/fixture-command.js'
+import { parseOverride } from '../lib/scenarios/fixture.js'
+import { TRIGGER_TYPES, builtinFixtureText, isTriggerType, loadBuiltinFixture, unknownTriggerType } from '../lib/scenarios/builtin.js'
 import { chooseEnv, runOnSandbox, triggerOverrides } from '../lib/services/trigger.js'
 
 export default class Trigger extends FixtureCommand<typeof Trigger> {

@@ -4,7 +4,7 @@
  */
 import { Errors, type Hook } from '@oclif/core'
 import { EXIT } from '../lib/contract/errors.js'
-import { renderError } from '../lib/command/base.js'
+import { renderError } from '../lib/command-kit/base.js'
 import { UsageError } from '../lib/errors.js'
 import { getIO } from '../lib/output/io.js'
 

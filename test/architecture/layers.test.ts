@@ -16,10 +16,10 @@ const LAYERS: readonly (readonly string[])[] = [
   ['output', 'net'],
   ['config'],
   ['api'],
-  ['charges', 'webhooks', 'sandbox', 'sandbox-client', 'fixtures'],
+  ['charges', 'webhooks', 'sandbox', 'sandbox-client', 'scenarios'],
   ['tui'],
   ['services'],
-  ['command'],
+  ['command-kit'],
   ['commands', 'hooks', 'public', 'entry'],
 ]
 

@@ -52,7 +52,7 @@ describe('bin/run.js', () => {
 
 describe('the single executable', () => {
   it("runs the npm package's entry and the same bundle, and replaces nothing of fs", () => {
-    const text = readFileSync(join(ROOT, 'scripts', 'bundle', 'sea-main.js'), 'utf8')
+    const text = readFileSync(join(ROOT, 'packaging', 'entries', 'sea-main.js'), 'utf8')
     expect(text).toContain("import { main } from './main.js'")
     expect(text).toContain('dist-bundle/cli.js')
     expect(text).not.toMatch(/\bfs\.\w+\s*=|syncBuiltinESMExports|from 'node:fs'/)

@@ -7,7 +7,7 @@
  */
 import { setTimeout as delay } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { renderError } from '../../src/lib/command/base.js'
+import { renderError } from '../../src/lib/command-kit/base.js'
 import { createClient } from '../../src/lib/api/client.js'
 import type { ApiClient } from '../../src/lib/api/types.js'
 import { CliError } from '../../src/lib/errors.js'

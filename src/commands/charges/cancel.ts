@@ -1,5 +1,5 @@
 import { Args } from '@oclif/core'
-import { ApiCommand } from '../../lib/command/api.js'
+import { ApiCommand } from '../../lib/command-kit/api.js'
 import { type CancelResult, cancelCharges, normalizeIds } from '../../lib/charges/cancel-batch.js'
 import { EXIT } from '../../lib/contract/errors.js'
 import { ApiError, SilentExit, UsageError } from '../../lib/errors.js'

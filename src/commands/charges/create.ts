@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core'
-import { ApiCommand } from '../../lib/command/api.js'
+import { ApiCommand } from '../../lib/command-kit/api.js'
 import { parseCreateFlags } from '../../lib/charges/create-input.js'
 import { parseWaitFlags, waitFlags } from '../../lib/charges/wait-flags.js'
 import { runChargeWait } from '../../lib/services/wait-charge.js'

@@ -1,5 +1,5 @@
 import { Args } from '@oclif/core'
-import { ApiCommand } from '../../lib/command/api.js'
+import { ApiCommand } from '../../lib/command-kit/api.js'
 import { assertChargeId } from '../../lib/charges/charge-id.js'
 import { parseWaitFlags, waitFlags } from '../../lib/charges/wait-flags.js'
 import { runChargeWait } from '../../lib/services/wait-charge.js'

@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core'
-import { ApiCommand } from '../../lib/command/api.js'
+import { ApiCommand } from '../../lib/command-kit/api.js'
 import { hasRelativeTime, parseListFlags } from '../../lib/charges/list-query.js'
 import { chargeSink, listMode } from '../../lib/charges/list-sink.js'
 import { CHARGE_STATUSES } from '../../lib/domain/charge-states.js'

@@ -1,5 +1,5 @@
 import { Args, Flags } from '@oclif/core'
-import { ApiCommand } from '../../lib/command/api.js'
+import { ApiCommand } from '../../lib/command-kit/api.js'
 import { parseDuration } from '../../lib/domain/time.js'
 import { UsageError } from '../../lib/errors.js'
 

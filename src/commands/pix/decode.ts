@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream'
 import { Args, Flags } from '@oclif/core'
-import { BaseCommand } from '../../lib/command/base.js'
+import { BaseCommand } from '../../lib/command-kit/base.js'
 import { EXIT } from '../../lib/contract/errors.js'
 import { formatBRL } from '../../lib/domain/money.js'
 import { UsageError } from '../../lib/errors.js'

@@ -1,4 +1,4 @@
-import { BaseCommand } from '../../lib/command/base.js'
+import { BaseCommand } from '../../lib/command-kit/base.js'
 import { profileRowsTsv, profileTable } from '../../lib/config/profile-view.js'
 import { listProfiles, type ProfileSummary } from '../../lib/config/profiles.js'
 import type { IO } from '../../lib/output/io.js'

@@ -1,5 +1,5 @@
 import { Args } from '@oclif/core'
-import { BaseCommand } from '../../lib/command/base.js'
+import { BaseCommand } from '../../lib/command-kit/base.js'
 import { type RemoveResult, removeProfile } from '../../lib/config/profiles.js'
 
 export default class ProfilesRemove extends BaseCommand<typeof ProfilesRemove, RemoveResult> {

@@ -1,5 +1,5 @@
 import { Args } from '@oclif/core'
-import { BaseCommand } from '../../lib/command/base.js'
+import { BaseCommand } from '../../lib/command-kit/base.js'
 import { profileDetails } from '../../lib/config/profile-view.js'
 import { showProfile } from '../../lib/config/profiles.js'
 import type { IO } from '../../lib/output/io.js'

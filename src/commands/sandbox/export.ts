@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { closeSync, existsSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join, resolve } from 'node:path'
 import { Flags } from '@oclif/core'
-import { PanelCommand } from '../../lib/command/sandbox-panel.js'
+import { PanelCommand } from '../../lib/command-kit/sandbox-panel.js'
 import type { SandboxState } from '../../lib/contract/sandbox-state.js'
 import { UsageError } from '../../lib/errors.js'
 

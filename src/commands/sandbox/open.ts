@@ -1,5 +1,5 @@
 import { Args, Flags } from '@oclif/core'
-import { PanelCommand } from '../../lib/command/sandbox-panel.js'
+import { PanelCommand } from '../../lib/command-kit/sandbox-panel.js'
 import { PANEL_PAGES, runSandboxOpen } from '../../lib/services/sandbox-open.js'
 import type { IO } from '../../lib/output/io.js'
 

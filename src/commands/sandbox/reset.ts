@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core'
-import { PanelCommand } from '../../lib/command/sandbox-panel.js'
-import { sandboxTarget, sandboxTargetFlags } from '../../lib/command/sandbox-target.js'
+import { PanelCommand } from '../../lib/command-kit/sandbox-panel.js'
+import { sandboxTarget, sandboxTargetFlags } from '../../lib/command-kit/sandbox-target.js'
 import { promptConfirm } from '../../lib/output/prompt.js'
 import { probeSandbox } from '../../lib/sandbox-client/client.js'
 import { runSandboxReset, type SandboxResetResult } from '../../lib/services/sandbox-reset.js'

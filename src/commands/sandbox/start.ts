@@ -1,5 +1,5 @@
 import { Errors, Flags } from '@oclif/core'
-import { BaseCommand } from '../../lib/command/base.js'
+import { BaseCommand } from '../../lib/command-kit/base.js'
 import { CliError, environmentError, UsageError } from '../../lib/errors.js'
 import { getIO } from '../../lib/output/io.js'
 import { painter } from '../../lib/output/color.js'

@@ -1,5 +1,5 @@
-import { BaseCommand } from '../../lib/command/base.js'
-import { sandboxTarget, sandboxTargetFlags } from '../../lib/command/sandbox-target.js'
+import { BaseCommand } from '../../lib/command-kit/base.js'
+import { sandboxTarget, sandboxTargetFlags } from '../../lib/command-kit/sandbox-target.js'
 import { EXIT } from '../../lib/contract/errors.js'
 import { formatLocalTime, relativeTime } from '../../lib/domain/time.js'
 import { painter } from '../../lib/output/color.js'

@@ -1,5 +1,5 @@
 import { Args, Flags } from '@oclif/core'
-import { ApiCommand } from '../../lib/command/api.js'
+import { ApiCommand } from '../../lib/command-kit/api.js'
 import { advanceCharge } from '../../lib/charges/advance.js'
 import { assertChargeId } from '../../lib/charges/charge-id.js'
 import { ADVANCE_TARGETS } from '../../lib/domain/charge-states.js'

@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core'
 import { EXIT } from '../../lib/contract/errors.js'
-import { BaseCommand } from '../../lib/command/base.js'
+import { BaseCommand } from '../../lib/command-kit/base.js'
 import type { CheckReport } from '../../lib/services/check-webhook.js'
 import { maskSecret } from '../../lib/config/mask.js'
 import { resolveWebhookSecrets, SECRET_FLAG_WARNING } from '../../lib/config/resolve.js'

@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core'
-import { BaseCommand } from '../../lib/command/base.js'
+import { BaseCommand } from '../../lib/command-kit/base.js'
 import { painter } from '../../lib/output/color.js'
 import { type DeliveryRecord, EventStore } from '../../lib/webhooks/event-store.js'
 import { eventLogTable, deliveryJson, deliveryTsvRow } from '../../lib/webhooks/events-view.js'

@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core'
-import { ApiCommand } from '../../lib/command/api.js'
+import { ApiCommand } from '../../lib/command-kit/api.js'
 import { resolveWebhookSecrets, SECRET_FLAG_WARNING } from '../../lib/config/resolve.js'
 import { AuthError, UsageError } from '../../lib/errors.js'
 import { isLoopbackHost } from '../../lib/net/loopback.js'

@@ -1,4 +1,4 @@
-import { ApiCommand } from '../../lib/command/api.js'
+import { ApiCommand } from '../../lib/command-kit/api.js'
 import { ApiError } from '../../lib/errors.js'
 import { painter } from '../../lib/output/color.js'
 import type { IO } from '../../lib/output/io.js'

@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core'
 import { EXIT } from '../../lib/contract/errors.js'
-import { BaseCommand } from '../../lib/command/base.js'
+import { BaseCommand } from '../../lib/command-kit/base.js'
 import { resolveWebhookSecrets, SECRET_FLAG_WARNING } from '../../lib/config/resolve.js'
 import { UsageError } from '../../lib/errors.js'
 import { readInputFile } from '../../lib/output/input-file.js'

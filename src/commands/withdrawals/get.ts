@@ -1,5 +1,5 @@
 import { Args } from '@oclif/core'
-import { ApiCommand } from '../../lib/command/api.js'
+import { ApiCommand } from '../../lib/command-kit/api.js'
 import { UsageError } from '../../lib/errors.js'
 import type { Withdrawal } from '../../lib/contract/withdrawals.js'
 import { painter } from '../../lib/output/color.js'

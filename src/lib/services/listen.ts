@@ -8,7 +8,7 @@ import type { Credentials } from '../config/resolve.js'
 import { UsageError } from '../errors.js'
 import type { IO } from '../output/io.js'
 import { painter } from '../output/color.js'
-import { loadView } from '../tui/load-view.js'
+import { loadView } from '../tui/mount/load-view.js'
 import { ChargeConfirmer } from '../webhooks/confirm.js'
 import { EventStore } from '../webhooks/event-store.js'
 import { defaultTarget, Forwarder, type ForwardTarget, targetName } from '../webhooks/forward.js'
@@ -164,7 +164,7 @@ interface Started {
 }
 
 async function live(opts: ListenRunOptions, targets: readonly ForwardTarget[], listener: WebhookListener, store: EventStore, url: string, register: () => Promise<Started>, stop: AbortSignal): Promise<void> {
-  const [{ ListenFeed }, { runListenView }] = await Promise.all([import('../tui/listen-feed.js'), loadView(() => import('../tui/run-listen-view.js'))])
+  const [{ ListenFeed }, { runListenView }] = await Promise.all([import('../tui/view-models/listen-feed.js'), loadView(() => import('../tui/mount/run-listen-view.js'))])
   const client = opts.client
   const confirmer = client && opts.credentials ? new ChargeConfirmer(async (id) => (await client()).getCharge(id)) : undefined
   const feed = new ListenFeed({ confirmer, confirmEnvironment: opts.credentials?.environment, showTargets: targets.length > 1 })

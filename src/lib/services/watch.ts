@@ -6,8 +6,8 @@
 import type { ApiClient } from '../api/types.js'
 import { ApiError } from '../errors.js'
 import type { IO } from '../output/io.js'
-import { ChargeWatcher, type WatchChange } from '../tui/charge-watcher.js'
-import { loadView } from '../tui/load-view.js'
+import { ChargeWatcher, type WatchChange } from '../tui/view-models/charge-watcher.js'
+import { loadView } from '../tui/mount/load-view.js'
 import { shutdownSignal } from './shutdown.js'
 
 export interface WatchRunOptions {
@@ -66,7 +66,7 @@ export async function runWatch(opts: WatchRunOptions): Promise<void> {
   stop.addEventListener('abort', onStop, { once: true })
   try {
     if (opts.tui) {
-      const { runWatchView } = await loadView(() => import('../tui/run-watch-view.js'))
+      const { runWatchView } = await loadView(() => import('../tui/mount/run-watch-view.js'))
       const scope = opts.ids.length ? `${opts.ids.length} charge${opts.ids.length === 1 ? '' : 's'}` : `the ${opts.recent} newest charges`
       const polling = watcher.run(loop.signal, undefined, false, initial !== undefined)
       await runWatchView({ watcher, scope, environment: opts.environment, intervalMs: opts.intervalMs, stdout: opts.io.stdout, stdin: opts.io.stdin, stderr: opts.io.stderr, stop })

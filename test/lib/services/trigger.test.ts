@@ -1,8 +1,8 @@
 /** The trigger use-case below the command: a built-in fixture run on the sandbox over real HTTP, the events it made read back. */
 import { describe, expect, it } from 'vitest'
 import { createClient } from '../../../src/lib/api/client.js'
-import { loadBuiltinFixture } from '../../../src/lib/fixtures/builtin.js'
-import { parseOverride } from '../../../src/lib/fixtures/fixture.js'
+import { loadBuiltinFixture } from '../../../src/lib/scenarios/builtin.js'
+import { parseOverride } from '../../../src/lib/scenarios/fixture.js'
 import { chooseEnv, type FixtureSession, requireSandbox, runOnSandbox, triggerOverrides } from '../../../src/lib/services/trigger.js'
 import { useSandboxClient } from '../../helpers/sandbox-client.js'
 

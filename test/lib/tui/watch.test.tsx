@@ -2,11 +2,11 @@ import { render } from 'ink-testing-library'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Charge } from '../../../src/lib/contract/schemas.js'
 import { ApiError } from '../../../src/lib/errors.js'
-import { ChargeWatcher } from '../../../src/lib/tui/charge-watcher.js'
-import { WatchApp } from '../../../src/lib/tui/WatchApp.js'
-import { LANE_LEGEND } from '../../../src/lib/tui/ChargeLane.js'
+import { ChargeWatcher } from '../../../src/lib/tui/view-models/charge-watcher.js'
+import { WatchApp } from '../../../src/lib/tui/components/WatchApp.js'
+import { LANE_LEGEND } from '../../../src/lib/tui/components/ChargeLane.js'
 import { renderAt } from '../../helpers/render-at.js'
-import { clockTime } from '../../../src/lib/tui/format.js'
+import { clockTime } from '../../../src/lib/tui/text/format.js'
 
 const A = 'a'.repeat(24)
 const B = 'b'.repeat(24)

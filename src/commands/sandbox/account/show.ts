@@ -1,6 +1,6 @@
 import { painter } from '../../../lib/output/color.js'
 import type { PanelAccountSettings } from '../../../lib/sandbox-client/client.js'
-import { PanelCommand } from '../../../lib/command/sandbox-panel.js'
+import { PanelCommand } from '../../../lib/command-kit/sandbox-panel.js'
 import { settingsLines, settingsView } from '../../../lib/sandbox-client/views.js'
 import type { IO } from '../../../lib/output/io.js'
 

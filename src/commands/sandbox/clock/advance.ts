@@ -2,7 +2,7 @@ import { Args } from '@oclif/core'
 import { formatLocalTime, parseDuration } from '../../../lib/domain/time.js'
 import { UsageError } from '../../../lib/errors.js'
 import { painter } from '../../../lib/output/color.js'
-import { PanelCommand } from '../../../lib/command/sandbox-panel.js'
+import { PanelCommand } from '../../../lib/command-kit/sandbox-panel.js'
 import type { IO } from '../../../lib/output/io.js'
 
 export default class SandboxClockAdvance extends PanelCommand<typeof SandboxClockAdvance, { now: string }> {

@@ -1,6 +1,6 @@
 import { formatLocalTime } from '../../../lib/domain/time.js'
 import { painter } from '../../../lib/output/color.js'
-import { PanelCommand } from '../../../lib/command/sandbox-panel.js'
+import { PanelCommand } from '../../../lib/command-kit/sandbox-panel.js'
 import { formatIn } from '../../../lib/sandbox-client/views.js'
 import type { IO } from '../../../lib/output/io.js'
 import type { PanelClock } from '../../../lib/sandbox-client/client.js'

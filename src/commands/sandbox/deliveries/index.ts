@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 import { painter } from '../../../lib/output/color.js'
 import { noDeliveryError, type PanelDelivery } from '../../../lib/sandbox-client/client.js'
-import { envFlag, PanelCommand } from '../../../lib/command/sandbox-panel.js'
+import { envFlag, PanelCommand } from '../../../lib/command-kit/sandbox-panel.js'
 import { sandboxDeliveriesTable, deliveriesTsv, deliveryDetail } from '../../../lib/sandbox-client/views.js'
 import type { IO } from '../../../lib/output/io.js'
 

@@ -1,6 +1,6 @@
 import { Args } from '@oclif/core'
 import { painter } from '../../../lib/output/color.js'
-import { envFlag, PanelCommand } from '../../../lib/command/sandbox-panel.js'
+import { envFlag, PanelCommand } from '../../../lib/command-kit/sandbox-panel.js'
 import type { IO } from '../../../lib/output/io.js'
 
 export default class SandboxDeliveriesResend extends PanelCommand<typeof SandboxDeliveriesResend, { eventId: string }> {

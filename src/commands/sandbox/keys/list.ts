@@ -1,5 +1,5 @@
 import { painter } from '../../../lib/output/color.js'
-import { PanelCommand } from '../../../lib/command/sandbox-panel.js'
+import { PanelCommand } from '../../../lib/command-kit/sandbox-panel.js'
 import { keysTable, keysTsv } from '../../../lib/sandbox-client/views.js'
 import type { IO } from '../../../lib/output/io.js'
 import type { PanelKey } from '../../../lib/sandbox-client/client.js'

@@ -1,4 +1,4 @@
-import { envFlag, PanelCommand } from '../../../lib/command/sandbox-panel.js'
+import { envFlag, PanelCommand } from '../../../lib/command-kit/sandbox-panel.js'
 import type { PanelClient } from '../../../lib/sandbox-client/client.js'
 
 type Removed = Awaited<ReturnType<PanelClient['removeWebhook']>>

@@ -2,7 +2,7 @@ import { Args } from '@oclif/core'
 import { UsageError } from '../../../lib/errors.js'
 import { painter } from '../../../lib/output/color.js'
 import { isHttpUrl } from '../../../lib/contract/url.js'
-import { envFlag, PanelCommand } from '../../../lib/command/sandbox-panel.js'
+import { envFlag, PanelCommand } from '../../../lib/command-kit/sandbox-panel.js'
 import type { IO } from '../../../lib/output/io.js'
 import type { PanelWebhookEndpoint } from '../../../lib/sandbox-client/client.js'
 

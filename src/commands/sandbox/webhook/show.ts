@@ -1,5 +1,5 @@
 import { painter } from '../../../lib/output/color.js'
-import { envFlag, PanelCommand } from '../../../lib/command/sandbox-panel.js'
+import { envFlag, PanelCommand } from '../../../lib/command-kit/sandbox-panel.js'
 import { endpointLines, endpointView } from '../../../lib/sandbox-client/views.js'
 import type { IO } from '../../../lib/output/io.js'
 import type { PanelWebhookEndpoint } from '../../../lib/sandbox-client/client.js'

@@ -1,0 +1,270 @@
+#!/usr/bin/env node
+/**
+ * `npm run build:bundle` (the last step of `npm run build`): the CLI as a few bundled files
+ * instead of hundreds of modules. It is the one way svc runs: bin/run.js and the single executable
+ * both run dist-bundle/main.js.
+ *
+ *   dist-bundle/main.js  ESM entry: --version and the root help without oclif (root-help.ts),
+ *                        the EPIPE bridge, and the lazy import of cli.js for everything else.
+ *   dist-bundle/cli.js   oclif, code-split: oclif and the command base in the first chunks, each
+ *                        command in its own, and what only some commands need (Ink/React, the
+ *                        sandbox with node:sqlite, qrcode, conf…) in lazy chunks of their own.
+ *   --sea                also dist-sea/svc.cjs, the main script of the single executable
+ *                        (packaging/build-binary.js), which carries dist-bundle/ as assets.
+ *
+ * Input is the compiled dist/ and the manifests (`npm run build` runs tsc and `oclif manifest`
+ * first), so the bundle runs exactly the code the tests run.
+ *
+ * One thing in dist/ is rewritten on the way in, so that it means the same thing bundled:
+ * `import.meta.url` becomes the URL the module had in dist/ (config/package.ts finds package.json
+ * from it). What the bundle changes in dependencies
+ * (zod's locales, React's development builds, Yoga's wasm read, Ink's throttle import, undici's
+ * Agent alone) is all in packaging/patches.js, with the versions it was written for.
+ */
+import { build } from 'esbuild'
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname, join, relative, sep } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { patchesPlugin } from './patches.js'
+
+const ROOT = dirname(dirname(fileURLToPath(import.meta.url)))
+const DIST = join(ROOT, 'dist')
+const OUT = join(ROOT, 'dist-bundle')
+const SEA_OUT = join(ROOT, 'dist-sea')
+
+const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'))
+const posix = (p) => p.split(sep).join('/')
+
+/** Where node_modules resolution from `from` finds `name`. */
+function packageDir(from, name) {
+  for (let dir = from; ; dir = dirname(dir)) {
+    const candidate = join(dir, 'node_modules', name)
+    if (existsSync(join(candidate, 'package.json'))) return candidate
+    if (dirname(dir) === dir) throw new Error(`build-bundle: plugin ${name} not found from ${from}`)
+  }
+}
+
+/** oclif's hook options (config/plugin.js#determineHookOptions). */
+function hookOptions(hook) {
+  if (typeof hook === 'string') return { identifier: 'default', target: hook }
+  return hook.identifier ? hook : { ...hook, identifier: 'default' }
+}
+
+/** package.json, manifests, and one import() per command and hook: the `svc-bundle:data` module. */
+export function bundleData() {
+  const pjson = readJson(join(ROOT, 'package.json'))
+  if (typeof pjson.oclif?.commands !== 'string') throw new Error('build-bundle: oclif.commands must be a directory (pattern strategy)')
+  const coreVersion = readJson(join(packageDir(ROOT, '@oclif/core'), 'package.json')).version
+  const specs = [{ name: pjson.name, dir: ROOT, pjson }]
+  for (const name of pjson.oclif.plugins ?? []) {
+    const dir = packageDir(ROOT, name)
+    const p = readJson(join(dir, 'package.json'))
+    if (p.oclif?.plugins?.length) throw new Error(`build-bundle: nested plugins (${name}) are not supported`)
+    specs.push({ name: p.name, dir, pjson: p })
+  }
+  const plugins = []
+  const manifests = {}
+  const commands = {}
+  const hooks = {}
+  for (const { name, dir, pjson: p } of specs) {
+    const manifestPath = join(dir, 'oclif.manifest.json')
+    const manifest = readJson(manifestPath)
+    if (manifest.version.split('-', 1)[0] !== p.version.split('-', 1)[0]) throw new Error(`build-bundle: ${manifestPath} is for ${manifest.version}, not ${p.version}: run \`oclif manifest\``)
+    manifests[name] = JSON.stringify(manifest)
+    commands[name] = {}
+    for (const [id, c] of Object.entries(manifest.commands)) {
+      if (!c.relativePath) throw new Error(`build-bundle: ${name} ${id} has no relativePath in its manifest`)
+      commands[name][id] = join(dir, ...c.relativePath)
+    }
+    const pluginHooks = Object.fromEntries(Object.entries(p.oclif?.hooks ?? {}).map(([event, v]) => [event, [v].flat().map(hookOptions)]))
+    hooks[name] = Object.fromEntries(Object.entries(pluginHooks).map(([event, list]) => [event, list.map((h) => join(dir, h.target))]))
+    const { name: n, version, type, description, oclif, dependencies, bin } = p
+    plugins.push({
+      name,
+      base: `@oclif/core@${coreVersion}`,
+      relRoot: dir === ROOT ? '.' : posix(relative(ROOT, dir)),
+      pjson: { name: n, version, type, description, oclif, dependencies, bin },
+      hooks: pluginHooks,
+    })
+  }
+  const lazy = (path) => `() => import(${JSON.stringify(path)})`
+  const table = (obj, leaf) => `{${Object.entries(obj).map(([k, v]) => `${JSON.stringify(k)}: ${leaf(v)}`).join(',\n')}}`
+  const rootPjson = { ...pjson }
+  delete rootPjson.devDependencies
+  delete rootPjson.scripts
+  return [
+    `export const PJSON = JSON.parse(${JSON.stringify(JSON.stringify(rootPjson))})`,
+    `export const PLUGINS = JSON.parse(${JSON.stringify(JSON.stringify(plugins.map((p) => (p.name === pjson.name ? { ...p, pjson: rootPjson } : p))))})`,
+    `export const MANIFESTS = ${JSON.stringify(manifests)}`,
+    `export const COMMANDS = ${table(commands, (cmds) => table(cmds, lazy))}`,
+    `export const HOOKS = ${table(hooks, (events) => table(events, (list) => `[${list.map(lazy).join(', ')}]`))}`,
+  ].join('\n')
+}
+
+/**
+ * The modules that read the package's own files (package.json, manifests, trigger fixtures): they
+ * get packaging/entries/embedded-fs.js for node:fs, which the single executable answers from its assets.
+ */
+const EMBEDDED_READERS = new Set([join(DIST, 'root-help.js'), join(DIST, 'lib', 'config', 'package.js'), join(DIST, 'lib', 'scenarios', 'builtin.js'), join(ROOT, 'shell', 'completions.js')])
+const EMBEDDED_FS = join(ROOT, 'packaging', 'entries', 'embedded-fs.js')
+
+function svcPlugin() {
+  // Every chunk sits in dist-bundle/, one level below the package root.
+  const metaUrl = (file) => `new URL(${JSON.stringify(`../${posix(relative(ROOT, file))}`)}, import.meta.url).href`
+  return {
+    name: 'svc',
+    setup(b) {
+      b.onResolve({ filter: /^svc-bundle:data$/ }, () => ({ path: 'data', namespace: 'svc-bundle' }))
+      b.onResolve({ filter: /^(node:)?fs$/ }, (args) => (EMBEDDED_READERS.has(args.importer) ? { path: EMBEDDED_FS } : undefined))
+      // An ES-module import of a Node built-in builds its namespace by reading every export, and
+      // node:http's WebSocket export is a getter that loads Node's own copy of undici: ~14 ms
+      // (webhooks listen starts 80 → 70 ms). require() reads nothing until used, so the bundle
+      // imports node:http through a CommonJS module; esbuild's interop reads each export when the
+      // code uses it. (Doing the same for every built-in made no difference to charges get.)
+      b.onResolve({ filter: /^node:https?$/ }, (args) => (args.kind === 'import-statement' ? { path: args.path, namespace: 'svc-builtin' } : undefined))
+      b.onLoad({ filter: /.*/, namespace: 'svc-builtin' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)})`, loader: 'js' }))
+      b.onLoad({ filter: /.*/, namespace: 'svc-bundle' }, () => ({ contents: bundleData(), resolveDir: ROOT, loader: 'js' }))
+      b.onLoad({ filter: /[\\/]dist[\\/].*\.js$/ }, (args) => {
+        if (!args.path.startsWith(DIST + sep)) return undefined
+        let src = readFileSync(args.path, 'utf8')
+        src = src.replaceAll('import.meta.url', metaUrl(args.path))
+        return { contents: src, resolveDir: dirname(args.path), loader: 'js' }
+      })
+    },
+  }
+}
+
+/** main.js imports ./cli.js as it is (the ESM build); the SEA script passes its own loader instead. */
+function mainPlugin() {
+  return { name: 'svc-main', setup: (b) => b.onResolve({ filter: /^\.\/cli\.js$/ }, (args) => (args.importer.endsWith(`${sep}main.js`) ? { path: './cli.js', external: true } : undefined)) }
+}
+
+/** Only the node:fs redirect of svcPlugin (the SEA script compiles root-help in through main.js). */
+function embeddedFsPlugin() {
+  return { name: 'svc-embedded-fs', setup: (b) => b.onResolve({ filter: /^(node:)?fs$/ }, (args) => (EMBEDDED_READERS.has(args.importer) ? { path: EMBEDDED_FS } : undefined)) }
+}
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node22',
+  logLevel: 'warning',
+  legalComments: 'none',
+  loader: { '.node': 'empty' },
+  // Ink imports it only when DEV=true, and it is not installed (unbundled, that import fails the same way).
+  external: ['react-devtools-core'],
+  // React and Ink still pick their development or production build at run time from NODE_ENV, as unbundled.
+  metafile: true,
+}
+
+export async function buildEsm() {
+  rmSync(OUT, { recursive: true, force: true })
+  const result = await build({
+    ...common,
+    entryPoints: { cli: join(ROOT, 'packaging/entries/cli.js') },
+    outdir: OUT,
+    format: 'esm',
+    splitting: true,
+    // Every chunk beside cli.js, one level below the package root (the import.meta.url rewrite counts on it).
+    chunkNames: '[name]-[hash]',
+    // CommonJS dependencies call require() for Node's built-ins.
+    banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
+    plugins: [svcPlugin(), patchesPlugin({ dist: DIST })],
+  })
+  // main.js on its own, one file with nothing shared: `svc --version` and the root help load it
+  // alone (a shared chunk or two more to load cost ~5 % of them); it imports ./cli.js for the rest.
+  const main = await build({
+    ...common,
+    entryPoints: { main: join(ROOT, 'packaging/entries/main.js') },
+    outdir: OUT,
+    format: 'esm',
+    plugins: [mainPlugin(), svcPlugin()],
+  })
+  result.metafile.outputs = { ...result.metafile.outputs, ...main.metafile.outputs }
+  return result
+}
+
+/** The files the single executable carries as SEA assets, by path from the package root (see packaging/entries/sea-main.js and embedded-fs.js). */
+export function seaAssets() {
+  const pjson = readJson(join(ROOT, 'package.json'))
+  const assets = { 'package.json': join(ROOT, 'package.json'), 'oclif.manifest.json': join(ROOT, 'oclif.manifest.json') }
+  for (const name of pjson.oclif?.plugins ?? []) {
+    const dir = packageDir(ROOT, name)
+    for (const f of ['package.json', 'oclif.manifest.json']) assets[`node_modules/${name}/${f}`] = join(dir, f)
+  }
+  for (const f of readdirSync(OUT)) if (f.endsWith('.js')) assets[`dist-bundle/${f}`] = join(OUT, f)
+  // The built-in trigger fixtures (svc trigger, svc fixtures run).
+  const triggers = join(ROOT, 'fixtures', 'triggers')
+  for (const f of readdirSync(triggers)) if (f.endsWith('.json')) assets[`fixtures/triggers/${f}`] = join(triggers, f)
+  return assets
+}
+
+/** dist-sea/svc.cjs: the SEA main script (CommonJS, as Node 24 requires); needs dist-bundle/ built. */
+export async function buildSea() {
+  rmSync(SEA_OUT, { recursive: true, force: true })
+  const assets = seaAssets()
+  const result = await build({
+    ...common,
+    entryPoints: { svc: join(ROOT, 'packaging/entries/sea-main.js') },
+    outdir: SEA_OUT,
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    external: ['node:sea'],
+    define: { __SVC_SEA_ASSETS__: JSON.stringify(Object.keys(assets)) },
+    plugins: [mainPlugin(), embeddedFsPlugin()],
+  })
+  return { result, assets }
+}
+
+/**
+ * The part of dist/ the library exports need (package.json "exports": svc-cli/sandbox,
+ * svc-cli/webhooks): their modules and declaration files and everything those import. The CLI
+ * runs from dist-bundle/; the rest of dist/ is the bundle's input (and the tests'), not shipped.
+ */
+export function libraryFiles() {
+  const pjson = readJson(join(ROOT, 'package.json'))
+  const entries = Object.values(pjson.exports ?? {}).flatMap((e) => (typeof e === 'string' ? [e] : Object.values(e))).filter((p) => p.startsWith('./dist/'))
+  const files = new Set()
+  const queue = entries.map((p) => join(ROOT, p).replace(/(\.d\.ts|\.js)$/, ''))
+  while (queue.length > 0) {
+    const base = queue.pop()
+    for (const file of [`${base}.js`, `${base}.d.ts`]) {
+      if (files.has(file) || !existsSync(file)) continue
+      files.add(file)
+      for (const m of readFileSync(file, 'utf8').matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|^import\s*)['"](\.{1,2}\/[^'"]+)['"]/gm)) {
+        queue.push(join(dirname(file), m[1]).replace(/(\.d\.ts|\.js)$/, ''))
+      }
+    }
+  }
+  return files
+}
+
+/** dist/.npmignore: npm packs from dist/ only what libraryFiles() names. */
+function writeLibraryIgnore() {
+  const keep = libraryFiles()
+  const walk = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]))
+  const drop = walk(DIST).filter((f) => !keep.has(f) && !f.endsWith('.npmignore')).map((f) => `/${posix(relative(DIST, f))}`).sort()
+  const header = '# Written by packaging/build-bundle.js: the CLI runs from dist-bundle/, so the package ships only\n# the part of dist/ that its library exports (svc-cli/sandbox, svc-cli/webhooks) import.\n'
+  writeFileSync(join(DIST, '.npmignore'), `${header}${drop.join('\n')}\n`)
+  return { kept: keep.size, dropped: drop.length }
+}
+
+function summary(result, dir) {
+  const outputs = Object.entries(result.metafile.outputs).filter(([f]) => !f.endsWith('.map'))
+  const bytes = outputs.reduce((s, [, o]) => s + o.bytes, 0)
+  return `${relative(ROOT, dir)}/: ${outputs.length} files, ${(bytes / 1024).toFixed(0)} KiB`
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  if (!existsSync(join(DIST, 'root-help.js')) || !existsSync(join(ROOT, 'oclif.manifest.json'))) {
+    process.stderr.write('build-bundle: build first (tsc and oclif manifest): npm run build\n')
+    process.exit(1)
+  }
+  const started = performance.now()
+  const esm = await buildEsm()
+  let line = summary(esm, OUT)
+  const lib = writeLibraryIgnore()
+  line += `; dist/ ships ${lib.kept} library files (${lib.dropped} left out by dist/.npmignore)`
+  if (process.argv.includes('--sea')) line += `; ${summary((await buildSea()).result, SEA_OUT)}`
+  process.stdout.write(`build-bundle: ${line} in ${((performance.now() - started) / 1000).toFixed(1)} s\n`)
+}

@@ -1,0 +1,49 @@
+/**
+ * The entry of the CLI, for the npm package (bin/run.js) and the single executable
+ * (packaging/entries/sea-main.js) alike: dist-bundle/main.js, the one way svc runs.
+ *
+ * `svc --version` and the root help are fixed text, answered without loading oclif (root-help.ts);
+ * everything else goes to the bundled oclif (cli.js, loaded only then). `root` is the directory that
+ * stands for the package root (where package.json is; `.svc-sea/` beside the binary). The single
+ * executable compiles this module into its main script (for the SEA's code cache) and passes
+ * `loadCli`, which imports the same dist-bundle/cli.js from its assets.
+ */
+import { fastAnswer } from '../../dist/root-help.js'
+
+export async function main({ root, argv = process.argv.slice(2), loadCli = () => import('./cli.js') }) {
+  if (argv.length <= 1 && !process.env.SVC_NO_FAST_PATH) {
+    let answer
+    try {
+      answer = fastAnswer(root, argv, {
+        env: process.env,
+        stdoutIsTTY: Boolean(process.stdout.isTTY),
+        stderrIsTTY: Boolean(process.stderr.isTTY),
+        columns: process.stdout.columns,
+      })
+    } catch {
+      // Any doubt (an unreadable manifest…): oclif answers instead.
+    }
+    if (answer !== undefined) {
+      process.stdout.write(answer)
+      return
+    }
+  }
+  // The Node version was checked by the caller (stricter than oclif's); oclif's own check loads
+  // all of semver on every command to say the same thing.
+  process.env.OCLIF_DISABLE_ENGINE_WARNING ??= '1'
+  // The reader of our stdout went away (`svc … | head -3`): stop as if asked to. Long-running
+  // commands (listen, watch, sandbox) get their clean SIGTERM path, finishing work in flight;
+  // the rest just end, like a Unix tool killed by SIGPIPE, without a stack trace.
+  let pipeClosed = false
+  process.stdout.on('error', (err) => {
+    if (err.code !== 'EPIPE' || pipeClosed) return
+    pipeClosed = true
+    // oclif's final flush waits for a 'drain' a closed pipe never sends; once the work is done
+    // and nothing is left to run, leave with the command's own exit code.
+    process.once('beforeExit', () => process.exit(process.exitCode ?? 0))
+    if (process.listenerCount('SIGTERM') > 0) process.emit('SIGTERM')
+    else process.exit(0)
+  })
+  const { runCli } = await loadCli()
+  await runCli({ root, argv })
+}

@@ -1,0 +1,87 @@
+/**
+ * The base of `svc trigger` and `svc fixtures run`: the sandbox's credentials (the `sandbox`
+ * profile by default, as for the panel commands), one API client per environment, progress lines
+ * on stderr, and the result printed for people, pipes or --json.
+ */
+import { type Command, Flags } from '@oclif/core'
+import type { ApiClient } from '../api/types.js'
+import { redact } from '../config/mask.js'
+import { environmentBadge, painter } from '../output/color.js'
+import { safeText } from '../output/safe-text.js'
+import type { StepReport } from '../scenarios/runner.js'
+import { FixtureStepError } from '../scenarios/runner.js'
+import { type FixtureSession, type TriggerResult, keysFor, requireSandbox, setWebhookHint } from '../services/trigger.js'
+import { PanelCommand } from './sandbox-panel.js'
+import type { IO } from '../output/io.js'
+
+export const overrideFlag = Flags.string({
+  description: 'Set a field of the request body: path=value (text, or JSON where the fixture holds a number/boolean/object), or path:=json. Repeatable.',
+  multiple: true,
+})
+
+/** What a trigger or a fixture run made, and the headline of its terminal view. */
+export interface FixtureOutcome {
+  result: TriggerResult
+  headline: string
+}
+
+export abstract class FixtureCommand<T extends typeof Command> extends PanelCommand<T, FixtureOutcome | undefined> {
+  private readonly clients: ApiClient[] = []
+
+  protected async session(what: string): Promise<FixtureSession> {
+    const credentials = await this.credentials()
+    await requireSandbox(credentials.baseUrl, what)
+    const { createClient } = await import('../api/client.js')
+    const tty = this.io.isStderrTTY && !this.flags.json
+    return {
+      keys: keysFor(credentials, this.io.env),
+      source: credentials.source,
+      clientFor: async (apiKey) => {
+        const debug = this.io.env.SVC_DEBUG === '1' ? (line: string) => this.io.err(`${redact(line, [apiKey])}\n`) : undefined
+        const c = createClient({ apiKey, baseUrl: credentials.baseUrl, timeoutMs: this.timeoutMs(), debug, userAgent: `svc/${this.config.version}` })
+        this.clients.push(c)
+        return c
+      },
+      onStep: tty ? (step) => this.note(`  ${painter(this.io.colorErr)('green', '✓')} ${step.name.padEnd(10)} ${safeText(step.request)} → ${step.status}`) : undefined,
+    }
+  }
+
+  /** The run's result: --json as the contract says, one event id per line when piped, a summary on a terminal. */
+  protected override toJson(outcome: FixtureOutcome | undefined): unknown {
+    if (!outcome) return undefined
+    const { result } = outcome
+    return { events: result.events.map(({ id, type, environment }) => ({ id, type, environment })), resources: result.resources }
+  }
+
+  protected override render(outcome: FixtureOutcome | undefined, io: IO): void {
+    if (!outcome) return
+    const { result, headline } = outcome
+    for (const env of result.noWebhook) {
+      this.warnUser(`no webhook URL is set for the ${env} environment: the events are in the sandbox's log, but no delivery went out. To receive them, ${setWebhookHint(env)}.`)
+    }
+    if (!io.isStdoutTTY) {
+      io.out(result.events.map((e) => `${e.id}\t${e.type}\n`).join(''))
+      return
+    }
+    const paint = painter(io.color)
+    const lines = [`${environmentBadge(paint, result.env)} ${paint('bold', headline)}`]
+    for (const r of result.resources) lines.push(`  ${r.object.replace('_', ' ')} ${r.id}${r.status ? `  ${r.status}` : ''}`)
+    if (result.events.length === 0) lines.push(paint('dim', '  no event was emitted'))
+    for (const e of result.events) lines.push(`  ${paint('dim', 'event')} ${e.id}  ${paint('cyan', e.type)}${e.environment !== result.env ? ` (${e.environment})` : ''}`)
+    lines.push(paint('dim', '  Deliveries: svc sandbox deliveries · live view: svc webhooks listen'))
+    io.out(`${lines.join('\n')}\n`)
+  }
+
+  /** Steps already done are listed before a failing step's error (nothing silently skipped). */
+  protected override async catch(err: Error & { exitCode?: number }): Promise<never> {
+    if (err instanceof FixtureStepError && err.done.length && !this.flags?.json && this.io) {
+      this.note(`Steps done before the failure:\n${err.done.map((d: StepReport) => `  ✓ ${d.name} (${safeText(d.request)} → ${d.status})`).join('\n')}`)
+    }
+    return super.catch(err)
+  }
+
+  protected override async finally(err: Error | undefined): Promise<void> {
+    await Promise.all(this.clients.map((c) => c.close().catch(() => {})))
+    await super.finally(err)
+  }
+}

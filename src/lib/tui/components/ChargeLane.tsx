@@ -1,0 +1,66 @@
+/**
+ * One charge's lane: every state of the happy path (and any other it reached), the current one
+ * bold; ● reached, ◌ passed without its event being received, ↯ arrived out of order, ○ not
+ * reached (LANE_LEGEND, shown by both views that draw lanes). `created` has no event, so it is
+ * never ◌: reached is all there is to know.
+ * Narrower terminals get short state names, then the icons alone; the time and the amount go
+ * first, the verdict last.
+ */
+import type { ChargeStatus } from '../../domain/charge-states.js'
+import { formatBRL } from '../../domain/money.js'
+import type { Piece, Segment } from '../text/fit.js'
+import { FitText } from './FitText.js'
+import { clockTime, shortId, statusColor, verdictShort, verdictText } from '../text/format.js'
+import { type Lane, laneColumns } from '../view-models/lanes.js'
+
+/** The one legend of the lanes, in `webhooks listen` and `charges watch` alike. */
+export const LANE_LEGEND = '● reached · ◌ reached, event not received · ↯ out of order · ○ not reached'
+
+const SHORT: Partial<Record<ChargeStatus, string>> = { awaiting_payment: 'awaiting', paid_pending_settlement: 'paid' }
+
+function stepPieces(lane: Lane, form: 'full' | 'short' | 'icons'): Piece[] {
+  const reached = new Map(lane.steps.map((s) => [s.status, s]))
+  const out: Piece[] = []
+  laneColumns(lane).forEach((status, i) => {
+    const step = reached.get(status)
+    const icon = step?.inferred ? '◌' : step ? (step.outOfOrder ? '↯' : '●') : '○'
+    const style: Piece = step?.inferred ? { text: '', color: statusColor(status), dim: true } : step ? { text: '', color: statusColor(status), bold: status === lane.current } : { text: '', dim: true }
+    if (form === 'icons') {
+      out.push({ ...style, text: icon })
+      return
+    }
+    if (i > 0) out.push({ text: form === 'full' ? ' ─ ' : ' ', dim: true })
+    out.push({ ...style, text: form === 'full' ? `${icon} ${status}` : `${icon}${SHORT[status] ?? status}` })
+  })
+  if (form === 'icons') out.push({ text: ' ' }, { text: lane.current, color: statusColor(lane.current), bold: true })
+  return out
+}
+
+/** The aligned part of a lane (see fitColumns): id, states, amount, time of the last state. */
+export function laneCells(lane: Lane): Segment[] {
+  const last = lane.steps[lane.steps.length - 1]
+  return [
+    { forms: [[{ text: shortId(lane.chargeId) }]], priority: 100 },
+    { forms: [stepPieces(lane, 'full'), stepPieces(lane, 'short'), stepPieces(lane, 'icons')], priority: 60, gap: '  ' },
+    { forms: [lane.grossInCents !== undefined ? [{ text: formatBRL(lane.grossInCents) }] : [], []], priority: 30 },
+    { forms: [last ? [{ text: clockTime(last.at), dim: true }] : [], []], priority: 20 },
+  ]
+}
+
+/** The free end of a lane: the API's verdict and whether a state arrived out of order. */
+export function laneTail(lane: Lane, showVerdict = true): Segment[] {
+  const verdict = showVerdict ? verdictText(lane.verdict) : undefined
+  const tail: Segment[] = []
+  if (verdict) tail.push({ forms: [[{ text: verdict.text, color: verdict.color }], [{ text: verdictShort(lane.verdict)!, color: verdict.color }]], priority: 50, cut: lane.verdict?.kind === 'mismatch' || lane.verdict?.kind === 'unavailable' })
+  if (lane.split) {
+    const ok = lane.split.status === 'completed'
+    const text = ok ? `split ✓ ${lane.split.parts} part${lane.split.parts === 1 ? '' : 's'}` : 'split ✗ failed, asset held'
+    tail.push({ forms: [[{ text, color: ok ? 'green' : 'red' }], [{ text: ok ? 'split ✓' : 'split ✗', color: ok ? 'green' : 'red' }]], priority: 55 })
+  }
+  if (lane.steps.some((s) => s.outOfOrder)) tail.push({ forms: [[{ text: 'out of order', color: 'yellow' }], [{ text: '↯', color: 'yellow' }]], priority: 50 })
+  return tail
+}
+
+export function ChargeLane({ lane, cells, width, showVerdict = true }: { lane: Lane; cells: Piece[]; width: number; showVerdict?: boolean }) {
+  return <FitText segments={[{ forms: [cells], priority: 1000 }, ...laneTail(lane, showVerdict)]} width={width} />
+}
