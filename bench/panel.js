@@ -10,8 +10,8 @@ import { median, ms } from './lib/stats.js'
 
 export async function benchPanel({ report, runs }) {
   report.section('7. Web panel', 'first load of the charges page with 50 charges: bytes over the wire (uncompressed) and answer time')
-  const { startSandbox } = await import(pathToFileURL(join(ROOT, 'dist/lib/sandbox/sandbox.js')).href)
-  const sb = await startSandbox({ port: 0, inMemory: true, rateLimitPerSecond: 1e6 })
+  const { startSandboxServer } = await import(pathToFileURL(join(ROOT, 'dist/lib/sandbox/sandbox.js')).href)
+  const sb = await startSandboxServer({ port: 0, inMemory: true, rateLimitPerSecond: 1e6 })
   try {
     for (let i = 0; i < 50; i++) {
       await fetch(`${sb.baseUrl}/v1/charges`, {

@@ -162,7 +162,7 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sand
   // Without clock options the sandbox keeps its own (its lead over the wall clock persists in a data dir).
   const start = c?.start !== undefined ? new Date(c.start).getTime() : state ? Date.parse(state.clock.now) : undefined
   const own = c === undefined ? undefined : new SandboxClock({ manual: c.manual, speed: c.speed, start })
-  const { startSandbox: startCore } = await import('../lib/sandbox/sandbox.js')
+  const { startSandboxServer: startCore } = await import('../lib/sandbox/sandbox.js')
   const core = await startCore({
     port: opts.port ?? 0,
     inMemory: opts.inMemory ?? opts.dataDir === undefined,

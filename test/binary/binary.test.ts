@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startSandbox } from '../../src/lib/sandbox/sandbox.js'
+import { startSandboxServer } from '../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../src/lib/sandbox/types.js'
 import { chargeEvent, post, SECRET, signedHeaders, startApp, type TargetApp } from '../helpers/webhooks.js'
 import { ROOT } from '../helpers/run-command.js'
@@ -75,7 +75,7 @@ let configDir: string
 
 beforeAll(async () => {
   if (!existsSync(BINARY)) throw new Error(`${BINARY} is missing: run \`npm run build:binary\` (npm test builds it when its sources changed)`)
-  sandbox = await startSandbox({ port: 0, inMemory: true })
+  sandbox = await startSandboxServer({ port: 0, inMemory: true })
   configDir = mkdtempSync(join(tmpdir(), 'svc-binary-'))
 })
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { startSandbox } from '../../src/lib/sandbox/sandbox.js'
+import { startSandboxServer } from '../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../src/lib/sandbox/types.js'
 import { svc } from '../helpers/cli.js'
 import { ROOT } from '../helpers/run-command.js'
@@ -43,7 +43,7 @@ async function api(method: string, path: string, body?: unknown, key = sb.testKe
 
 beforeAll(async () => {
   if (!CHROMIUM) return
-  sb = await startSandbox({ port: 0, inMemory: true })
+  sb = await startSandboxServer({ port: 0, inMemory: true })
   app = await startApp()
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] })
   context = await browser.newContext()

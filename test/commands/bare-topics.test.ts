@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ProfileStore } from '../../src/lib/config/store.js'
-import { startSandbox } from '../../src/lib/sandbox/sandbox.js'
+import { startSandboxServer } from '../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../src/lib/sandbox/types.js'
 import { svc } from '../helpers/cli.js'
 
@@ -17,7 +17,7 @@ let sb: RunningSandbox
 let env: Record<string, string>
 
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, inMemory: true })
+  sb = await startSandboxServer({ port: 0, inMemory: true })
   const dir = mkdtempSync(join(tmpdir(), 'svc-bare-'))
   env = { SVC_CONFIG_DIR: dir }
   const store = await ProfileStore.open(env)

@@ -6,7 +6,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startSandbox } from '../../src/lib/sandbox/sandbox.js'
+import { startSandboxServer } from '../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../src/lib/sandbox/types.js'
 import { svc } from '../helpers/cli.js'
 
@@ -14,7 +14,7 @@ let sb: RunningSandbox
 let env: Record<string, string>
 
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, inMemory: true })
+  sb = await startSandboxServer({ port: 0, inMemory: true })
   env = { SVC_API_KEY: sb.testKey, SVC_BASE_URL: sb.baseUrl, SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-trigger-')) }
 })
 afterAll(() => sb.close())

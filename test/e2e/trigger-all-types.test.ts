@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { parseWebhookEvent } from '../../src/lib/contract/event-schemas.js'
 import { EVENT_TYPES } from '../../src/lib/contract/events.js'
-import { startSandbox } from '../../src/lib/sandbox/sandbox.js'
+import { startSandboxServer } from '../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../src/lib/sandbox/types.js'
 import { verifySignature } from '../../src/lib/webhooks/signature.js'
 import { svc } from '../helpers/cli.js'
@@ -23,7 +23,7 @@ let listen: ReturnType<typeof startListen>
 let configDir: string
 
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, inMemory: true })
+  sb = await startSandboxServer({ port: 0, inMemory: true })
   app = await startApp()
   // The profiles `svc sandbox start` writes: trigger finds the live key in sandbox-live.
   configDir = mkdtempSync(join(tmpdir(), 'svc-trigger-'))

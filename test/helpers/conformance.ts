@@ -9,7 +9,7 @@ import { request as httpRequest } from 'node:http'
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest'
 import { SandboxClock } from '../../src/lib/sandbox/clock.js'
 import { RecordingDeliveries } from '../../src/lib/sandbox/null-sink.js'
-import { startSandbox } from '../../src/lib/sandbox/sandbox.js'
+import { startSandboxServer } from '../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox, SandboxStartOptions } from '../../src/lib/sandbox/types.js'
 
 export const START = Date.parse('2026-11-22T12:00:00.000Z')
@@ -68,7 +68,7 @@ export async function startHarness(opts: Partial<SandboxStartOptions> = {}): Pro
   // The per-key rate limit runs on the wall clock: a conformance file that sends more than a
   // second's worth of requests in a burst would see 429s that have nothing to do with what it
   // checks. The rate-limit tests pass their own lower limit.
-  const sb = await startSandbox({ port: 0, inMemory: true, clock, deliveries: () => deliveries, rateLimitPerSecond: 1_000_000, ...opts })
+  const sb = await startSandboxServer({ port: 0, inMemory: true, clock, deliveries: () => deliveries, rateLimitPerSecond: 1_000_000, ...opts })
   const call = async (method: string, path: string, o: CallOptions = {}): Promise<Reply> => {
     const key = o.key === undefined ? sb.testKey : o.key
     const headers: Record<string, string> = { ...o.headers }

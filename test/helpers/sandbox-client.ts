@@ -2,7 +2,7 @@
 import { afterAll, beforeAll } from 'vitest'
 import { createClient } from '../../src/lib/api/client.js'
 import type { ApiClient } from '../../src/lib/api/types.js'
-import { startSandbox } from '../../src/lib/sandbox/sandbox.js'
+import { startSandboxServer } from '../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../src/lib/sandbox/types.js'
 
 export interface SandboxWithClient {
@@ -14,7 +14,7 @@ export interface SandboxWithClient {
 export function useSandboxClient(): SandboxWithClient {
   const ctx = {} as SandboxWithClient
   beforeAll(async () => {
-    ctx.sandbox = await startSandbox({ port: 0, inMemory: true, log: () => {} })
+    ctx.sandbox = await startSandboxServer({ port: 0, inMemory: true, log: () => {} })
     ctx.client = createClient({ apiKey: ctx.sandbox.testKey, baseUrl: ctx.sandbox.baseUrl, sleep: async () => {} })
   })
   afterAll(() => ctx.sandbox.close())

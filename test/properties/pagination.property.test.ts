@@ -11,7 +11,7 @@ import { createClient } from '../../src/lib/api/client.js'
 import { paginate } from '../../src/lib/api/paginate.js'
 import type { ChargeListQuery } from '../../src/lib/contract/schemas.js'
 import { SandboxClock } from '../../src/lib/sandbox/clock.js'
-import { startSandbox } from '../../src/lib/sandbox/sandbox.js'
+import { startSandboxServer } from '../../src/lib/sandbox/sandbox.js'
 
 const CPF = '52998224725'
 
@@ -32,7 +32,7 @@ describe('pagination under concurrent inserts (property)', () => {
     await fc.assert(
       fc.asyncProperty(plan, async ({ initial, limit, inserts, steps }) => {
         const clock = new SandboxClock({ manual: true, start: Date.parse('2026-11-22T12:00:00Z') })
-        const sb = await startSandbox({ port: 0, inMemory: true, clock, rateLimitPerSecond: 1_000_000 })
+        const sb = await startSandboxServer({ port: 0, inMemory: true, clock, rateLimitPerSecond: 1_000_000 })
         const client = createClient({ apiKey: sb.testKey, baseUrl: sb.baseUrl })
         try {
           let n = 0

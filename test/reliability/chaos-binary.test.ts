@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createClient } from '../../src/lib/api/client.js'
 import { SandboxClock } from '../../src/lib/sandbox/clock.js'
-import { startSandbox } from '../../src/lib/sandbox/sandbox.js'
+import { startSandboxServer } from '../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../src/lib/sandbox/types.js'
 import { type CliResult, svc } from '../helpers/cli.js'
 import { DOCUMENTED_EXITS, pool, STACK_TRACE } from '../helpers/reliability.js'
@@ -19,7 +19,7 @@ let sb: RunningSandbox
 let env: Record<string, string>
 
 beforeAll(async () => {
-  sb = await startSandbox({
+  sb = await startSandboxServer({
     port: 0,
     inMemory: true,
     clock: new SandboxClock({ manual: true }),

@@ -12,7 +12,7 @@ import { createClient } from '../../src/lib/api/client.js'
 import type { ApiClient } from '../../src/lib/api/types.js'
 import { CliError } from '../../src/lib/errors.js'
 import { SandboxClock } from '../../src/lib/sandbox/clock.js'
-import { startSandbox } from '../../src/lib/sandbox/sandbox.js'
+import { startSandboxServer } from '../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../src/lib/sandbox/types.js'
 import { DOCUMENTED_EXITS, pool, STACK_TRACE } from '../helpers/reliability.js'
 import { testIO } from '../helpers/test-io.js'
@@ -28,7 +28,7 @@ let client: ApiClient
 const retries = { count: 0 }
 
 beforeAll(async () => {
-  sb = await startSandbox({
+  sb = await startSandboxServer({
     port: 0,
     inMemory: true,
     clock: new SandboxClock({ manual: true }),

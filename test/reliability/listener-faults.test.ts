@@ -15,7 +15,7 @@ import { createClient } from '../../src/lib/api/client.js'
 import type { ApiClient } from '../../src/lib/api/types.js'
 import { SandboxClock } from '../../src/lib/sandbox/clock.js'
 import { WebhookDeliveries } from '../../src/lib/sandbox/deliveries/worker.js'
-import { startSandbox } from '../../src/lib/sandbox/sandbox.js'
+import { startSandboxServer } from '../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../src/lib/sandbox/types.js'
 import { EventStore } from '../../src/lib/webhooks/event-store.js'
 import { parseForwardUrl } from '../../src/lib/webhooks/forward.js'
@@ -114,7 +114,7 @@ describe('listener and app under faults, sandbox retries on an advanced clock', 
   it('every event reaches the app once: none lost, none twice', async () => {
     const clock = new SandboxClock({ manual: true, start: Date.parse('2026-11-22T12:00:00Z') })
     let worker!: WebhookDeliveries
-    sb = await startSandbox({ port: 0, inMemory: true, clock, deliveries: (ctx) => (worker = new WebhookDeliveries(ctx, { timeoutMs: SANDBOX_TIMEOUT_MS })) })
+    sb = await startSandboxServer({ port: 0, inMemory: true, clock, deliveries: (ctx) => (worker = new WebhookDeliveries(ctx, { timeoutMs: SANDBOX_TIMEOUT_MS })) })
     client = createClient({ apiKey: sb.testKey, baseUrl: sb.baseUrl, sleep: async () => {} })
     // The sandbox signs with the wall-clock second (receivers check it against their own clock);
     // only its retry schedule runs on the sandbox clock.

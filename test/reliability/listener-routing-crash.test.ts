@@ -11,7 +11,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, expect, it, vi } from 'vitest'
-import { startSandbox } from '../../src/lib/sandbox/sandbox.js'
+import { startSandboxServer } from '../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../src/lib/sandbox/types.js'
 import { type Background, svcBackground } from '../helpers/cli.js'
 import { type Received, startApp, type TargetApp } from '../helpers/webhooks.js'
@@ -82,7 +82,7 @@ function expected(events: Array<{ eventId: string; type: string }>) {
 }
 
 it('kill -9 in the middle, restart on the same log: each target has each of its events exactly once', async () => {
-  sb = await startSandbox({ port: 0, inMemory: true })
+  sb = await startSandboxServer({ port: 0, inMemory: true })
   const config = mkdtempSync(join(tmpdir(), 'svc-routing-crash-'))
   let killed: Promise<unknown> | undefined
   let beforeKill: { rest: number; settled: number } | undefined

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { startSandbox } from '../../src/lib/sandbox/sandbox.js'
+import { startSandboxServer } from '../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../src/lib/sandbox/types.js'
 import { type Background, svcBackground } from '../helpers/cli.js'
 import { startApp, type TargetApp } from '../helpers/webhooks.js'
@@ -42,7 +42,7 @@ describe('the sandbox delivers every saved event after a crash', () => {
   it('an event whose delivery row was lost (the state a kill -9 leaves) is delivered at the next start', async () => {
     const dataDir = join(mkdtempSync(join(tmpdir(), 'svc-dispatch-')), 'data')
     app = await startApp()
-    sb = await startSandbox({ port: 0, dataDir })
+    sb = await startSandboxServer({ port: 0, dataDir })
     await fetch(`${sb.baseUrl}/_sandbox/webhook`, { method: 'PUT', headers: { authorization: `Bearer ${sb.testKey}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: `${app.url}/hooks` }) })
     // Down while the charges are made: their deliveries stay pending.
     await app.close()
@@ -57,7 +57,7 @@ describe('the sandbox delivers every saved event after a crash', () => {
     db.close()
 
     app = await startApp()
-    sb = await startSandbox({ port: 0, dataDir })
+    sb = await startSandboxServer({ port: 0, dataDir })
     await fetch(`${sb.baseUrl}/_sandbox/webhook`, { method: 'PUT', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: `${app.url}/hooks` }) })
     // The rows are made again on the restart (as the endpoint was before); retries run on the clock.
     await fetch(`${sb.baseUrl}/_sandbox/clock/advance`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ ms: 3_600_000 }) })

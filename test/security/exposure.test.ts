@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import SandboxStart from '../../src/commands/sandbox/start.js'
 import WebhooksListen from '../../src/commands/webhooks/listen.js'
 import { SandboxClock } from '../../src/lib/sandbox/clock.js'
-import { startSandbox } from '../../src/lib/sandbox/sandbox.js'
+import { startSandboxServer } from '../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../src/lib/sandbox/types.js'
 import { EventStore } from '../../src/lib/webhooks/event-store.js'
 import { parseForwardUrl } from '../../src/lib/webhooks/forward.js'
@@ -58,7 +58,7 @@ afterEach(async () => {
 
 describe('bound to loopback by default', () => {
   it('the sandbox listens on 127.0.0.1 only', async () => {
-    sb = await startSandbox({ port: 0, inMemory: true, clock: new SandboxClock({ manual: true }) })
+    sb = await startSandboxServer({ port: 0, inMemory: true, clock: new SandboxClock({ manual: true }) })
     const url = new URL(sb.baseUrl)
     expect(url.hostname).toBe('127.0.0.1')
     const port = Number(url.port)

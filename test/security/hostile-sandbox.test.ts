@@ -7,7 +7,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { SandboxClock } from '../../src/lib/sandbox/clock.js'
-import { startSandbox } from '../../src/lib/sandbox/sandbox.js'
+import { startSandboxServer } from '../../src/lib/sandbox/sandbox.js'
 import { MAX_BODY_BYTES } from '../../src/lib/sandbox/server.js'
 import type { RunningSandbox } from '../../src/lib/sandbox/types.js'
 import { halfHeadLetGo, head, type RawReply, rawRequest, useRawSockets } from '../helpers/raw-http.js'
@@ -19,7 +19,7 @@ let auth: string
 const CHARGE = '{"amountInCents":1500,"payerTaxNumber":"52998224725"}'
 
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, inMemory: true, clock: new SandboxClock({ manual: true }), rateLimitPerSecond: 1_000_000, serverTimeouts: { headersMs: 400, requestMs: 800, checkEveryMs: 100 } })
+  sb = await startSandboxServer({ port: 0, inMemory: true, clock: new SandboxClock({ manual: true }), rateLimitPerSecond: 1_000_000, serverTimeouts: { headersMs: 400, requestMs: 800, checkEveryMs: 100 } })
   auth = `Authorization: Bearer ${sb.testKey}`
 })
 afterAll(async () => {

@@ -5,14 +5,14 @@
  * never the start token that signs in again and again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startSandbox } from '../../src/lib/sandbox/sandbox.js'
+import { startSandboxServer } from '../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../src/lib/sandbox/types.js'
 
 let a: RunningSandbox
 let b: RunningSandbox
 beforeAll(async () => {
-  a = await startSandbox({ port: 0, inMemory: true })
-  b = await startSandbox({ port: 0, inMemory: true })
+  a = await startSandboxServer({ port: 0, inMemory: true })
+  b = await startSandboxServer({ port: 0, inMemory: true })
 })
 afterAll(async () => {
   await a?.close()

@@ -11,7 +11,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EXIT } from '../../src/lib/contract/errors.js'
 import { applyOverride, parseOverride, resolveRefs } from '../../src/lib/scenarios/fixture.js'
-import { startSandbox } from '../../src/lib/sandbox/sandbox.js'
+import { startSandboxServer } from '../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../src/lib/sandbox/types.js'
 import { svc } from '../helpers/cli.js'
 
@@ -49,7 +49,7 @@ describe('through the CLI', () => {
   let env: Record<string, string>
   const dir = mkdtempSync(join(tmpdir(), 'svc-pollution-'))
   beforeAll(async () => {
-    sb = await startSandbox({ port: 0, inMemory: true })
+    sb = await startSandboxServer({ port: 0, inMemory: true })
     env = { SVC_CONFIG_DIR: dir, SVC_API_KEY: sb.testKey, SVC_BASE_URL: sb.baseUrl }
   })
   afterAll(() => sb?.close())

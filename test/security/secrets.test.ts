@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Command } from '@oclif/core'
 import { createClient } from '../../src/lib/api/client.js'
 import { SandboxClock } from '../../src/lib/sandbox/clock.js'
-import { startSandbox } from '../../src/lib/sandbox/sandbox.js'
+import { startSandboxServer } from '../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../src/lib/sandbox/types.js'
 import { signatureHeader } from '../../src/lib/webhooks/signature.js'
 import { startApp, type TargetApp } from '../helpers/webhooks.js'
@@ -52,7 +52,7 @@ function leaksIn(text: string): string[] {
 beforeAll(async () => {
   configDir = mkdtempSync(join(tmpdir(), 'svc-secrets-'))
   env = { SVC_CONFIG_DIR: configDir }
-  sb = await startSandbox({ port: 0, dataDir: join(configDir, 'sandbox-data'), clock: new SandboxClock({ manual: true }), rateLimitPerSecond: 1_000_000 })
+  sb = await startSandboxServer({ port: 0, dataDir: join(configDir, 'sandbox-data'), clock: new SandboxClock({ manual: true }), rateLimitPerSecond: 1_000_000 })
   secrets.push(sb.testKey, sb.liveKey, sb.webhookSecret, UNKNOWN_KEY)
   app = await startApp()
 })

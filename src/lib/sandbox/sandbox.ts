@@ -1,5 +1,5 @@
 /**
- * `startSandbox`: the emulator composed — database, store, clock, charge engine, delivery
+ * `startSandboxServer`: the emulator composed — database, store, clock, charge engine, delivery
  * worker, panel routes and the HTTP server. On the first start it creates the merchant, a
  * `svc_test_` and a `svc_live_` key and the webhook secret, kept in the database and reused
  * on every restart, with the sandbox clock's lead over the wall clock.
@@ -35,7 +35,7 @@ export const DEFAULT_PORT = 8787
 export const DEFAULT_RATE_LIMIT_PER_SECOND = 100
 const CLOCK_LEAD_META = 'clock_lead_ms'
 
-export async function startSandbox(opts: SandboxStartOptions = {}): Promise<RunningSandbox> {
+export async function startSandboxServer(opts: SandboxStartOptions = {}): Promise<RunningSandbox> {
   const log = opts.log ?? (() => {})
   const db = openDatabase({ dataDir: opts.dataDir, inMemory: opts.inMemory })
   if (opts.state) seedInto(db, opts.state, opts.dataDir)

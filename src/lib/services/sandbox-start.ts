@@ -106,10 +106,10 @@ export async function startLocalSandbox(opts: LocalSandboxOptions): Promise<Star
     .catch((err: unknown) => {
       throw listenError(err, opts)
     })
-  const { startSandbox } = await import('../sandbox/sandbox.js')
+  const { startSandboxServer } = await import('../sandbox/sandbox.js')
   let sandbox: RunningSandbox
   try {
-    sandbox = await startSandbox({
+    sandbox = await startSandboxServer({
       port: opts.port,
       host: opts.host,
       dataDir,

@@ -12,7 +12,7 @@ import type { ApiClient } from '../../../src/lib/api/types.js'
 import { stripAnsi } from '../../../src/lib/output/color.js'
 import { SandboxClock } from '../../../src/lib/sandbox/clock.js'
 import { RecordingDeliveries } from '../../../src/lib/sandbox/null-sink.js'
-import { startSandbox } from '../../../src/lib/sandbox/sandbox.js'
+import { startSandboxServer } from '../../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../../src/lib/sandbox/types.js'
 import { runCommand } from '../../helpers/run-command.js'
 
@@ -26,7 +26,7 @@ let trapped: string[]
 let trapEnv: Record<string, string>
 
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, inMemory: true, clock: new SandboxClock({ manual: true }), deliveries: () => new RecordingDeliveries() })
+  sb = await startSandboxServer({ port: 0, inMemory: true, clock: new SandboxClock({ manual: true }), deliveries: () => new RecordingDeliveries() })
   client = createClient({ apiKey: sb.testKey, baseUrl: sb.baseUrl })
   env = { SVC_API_KEY: sb.testKey, SVC_BASE_URL: sb.baseUrl }
   trapped = []

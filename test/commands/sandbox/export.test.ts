@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import SandboxExport from '../../../src/commands/sandbox/export.js'
 import { ProfileStore } from '../../../src/lib/config/store.js'
 import { SandboxClock } from '../../../src/lib/sandbox/clock.js'
-import { startSandbox } from '../../../src/lib/sandbox/sandbox.js'
+import { startSandboxServer } from '../../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../../src/lib/sandbox/types.js'
 import { runCommand } from '../../helpers/run-command.js'
 
@@ -19,7 +19,7 @@ const dir = mkdtempSync(join(tmpdir(), 'svc-export-'))
 
 beforeAll(async () => {
   clock = new SandboxClock({ manual: true, start: Date.parse('2026-11-22T12:00:00.000Z') })
-  sb = await startSandbox({ port: 0, inMemory: true, clock })
+  sb = await startSandboxServer({ port: 0, inMemory: true, clock })
   const store = await ProfileStore.open()
   store.save('sandbox', { apiKey: sb.testKey, baseUrl: sb.baseUrl, webhookSecret: sb.webhookSecret })
 })

@@ -1,12 +1,12 @@
 /** `svc sandbox open`: a one-time URL into the web panel, printed where no browser can be opened. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startSandbox } from '../../../src/lib/sandbox/sandbox.js'
+import { startSandboxServer } from '../../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../../src/lib/sandbox/types.js'
 import { svc } from '../../helpers/cli.js'
 
 let sb: RunningSandbox
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, inMemory: true })
+  sb = await startSandboxServer({ port: 0, inMemory: true })
 })
 afterAll(() => sb.close())
 

@@ -4,14 +4,14 @@ import SandboxDeliveriesResend from '../../../src/commands/sandbox/deliveries/re
 import SandboxKeysList from '../../../src/commands/sandbox/keys/list.js'
 import { ProfileStore } from '../../../src/lib/config/store.js'
 import { SandboxClock } from '../../../src/lib/sandbox/clock.js'
-import { startSandbox } from '../../../src/lib/sandbox/sandbox.js'
+import { startSandboxServer } from '../../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../../src/lib/sandbox/types.js'
 import { runCommand } from '../../helpers/run-command.js'
 
 let sb: RunningSandbox
 
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, inMemory: true, clock: new SandboxClock({ manual: true, start: Date.parse('2026-11-22T12:00:00Z') }) })
+  sb = await startSandboxServer({ port: 0, inMemory: true, clock: new SandboxClock({ manual: true, start: Date.parse('2026-11-22T12:00:00Z') }) })
   const store = await ProfileStore.open()
   store.save('sandbox', { apiKey: sb.testKey, baseUrl: sb.baseUrl, webhookSecret: sb.webhookSecret })
 })

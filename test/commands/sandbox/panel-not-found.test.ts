@@ -10,7 +10,7 @@ import SandboxWebhookShow from '../../../src/commands/sandbox/webhook/show.js'
 import { maskSecret } from '../../../src/lib/config/mask.js'
 import { ProfileStore } from '../../../src/lib/config/store.js'
 import { SandboxClock } from '../../../src/lib/sandbox/clock.js'
-import { startSandbox } from '../../../src/lib/sandbox/sandbox.js'
+import { startSandboxServer } from '../../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../../src/lib/sandbox/types.js'
 import { runCommand } from '../../helpers/run-command.js'
 import { startTarget, type Target } from '../../helpers/delivery-target.js'
@@ -23,7 +23,7 @@ let notSandbox: Server
 let notSandboxUrl: string
 
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, inMemory: true, clock: new SandboxClock({ manual: true, start: Date.parse('2026-11-22T12:00:00Z') }) })
+  sb = await startSandboxServer({ port: 0, inMemory: true, clock: new SandboxClock({ manual: true, start: Date.parse('2026-11-22T12:00:00Z') }) })
   target = await startTarget()
   const store = await ProfileStore.open()
   store.save('sandbox', { apiKey: sb.testKey, baseUrl: sb.baseUrl, webhookSecret: sb.webhookSecret })

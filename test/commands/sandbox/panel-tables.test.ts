@@ -9,7 +9,7 @@ import { ProfileStore } from '../../../src/lib/config/store.js'
 import { formatLocalTime } from '../../../src/lib/domain/time.js'
 import { visibleWidth } from '../../../src/lib/output/table.js'
 import { SandboxClock } from '../../../src/lib/sandbox/clock.js'
-import { startSandbox } from '../../../src/lib/sandbox/sandbox.js'
+import { startSandboxServer } from '../../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../../src/lib/sandbox/types.js'
 import { runCommand } from '../../helpers/run-command.js'
 import { startTarget, type Target } from '../../helpers/delivery-target.js'
@@ -21,7 +21,7 @@ let target: Target
 const widest = (text: string) => Math.max(...text.split('\n').map(visibleWidth))
 
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, inMemory: true, clock: new SandboxClock({ manual: true, start: START }) })
+  sb = await startSandboxServer({ port: 0, inMemory: true, clock: new SandboxClock({ manual: true, start: START }) })
   target = await startTarget()
   const store = await ProfileStore.open()
   store.save('sandbox', { apiKey: sb.testKey, baseUrl: sb.baseUrl, webhookSecret: sb.webhookSecret })

@@ -16,7 +16,7 @@ import SandboxWebhookShow from '../../../src/commands/sandbox/webhook/show.js'
 import { ProfileStore } from '../../../src/lib/config/store.js'
 import { stripAnsi } from '../../../src/lib/output/color.js'
 import { SandboxClock } from '../../../src/lib/sandbox/clock.js'
-import { startSandbox } from '../../../src/lib/sandbox/sandbox.js'
+import { startSandboxServer } from '../../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../../src/lib/sandbox/types.js'
 import { runCommand } from '../../helpers/run-command.js'
 import { startTarget, type Target } from '../../helpers/delivery-target.js'
@@ -37,7 +37,7 @@ async function api(method: string, path: string, key = sb.testKey): Promise<{ st
 
 beforeAll(async () => {
   clock = new SandboxClock({ manual: true, start: START })
-  sb = await startSandbox({ port: 0, inMemory: true, clock })
+  sb = await startSandboxServer({ port: 0, inMemory: true, clock })
   target = await startTarget()
   const store = await ProfileStore.open()
   store.save('sandbox', { apiKey: sb.testKey, baseUrl: sb.baseUrl, webhookSecret: sb.webhookSecret })

@@ -7,13 +7,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { getWebhookUrl, setWebhookUrl } from '../../../src/lib/sandbox-client/client.js'
-import { startSandbox } from '../../../src/lib/sandbox/sandbox.js'
+import { startSandboxServer } from '../../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../../src/lib/sandbox/types.js'
 import { svcBackground } from '../../helpers/cli.js'
 
 let sb: RunningSandbox
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, inMemory: true })
+  sb = await startSandboxServer({ port: 0, inMemory: true })
 })
 afterAll(async () => {
   await sb.close()

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createClient } from '../../../src/lib/api/client.js'
 import type { ApiClient } from '../../../src/lib/api/types.js'
 import { SandboxClock } from '../../../src/lib/sandbox/clock.js'
-import { startSandbox } from '../../../src/lib/sandbox/sandbox.js'
+import { startSandboxServer } from '../../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../../src/lib/sandbox/types.js'
 import { ListenFeed } from '../../../src/lib/tui/view-models/listen-feed.js'
 import { ChargeConfirmer } from '../../../src/lib/webhooks/confirm.js'
@@ -26,7 +26,7 @@ const CPF = '52998224725'
 const AHEAD_MS = 48 * 3600_000
 
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, inMemory: true, clock: new SandboxClock({ manual: true, start: Date.now() + AHEAD_MS }) })
+  sb = await startSandboxServer({ port: 0, inMemory: true, clock: new SandboxClock({ manual: true, start: Date.now() + AHEAD_MS }) })
   client = createClient({ apiKey: sb.testKey, baseUrl: sb.baseUrl })
   target = await startApp()
 })

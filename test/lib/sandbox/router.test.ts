@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Router } from '../../../src/lib/sandbox/router.js'
-import { startSandbox } from '../../../src/lib/sandbox/sandbox.js'
+import { startSandboxServer } from '../../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../../src/lib/sandbox/types.js'
 
 const router = new Router([
@@ -57,7 +57,7 @@ describe('Router', () => {
 describe('the sandbox surfaces over HTTP', () => {
   let sb: RunningSandbox
   beforeAll(async () => {
-    sb = await startSandbox({ port: 0, inMemory: true })
+    sb = await startSandboxServer({ port: 0, inMemory: true })
   })
   afterAll(() => sb.close())
 

@@ -1,17 +1,17 @@
-/** startSandbox with its defaults: the real delivery worker, its own clock, a clean close. */
+/** startSandboxServer with its defaults: the real delivery worker, its own clock, a clean close. */
 import { mkdtempSync } from 'node:fs'
 import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { startSandbox } from '../../../src/lib/sandbox/sandbox.js'
+import { startSandboxServer } from '../../../src/lib/sandbox/sandbox.js'
 import { verifySignature } from '../../../src/lib/webhooks/signature.js'
 
-describe('startSandbox', () => {
+describe('startSandboxServer', () => {
   it('creates a merchant with a test key, a live key and a webhook secret, serves, and closes cleanly', async () => {
     const lines: string[] = []
-    const sb = await startSandbox({ port: 0, inMemory: true, log: (l) => lines.push(l) })
+    const sb = await startSandboxServer({ port: 0, inMemory: true, log: (l) => lines.push(l) })
     try {
       expect(sb.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
       expect(sb.testKey).toMatch(/^svc_test_[0-9a-f]{32}$/)
@@ -31,17 +31,17 @@ describe('startSandbox', () => {
   })
 
   it('refuses to start on a port in use', async () => {
-    const a = await startSandbox({ port: 0, inMemory: true })
+    const a = await startSandboxServer({ port: 0, inMemory: true })
     try {
       const port = Number(new URL(a.baseUrl).port)
-      await expect(startSandbox({ port, inMemory: true })).rejects.toThrow(/EADDRINUSE/)
+      await expect(startSandboxServer({ port, inMemory: true })).rejects.toThrow(/EADDRINUSE/)
     } finally {
       await a.close()
     }
   })
 
   it('runs a sped-up clock from the speed option', async () => {
-    const sb = await startSandbox({ port: 0, inMemory: true, speed: 60 })
+    const sb = await startSandboxServer({ port: 0, inMemory: true, speed: 60 })
     try {
       expect(sb.clock.speed).toBe(60)
     } finally {
@@ -51,10 +51,10 @@ describe('startSandbox', () => {
 
   it('keeps the clock ahead across a restart after it was advanced', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'svc-sandbox-clock-'))
-    const first = await startSandbox({ port: 0, dataDir })
+    const first = await startSandboxServer({ port: 0, dataDir })
     await first.clock.advance(25 * 3_600_000)
     await first.close()
-    const second = await startSandbox({ port: 0, dataDir })
+    const second = await startSandboxServer({ port: 0, dataDir })
     try {
       const lead = second.clock.now() - Date.now()
       expect(lead).toBeGreaterThan(25 * 3_600_000 - 60_000)
@@ -79,7 +79,7 @@ describe('startSandbox', () => {
       })
     })
     await new Promise<void>((r) => hook.listen(0, '127.0.0.1', r))
-    const sb = await startSandbox({ port: 0, inMemory: true })
+    const sb = await startSandboxServer({ port: 0, inMemory: true })
     try {
       const auth = { authorization: `Bearer ${sb.testKey}`, 'content-type': 'application/json' }
       const url = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`

@@ -5,14 +5,14 @@
  */
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startSandbox } from '../../../src/lib/sandbox/sandbox.js'
+import { startSandboxServer } from '../../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../../src/lib/sandbox/types.js'
 
 let sb: RunningSandbox
 let port: string
 let cookie: string
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, inMemory: true })
+  sb = await startSandboxServer({ port: 0, inMemory: true })
   port = new URL(sb.baseUrl).port
   const signIn = await call(new URL(sb.panelUrl).pathname + new URL(sb.panelUrl).search)
   cookie = signIn.headers['set-cookie']![0]!.split(';')[0]!

@@ -10,14 +10,14 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Credentials } from '../../../src/lib/config/resolve.js'
 import { detectSandbox, getWebhookUrl, probeSandbox, removeWebhookUrl, setWebhookUrl } from '../../../src/lib/sandbox-client/client.js'
-import { startSandbox } from '../../../src/lib/sandbox/sandbox.js'
+import { startSandboxServer } from '../../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../../src/lib/sandbox/types.js'
 import { registerListener, registrationNotes, restoreWebhookUrls } from '../../../src/lib/services/register.js'
 
 let sandbox: RunningSandbox
 let creds: Credentials
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, inMemory: true, log: () => {} })
+  sandbox = await startSandboxServer({ port: 0, inMemory: true, log: () => {} })
   creds = { apiKey: sandbox.testKey, baseUrl: sandbox.baseUrl, environment: 'test', source: 'test' }
 })
 afterAll(() => sandbox.close())

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { SandboxTarget } from '../../../src/lib/command-kit/sandbox-target.js'
-import { startSandbox } from '../../../src/lib/sandbox/sandbox.js'
+import { startSandboxServer } from '../../../src/lib/sandbox/sandbox.js'
 import { runSandboxReset, type SandboxResetOptions } from '../../../src/lib/services/sandbox-reset.js'
 import type { RunInfo } from '../../../src/lib/services/sandbox-runfile.js'
 
@@ -33,7 +33,7 @@ function options(over: Partial<SandboxResetOptions>): SandboxResetOptions {
 async function stoppedSandboxWithACharge(): Promise<{ dataDir: string; testKey: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'svc-reset-'))
   dirs.push(dataDir)
-  const sandbox = await startSandbox({ port: 0, dataDir, log: () => {} })
+  const sandbox = await startSandboxServer({ port: 0, dataDir, log: () => {} })
   const res = await fetch(`${sandbox.baseUrl}/v1/charges`, {
     method: 'POST',
     headers: { authorization: `Bearer ${sandbox.testKey}`, 'content-type': 'application/json' },
@@ -48,7 +48,7 @@ async function stoppedSandboxWithACharge(): Promise<{ dataDir: string; testKey: 
 
 /** How many test charges the sandbox of this data dir holds, read with the key it had before. */
 async function chargeCount(dataDir: string, testKey?: string): Promise<number> {
-  const sandbox = await startSandbox({ port: 0, dataDir, log: () => {} })
+  const sandbox = await startSandboxServer({ port: 0, dataDir, log: () => {} })
   try {
     const res = await fetch(`${sandbox.baseUrl}/v1/charges?limit=100`, { headers: { authorization: `Bearer ${testKey ?? sandbox.testKey}` } })
     expect(res.status).toBe(200)

@@ -6,7 +6,7 @@ import { openDatabase } from '../../../../src/lib/sandbox/db.js'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { SandboxClock } from '../../../../src/lib/sandbox/clock.js'
 import { type DeliveryResponse, type OutgoingDelivery, WebhookDeliveries } from '../../../../src/lib/sandbox/deliveries/worker.js'
-import { startSandbox } from '../../../../src/lib/sandbox/sandbox.js'
+import { startSandboxServer } from '../../../../src/lib/sandbox/sandbox.js'
 import type { StoredEvent } from '../../../../src/lib/sandbox/types.js'
 import { CPF, send } from '../../../helpers/conformance.js'
 import { startTarget, type Target } from '../../../helpers/delivery-target.js'
@@ -155,7 +155,7 @@ it('an advance to settled from awaiting_payment: paid_pending_settlement is answ
     }
     return { status: 200, body: '' }
   }
-  const sb = await startSandbox({ port: 0, inMemory: true, clock, deliveries: (ctx) => (worker = new WebhookDeliveries(ctx, { send: stub })) })
+  const sb = await startSandboxServer({ port: 0, inMemory: true, clock, deliveries: (ctx) => (worker = new WebhookDeliveries(ctx, { send: stub })) })
   try {
     const auth = { authorization: `Bearer ${sb.testKey}`, 'content-type': 'application/json' }
     expect((await send(`${sb.baseUrl}/_sandbox/webhook`, 'PUT', auth, JSON.stringify({ url: target.url }))).status).toBe(200)
