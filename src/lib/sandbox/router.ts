@@ -41,15 +41,15 @@ export function compilePattern(pattern: string): { regex: RegExp; names: string[
   let source = ''
   let last = 0
   for (const m of pattern.matchAll(PARAM)) {
-    source += escape(pattern.slice(last, m.index)) + `(${m[2] ?? '[^/]+'})`
+    source += escapeRegex(pattern.slice(last, m.index)) + `(${m[2] ?? '[^/]+'})`
     names.push(m[1]!)
     last = m.index + m[0].length
   }
-  source += escape(pattern.slice(last))
+  source += escapeRegex(pattern.slice(last))
   return { regex: new RegExp(`^${source}$`), names }
 }
 
-function escape(literal: string): string {
+function escapeRegex(literal: string): string {
   return literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 
@@ -72,7 +72,7 @@ export class Router<H> {
       if (!m) continue
       if (c.route.method === wanted) {
         const params: Record<string, string> = {}
-        c.names.forEach((name, i) => (params[name] = m[i + 1]!))
+        for (const [i, name] of c.names.entries()) params[name] = m[i + 1]!
         return { route: c.route, params }
       }
       ;(methods ??= []).push(c.route.method)

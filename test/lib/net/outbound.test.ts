@@ -62,7 +62,7 @@ describe('OutboundClient over real sockets', () => {
   let origin: string
   const client = new OutboundClient()
   beforeAll(async () => {
-    server = createServer((req, res) => {
+    server = createServer((req) => {
       if (req.url === '/cut') req.socket.destroy()
       // '/silent' never answers.
     })

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { type SandboxHandle, startSandbox, type StartSandboxOptions } from '../../../../src/public/sandbox.js'
-import { parseWebhookFaults, WebhookFaultsError } from '../../../../src/lib/sandbox/faults/spec.js'
+import { parseWebhookFaults, type WebhookFaultsError } from '../../../../src/lib/sandbox/faults/spec.js'
 import { createCharge, type Merchant, startMerchant } from './merchant.js'
 
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0)
