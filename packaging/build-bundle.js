@@ -88,7 +88,10 @@ export function bundleData() {
     })
   }
   const lazy = (path) => `() => import(${JSON.stringify(path)})`
-  const table = (obj, leaf) => `{${Object.entries(obj).map(([k, v]) => `${JSON.stringify(k)}: ${leaf(v)}`).join(',\n')}}`
+  const table = (obj, leaf) =>
+    `{${Object.entries(obj)
+      .map(([k, v]) => `${JSON.stringify(k)}: ${leaf(v)}`)
+      .join(',\n')}}`
   const rootPjson = { ...pjson }
   delete rootPjson.devDependencies
   delete rootPjson.scripts
@@ -223,7 +226,9 @@ export async function buildSea() {
  */
 export function libraryFiles() {
   const pjson = readJson(join(ROOT, 'package.json'))
-  const entries = Object.values(pjson.exports ?? {}).flatMap((e) => (typeof e === 'string' ? [e] : Object.values(e))).filter((p) => p.startsWith('./dist/'))
+  const entries = Object.values(pjson.exports ?? {})
+    .flatMap((e) => (typeof e === 'string' ? [e] : Object.values(e)))
+    .filter((p) => p.startsWith('./dist/'))
   const files = new Set()
   const queue = entries.map((p) => join(ROOT, p).replace(/(\.d\.ts|\.js)$/, ''))
   while (queue.length > 0) {
@@ -243,7 +248,10 @@ export function libraryFiles() {
 function writeLibraryIgnore() {
   const keep = libraryFiles()
   const walk = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)]))
-  const drop = walk(DIST).filter((f) => !keep.has(f) && !f.endsWith('.npmignore')).map((f) => `/${posix(relative(DIST, f))}`).sort()
+  const drop = walk(DIST)
+    .filter((f) => !keep.has(f) && !f.endsWith('.npmignore'))
+    .map((f) => `/${posix(relative(DIST, f))}`)
+    .sort()
   const header = '# Written by packaging/build-bundle.js: the CLI runs from dist-bundle/, so the package ships only\n# the part of dist/ that its library exports (svc-cli/sandbox, svc-cli/webhooks) import.\n'
   writeFileSync(join(DIST, '.npmignore'), `${header}${drop.join('\n')}\n`)
   return { kept: keep.size, dropped: drop.length }

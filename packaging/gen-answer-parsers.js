@@ -60,7 +60,9 @@ export function generateAnswerParsers(schemas, core) {
       helpers.set(helper.name, helper)
       return helper.expression ?? helper.name
     }
-    throw new Error(`${where}: zod's compiled parser closes over ${typeof value === 'function' ? `the function ${value.name || '(anonymous)'}` : String(value)}, which this generator cannot write out; teach constant() about it`)
+    throw new Error(
+      `${where}: zod's compiled parser closes over ${typeof value === 'function' ? `the function ${value.name || '(anonymous)'}` : String(value)}, which this generator cannot write out; teach constant() about it`,
+    )
   }
 
   const parsers = []

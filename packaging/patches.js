@@ -37,7 +37,8 @@ export function installedVersion(name, from) {
 }
 
 // React's entry modules pick a build with NODE_ENV at run time.
-const NODE_ENV_SWITCH = /^'use strict';\s*if \(process\.env\.NODE_ENV === 'production'\) \{\s*(module\.exports = require\('[^']+\.production\.js'\);)\s*\} else \{\s*module\.exports = require\('[^']+\.development\.js'\);\s*\}\s*$/
+const NODE_ENV_SWITCH =
+  /^'use strict';\s*if \(process\.env\.NODE_ENV === 'production'\) \{\s*(module\.exports = require\('[^']+\.production\.js'\);)\s*\} else \{\s*module\.exports = require\('[^']+\.development\.js'\);\s*\}\s*$/
 const YOGA_FETCH_FIRST = 'return w||"function"!=typeof fetch?'
 const ZOD_BARREL_REEXPORT = 'export * as locales from "../locales/index.js";'
 const UNDICI_AGENT_EXPORT = "const Agent = require('./lib/dispatcher/agent')"
@@ -63,7 +64,13 @@ export const PATCHES = [
     package: name,
     version: { react: '19.3.1', 'react-reconciler': '0.34.0', scheduler: '0.28.0' }[name],
     why: `${name} chooses its development or production build with NODE_ENV at run time; the views run in production (tui/load-view.ts sets it), so the bundle carries the production build alone, as any bundled React app does.`,
-    checks: name === 'react' ? [['index.js', NODE_ENV_SWITCH], ['jsx-runtime.js', NODE_ENV_SWITCH]] : [['index.js', NODE_ENV_SWITCH]],
+    checks:
+      name === 'react'
+        ? [
+            ['index.js', NODE_ENV_SWITCH],
+            ['jsx-runtime.js', NODE_ENV_SWITCH],
+          ]
+        : [['index.js', NODE_ENV_SWITCH]],
   })),
   {
     id: 'yoga-wasm-without-fetch',
@@ -76,7 +83,7 @@ export const PATCHES = [
     id: 'ink-throttle-alone',
     package: 'ink',
     version: '8.0.0',
-    why: "Ink takes only `throttle` from the es-toolkit/compat barrel (hundreds of modules); it is pointed at the module that defines throttle.",
+    why: 'Ink takes only `throttle` from the es-toolkit/compat barrel (hundreds of modules); it is pointed at the module that defines throttle.',
     checks: [['build/ink.js', "import { throttle } from 'es-toolkit/compat';"]],
   },
   {
@@ -91,14 +98,21 @@ export const PATCHES = [
     package: 'undici',
     version: '8.12.4',
     why: "net/outbound.ts uses undici's Agent alone; undici's index also loads fetch, WebSocket, the cache and the mocks (~110 modules). The bundle takes the Agent's own module for `import { Agent } from 'undici'`.",
-    checks: [['index.js', UNDICI_AGENT_EXPORT], ['index.js', 'module.exports.Agent = Agent']],
+    checks: [
+      ['index.js', UNDICI_AGENT_EXPORT],
+      ['index.js', 'module.exports.Agent = Agent'],
+    ],
   },
   {
     id: 'zod-compiled-answer-parsers',
     package: 'zod',
     version: '4.6.7',
     why: "packaging/gen-answer-parsers.js writes out the parsers zod's compiler (compileFn of zod/v4/core) makes for the API's answers (src/lib/generated/answer-parsers.ts); test/lib/contract/answer-parsers.test.ts checks they are current and agree with zod.",
-    checks: [['v4/core/index.js', 'export * from "./compile.js";'], ['v4/core/compile.js', 'export function compileFn(schema, options)'], ['v4/core/compile.js', 'Symbol.for("zod.compile.invalid")']],
+    checks: [
+      ['v4/core/index.js', 'export * from "./compile.js";'],
+      ['v4/core/compile.js', 'export function compileFn(schema, options)'],
+      ['v4/core/compile.js', 'Symbol.for("zod.compile.invalid")'],
+    ],
   },
 ]
 
@@ -169,4 +183,3 @@ export function patchesPlugin({ dist }) {
     },
   }
 }
-

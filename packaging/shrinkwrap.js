@@ -25,7 +25,8 @@ export function shrinkwrapText() {
   const lock = JSON.parse(text)
   const root = lock.packages?.['']
   if (lock.lockfileVersion < 2 || !root) throw new Error('shrinkwrap: package-lock.json has no "packages" section (lockfileVersion 2 or 3 needed)')
-  if (lock.name !== pjson.name || lock.version !== pjson.version || root.version !== pjson.version) throw new Error(`shrinkwrap: package-lock.json is for ${lock.name}@${lock.version}, not ${pjson.name}@${pjson.version}: run npm install`)
+  if (lock.name !== pjson.name || lock.version !== pjson.version || root.version !== pjson.version)
+    throw new Error(`shrinkwrap: package-lock.json is for ${lock.name}@${lock.version}, not ${pjson.name}@${pjson.version}: run npm install`)
   for (const field of ['dependencies', 'devDependencies']) {
     for (const [name, spec] of Object.entries(pjson[field] ?? {})) {
       if (root[field]?.[name] !== spec) throw new Error(`shrinkwrap: package-lock.json has ${name}@${root[field]?.[name]} in ${field}, package.json ${spec}: run npm install`)

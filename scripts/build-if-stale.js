@@ -28,11 +28,14 @@ function files(dir) {
 }
 
 function inputHash() {
-  const paths = [...INPUT_DIRS.flatMap((d) => files(join(ROOT, d))), ...INPUT_FILES.map((f) => join(ROOT, f)).filter((f) => existsSync(f))]
-    .map((p) => relative(ROOT, p).split('\\').join('/'))
-    .sort()
+  const paths = [...INPUT_DIRS.flatMap((d) => files(join(ROOT, d))), ...INPUT_FILES.map((f) => join(ROOT, f)).filter((f) => existsSync(f))].map((p) => relative(ROOT, p).split('\\').join('/')).sort()
   const hash = createHash('sha256')
-  for (const p of paths) hash.update(p).update('\0').update(readFileSync(join(ROOT, p))).update('\0')
+  for (const p of paths)
+    hash
+      .update(p)
+      .update('\0')
+      .update(readFileSync(join(ROOT, p)))
+      .update('\0')
   return { hash: hash.digest('hex'), count: paths.length }
 }
 

@@ -62,13 +62,25 @@ async function main() {
   for (const need of ['package.json', 'npm-shrinkwrap.json', 'bin/run.js', 'dist-bundle/main.js', 'dist-bundle/cli.js', 'oclif.manifest.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'shell/completions.js']) {
     check(files.includes(need), `tarball has ${need}`)
   }
-  const chunks = readdirSync(join(root, 'dist-bundle')).filter((f) => f.endsWith('.js')).map((f) => `dist-bundle/${f}`)
+  const chunks = readdirSync(join(root, 'dist-bundle'))
+    .filter((f) => f.endsWith('.js'))
+    .map((f) => `dist-bundle/${f}`)
   const missingChunks = chunks.filter((f) => !files.includes(f))
   check(missingChunks.length === 0, `tarball has every chunk of the bundle (${chunks.length})`, missingChunks.join('\n'))
   const library = [...libraryFiles()].map((f) => relative(root, f).split(sep).join('/')).sort()
   const shippedDist = files.filter((f) => f.startsWith('dist/')).sort()
-  check(JSON.stringify(shippedDist) === JSON.stringify(library), `tarball's dist/ is the library exports and what they import (${library.length} files), no commands`, `${shippedDist.filter((f) => !library.includes(f)).slice(0, 5).join('\n')}\n${library.filter((f) => !shippedDist.includes(f)).slice(0, 5).join('\n')}`)
-  const stray = files.filter((f) => /\.(ts|tsx|map)$/.test(f) && !f.endsWith('.d.ts') || /^(src|test|bench|\.ci|docs|coverage)\//.test(f) || /^(tsconfig.*|vitest\.config\..*|package-lock\.json)$/.test(f))
+  check(
+    JSON.stringify(shippedDist) === JSON.stringify(library),
+    `tarball's dist/ is the library exports and what they import (${library.length} files), no commands`,
+    `${shippedDist
+      .filter((f) => !library.includes(f))
+      .slice(0, 5)
+      .join('\n')}\n${library
+      .filter((f) => !shippedDist.includes(f))
+      .slice(0, 5)
+      .join('\n')}`,
+  )
+  const stray = files.filter((f) => (/\.(ts|tsx|map)$/.test(f) && !f.endsWith('.d.ts')) || /^(src|test|bench|\.ci|docs|coverage)\//.test(f) || /^(tsconfig.*|vitest\.config\..*|package-lock\.json)$/.test(f))
   check(stray.length === 0, 'tarball has no sources, tests, maps or build config', stray.slice(0, 10).join('\n'))
   process.stdout.write(`        ${files.length} files, ${(packed.size / 1024).toFixed(0)} kB packed, ${(packed.unpackedSize / 1024).toFixed(0)} kB unpacked\n`)
 
@@ -105,7 +117,10 @@ async function main() {
   let sandboxLog = ''
   sandbox.stderr.on('data', (c) => (sandboxLog += c))
   const firstLine = await Promise.race([
-    createInterface({ input: sandbox.stdout })[Symbol.asyncIterator]().next().then((r) => r.value),
+    createInterface({ input: sandbox.stdout })
+      [Symbol.asyncIterator]()
+      .next()
+      .then((r) => r.value),
     new Promise((resolve) => setTimeout(() => resolve(undefined), 20_000)),
   ])
   let banner

@@ -59,7 +59,9 @@ async function compareWithHelp(markdown) {
   const manifest = JSON.parse(readFileSync(join(root, 'oclif.manifest.json'), 'utf8'))
   const bin = join(root, 'bin', 'run.js')
   const blocks = [...markdown.matchAll(/^## `svc ([^`]*)`\n\n(.*)\n\n```\n([\s\S]*?)\n```$/gm)].map((m) => ({ usage: m[1], text: `${m[2]}\n\n${m[3]}`.trim() }))
-  const ids = Object.values(manifest.commands).filter((c) => !c.hidden).map((c) => c.id.split(':'))
+  const ids = Object.values(manifest.commands)
+    .filter((c) => !c.hidden)
+    .map((c) => c.id.split(':'))
   const mismatches = []
   for (const words of ids) if (!blocks.some((b) => b.usage === words.join(' ') || b.usage.startsWith(`${words.join(' ')} `))) mismatches.push(`svc ${words.join(' ')}: no section`)
   const help = (words) =>
@@ -72,9 +74,7 @@ async function compareWithHelp(markdown) {
   const queue = [...ids]
   const worker = async () => {
     for (let words = queue.shift(); words; words = queue.shift()) {
-      const section = blocks
-        .filter((b) => b.usage === words.join(' ') || b.usage.startsWith(`${words.join(' ')} `))
-        .sort((a, b) => a.usage.length - b.usage.length)[0]
+      const section = blocks.filter((b) => b.usage === words.join(' ') || b.usage.startsWith(`${words.join(' ')} `)).sort((a, b) => a.usage.length - b.usage.length)[0]
       if (!section) continue
       // A command that is also a topic (sandbox deliveries) lists its sub-commands after the help.
       const out = await help(words)
@@ -107,7 +107,9 @@ try {
     process.stdout.write('docs: docs/commands.md matches the commands and their --help\n')
   } else {
     const [a, b] = [sections(have), sections(want)]
-    const changed = [...new Set([...a.keys(), ...b.keys()])].filter((k) => a.get(k) !== b.get(k)).map((k) => `  ${k.replace(/^## /, '') || '(top of file)'}${!a.has(k) ? ' (missing)' : !b.has(k) ? ' (no such command now)' : ''}`)
+    const changed = [...new Set([...a.keys(), ...b.keys()])]
+      .filter((k) => a.get(k) !== b.get(k))
+      .map((k) => `  ${k.replace(/^## /, '') || '(top of file)'}${!a.has(k) ? ' (missing)' : !b.has(k) ? ' (no such command now)' : ''}`)
     fail(`docs: docs/commands.md is out of date with the commands:\n${changed.join('\n')}\nRun \`npm run docs\` and commit docs/commands.md.`)
   }
 } finally {

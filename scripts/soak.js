@@ -128,9 +128,11 @@ async function api(base, key, method, path, body) {
 
 async function pool(n, limit, fn) {
   let next = 0
-  await Promise.all(Array.from({ length: limit }, async () => {
-    while (next < n) await fn(next++)
-  }))
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      while (next < n) await fn(next++)
+    }),
+  )
 }
 
 function rss(pid) {
@@ -254,7 +256,11 @@ async function events() {
   let listener = await startListener()
   // The listener registers itself too, but after it is ready: set the URL before the first event,
   // or those events find no URL (and, as in the real service, are not delivered).
-  for (const [env, key] of [['test', testKey], ['live', liveKey]]) await api(baseUrl, key, 'PUT', '/_sandbox/webhook', { url: `http://127.0.0.1:${listenPort}/`, env })
+  for (const [env, key] of [
+    ['test', testKey],
+    ['live', liveKey],
+  ])
+    await api(baseUrl, key, 'PUT', '/_sandbox/webhook', { url: `http://127.0.0.1:${listenPort}/`, env })
   let listenerKills = 0
   const killer = (async () => {
     while (!stopping) {
@@ -314,7 +320,8 @@ async function events() {
   const lost = expected.filter((id) => !received.has(id))
   const doubled = [...received.values()].filter((v) => v > 1).length
   for (const id of lost.slice(0, 5)) {
-    const env = (await api(baseUrl, testKey, 'GET', `/_sandbox/deliveries?eventId=${id}&env=test`)).body?.data?.[0] ?? (await api(baseUrl, testKey, 'GET', `/_sandbox/deliveries?eventId=${id}&env=live`)).body?.data?.[0]
+    const env =
+      (await api(baseUrl, testKey, 'GET', `/_sandbox/deliveries?eventId=${id}&env=test`)).body?.data?.[0] ?? (await api(baseUrl, testKey, 'GET', `/_sandbox/deliveries?eventId=${id}&env=live`)).body?.data?.[0]
     log(`        lost ${id}: ${env ? `${env.type} ${env.state}, ${env.attempts} attempts, last ${env.lastStatus ?? env.lastError ?? '-'}` : 'no delivery row'}`)
   }
   await listener.stop()
@@ -352,7 +359,13 @@ async function hostile() {
   const request = fc.record({
     method: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'BREW', ''),
     path: fc.oneof(fc.constantFrom('/', '/v1/charges', '/v1/charges/%ff', '/_sandbox/info', '/hooks', '/panel'), fc.string({ maxLength: 40 })),
-    headers: fc.array(fc.tuple(fc.oneof(fc.constantFrom('content-type', 'x-svc-signature', 'x-svc-timestamp', 'x-svc-event-id', 'content-length', 'authorization', 'transfer-encoding', 'host'), fc.string({ maxLength: 20 })), fc.string({ maxLength: 60 })), { maxLength: 6 }),
+    headers: fc.array(
+      fc.tuple(
+        fc.oneof(fc.constantFrom('content-type', 'x-svc-signature', 'x-svc-timestamp', 'x-svc-event-id', 'content-length', 'authorization', 'transfer-encoding', 'host'), fc.string({ maxLength: 20 })),
+        fc.string({ maxLength: 60 }),
+      ),
+      { maxLength: 6 },
+    ),
     body: fc.oneof(fc.uint8Array({ maxLength: 2000 }), fc.constant(new TextEncoder().encode('{"id":"evt_forged","type":"charge.settled","data":{}}'))),
     cut: fc.oneof(fc.constant(-1), fc.integer({ min: 0, max: 200 })),
   })
@@ -389,14 +402,20 @@ async function hostile() {
   await sleep(1500)
   const alive = targets.map((t) => !Number.isNaN(rss(t.pid)))
   const endRss = targets.map((t) => rss(t.pid))
-  const info = await fetch(`${sb.first.baseUrl}/_sandbox/info`).then((r) => r.status).catch(() => 0)
+  const info = await fetch(`${sb.first.baseUrl}/_sandbox/info`)
+    .then((r) => r.status)
+    .catch(() => 0)
   await listener.stop()
   await sb.stop()
   await new Promise((r) => app.close(r))
   const memory = targets.map((t, i) => `${t.name} ${startRss[i].toFixed(0)} → ${midRss[i].toFixed(0)} (first half) → ${endRss[i].toFixed(0)} MiB (second half)`).join(', ')
   // No leak: the second half adds at most 10 % to what the first half left.
   const memoryOk = targets.every((_, i) => endRss[i] <= midRss[i] * 1.1)
-  report('hostile requests', `${sent} sent, ${alive.filter(Boolean).length}/2 processes alive (sandbox answers: ${info === 200}), ${forwarded} forged deliveries forwarded; RSS ${memory}`, alive.every(Boolean) && info === 200 && forwarded === 0 && memoryOk)
+  report(
+    'hostile requests',
+    `${sent} sent, ${alive.filter(Boolean).length}/2 processes alive (sandbox answers: ${info === 200}), ${forwarded} forged deliveries forwarded; RSS ${memory}`,
+    alive.every(Boolean) && info === 200 && forwarded === 0 && memoryOk,
+  )
 }
 
 // ------------------------------------------------------------ 4. secrets

@@ -55,7 +55,12 @@ export function completionModel(input) {
         if (flag && !flag.options) flag.options = hinted(hint)
       }
       const firstArg = Object.values(c.args ?? {})[0]
-      const argOptions = firstArg?.options ?? VALUE_HINTS.filter((h) => h.arg).map(hinted).find(Boolean) ?? []
+      const argOptions =
+        firstArg?.options ??
+        VALUE_HINTS.filter((h) => h.arg)
+          .map(hinted)
+          .find(Boolean) ??
+        []
       commands.set(id, { id, hidden: Boolean(c.hidden), summary: firstLine(c.summary ?? c.description), flags, argOptions })
     }
   }
@@ -77,7 +82,7 @@ export function completionModel(input) {
       const command = commands.get(name)
       const hasVisible = [...commands.values()].some((c) => !c.hidden && (c.id === name || c.id.startsWith(`${name}:`)))
       if (!hasVisible) continue
-      seen.set(parts.at(-1), command && !command.hidden ? command.summary : (topics.get(name) || command?.summary || ''))
+      seen.set(parts.at(-1), command && !command.hidden ? command.summary : topics.get(name) || command?.summary || '')
     }
     return [...seen].sort(([a], [b]) => a.localeCompare(b)).map(([word, summary]) => ({ word, summary }))
   }
@@ -106,7 +111,12 @@ export function bashCompletion(model) {
   const valueRows = model.commands.flatMap((c) =>
     c.flags
       .filter((f) => f.takesValue && f.options)
-      .map((f) => [safeWords(flagWords(f)).map((w) => `'${c.id} ${w}'`).join('|'), `echo '${safeWords(f.options).join(' ')}'`]),
+      .map((f) => [
+        safeWords(flagWords(f))
+          .map((w) => `'${c.id} ${w}'`)
+          .join('|'),
+        `echo '${safeWords(f.options).join(' ')}'`,
+      ]),
   )
   const argRows = model.commands.filter((c) => c.argOptions.length).map((c) => [c.id, `echo '${safeWords(c.argOptions).join(' ')}'`])
   return `# bash completion for ${model.bin}: commands, flags and the values of flags that have a fixed set.
@@ -195,7 +205,10 @@ complete -F ${fn} ${model.bin}
 `
 }
 
-const fishQuote = (s) => `'${String(s ?? '').replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`
+const fishQuote = (s) =>
+  `'${String(s ?? '')
+    .replaceAll('\\', '\\\\')
+    .replaceAll("'", "\\'")}'`
 
 export function fishCompletion(model) {
   const bin = model.bin

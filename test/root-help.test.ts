@@ -77,5 +77,4 @@ describe('svc --version and the root help without oclif', () => {
     // Its resend stays discoverable from the command's own help.
     expect(await oclifOutput(['sandbox', 'deliveries', '--help'], env)).toContain('sandbox deliveries resend')
   })
-
 })

@@ -18,13 +18,19 @@ const server = createServer((req, res) => {
     const headers = { ...req.headers }
     delete headers.connection
     delete headers.host
-    forward(req.method, Buffer.concat(chunks), headers, (status, ctype, body) => {
-      res.writeHead(status, { 'content-type': ctype ?? 'application/octet-stream' })
-      res.end(body)
-    }, () => {
-      res.writeHead(502)
-      res.end()
-    })
+    forward(
+      req.method,
+      Buffer.concat(chunks),
+      headers,
+      (status, ctype, body) => {
+        res.writeHead(status, { 'content-type': ctype ?? 'application/octet-stream' })
+        res.end(body)
+      },
+      () => {
+        res.writeHead(502)
+        res.end()
+      },
+    )
   })
 })
 server.keepAliveTimeout = 10_000

@@ -17,9 +17,7 @@ export function seedCharges(dataDir, templateId, count) {
     const row = db.prepare('SELECT * FROM charges WHERE id = ?').get(templateId)
     if (!row) throw new Error(`template charge ${templateId} not found in ${dataDir}`)
     const template = JSON.parse(row.body)
-    const insert = db.prepare(
-      'INSERT INTO charges (seq, id, environment, external_id, status, created_ms, request_hash, body) VALUES (?, ?, ?, NULL, ?, ?, ?, ?)',
-    )
+    const insert = db.prepare('INSERT INTO charges (seq, id, environment, external_id, status, created_ms, request_hash, body) VALUES (?, ?, ?, NULL, ?, ?, ?, ?)')
     const firstSeq = Number(db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'charges'").get().seq) + 1
     const baseMs = Number(row.created_ms)
     const offsets = timeOffsets(template)

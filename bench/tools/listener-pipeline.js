@@ -14,7 +14,10 @@ const forwarder = { send: async () => ({ ok: true, status: 200, latencyMs: 0, re
 const listener = new WebhookListener({ forward: new URL('http://127.0.0.1:1/webhooks'), secrets: [SECRET], store, forwarder })
 // biome-ignore lint/correctness/noUnusedVariables: written, never read: --lines makes the pipeline serialise each line
 let lines = 0
-if (process.argv.includes('--lines')) listener.on('delivery', (d) => { lines += JSON.stringify(deliveryLine(d)).length })
+if (process.argv.includes('--lines'))
+  listener.on('delivery', (d) => {
+    lines += JSON.stringify(deliveryLine(d)).length
+  })
 const signed = signedDeliveries(SECRET)
 /** A delivery as node:http hands it to the listener. */
 const make = () => {

@@ -19,7 +19,15 @@ const r = await load({ url: listener.ready, connections: 50, durationMs: Number(
 console.log('rate', r.perSecond.toFixed(0), 'errors', r.errors, r.statusErrors)
 await listener.stop()
 await app.stop()
-const profile = JSON.parse(readFileSync(join(dir, readdirSync(dir).find((x) => x.endsWith('.cpuprofile'))), 'utf8'))
+const profile = JSON.parse(
+  readFileSync(
+    join(
+      dir,
+      readdirSync(dir).find((x) => x.endsWith('.cpuprofile')),
+    ),
+    'utf8',
+  ),
+)
 for (const [n, ms] of summarise(profile, true).rows.slice(0, 30)) console.log(ms.toFixed(0).padStart(7), n)
 console.log('--- functions')
 for (const [k, ms] of topFunctions(profile, 30)) console.log(ms.toFixed(0).padStart(7), k)

@@ -30,7 +30,16 @@ const measure = async (label) => {
   const r = await create(2500)
   const c1 = cpuMs(sandbox.pid)
   const a1 = cpuMs(app.pid)
-  console.log(label.padEnd(12), r.perSecond.toFixed(0).padStart(6), '/s', ((c1 - c0) * 1000 / r.requests).toFixed(1).padStart(6), 'µs sandbox cpu/creation', ' app', ((a1 - a0) * 1000 / r.requests).toFixed(1), 'µs')
+  console.log(
+    label.padEnd(12),
+    r.perSecond.toFixed(0).padStart(6),
+    '/s',
+    (((c1 - c0) * 1000) / r.requests).toFixed(1).padStart(6),
+    'µs sandbox cpu/creation',
+    ' app',
+    (((a1 - a0) * 1000) / r.requests).toFixed(1),
+    'µs',
+  )
 }
 for (let i = 0; i < rounds; i++) await measure('no webhook')
 await api(sandbox, 'PUT', '/_sandbox/webhook', { url: app.ready })

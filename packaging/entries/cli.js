@@ -141,9 +141,7 @@ function bundledConfigClass(core) {
               const module = await load()
               const hookFn = module[hook.identifier] ?? (hook.identifier === 'default' ? search(module) : undefined)
               if (!hookFn) continue
-              const result = timeout
-                ? await withTimeout(timeout, hookFn.call(context, { ...opts, config: this, context }))
-                : await hookFn.call(context, { ...opts, config: this, context })
+              const result = timeout ? await withTimeout(timeout, hookFn.call(context, { ...opts, config: this, context })) : await hookFn.call(context, { ...opts, config: this, context })
               final.successes.push({ plugin: p, result })
             } catch (error) {
               final.failures.push({ error, plugin: p })

@@ -12,11 +12,7 @@ export default class Account extends ApiCommand<typeof Account, AccountData> {
     'a percentage (feeBps, 100 bps = 1%) plus a fixed part per charge. The environment is the one of the key used. ' +
     'On a terminal a labelled view; piped, `key<TAB>value` lines with the API values; --json prints the Account object.'
 
-  static override examples = [
-    '<%= config.bin %> account',
-    '<%= config.bin %> account --profile sandbox-live',
-    '<%= config.bin %> account --json | jq .plan.feeBps',
-  ]
+  static override examples = ['<%= config.bin %> account', '<%= config.bin %> account --profile sandbox-live', '<%= config.bin %> account --json | jq .plan.feeBps']
 
   async run(): Promise<AccountData> {
     return (await this.client()).getAccount()

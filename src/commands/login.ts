@@ -12,7 +12,7 @@ export default class Login extends BaseCommand<typeof Login, LoginResult> {
   static override description =
     'Reads the key at a hidden prompt (or the first line of stdin with --with-key-stdin; never as an argument), ' +
     'checks it with GET /v1/account, and stores the key, the base URL and optionally a webhook secret in the profile ' +
-    '(the secret\'s shape is checked first: one word of printable ASCII, 16 to 256 characters, no shell syntax; a bad one is asked again at the prompt, exit 2 from stdin) ' +
+    "(the secret's shape is checked first: one word of printable ASCII, 16 to 256 characters, no shell syntax; a bad one is asked again at the prompt, exit 2 from stdin) " +
     '(--profile, else SVC_PROFILE, else "default"). The first profile becomes the default. A key that starts with ' +
     'neither svc_live_ nor svc_test_ is refused before any request (exit 3); a key the service refuses is not stored (exit 3). ' +
     'The base URL comes from --base-url, SVC_BASE_URL or the profile already stored.'
@@ -25,7 +25,7 @@ export default class Login extends BaseCommand<typeof Login, LoginResult> {
 
   static override flags = {
     profile: Flags.string({ char: 'p', description: 'Profile to store the key in (or SVC_PROFILE; default: "default").' }),
-    'base-url': Flags.string({ description: 'Base URL of the service (or SVC_BASE_URL; default: the profile\'s).' }),
+    'base-url': Flags.string({ description: "Base URL of the service (or SVC_BASE_URL; default: the profile's)." }),
     'with-key-stdin': Flags.boolean({ description: 'Read the API key from the first line of stdin instead of a prompt.' }),
     'with-webhook-secret-stdin': Flags.boolean({
       description: 'Also read a webhook secret from stdin, on the line after the key.',
@@ -57,9 +57,7 @@ export default class Login extends BaseCommand<typeof Login, LoginResult> {
     const summary = summarizeProfile(result.name, result.profile, result.isDefault)
     const paint = painter(io.colorErr)
     const env = paint(['bold', result.environment === 'test' ? 'yellow' : 'red'], result.environment)
-    this.note(
-      `${paint('green', '✓')} Logged in to ${env} as ${result.account.email} (merchant ${result.account.merchantId}) — profile ${paint('bold', result.name)}, key ${maskSecret(result.profile.apiKey)}`,
-    )
+    this.note(`${paint('green', '✓')} Logged in to ${env} as ${result.account.email} (merchant ${result.account.merchantId}) — profile ${paint('bold', result.name)}, key ${maskSecret(result.profile.apiKey)}`)
     if (result.secret === 'new') this.note(`  Webhook secret stored: ${summary.webhookSecret}`)
     if (result.secret === 'kept') this.note(`  Webhook secret kept: ${summary.webhookSecret}`)
     if (result.becameDefault) this.note(`  ${result.name} is now the default profile.`)

@@ -13,9 +13,9 @@ export default class Trigger extends FixtureCommand<typeof Trigger> {
     'fixture file shipped with svc (see it with --print-fixture, copy it, run your own with `svc fixtures run`).\n\n' +
     `Types: ${TRIGGER_TYPES.join(', ')}.\n\n` +
     'Environments: the charge advances exist only in test, so charge.paid_pending_settlement, .settled, .expired, .refunded ' +
-    'and .split.* are test only; product.paid is always live (spec 6.3). --env live uses the `sandbox-live` profile\'s key. ' +
+    "and .split.* are test only; product.paid is always live (spec 6.3). --env live uses the `sandbox-live` profile's key. " +
     'charge.failed moves the sandbox clock one minute (R$ 14,03 fails after one minute unpaid); charge.test needs a webhook URL.\n\n' +
-    '--override path=value sets a field of the first request\'s body: text as typed, or JSON where the fixture holds a number, ' +
+    "--override path=value sets a field of the first request's body: text as typed, or JSON where the fixture holds a number, " +
     'boolean or object (amountInCents=2500 is a number, metadata.order=42 the text "42"); path:=json forces JSON. A field ' +
     'neither the fixture nor the API request has exits 2 naming the nearest; one the request takes (externalId) is added.\n\n' +
     'With no webhook URL set, the events are logged but no delivery goes out: it says so, and how to set one.\n\n' +
@@ -26,7 +26,7 @@ export default class Trigger extends FixtureCommand<typeof Trigger> {
   static override examples = [
     '<%= config.bin %> trigger charge.settled',
     '<%= config.bin %> trigger charge.paid_pending_settlement --override amountInCents=2500 --override metadata.order=42',
-    '<%= config.bin %> trigger withdrawal.paid --json | jq -r \'.resources[0].id\'',
+    "<%= config.bin %> trigger withdrawal.paid --json | jq -r '.resources[0].id'",
     '<%= config.bin %> trigger charge.split.completed',
     '<%= config.bin %> trigger product.paid --env live',
     '<%= config.bin %> trigger charge.refunded --print-fixture > my-refund.json && <%= config.bin %> fixtures run my-refund.json',
@@ -38,7 +38,7 @@ export default class Trigger extends FixtureCommand<typeof Trigger> {
 
   static override flags = {
     override: overrideFlag,
-    env: Flags.string({ description: 'Environment to emit in (default: the type\'s, else the key\'s).', options: ['test', 'live'] }),
+    env: Flags.string({ description: "Environment to emit in (default: the type's, else the key's).", options: ['test', 'live'] }),
     'print-fixture': Flags.boolean({ description: 'Print the fixture file behind this type and send nothing.' }),
   }
 

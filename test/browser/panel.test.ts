@@ -191,7 +191,7 @@ describe('what a new user reads in the panel (issue 24 item 11)', () => {
     expect(await saleRow.textContent()).toContain('R$ 39,90')
   })
 
-  it('the delivery log shows each delivery\'s time and filters by event type and state in the query string', async () => {
+  it("the delivery log shows each delivery's time and filters by event type and state in the query string", async () => {
     await api('PUT', '/_sandbox/webhook', { url: `${app.url}/hooks` })
     const { body: charge } = await api('POST', '/v1/charges', { amountInCents: 1500, payerTaxNumber: CPF })
     await api('POST', `/v1/test/charges/${charge.id}/advance`, { status: 'settled' })
@@ -282,8 +282,12 @@ describe('what the panel refuses', () => {
     const c = await cookie()
     const noToken = await raw('/panel/keys?env=test', { method: 'POST', headers: { cookie: c, 'content-type': 'application/x-www-form-urlencoded' }, body: 'env=test' })
     expect(noToken.status).toBe(403)
-    const csrf = (await page.goto(`${sb.baseUrl}/panel/keys?env=test`).then(() => page.locator('input[name=_csrf]').first().inputValue()))
-    const foreign = await raw('/panel/keys?env=test', { method: 'POST', headers: { cookie: c, origin: 'http://attacker.example', 'content-type': 'application/x-www-form-urlencoded' }, body: `_csrf=${csrf}&env=test` })
+    const csrf = await page.goto(`${sb.baseUrl}/panel/keys?env=test`).then(() => page.locator('input[name=_csrf]').first().inputValue())
+    const foreign = await raw('/panel/keys?env=test', {
+      method: 'POST',
+      headers: { cookie: c, origin: 'http://attacker.example', 'content-type': 'application/x-www-form-urlencoded' },
+      body: `_csrf=${csrf}&env=test`,
+    })
     expect(foreign.status).toBe(403)
     // A real cross-site page that auto-submits a form to the panel: the browser sends no cookie (SameSite=Strict).
     const evil = await startApp((_r, res) => {

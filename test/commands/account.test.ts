@@ -99,7 +99,13 @@ describe('API errors through a command', () => {
   ]
 
   it.each(cases)('$status $code → exit $exit, `Error [code]: message (requestId …)`', async ({ status, code, exit, retried }) => {
-    const details = status === 400 ? [{ field: 'limit', message: 'deve estar entre 1 e 100' }, { field: 'status', message: 'inválido' }] : undefined
+    const details =
+      status === 400
+        ? [
+            { field: 'limit', message: 'deve estar entre 1 e 100' },
+            { field: 'status', message: 'inválido' },
+          ]
+        : undefined
     nock(BASE_URL)
       .get('/v1/account')
       .times(retried ? 4 : 1)
@@ -125,11 +131,7 @@ describe('API errors through a command', () => {
   })
 
   it('waits as Retry-After says, then succeeds', async () => {
-    nock(BASE_URL)
-      .get('/v1/account')
-      .reply(429, errorBody('rate_limited', 'Limite'), { 'Retry-After': '3' })
-      .get('/v1/account')
-      .reply(200, account())
+    nock(BASE_URL).get('/v1/account').reply(429, errorBody('rate_limited', 'Limite'), { 'Retry-After': '3' }).get('/v1/account').reply(200, account())
     const r = await runCommand(Account, ['--json'], { env })
     expect(r.exitCode).toBe(0)
     expect(sleeps).toEqual([3000])

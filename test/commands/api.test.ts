@@ -124,7 +124,7 @@ describe('svc api', () => {
   })
 
   it('--help shows withdrawal ids of the shape the service hands out, and says withdrawals have their own command (issue 24 item 12)', () => {
-    const ids = (Api.examples as string[]).flatMap((e) => [.../\/v1\/withdrawals\/(\S+)/.exec(e)?.slice(1) ?? []])
+    const ids = (Api.examples as string[]).flatMap((e) => [...(/\/v1\/withdrawals\/(\S+)/.exec(e)?.slice(1) ?? [])])
     expect(ids.length).toBeGreaterThan(0)
     for (const id of ids) expect(id).toMatch(/^[0-9a-f]{24}$/)
     expect(Api.description).toContain('svc withdrawals get')

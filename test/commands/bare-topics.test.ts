@@ -38,9 +38,18 @@ afterAll(() => sb.close())
 
 describe('a bare topic runs its show or list command (issue 24 item 17)', () => {
   it.each([
-    [['sandbox', 'keys'], ['sandbox', 'keys', 'list']],
-    [['sandbox', 'webhook'], ['sandbox', 'webhook', 'show']],
-    [['sandbox', 'account'], ['sandbox', 'account', 'show']],
+    [
+      ['sandbox', 'keys'],
+      ['sandbox', 'keys', 'list'],
+    ],
+    [
+      ['sandbox', 'webhook'],
+      ['sandbox', 'webhook', 'show'],
+    ],
+    [
+      ['sandbox', 'account'],
+      ['sandbox', 'account', 'show'],
+    ],
     [['profiles'], ['profiles', 'list']],
     [['charges'], ['charges', 'list']],
   ])('svc %j prints what svc %j prints', async (bare, full) => {

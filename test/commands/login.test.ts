@@ -71,7 +71,9 @@ describe('svc login --with-key-stdin', () => {
 
   it('a 401: exit 3 with the API code and requestId, and nothing stored', async () => {
     const env = { SVC_CONFIG_DIR: freshConfigDir() }
-    nock(BASE_URL).get('/v1/account').reply(401, errorBody('invalid_api_key', 'Chave de API inválida', { requestId: 'req_401' }))
+    nock(BASE_URL)
+      .get('/v1/account')
+      .reply(401, errorBody('invalid_api_key', 'Chave de API inválida', { requestId: 'req_401' }))
     const r = await runCommand(Login, ['--with-key-stdin', '--base-url', BASE_URL], { stdin: `${TEST_KEY}\n`, env })
     expect(r.exitCode).toBe(3)
     expect(r.stderr).toContain('Error [invalid_api_key]: Chave de API inválida (requestId req_401)')
@@ -187,7 +189,9 @@ describe('svc login --with-key-stdin', () => {
 
   it('--json prints the masked profile and the account', async () => {
     const env = { SVC_CONFIG_DIR: freshConfigDir() }
-    nock(BASE_URL).get('/v1/account').reply(200, account({ environment: 'live' }))
+    nock(BASE_URL)
+      .get('/v1/account')
+      .reply(200, account({ environment: 'live' }))
     const r = await runCommand(Login, ['--with-key-stdin', '--base-url', BASE_URL, '--profile', 'prod', '--json'], { stdin: `${LIVE_KEY}\n`, env })
     expect(r.exitCode).toBe(0)
     expect(JSON.parse(r.stdout)).toEqual({

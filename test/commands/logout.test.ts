@@ -10,7 +10,7 @@ function expectNoSecret(...outputs: string[]): void {
 }
 
 describe('svc logout', () => {
-  it('removes the default profile\'s key and secret, keeps its base URL for the next login', async () => {
+  it("removes the default profile's key and secret, keeps its base URL for the next login", async () => {
     const { env, store } = await configWithProfiles()
     const r = await runCommand(Logout, [], { env })
     expect(r.exitCode).toBe(0)

@@ -26,10 +26,7 @@ describe('oclif parse errors', () => {
   it('a missing argument names it with its description, and the hint names the command', async () => {
     const r = await runCommand(ChargesGet, [], { env: testEnv })
     expect(r.exitCode).toBe(2)
-    expect(lines(r.stderr)).toEqual([
-      'Error [invalid_request]: Missing required argument: id (Charge id (24 hexadecimal characters))',
-      'Hint: See `svc charges get --help`.',
-    ])
+    expect(lines(r.stderr)).toEqual(['Error [invalid_request]: Missing required argument: id (Charge id (24 hexadecimal characters))', 'Hint: See `svc charges get --help`.'])
   })
 
   it('several missing arguments, one line', async () => {
@@ -42,7 +39,10 @@ describe('oclif parse errors', () => {
   })
 
   it('arguments swallowed by a flag that takes several values: the hint says to put them first', async () => {
-    for (const argv of [['-H', 'X-A: 1', 'GET', '/v1/account'], ['--header', 'X-A: 1', 'GET', '/v1/account']]) {
+    for (const argv of [
+      ['-H', 'X-A: 1', 'GET', '/v1/account'],
+      ['--header', 'X-A: 1', 'GET', '/v1/account'],
+    ]) {
       const r = await runCommand(Api, argv, { env: testEnv })
       expect(r.exitCode).toBe(2)
       expect(lines(r.stderr)[1]).toBe('Hint: See `svc api --help`. Put the arguments before --header (it takes several values), or after `--`.')

@@ -23,7 +23,11 @@ describe('plain-http --base-url', () => {
 
   it('a command warns once on stderr, whatever the number of requests; stdout stays clean', async () => {
     const base = 'http://api.example.com'
-    nock(base).post(`/v1/charges/${idOf(1)}/cancel`).reply(200, chargeN(1, { status: 'canceled' })).post(`/v1/charges/${idOf(2)}/cancel`).reply(200, chargeN(2, { status: 'canceled' }))
+    nock(base)
+      .post(`/v1/charges/${idOf(1)}/cancel`)
+      .reply(200, chargeN(1, { status: 'canceled' }))
+      .post(`/v1/charges/${idOf(2)}/cancel`)
+      .reply(200, chargeN(2, { status: 'canceled' }))
     const r = await runCommand(ChargesCancel, [idOf(1), idOf(2), '--base-url', base], { env: { SVC_API_KEY: TEST_KEY } })
     expect(r.exitCode).toBe(0)
     expect(r.stdout).toBe(`${idOf(1)}\tcanceled\n${idOf(2)}\tcanceled\n`)

@@ -57,7 +57,10 @@ describe('outside text is shown escaped, never obeyed', () => {
   })
 
   it('charges list: a TSV row stays one row of five fields; the table escapes the order id', async () => {
-    nock(BASE_URL).get('/v1/charges').twice().reply(200, { data: [hostile], hasMore: false })
+    nock(BASE_URL)
+      .get('/v1/charges')
+      .twice()
+      .reply(200, { data: [hostile], hasMore: false })
     const piped = await runCommand(ChargesList, [], { env: testEnv })
     expect(piped.stdout).toBe(`${ID}\tawaiting_payment\t1500\torder\\t1\\nx\t2026-11-20T14:00:00Z\n`)
     const tty = await runCommand(ChargesList, [], { env: testEnv, tty: true, columns: 160 })
@@ -78,7 +81,9 @@ describe('outside text is shown escaped, never obeyed', () => {
   })
 
   it('charges cancel: the per-id error line escapes the server message', async () => {
-    nock(BASE_URL).post(`/v1/charges/${ID}/cancel`).reply(409, errorBody('charge_not_cancelable', `já paga${CLEAR}`))
+    nock(BASE_URL)
+      .post(`/v1/charges/${ID}/cancel`)
+      .reply(409, errorBody('charge_not_cancelable', `já paga${CLEAR}`))
     const r = await runCommand(ChargesCancel, [ID], { env: testEnv })
     expect(r.exitCode).toBe(5)
     expect(r.stderr).not.toContain(ESC)

@@ -14,10 +14,10 @@ describe('svc completion', () => {
     expect(r.exitCode).toBe(0)
     const script = join(mkdtempSync(join(tmpdir(), 'svc-comp-')), 'svc.bash')
     writeFileSync(script, r.stdout)
-    const out = execFileSync('bash', ['--norc', '--noprofile', '-c', `source '${script}'; COMP_WORDS=(svc charges list --status ''); COMP_CWORD=4; COMPREPLY=(); _svc_complete; printf '%s\\n' "\${COMPREPLY[@]}"`], { encoding: 'utf8' })
-    expect(out.split('\n').filter(Boolean).sort()).toEqual(
-      ['awaiting_payment', 'canceled', 'created', 'expired', 'failed', 'paid_pending_settlement', 'refunded', 'settled'],
-    )
+    const out = execFileSync('bash', ['--norc', '--noprofile', '-c', `source '${script}'; COMP_WORDS=(svc charges list --status ''); COMP_CWORD=4; COMPREPLY=(); _svc_complete; printf '%s\\n' "\${COMPREPLY[@]}"`], {
+      encoding: 'utf8',
+    })
+    expect(out.split('\n').filter(Boolean).sort()).toEqual(['awaiting_payment', 'canceled', 'created', 'expired', 'failed', 'paid_pending_settlement', 'refunded', 'settled'])
   })
 
   it('prints a fish script and refuses an unknown shell with exit 2', async () => {
@@ -61,7 +61,9 @@ describe('svc completion', () => {
     const bash = await svc(['completion', 'bash'])
     const script = join(mkdtempSync(join(tmpdir(), 'svc-comp-')), 'svc.bash')
     writeFileSync(script, bash.stdout)
-    const out = execFileSync('bash', ['--norc', '--noprofile', '-c', `source '${script}'; COMP_WORDS=(svc trigger charge.s); COMP_CWORD=2; COMPREPLY=(); _svc_complete; printf '%s\\n' "\${COMPREPLY[@]}"`], { encoding: 'utf8' })
+    const out = execFileSync('bash', ['--norc', '--noprofile', '-c', `source '${script}'; COMP_WORDS=(svc trigger charge.s); COMP_CWORD=2; COMPREPLY=(); _svc_complete; printf '%s\\n' "\${COMPREPLY[@]}"`], {
+      encoding: 'utf8',
+    })
     expect(out.split('\n').filter(Boolean).sort()).toEqual(['charge.settled', 'charge.split.completed', 'charge.split.failed'])
     const fish = await svc(['completion', 'fish'])
     for (const type of EVENT_TYPES) expect(fish.stdout).toContain(`complete -c svc -n '__svc_at trigger --next' -f -a '${type}'`)

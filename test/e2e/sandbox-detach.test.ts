@@ -92,19 +92,23 @@ describe('svc sandbox start --detach with a bad --seed FILE (trial report item 3
     ['a missing file', 'missing.json'],
     ['a file that is not JSON', 'not-json.json'],
     ['a file in the wrong format', 'wrong-format.json'],
-  ])('shows the same error as the foreground for %s (text, colour and --json), and exits the same', async (_what, file) => {
-    for (const extra of [[], ['--json']]) {
-      for (const colour of [{}, { FORCE_COLOR: '1' }]) {
-        const args = ['sandbox', 'start', '--in-memory', '--port', '0', '--seed', join(dir, file), ...extra]
-        const foreground = await svc(args, { env: { ...seedEnv, ...colour } })
-        const detached = await svc([...args, '--detach'], { env: { ...seedEnv, ...colour }, timeoutMs: 30_000 })
-        expect(foreground.exitCode).toBe(2)
-        expect(foreground.stderr).toContain('--seed')
-        expect({ exitCode: detached.exitCode, stderr: detached.stderr, stdout: detached.stdout }).toEqual({ exitCode: 2, stderr: foreground.stderr, stdout: '' })
-        expect(detached.stderr).not.toContain('before it was ready')
+  ])(
+    'shows the same error as the foreground for %s (text, colour and --json), and exits the same',
+    async (_what, file) => {
+      for (const extra of [[], ['--json']]) {
+        for (const colour of [{}, { FORCE_COLOR: '1' }]) {
+          const args = ['sandbox', 'start', '--in-memory', '--port', '0', '--seed', join(dir, file), ...extra]
+          const foreground = await svc(args, { env: { ...seedEnv, ...colour } })
+          const detached = await svc([...args, '--detach'], { env: { ...seedEnv, ...colour }, timeoutMs: 30_000 })
+          expect(foreground.exitCode).toBe(2)
+          expect(foreground.stderr).toContain('--seed')
+          expect({ exitCode: detached.exitCode, stderr: detached.stderr, stdout: detached.stdout }).toEqual({ exitCode: 2, stderr: foreground.stderr, stdout: '' })
+          expect(detached.stderr).not.toContain('before it was ready')
+        }
       }
-    }
-  }, 60_000)
+    },
+    60_000,
+  )
 })
 
 describe('extra in-memory sandboxes started with --detach (trial report item 4)', () => {

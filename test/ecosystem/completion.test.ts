@@ -34,7 +34,10 @@ function bashComplete(cases: string[][]): string[][] {
     ...cases.map((words) => `_c ${words.map(q).join(' ')}`),
   ].join('\n')
   const out = execFileSync('bash', ['--norc', '--noprofile', '-c', driver], { encoding: 'utf8' })
-  return out.split('\n').slice(0, cases.length).map((line) => line.split(' ').filter(Boolean))
+  return out
+    .split('\n')
+    .slice(0, cases.length)
+    .map((line) => line.split(' ').filter(Boolean))
 }
 
 describe('bash completion', () => {

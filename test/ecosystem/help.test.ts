@@ -39,7 +39,11 @@ function invocations(example: string, ids: Set<string>): Array<{ id: string | un
 function unknownFlags(words: string[], command: LoadedCommand['command']): string[] {
   const flags = allFlags(command)
   const long = new Set(Object.entries(flags).flatMap(([name, f]) => [name, ...(f.allowNo ? [`no-${name}`] : [])]))
-  const short = new Set(Object.values(flags).map((f) => f.char).filter(Boolean))
+  const short = new Set(
+    Object.values(flags)
+      .map((f) => f.char)
+      .filter(Boolean),
+  )
   return words.filter((w) => {
     if (w.startsWith('--')) return !long.has(w.slice(2).split('=')[0]!)
     if (/^-[a-zA-Z]$/.test(w)) return !short.has(w.slice(1))

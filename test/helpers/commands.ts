@@ -20,7 +20,9 @@ export function commandId(file: string): string {
 }
 
 export async function loadCommands(): Promise<LoadedCommand[]> {
-  const files = globSync('**/*.{ts,tsx}', { cwd: `${ROOT}src/commands` }).filter((f) => !f.endsWith('.d.ts')).sort()
+  const files = globSync('**/*.{ts,tsx}', { cwd: `${ROOT}src/commands` })
+    .filter((f) => !f.endsWith('.d.ts'))
+    .sort()
   return Promise.all(
     files.map(async (file) => {
       const mod = (await import(`${ROOT}src/commands/${file}`)) as { default: typeof Command }

@@ -80,8 +80,7 @@ export async function startHarness(opts: Partial<SandboxStartOptions> = {}): Pro
     }
     return send(`${sb.baseUrl}${path}`, method, headers, body)
   }
-  const create = (body: Record<string, unknown> = {}, o: CallOptions = {}) =>
-    call('POST', '/v1/charges', { ...o, body: { amountInCents: 1500, payerTaxNumber: CPF, ...body } })
+  const create = (body: Record<string, unknown> = {}, o: CallOptions = {}) => call('POST', '/v1/charges', { ...o, body: { amountInCents: 1500, payerTaxNumber: CPF, ...body } })
   return { sb, clock, deliveries, call, create, close: () => sb.close() }
 }
 
@@ -117,8 +116,10 @@ export function errorOf(reply: Reply): { code: string; message: string; requestI
 
 // biome-ignore lint/suspicious/noExplicitAny: event bodies are inspected field by field
 export function eventsOf(h: Harness, chargeId: string): Array<{ type: string; body: Record<string, any> }> {
-  return h.deliveries.events
-    // biome-ignore lint/suspicious/noExplicitAny: event bodies are inspected field by field
-    .map((e) => ({ type: e.type, body: JSON.parse(e.body) as Record<string, any> }))
-    .filter((e) => e.body.data?.charge?.id === chargeId)
+  return (
+    h.deliveries.events
+      // biome-ignore lint/suspicious/noExplicitAny: event bodies are inspected field by field
+      .map((e) => ({ type: e.type, body: JSON.parse(e.body) as Record<string, any> }))
+      .filter((e) => e.body.data?.charge?.id === chargeId)
+  )
 }

@@ -24,6 +24,8 @@ export function verifyHttpMocks(): void {
   nock.cleanAll()
   unanswered = []
   if (pending.length > 0) {
-    throw new Error(`${pending.length} HTTP ${pending.length === 1 ? 'mock was' : 'mocks were'} set up but never requested (an unused mock is a bug: the request was not sent, or went elsewhere):\n  ${pending.join('\n  ')}`)
+    throw new Error(
+      `${pending.length} HTTP ${pending.length === 1 ? 'mock was' : 'mocks were'} set up but never requested (an unused mock is a bug: the request was not sent, or went elsewhere):\n  ${pending.join('\n  ')}`,
+    )
   }
 }

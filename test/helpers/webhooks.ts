@@ -20,10 +20,7 @@ export interface TargetApp {
 }
 
 /** An app that records every request and answers with `respond` (default 200). */
-export async function startApp(
-  respond: (r: Received, res: ServerResponse) => void = (_r, res) => res.end('ok'),
-  host = '127.0.0.1',
-): Promise<TargetApp> {
+export async function startApp(respond: (r: Received, res: ServerResponse) => void = (_r, res) => res.end('ok'), host = '127.0.0.1'): Promise<TargetApp> {
   const received: Received[] = []
   const server = createServer((req, res) => {
     const chunks: Buffer[] = []

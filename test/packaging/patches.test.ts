@@ -49,7 +49,12 @@ describe('packaging patches', () => {
     const zodV4 = join(packageDir('zod') as string, 'v4')
     const uses = files(zodV4, /\.js$/)
       .filter((f) => !f.includes(join('v4', 'locales')))
-      .flatMap((f) => readFileSync(f, 'utf8').split('\n').filter((l) => /locales\/index\.js|from "\.\.?\/locales"|from "\.\/locales\/?"/.test(l)).map((l) => l.trim()))
+      .flatMap((f) =>
+        readFileSync(f, 'utf8')
+          .split('\n')
+          .filter((l) => /locales\/index\.js|from "\.\.?\/locales"|from "\.\/locales\/?"/.test(l))
+          .map((l) => l.trim()),
+      )
     expect(new Set(uses)).toEqual(new Set(['export * as locales from "../locales/index.js";']))
     const readers = files(SRC, /\.tsx?$/).filter((f) => /\bz\.locales\b|\{\s*locales\b|zod\/(v4\/)?locales|\bz\.config\(/.test(readFileSync(f, 'utf8')))
     expect(readers).toEqual([])
@@ -72,7 +77,12 @@ describe('packaging patches', () => {
 
   it("undici-agent-alone: net/outbound.ts takes Agent alone from undici's public entry", () => {
     const text = readFileSync(join(SRC, 'lib/net/outbound.ts'), 'utf8')
-    const imports = [...text.matchAll(/import\s*\{([^}]*)\}\s*from\s*'undici'/g)].map((m) => m[1]!.split(',').map((s) => s.trim()).filter((s) => s && !s.startsWith('type ')))
+    const imports = [...text.matchAll(/import\s*\{([^}]*)\}\s*from\s*'undici'/g)].map((m) =>
+      m[1]!
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s && !s.startsWith('type ')),
+    )
     expect(imports).toEqual([['Agent']])
     const undici = packageDir('undici') as string
     expect(require(join(undici, 'lib/dispatcher/agent.js'))).toBe(require(undici).Agent)

@@ -55,7 +55,11 @@ describe('pagination under concurrent inserts (property)', () => {
 
           const ids = seen.map((c) => c.id)
           expect(new Set(ids).size, 'no charge twice').toBe(ids.length)
-          for (const id of before) expect(ids.filter((x) => x === id), `pre-existing ${id} once`).toHaveLength(1)
+          for (const id of before)
+            expect(
+              ids.filter((x) => x === id),
+              `pre-existing ${id} once`,
+            ).toHaveLength(1)
           for (let i = 1; i < seen.length; i++) expect(seen[i]!.createdAt <= seen[i - 1]!.createdAt).toBe(true)
         } finally {
           await client.close()

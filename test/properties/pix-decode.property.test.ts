@@ -23,7 +23,10 @@ describe('decodePix on the sandbox codes', () => {
 
   it('any single-character change is refused', () => {
     // Replacements: printable ASCII most of the time, sometimes anything (accents, emoji, controls).
-    const replacement = fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)) }, { weight: 1, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }) })
+    const replacement = fc.oneof(
+      { weight: 4, arbitrary: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)) },
+      { weight: 1, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 1 }) },
+    )
     fc.assert(
       fc.property(chargeId, fc.nat(), replacement, (id, at, ch) => {
         const code = brCodeFor(id)

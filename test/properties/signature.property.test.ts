@@ -13,8 +13,7 @@ const bodyArb = fc.uint8Array({ maxLength: 2048 })
 /** A timestamp within the tolerance of NOW. */
 const tsArb = fc.integer({ min: NOW - 300, max: NOW + 300 })
 
-const verify = (body: Uint8Array, ts: number | string, signature: string, secrets: string[]) =>
-  verifySignature({ body, timestamp: String(ts), signature, secrets, nowSeconds: NOW })
+const verify = (body: Uint8Array, ts: number | string, signature: string, secrets: string[]) => verifySignature({ body, timestamp: String(ts), signature, secrets, nowSeconds: NOW })
 
 describe('webhook signatures (properties)', () => {
   it('sign then verify holds for arbitrary bytes, secrets and in-tolerance timestamps, with the secret among others (rotation)', () => {

@@ -16,16 +16,14 @@ import { isValidTaxNumber } from '../../src/lib/domain/tax-number.js'
 const oracle = (s: string) => isValidCpf(s) || isValidCnpj(s, { version: 2 })
 
 /** A valid number as the library generates it, in one of the ways a user may type it. */
-const validArb = fc
-  .tuple(fc.constantFrom('cpf', 'cnpj', 'cnpj2'), fc.constantFrom('raw', 'formatted', 'lower', 'spaced'), fc.nat())
-  .map(([kind, style]) => {
-    const raw = kind === 'cpf' ? generateCpf() : generateCnpj(kind === 'cnpj2' ? { version: 2 } : 1)
-    const formatted = kind === 'cpf' ? formatCpf(raw) : formatCnpj(raw, { version: 2 })
-    if (style === 'formatted') return formatted
-    if (style === 'lower') return formatted.toLowerCase()
-    if (style === 'spaced') return ` ${formatted.replace(/[./-]/g, ' ')} `
-    return raw
-  })
+const validArb = fc.tuple(fc.constantFrom('cpf', 'cnpj', 'cnpj2'), fc.constantFrom('raw', 'formatted', 'lower', 'spaced'), fc.nat()).map(([kind, style]) => {
+  const raw = kind === 'cpf' ? generateCpf() : generateCnpj(kind === 'cnpj2' ? { version: 2 } : 1)
+  const formatted = kind === 'cpf' ? formatCpf(raw) : formatCnpj(raw, { version: 2 })
+  if (style === 'formatted') return formatted
+  if (style === 'lower') return formatted.toLowerCase()
+  if (style === 'spaced') return ` ${formatted.replace(/[./-]/g, ' ')} `
+  return raw
+})
 
 const charArb = fc.constantFrom(...'0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcxyz./- _*#'.split(''))
 

@@ -121,7 +121,10 @@ describe('createClient against the sandbox', () => {
       ],
     })
     expect(split.split.status).toBe('pending')
-    expect(split.split.destinations.map((d) => [d.wallet, d.shareBps])).toEqual([['wallet-a', 7000], ['wallet-b', 3000]])
+    expect(split.split.destinations.map((d) => [d.wallet, d.shareBps])).toEqual([
+      ['wallet-a', 7000],
+      ['wallet-b', 3000],
+    ])
     expect(await client.charges.get(split.id)).toMatchObject({ id: split.id, amount: { grossInCents: 3000 } })
 
     const account = await client.account.get()
@@ -151,14 +154,20 @@ describe('createClient against the sandbox', () => {
 
 describe('SvcApiError', () => {
   it('an API error carries status, code, message and requestId', async () => {
-    const err = await sandbox.client().charges.get('0123456789abcdef01234567').catch((e: unknown) => e)
+    const err = await sandbox
+      .client()
+      .charges.get('0123456789abcdef01234567')
+      .catch((e: unknown) => e)
     expect(err).toBeInstanceOf(SvcApiError)
     expect(err).toMatchObject({ name: 'SvcApiError', status: 404, code: 'charge_not_found', requestId: expect.stringMatching(/^req_/) })
     expect((err as Error).message).not.toBe('')
   })
 
   it('a refused request carries the fields at fault in details', async () => {
-    const err = await sandbox.client().charges.create({ amountInCents: 5, payerTaxNumber: CPF }).catch((e: unknown) => e)
+    const err = await sandbox
+      .client()
+      .charges.create({ amountInCents: 5, payerTaxNumber: CPF })
+      .catch((e: unknown) => e)
     expect(err).toMatchObject({ status: 400, code: 'invalid_request', details: [expect.objectContaining({ field: 'amountInCents' })] })
   })
 
@@ -279,7 +288,15 @@ describe('retries', () => {
     })
     const client = createClient({ apiKey: sandbox.testKey, baseUrl: proxy.url })
     try {
-      const split = await client.splitCharges.create({ amountInCents: 5000, payerTaxNumber: CPF, description: 'split retried', split: [{ wallet: 'a', shareBps: 5000 }, { wallet: 'b', shareBps: 5000 }] })
+      const split = await client.splitCharges.create({
+        amountInCents: 5000,
+        payerTaxNumber: CPF,
+        description: 'split retried',
+        split: [
+          { wallet: 'a', shareBps: 5000 },
+          { wallet: 'b', shareBps: 5000 },
+        ],
+      })
       const posts = proxy.seen.filter((s) => s.method === 'POST')
       expect(posts.map((p) => p.path)).toEqual(['/v1/split-charges', '/v1/split-charges'])
       expect(posts[1]!.idempotencyKey).toBe(posts[0]!.idempotencyKey)

@@ -64,7 +64,7 @@ function listener(input: ReturnType<typeof build>): string {
 }
 
 describe('verifyWebhook', () => {
-  it('gives the listener verifier\'s verdict on every generated delivery', () => {
+  it("gives the listener verifier's verdict on every generated delivery", () => {
     fc.assert(
       fc.property(delivery, (d) => {
         const input = build(d)

@@ -38,8 +38,7 @@ afterAll(async () => {
 describe('the built binary under chaos 0.3', () => {
   it(`${RUNS} runs of svc charges create: each ends 0 or with a documented code and a readable error, and reruns never make a second charge`, async () => {
     const results: CliResult[] = []
-    const create = (i: number) =>
-      svc(['charges', 'create', '--amount', String(3000 + i), '--external-id', `bin-order-${i}`, '--payer-tax-number', '529.982.247-25', '-q'], { env, timeoutMs: 30_000 })
+    const create = (i: number) => svc(['charges', 'create', '--amount', String(3000 + i), '--external-id', `bin-order-${i}`, '--payer-tax-number', '529.982.247-25', '-q'], { env, timeoutMs: 30_000 })
     const ids = await pool(
       Array.from({ length: RUNS }, (_, i) => i),
       4,

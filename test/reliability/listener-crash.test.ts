@@ -27,7 +27,7 @@ async function listen(config: string, forward: string): Promise<string> {
   return listener.first.listening as string
 }
 
-it('a kill -9 between the app\'s answer and the record: the retry reaches the app again, nothing is lost', async () => {
+it("a kill -9 between the app's answer and the record: the retry reaches the app again, nothing is lost", async () => {
   const config = mkdtempSync(join(tmpdir(), 'svc-listener-crash-'))
   let crash = true
   app = await startApp((_r, res) => {

@@ -178,7 +178,10 @@ describe('listener and app under faults, sandbox retries on an advanced clock', 
 
     const deliveries = worker.list({ limit: 1000 })
     const emitted = new Set(deliveries.map((d) => d.eventId))
-    expect(deliveries.every((d) => d.state === 'succeeded'), JSON.stringify(deliveries.filter((d) => d.state !== 'succeeded'))).toBe(true)
+    expect(
+      deliveries.every((d) => d.state === 'succeeded'),
+      JSON.stringify(deliveries.filter((d) => d.state !== 'succeeded')),
+    ).toBe(true)
     expect(emitted.size).toBeGreaterThanOrEqual(35 + 5 + 7 * 2)
     expect(app.unverified).toEqual([])
     // None lost: everything emitted was accepted by the app.

@@ -129,11 +129,14 @@ it('kill -9 in the middle, restart on the same log: each target has each of its 
     const res = await fetch(`${sb!.baseUrl}/_sandbox/deliveries?limit=100`, { headers: { authorization: `Bearer ${sb!.testKey}` } })
     return ((await res.json()) as { data: Array<{ eventId: string; type: string; state: string }> }).data
   }
-  await vi.waitFor(async () => {
-    await panel('/clock/advance', { ms: 3_600_000 })
-    const pending = (await log()).filter((d) => d.state !== 'succeeded')
-    expect(pending).toEqual([])
-  }, { timeout: 20_000, interval: 100 })
+  await vi.waitFor(
+    async () => {
+      await panel('/clock/advance', { ms: 3_600_000 })
+      const pending = (await log()).filter((d) => d.state !== 'succeeded')
+      expect(pending).toEqual([])
+    },
+    { timeout: 20_000, interval: 100 },
+  )
   const events = await log()
   expect(events).toHaveLength(CHARGES * 3)
 

@@ -61,10 +61,13 @@ describe('the sandbox delivers every saved event after a crash', () => {
     await fetch(`${sb.baseUrl}/_sandbox/webhook`, { method: 'PUT', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ url: `${app.url}/hooks` }) })
     // The rows are made again on the restart (as the endpoint was before); retries run on the clock.
     await fetch(`${sb.baseUrl}/_sandbox/clock/advance`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ ms: 3_600_000 }) })
-    await vi.waitFor(() => {
-      const bodies = app!.received.map((r) => r.body.toString('utf8'))
-      for (const id of ids) expect(bodies.some((b) => b.includes(id) && b.includes('charge.awaiting_payment'))).toBe(true)
-    }, { timeout: 10_000, interval: 20 })
+    await vi.waitFor(
+      () => {
+        const bodies = app!.received.map((r) => r.body.toString('utf8'))
+        for (const id of ids) expect(bodies.some((b) => b.includes(id) && b.includes('charge.awaiting_payment'))).toBe(true)
+      },
+      { timeout: 10_000, interval: 20 },
+    )
     const log = (await (await fetch(`${sb.baseUrl}/_sandbox/deliveries?limit=100`, { headers: { authorization: `Bearer ${key}` } })).json()) as { data: Array<{ state: string }> }
     expect(log.data.length).toBeGreaterThanOrEqual(2)
   }, 30_000)
@@ -86,11 +89,14 @@ describe('the sandbox delivers every saved event after a crash', () => {
 
     running = await svcBackground(['sandbox', 'start', '--data', dataDir, '--port', '0', '--json', '--no-profile'], { env })
     const second = running.first as { baseUrl: string; testKey: string }
-    await vi.waitFor(() => {
-      const bodies = app!.received.map((r) => r.body.toString('utf8'))
-      const missing = ids.filter((id) => !bodies.some((b) => b.includes(id)))
-      expect(missing).toEqual([])
-    }, { timeout: 15_000, interval: 50 })
+    await vi.waitFor(
+      () => {
+        const bodies = app!.received.map((r) => r.body.toString('utf8'))
+        const missing = ids.filter((id) => !bodies.some((b) => b.includes(id)))
+        expect(missing).toEqual([])
+      },
+      { timeout: 15_000, interval: 50 },
+    )
     // At least once: an id may arrive twice (the attempt whose outcome the crash lost), never zero times.
     expect(eventIdsAt(app).size).toBeGreaterThanOrEqual(60)
     expect(second.testKey).toBe(first.testKey)

@@ -82,7 +82,9 @@ describe('hostile or broken servers', () => {
       req.resume()
       res.writeHead(401, { 'content-type': 'application/json' })
       const auth = req.headers.authorization ?? ''
-      res.end(JSON.stringify({ error: { code: 'invalid_api_key', requestId: 'req_echo', message: `Key rejected: ${auth} (raw ${auth.slice('Bearer '.length)})`, details: [{ field: 'authorization', message: auth }] } }))
+      res.end(
+        JSON.stringify({ error: { code: 'invalid_api_key', requestId: 'req_echo', message: `Key rejected: ${auth} (raw ${auth.slice('Bearer '.length)})`, details: [{ field: 'authorization', message: auth }] } }),
+      )
     })
     await new Promise<void>((r) => echo.listen(0, '127.0.0.1', r))
     echoUrl = `http://127.0.0.1:${(echo.address() as AddressInfo).port}`

@@ -44,19 +44,11 @@ function signed(body?: string | Buffer, extra: string[] = []): { lines: string[]
   const id = `evt_hostile_${++n}`
   const bytes = Buffer.from(body ?? chargeEvent(id, 'charge.settled'))
   const ts = Math.floor(Date.now() / 1000)
-  const lines = [
-    'Content-Type: application/json',
-    `X-SVC-Event-Id: ${id}`,
-    'X-SVC-Event-Type: charge.settled',
-    `X-SVC-Timestamp: ${ts}`,
-    `X-SVC-Signature: ${signatureHeader(SECRET, ts, bytes)}`,
-    ...extra,
-  ]
+  const lines = ['Content-Type: application/json', `X-SVC-Event-Id: ${id}`, 'X-SVC-Event-Type: charge.settled', `X-SVC-Timestamp: ${ts}`, `X-SVC-Signature: ${signatureHeader(SECRET, ts, bytes)}`, ...extra]
   return { lines, body: bytes, id }
 }
 
-const deliver = (lines: string[], body: Buffer | string, path = '/') =>
-  rawRequest(url, [head('POST', path, [...lines, `Content-Length: ${Buffer.byteLength(body)}`]), body])
+const deliver = (lines: string[], body: Buffer | string, path = '/') => rawRequest(url, [head('POST', path, [...lines, `Content-Length: ${Buffer.byteLength(body)}`]), body])
 
 function expectSpecError(r: RawReply, status: number): void {
   expect(r.status, r.body).toBe(status)
@@ -77,36 +69,57 @@ afterEach(async () => {
 describe('listener: forged deliveries never reach the app', () => {
   const forgeries: Array<[string, () => { lines: string[]; body: Buffer | string }]> = [
     ['no signature at all', () => ({ lines: ['Content-Type: application/json', 'X-SVC-Event-Id: evt_forged'], body: chargeEvent('evt_forged', 'charge.settled') })],
-    ['signed with another secret', () => {
-      const body = chargeEvent('evt_forged', 'charge.settled')
-      const ts = Math.floor(Date.now() / 1000)
-      return { lines: [`X-SVC-Timestamp: ${ts}`, `X-SVC-Signature: ${signatureHeader('whsec_attacker_guess_000000', ts, body)}`], body }
-    }],
-    ['a valid signature over another body', () => {
-      const d = signed()
-      return { lines: d.lines, body: d.body.toString().replace('settled', 'refunded') }
-    }],
-    ['a valid signature with a moved timestamp', () => {
-      const d = signed()
-      return { lines: d.lines.map((l) => (l.startsWith('X-SVC-Timestamp') ? `X-SVC-Timestamp: ${Math.floor(Date.now() / 1000) - 1}` : l)), body: d.body }
-    }],
-    ['a replay 10 minutes old', () => {
-      const body = chargeEvent('evt_forged', 'charge.settled')
-      const ts = Math.floor(Date.now() / 1000) - 600
-      return { lines: [`X-SVC-Timestamp: ${ts}`, `X-SVC-Signature: ${signatureHeader(SECRET, ts, body)}`], body }
-    }],
-    ['the signature header twice (a good and a bad one)', () => {
-      const d = signed()
-      return { lines: [...d.lines, `X-SVC-Signature: v1=${'0'.repeat(64)}`], body: d.body }
-    }],
-    ['the timestamp header twice', () => {
-      const d = signed()
-      return { lines: [...d.lines, 'X-SVC-Timestamp: 1'], body: d.body }
-    }],
-    ['an uppercase hex signature', () => {
-      const d = signed()
-      return { lines: d.lines.map((l) => (l.startsWith('X-SVC-Signature') ? l.toUpperCase().replace('X-SVC-SIGNATURE: V1=', 'X-SVC-Signature: v1=') : l)), body: d.body }
-    }],
+    [
+      'signed with another secret',
+      () => {
+        const body = chargeEvent('evt_forged', 'charge.settled')
+        const ts = Math.floor(Date.now() / 1000)
+        return { lines: [`X-SVC-Timestamp: ${ts}`, `X-SVC-Signature: ${signatureHeader('whsec_attacker_guess_000000', ts, body)}`], body }
+      },
+    ],
+    [
+      'a valid signature over another body',
+      () => {
+        const d = signed()
+        return { lines: d.lines, body: d.body.toString().replace('settled', 'refunded') }
+      },
+    ],
+    [
+      'a valid signature with a moved timestamp',
+      () => {
+        const d = signed()
+        return { lines: d.lines.map((l) => (l.startsWith('X-SVC-Timestamp') ? `X-SVC-Timestamp: ${Math.floor(Date.now() / 1000) - 1}` : l)), body: d.body }
+      },
+    ],
+    [
+      'a replay 10 minutes old',
+      () => {
+        const body = chargeEvent('evt_forged', 'charge.settled')
+        const ts = Math.floor(Date.now() / 1000) - 600
+        return { lines: [`X-SVC-Timestamp: ${ts}`, `X-SVC-Signature: ${signatureHeader(SECRET, ts, body)}`], body }
+      },
+    ],
+    [
+      'the signature header twice (a good and a bad one)',
+      () => {
+        const d = signed()
+        return { lines: [...d.lines, `X-SVC-Signature: v1=${'0'.repeat(64)}`], body: d.body }
+      },
+    ],
+    [
+      'the timestamp header twice',
+      () => {
+        const d = signed()
+        return { lines: [...d.lines, 'X-SVC-Timestamp: 1'], body: d.body }
+      },
+    ],
+    [
+      'an uppercase hex signature',
+      () => {
+        const d = signed()
+        return { lines: d.lines.map((l) => (l.startsWith('X-SVC-Signature') ? l.toUpperCase().replace('X-SVC-SIGNATURE: V1=', 'X-SVC-Signature: v1=') : l)), body: d.body }
+      },
+    ],
   ]
 
   it.each(forgeries)('%s → 400, not forwarded', async (_name, make) => {
@@ -214,7 +227,7 @@ describe('listener: content types, headers and paths', () => {
     expectSpecError(await rawRequest(url, chunks as string[]), 400)
   })
 
-  it('headers over node\'s limit → 431', async () => {
+  it("headers over node's limit → 431", async () => {
     expectSpecError(await rawRequest(url, [head('POST', '/', [`X-Big: ${'a'.repeat(20_000)}`])]), 431)
   })
 })

@@ -113,7 +113,7 @@ describe('sandbox: odd and duplicated headers', () => {
     expectSpecError(await rawRequest(sb.baseUrl, chunks as string[]), 400)
   })
 
-  it('headers over node\'s limit → 431 invalid_request', async () => {
+  it("headers over node's limit → 431 invalid_request", async () => {
     expectSpecError(await rawRequest(sb.baseUrl, [head('GET', '/v1/account', [auth, `X-Big: ${'a'.repeat(20_000)}`])]), 431)
   })
 

@@ -67,7 +67,13 @@ describe('forged 1 MiB deliveries', () => {
     const body = chargeEvent('evt_genuine', 'charge.settled')
     const r = await fetch(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-svc-event-id': 'evt_genuine', 'x-svc-event-type': 'charge.settled', 'x-svc-timestamp': String(ts), 'x-svc-signature': signatureHeader(SECRET, ts, Buffer.from(body)) },
+      headers: {
+        'content-type': 'application/json',
+        'x-svc-event-id': 'evt_genuine',
+        'x-svc-event-type': 'charge.settled',
+        'x-svc-timestamp': String(ts),
+        'x-svc-signature': signatureHeader(SECRET, ts, Buffer.from(body)),
+      },
       body,
     })
     expect(r.status).toBe(200)

@@ -30,7 +30,7 @@ describe('override paths', () => {
     expect(polluted().polluted).toBeUndefined()
   })
 
-  it('a trigger step\'s override (no parseOverride on its way) is refused too, and nothing is polluted', () => {
+  it("a trigger step's override (no parseOverride on its way) is refused too, and nothing is polluted", () => {
     const target: Record<string, unknown> = { amountInCents: 1500 }
     const o = { path: ['__proto__', 'polluted'], value: '"yes"', json: true, text: '__proto__.polluted="yes"' }
     expect(() => applyOverride(target, o, 'step t')).toThrow(/__proto__\.polluted/)

@@ -180,7 +180,7 @@ describe('secrets never leak', () => {
     for (const f of dbFiles) expect(mode(join(data, f)), f).toBe(0o600)
   })
 
-  it('svc sandbox start: the banner is the keys\' home; its log and its files leak nothing', async () => {
+  it("svc sandbox start: the banner is the keys' home; its log and its files leak nothing", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-secrets-start-'))
     const start = startCommand(await load('sandbox/start'), ['--port', '0', '--json', '--data', join(dir, 'sb')], { SVC_CONFIG_DIR: dir, SVC_DEBUG: '1' })
     const [line] = await start.waitFor(/^\{.*\}\n/)

@@ -31,14 +31,19 @@ export default class ChargesCancel extends ApiCommand<typeof ChargesCancel> {
     const given = (this.args.ids as string[] | undefined) ?? []
     const fromStdin = given.includes('-')
     if (fromStdin && given.length > 1) throw new UsageError('Pass ids as arguments or `-` for stdin, not both.', { field: 'ID' })
-    if (fromStdin && this.io.isStdinTTY) throw new UsageError('`-` reads ids from stdin, but stdin is a terminal.', { field: 'ID', hint: 'Pipe the ids in: svc charges list -q --status awaiting_payment --all | svc charges cancel -' })
+    if (fromStdin && this.io.isStdinTTY)
+      throw new UsageError('`-` reads ids from stdin, but stdin is a terminal.', { field: 'ID', hint: 'Pipe the ids in: svc charges list -q --status awaiting_payment --all | svc charges cancel -' })
     const lines = fromStdin ? await readStdinLines(this.io.stdin) : given
     // Like `xargs -r`: a pipeline that found nothing to cancel is not a failure (set -e scripts go on).
     if (fromStdin && lines.length === 0) return this.note('no charge ids on stdin; nothing to cancel')
     const ids = normalizeIds(lines, fromStdin ? 'on stdin' : 'as arguments')
     const client = await this.client()
     if (this.io.isStderrTTY && !this.flags.json) this.note(`${await this.badge('err')} canceling ${ids.length} charge${ids.length === 1 ? '' : 's'}`)
-    const worst = await cancelCharges(ids, (id) => client.cancelCharge(id), (r) => this.report(r))
+    const worst = await cancelCharges(
+      ids,
+      (id) => client.cancelCharge(id),
+      (r) => this.report(r),
+    )
     if (this.canceled > 0 && this.io.isStderrTTY && !this.flags.json) {
       this.warnUser("a canceled charge's QR stays payable (the provider cannot invalidate it): remove it from the payer's view. A late payment still goes through.")
     }

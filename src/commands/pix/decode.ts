@@ -17,7 +17,7 @@ const MAX_STDIN_BYTES = 64 * 1024
 export default class PixDecode extends BaseCommand<typeof PixDecode, PixVerdict> {
   static override summary = 'Decode and check a Pix copy-and-paste string (EMV BR Code).'
   static override description =
-    'Checks the code as a payer\'s bank would: printable ASCII only, at most 512 characters, the CRC16 (field 63) over its UTF-8 bytes, ' +
+    "Checks the code as a payer's bank would: printable ASCII only, at most 512 characters, the CRC16 (field 63) over its UTF-8 bytes, " +
     'the br.gov.bcb.pix template with a Pix key (static code) or a location URL (dynamic code), the mandatory fields, and the ' +
     'lengths the Bacen manual sets (merchant name ≤ 25, city ≤ 15, txid ≤ 25 of [A-Za-z0-9] or ***, key and URL ≤ 77). ' +
     'Prints the merchant name, city, Pix key or location URL, amount and txid: labelled on a terminal, `field<TAB>value` lines ' +
@@ -30,7 +30,7 @@ export default class PixDecode extends BaseCommand<typeof PixDecode, PixVerdict>
   static override examples = [
     "<%= config.bin %> pix decode '00020126370014br.gov.bcb.pix0115pix@example.com520400005303986540515.005802BR5904Loja6009Sao Paulo62100506ABC1236304851E'",
     '<%= config.bin %> charges get 65a1f0c2b3d4e5f60718293a --json | jq -r .pix.qrCode | <%= config.bin %> pix decode -',
-    "<%= config.bin %> pix decode \"$CODE\" --json | jq -r '.reason // .kind'   # exit 2 and the reason when invalid",
+    '<%= config.bin %> pix decode "$CODE" --json | jq -r \'.reason // .kind\'   # exit 2 and the reason when invalid',
     '<%= config.bin %> pix decode "$CODE" | cut -f2   # piped: one field<TAB>value line per field',
   ]
 

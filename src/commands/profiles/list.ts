@@ -10,7 +10,7 @@ export default class ProfilesList extends BaseCommand<typeof ProfilesList, Profi
     'the default. When stdout is not a terminal: one tab-separated row per profile, no header, columns name, environment, ' +
     'baseUrl, apiKey (masked), default (true/false).'
 
-  static override examples = ['<%= config.bin %> profiles list', '<%= config.bin %> profiles list --json', "<%= config.bin %> profiles list | cut -f1"]
+  static override examples = ['<%= config.bin %> profiles list', '<%= config.bin %> profiles list --json', '<%= config.bin %> profiles list | cut -f1']
 
   async run(): Promise<ProfileSummary[]> {
     return listProfiles(this.io.env)

@@ -16,7 +16,7 @@ interface ExportSummary {
 }
 
 export default class SandboxExport extends PanelCommand<typeof SandboxExport, ExportSummary | undefined> {
-  static override summary = 'Write the running sandbox\'s whole state as JSON, to start another sandbox from it (`sandbox start --seed FILE`).'
+  static override summary = "Write the running sandbox's whole state as JSON, to start another sandbox from it (`sandbox start --seed FILE`)."
   static override description =
     'Account, plan, API keys and webhook secret, webhook URLs, clock, charges (split charges included), withdrawals, product ' +
     'sales, events and their deliveries, as the rows of the sandbox\'s tables under a "format" version (svc-sandbox-state/1). ' +
@@ -27,7 +27,7 @@ export default class SandboxExport extends PanelCommand<typeof SandboxExport, Ex
   static override examples = [
     '<%= config.bin %> sandbox export -o state.json',
     '<%= config.bin %> sandbox export --profile sandbox -o state.json && <%= config.bin %> sandbox start --in-memory --port 0 --seed state.json',
-    '<%= config.bin %> sandbox export | jq \'.tables.charges | length\'',
+    "<%= config.bin %> sandbox export | jq '.tables.charges | length'",
     '<%= config.bin %> sandbox export -o state.json --json | jq .counts',
   ]
 
@@ -41,7 +41,7 @@ export default class SandboxExport extends PanelCommand<typeof SandboxExport, Ex
     const text = `${JSON.stringify(state, null, 2)}\n`
     const file = this.flags.output
     if (file === undefined) {
-      if (this.io.isStdoutTTY) this.warnUser('this output holds the sandbox\'s API keys and webhook secret in full; write it to a file with -o FILE (mode 0600) instead.')
+      if (this.io.isStdoutTTY) this.warnUser("this output holds the sandbox's API keys and webhook secret in full; write it to a file with -o FILE (mode 0600) instead.")
       this.io.out(text)
       return undefined
     }
@@ -53,7 +53,9 @@ export default class SandboxExport extends PanelCommand<typeof SandboxExport, Ex
     if (!summary) return
     const c = summary.counts
     const file = this.flags.output
-    this.note(`Wrote ${file} (mode 0600): ${c.charges} charges, ${c.withdrawals} withdrawals, ${c.productSales} product sales, ${c.events} events, ${c.deliveries} deliveries; clock at ${summary.clock}. Start from it with \`svc sandbox start --in-memory --seed ${file}\`.`)
+    this.note(
+      `Wrote ${file} (mode 0600): ${c.charges} charges, ${c.withdrawals} withdrawals, ${c.productSales} product sales, ${c.events} events, ${c.deliveries} deliveries; clock at ${summary.clock}. Start from it with \`svc sandbox start --in-memory --seed ${file}\`.`,
+    )
   }
 }
 

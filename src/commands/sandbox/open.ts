@@ -6,14 +6,14 @@ import type { IO } from '../../lib/output/io.js'
 type OpenResult = Awaited<ReturnType<typeof runSandboxOpen>>
 
 export default class SandboxOpen extends PanelCommand<typeof SandboxOpen, OpenResult> {
-  static override summary = 'Open the sandbox\'s web panel in your browser (or print its URL).'
+  static override summary = "Open the sandbox's web panel in your browser (or print its URL)."
   static override description =
-    'The panel of the running sandbox: charges live, a charge\'s QR, timeline and deliveries, the delivery log with resend, ' +
+    "The panel of the running sandbox: charges live, a charge's QR, timeline and deliveries, the delivery log with resend, " +
     'the webhook URL, keys, account, clock, and the sandbox bank that pays a QR. The URL carries a one-time ticket valid ' +
-    'for 60 s (then a cookie keeps you in), obtained with the sandbox profile\'s key. PAGE is one of ' +
+    "for 60 s (then a cookie keeps you in), obtained with the sandbox profile's key. PAGE is one of " +
     `${PANEL_PAGES.join(', ')}, or a charge id. Without a graphical session (or with --print, or piped) it prints the URL instead. ` +
-    'Only an http(s) URL on the sandbox\'s own origin is opened or printed (anything else the server answers exits 1), and ' +
-    'it goes to the system\'s opener (open, xdg-open, rundll32 on Windows) as one argument, never through a shell.'
+    "Only an http(s) URL on the sandbox's own origin is opened or printed (anything else the server answers exits 1), and " +
+    "it goes to the system's opener (open, xdg-open, rundll32 on Windows) as one argument, never through a shell."
 
   static override examples = [
     '<%= config.bin %> sandbox open',
@@ -25,7 +25,7 @@ export default class SandboxOpen extends PanelCommand<typeof SandboxOpen, OpenRe
   static override args = { page: Args.string({ description: `A page (${PANEL_PAGES.join(', ')}) or a charge id.`, default: 'charges' }) }
 
   static override flags = {
-    env: Flags.string({ description: 'Environment shown (default: the key\'s).', options: ['test', 'live'] }),
+    env: Flags.string({ description: "Environment shown (default: the key's).", options: ['test', 'live'] }),
     print: Flags.boolean({ description: 'Print the URL instead of opening a browser.' }),
   }
 

@@ -7,11 +7,11 @@ import { runSandboxReset, type SandboxResetResult } from '../../lib/services/san
 import { runState } from '../../lib/services/sandbox-runfile.js'
 
 export default class SandboxReset extends PanelCommand<typeof SandboxReset, SandboxResetResult> {
-  static override summary = 'Empty the local sandbox\'s data, keeping its keys and webhook secret.'
+  static override summary = "Empty the local sandbox's data, keeping its keys and webhook secret."
   static override description =
     'Deletes every charge, event, delivery, withdrawal and product sale, and the pending expiries, settlements and retries. ' +
     'The merchant, its API keys and webhook secret, the plan, the webhook URLs and the clock stay, so profiles and your ' +
-    'app\'s configuration keep working. A running sandbox is reset in place (through its panel, with the `sandbox` profile\'s ' +
+    "app's configuration keep working. A running sandbox is reset in place (through its panel, with the `sandbox` profile's " +
     'key); a stopped one is reset on disk. Asks first on a terminal; without a terminal pass --yes (else exit 2).'
 
   static override examples = ['<%= config.bin %> sandbox reset', '<%= config.bin %> sandbox reset --yes', '<%= config.bin %> sandbox reset --data ./.sandbox --yes']

@@ -100,9 +100,7 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
       detached: detachedChild,
       logFile: io.env[DETACHED_ENV] || undefined,
       confirmTakeover:
-        io.canPrompt && !detachedChild && !flags.json
-          ? (url) => promptConfirm(io, `The profiles sandbox and sandbox-live point at the sandbox still running at ${url}. Point them at this one instead?`)
-          : undefined,
+        io.canPrompt && !detachedChild && !flags.json ? (url) => promptConfirm(io, `The profiles sandbox and sandbox-live point at the sandbox still running at ${url}. Point them at this one instead?`) : undefined,
     })
     if (started.staleRun) this.note(paintErr('dim', `Cleaned the pid file of a sandbox that had died (pid ${started.staleRun.pid}, started ${started.staleRun.startedAt}).`))
     const { sandbox } = started

@@ -49,7 +49,12 @@ export default class SandboxStatus extends BaseCommand<typeof SandboxStatus, San
 
   protected override render(r: SandboxStatusResult, io: IO): void {
     if (!r.running) return io.out(io.isStdoutTTY ? `${r.hint}\n` : 'running\tfalse\n')
-    if (!io.isStdoutTTY) return io.out(Object.entries(r).map(([k, v]) => `${k}\t${v ?? ''}\n`).join(''))
+    if (!io.isStdoutTTY)
+      return io.out(
+        Object.entries(r)
+          .map(([k, v]) => `${k}\t${v ?? ''}\n`)
+          .join(''),
+      )
     const info = r
     const paint = painter(io.color)
     const rows: Array<[string, string]> = [

@@ -22,7 +22,7 @@ export default class WebhooksCheck extends BaseCommand<typeof WebhooksCheck, Che
 
   static override examples = [
     'SVC_WEBHOOK_SECRET=whsec_… <%= config.bin %> webhooks check http://localhost:3000/webhooks   # the secret stays out of ps',
-    'SVC_WEBHOOK_SECRET=whsec_… <%= config.bin %> webhooks check localhost:3000/webhooks --json | jq \'.rows[] | select(.pass | not)\'',
+    "SVC_WEBHOOK_SECRET=whsec_… <%= config.bin %> webhooks check localhost:3000/webhooks --json | jq '.rows[] | select(.pass | not)'",
     '<%= config.bin %> webhooks check https://staging.example.com/hooks/svc --profile staging',
   ]
 
@@ -31,7 +31,10 @@ export default class WebhooksCheck extends BaseCommand<typeof WebhooksCheck, Che
   }
 
   static override flags = {
-    secret: Flags.string({ description: 'Webhook secret your handler verifies with (or SVC_WEBHOOK_SECRET, or the profile\'s). Repeatable; the first signs. Visible to other processes: prefer SVC_WEBHOOK_SECRET or the profile.', multiple: true }),
+    secret: Flags.string({
+      description: "Webhook secret your handler verifies with (or SVC_WEBHOOK_SECRET, or the profile's). Repeatable; the first signs. Visible to other processes: prefer SVC_WEBHOOK_SECRET or the profile.",
+      multiple: true,
+    }),
     profile: Flags.string({ char: 'p', description: 'Profile whose webhook secret to use (or SVC_PROFILE; default: the default profile).' }),
   }
 

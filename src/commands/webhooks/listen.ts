@@ -24,26 +24,27 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
 
   static override examples = [
     '<%= config.bin %> webhooks listen --forward localhost:3000/webhooks',
-    '<%= config.bin %> webhooks listen --forward localhost:3000 --port 0 --no-tui | jq -r \'select(.outcome) | .outcome\'',
+    "<%= config.bin %> webhooks listen --forward localhost:3000 --port 0 --no-tui | jq -r 'select(.outcome) | .outcome'",
     'SVC_WEBHOOK_SECRET="$OLD_SECRET,$NEW_SECRET" <%= config.bin %> webhooks listen --forward http://127.0.0.1:8080/hooks --events charge.settled,charge.refunded',
-    '<%= config.bin %> webhooks listen --forward localhost:3000 --events \'charge.*\'',
-    '<%= config.bin %> webhooks listen --forward localhost:3000 --forward \'charge.split.*=localhost:4000/split\' --header \'Authorization: Bearer dev\'',
-    '<%= config.bin %> webhooks listen --forward \'charge.settled,charge.refunded=localhost:3000/money\' --forward \'withdrawal.*=localhost:4000/payouts\'',
+    "<%= config.bin %> webhooks listen --forward localhost:3000 --events 'charge.*'",
+    "<%= config.bin %> webhooks listen --forward localhost:3000 --forward 'charge.split.*=localhost:4000/split' --header 'Authorization: Bearer dev'",
+    "<%= config.bin %> webhooks listen --forward 'charge.settled,charge.refunded=localhost:3000/money' --forward 'withdrawal.*=localhost:4000/payouts'",
   ]
 
   static override flags = {
     forward: Flags.string({
       description:
-        'Your app\'s webhook URL; the scheme is optional (localhost:3000/webhooks). Repeat to route by type: PATTERN=URL (charge.split.*=localhost:4000/split) ' +
+        "Your app's webhook URL; the scheme is optional (localhost:3000/webhooks). Repeat to route by type: PATTERN=URL (charge.split.*=localhost:4000/split) " +
         'takes the events it matches, the first matching pattern in flag order wins; one bare URL takes the rest.',
       required: true,
       multiple: true,
     }),
-    header: Flags.string({ description: 'Add this header to every forwarded request, \'Name: value\' (repeatable; not content-type, X-SVC-* or framing headers).', multiple: true }),
+    header: Flags.string({ description: "Add this header to every forwarded request, 'Name: value' (repeatable; not content-type, X-SVC-* or framing headers).", multiple: true }),
     port: Flags.integer({ description: 'Port to listen on (0: any free port).', default: 4242, min: 0, max: 65_535 }),
     host: Flags.string({ description: 'Address to listen on.', default: '127.0.0.1' }),
     secret: Flags.string({
-      description: 'Webhook secret to verify with (repeat for rotation; or SVC_WEBHOOK_SECRET, or the profile\'s when the key comes from that profile, not from --api-key or SVC_API_KEY). Visible to other processes: prefer SVC_WEBHOOK_SECRET or the profile.',
+      description:
+        "Webhook secret to verify with (repeat for rotation; or SVC_WEBHOOK_SECRET, or the profile's when the key comes from that profile, not from --api-key or SVC_API_KEY). Visible to other processes: prefer SVC_WEBHOOK_SECRET or the profile.",
       multiple: true,
     }),
     events: Flags.string({
@@ -76,7 +77,7 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
         field: 'secret',
         hint: keyElsewhere
           ? `The API key comes from ${credentials?.source}, so no profile's secret is used: pass --secret (the panel's webhook secret) or set SVC_WEBHOOK_SECRET.`
-          : 'Pass --secret (the panel\'s webhook secret), set SVC_WEBHOOK_SECRET, or store it with `svc login`. `svc sandbox start` stores the sandbox\'s.',
+          : "Pass --secret (the panel's webhook secret), set SVC_WEBHOOK_SECRET, or store it with `svc login`. `svc sandbox start` stores the sandbox's.",
       })
     }
     if (!isLoopbackHost(flags.host)) {

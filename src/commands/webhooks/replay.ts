@@ -31,7 +31,7 @@ export default class WebhooksReplay extends BaseCommand<typeof WebhooksReplay, R
   static override examples = [
     '<%= config.bin %> webhooks replay evt_3f9a1c0d2b7e4a5f6c8d9e0a',
     '<%= config.bin %> webhooks replay evt_3f9a1c0d2b7e4a5f6c8d9e0a --forward localhost:3001/webhooks --json',
-    '<%= config.bin %> webhooks replay evt_3f9a1c0d2b7e4a5f6c8d9e0a --header \'Authorization: Bearer dev\'',
+    "<%= config.bin %> webhooks replay evt_3f9a1c0d2b7e4a5f6c8d9e0a --header 'Authorization: Bearer dev'",
   ]
 
   static override args = {
@@ -40,8 +40,11 @@ export default class WebhooksReplay extends BaseCommand<typeof WebhooksReplay, R
 
   static override flags = {
     forward: Flags.string({ description: 'Send to this URL instead (scheme optional).' }),
-    header: Flags.string({ description: 'Add this header to the request, \'Name: value\' (repeatable; not content-type, X-SVC-* or framing headers).', multiple: true }),
-    secret: Flags.string({ description: 'Webhook secret to re-sign with (repeatable; or SVC_WEBHOOK_SECRET, or the profile\'s). Visible to other processes: prefer SVC_WEBHOOK_SECRET or the profile.', multiple: true }),
+    header: Flags.string({ description: "Add this header to the request, 'Name: value' (repeatable; not content-type, X-SVC-* or framing headers).", multiple: true }),
+    secret: Flags.string({
+      description: "Webhook secret to re-sign with (repeatable; or SVC_WEBHOOK_SECRET, or the profile's). Visible to other processes: prefer SVC_WEBHOOK_SECRET or the profile.",
+      multiple: true,
+    }),
     profile: Flags.string({ char: 'p', description: 'Profile whose webhook secret to use.' }),
   }
 
@@ -55,7 +58,15 @@ export default class WebhooksReplay extends BaseCommand<typeof WebhooksReplay, R
       const r = await replayEvent({ store, eventId: this.args.eventId, forward, forwarder: new Forwarder({ headers }), secrets })
       if (!r.resigned) this.warnUser('No known secret signed the original delivery: sent with its original signature and timestamp, which the app may reject as stale.')
       if (!r.result.ok) this.failAfterOutput(r.result.status === undefined ? EXIT.network : EXIT.unexpected)
-      return { eventId: this.args.eventId, url: r.url.href, ok: r.result.ok, status: r.result.status ?? null, latencyMs: r.result.latencyMs, resigned: r.resigned, ...(r.result.message ? { error: r.result.message } : {}) }
+      return {
+        eventId: this.args.eventId,
+        url: r.url.href,
+        ok: r.result.ok,
+        status: r.result.status ?? null,
+        latencyMs: r.result.latencyMs,
+        resigned: r.resigned,
+        ...(r.result.message ? { error: r.result.message } : {}),
+      }
     } finally {
       store.close()
     }

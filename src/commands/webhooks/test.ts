@@ -12,11 +12,7 @@ export default class WebhooksTest extends ApiCommand<typeof WebhooksTest, { even
     'the printed eventId equals the `id` in the delivered body, so you can find it in your logs or in ' +
     '`svc webhooks events`. Piped, only the id is printed. Exit 4 when no webhook URL is configured.'
 
-  static override examples = [
-    '<%= config.bin %> webhooks test',
-    'EVENT=$(<%= config.bin %> webhooks test) && grep "$EVENT" app.log',
-    '<%= config.bin %> webhooks test --profile sandbox --json',
-  ]
+  static override examples = ['<%= config.bin %> webhooks test', 'EVENT=$(<%= config.bin %> webhooks test) && grep "$EVENT" app.log', '<%= config.bin %> webhooks test --profile sandbox --json']
 
   async run(): Promise<{ eventId: string }> {
     const client = await this.client()

@@ -25,7 +25,10 @@ export default class WebhooksVerify extends BaseCommand<typeof WebhooksVerify, V
   ]
 
   static override flags = {
-    secret: Flags.string({ description: 'Webhook secret (repeat for rotation; or SVC_WEBHOOK_SECRET, or the profile\'s, as listen and check). Visible to other processes: prefer SVC_WEBHOOK_SECRET or the profile.', multiple: true }),
+    secret: Flags.string({
+      description: "Webhook secret (repeat for rotation; or SVC_WEBHOOK_SECRET, or the profile's, as listen and check). Visible to other processes: prefer SVC_WEBHOOK_SECRET or the profile.",
+      multiple: true,
+    }),
     profile: Flags.string({ char: 'p', description: 'Profile whose webhook secret to use (or SVC_PROFILE; default: the default profile).' }),
     timestamp: Flags.string({ description: 'Value of the X-SVC-Timestamp header (epoch seconds).', required: true }),
     signature: Flags.string({ description: 'Value of the X-SVC-Signature header (v1=…).', required: true }),

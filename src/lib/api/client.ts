@@ -41,7 +41,6 @@ const IDEMPOTENT_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE'])
 /** The Date header has a one-second resolution and the answer takes time to arrive: smaller differences are noise. */
 const SKEW_TRUST_MS = 5000
 
-
 class UndiciApiClient implements ApiClient {
   private readonly transport: HttpTransport
   private readonly timeoutMs: number

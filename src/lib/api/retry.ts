@@ -16,9 +16,7 @@ const MAX_DELAY_MS = 8_000
 export const MAX_RETRY_AFTER_MS = 60_000
 
 /** What a failed attempt looked like, as far as the retry decision cares. */
-export type Failure =
-  | { kind: 'transport'; reason: TransportReason }
-  | { kind: 'status'; status: number; code?: string; retryAfterMs?: number }
+export type Failure = { kind: 'transport'; reason: TransportReason } | { kind: 'status'; status: number; code?: string; retryAfterMs?: number }
 
 /**
  * `refused` and `dns` mean the request never reached the server; `reset` and `timeout` mean it

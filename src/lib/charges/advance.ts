@@ -13,10 +13,11 @@ import { ApiError, CliError, UsageError } from '../errors.js'
 
 export function assertTestKey(credentials: Pick<Credentials, 'environment' | 'apiKey' | 'source'>): void {
   if (credentials.environment === 'test') return
-  throw new CliError(
-    `test advance works only in the test environment, and the key from ${credentials.source} (${maskSecret(credentials.apiKey)}) is a live key. Nothing was sent.`,
-    { exitCode: EXIT.auth, code: 'not_available_in_live', hint: 'Use a svc_test_ key: --api-key, SVC_API_KEY, or a test profile (e.g. --profile sandbox).' },
-  )
+  throw new CliError(`test advance works only in the test environment, and the key from ${credentials.source} (${maskSecret(credentials.apiKey)}) is a live key. Nothing was sent.`, {
+    exitCode: EXIT.auth,
+    code: 'not_available_in_live',
+    hint: 'Use a svc_test_ key: --api-key, SVC_API_KEY, or a test profile (e.g. --profile sandbox).',
+  })
 }
 
 /** The states from which a sandbox advance can reach `target`. */

@@ -46,11 +46,7 @@ export function normalizeIds(raw: string[], source: string): string[] {
   return ids
 }
 
-export async function cancelCharges(
-  ids: string[],
-  cancel: (id: string) => Promise<Charge>,
-  onResult: (result: CancelResult) => void,
-): Promise<ExitCode> {
+export async function cancelCharges(ids: string[], cancel: (id: string) => Promise<Charge>, onResult: (result: CancelResult) => void): Promise<ExitCode> {
   let worst: ExitCode = EXIT.ok
   for (const id of ids) {
     let result: CancelResult

@@ -49,7 +49,6 @@ export function issuesFromZod(error: z.ZodError, flagOf: Record<string, string>)
 /** One UsageError (exit 2) carrying every issue as a detail line. */
 export function flagsError(issues: FlagIssue[], hint: string): UsageError {
   const details: ErrorDetail[] = issues.map((i) => ({ field: i.field, message: i.message }))
-  const message =
-    issues.length === 1 ? `Invalid ${issues[0]!.field}; nothing was sent.` : `${issues.length} flags are invalid; nothing was sent.`
+  const message = issues.length === 1 ? `Invalid ${issues[0]!.field}; nothing was sent.` : `${issues.length} flags are invalid; nothing was sent.`
   return new UsageError(message, { details, hint })
 }

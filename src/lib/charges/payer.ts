@@ -55,6 +55,6 @@ export async function resolvePayerTaxNumber(given: string | undefined, ctx: Paye
   }
   throw new UsageError(`${FIELD} is required with a live key when no terminal is attached to ask for it.`, {
     field: FIELD,
-    hint: 'Pass --payer-tax-number with the payer\'s CPF or CNPJ.',
+    hint: "Pass --payer-tax-number with the payer's CPF or CNPJ.",
   })
 }

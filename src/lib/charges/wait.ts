@@ -37,9 +37,7 @@ export interface WaitOptions {
   onPoll?: (charge: Charge) => void
 }
 
-export type WaitOutcome =
-  | { reached: true; charge: Charge }
-  | { reached: false; reason: 'ended' | 'timeout'; charge: Charge }
+export type WaitOutcome = { reached: true; charge: Charge } | { reached: false; reason: 'ended' | 'timeout'; charge: Charge }
 
 export async function waitForStatus(opts: WaitOptions): Promise<WaitOutcome> {
   const clock = opts.clock ?? waitClock

@@ -36,7 +36,7 @@ export type ApiFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeo
 export abstract class ApiCommand<T extends typeof Command, R = void> extends BaseCommand<T, R> {
   static override baseFlags = { ...BaseCommand.baseFlags, ...apiFlags }
 
-  protected declare flags: ApiFlags<T>
+  declare protected flags: ApiFlags<T>
 
   private creds?: Credentials
   private apiClient?: ApiClient

@@ -35,9 +35,7 @@ export function describeParseError(err: Error & { args?: unknown }, command?: Co
     const args = (err.args as ArgLike[]).filter((a) => a?.name)
     const message = `Missing required argument${args.length === 1 ? '' : 's'}: ${args.map((a) => described(a.name!, a.description)).join(', ')}`
     // oclif's note: arguments given after a flag that takes several values are taken as its values.
-    const given = (/Note: (.+?) allows? multiple values/.exec(raw)?.[1] ?? '')
-      .split(', ')
-      .filter((f) => f && (!command?.argv || uses(command.argv, f.replace(/^--/, ''), command.flags?.[f.replace(/^--/, '')]?.char)))
+    const given = (/Note: (.+?) allows? multiple values/.exec(raw)?.[1] ?? '').split(', ').filter((f) => f && (!command?.argv || uses(command.argv, f.replace(/^--/, ''), command.flags?.[f.replace(/^--/, '')]?.char)))
     const note = given.length ? ` Put the arguments before ${given.join(', ')} (${given.length === 1 ? 'it takes' : 'they take'} several values), or after \`--\`.` : ''
     return { message, hint: `${help}${note}` }
   }
@@ -47,9 +45,7 @@ export function describeParseError(err: Error & { args?: unknown }, command?: Co
     .filter((l) => l && !/^See more help/.test(l) && !/^The following errors? occurred/.test(l))
     .map((l) => l.replace(/^Error: /, ''))
     .map((l) => l.replace(/^Nonexistent flags?: /, (m) => (m.includes('flags') ? 'Unknown flags: ' : 'Unknown flag: ')))
-    .map((l) =>
-      l.replace(/^Missing required flag (\S+)$/, (_m, name: string) => `Missing required flag: ${described(`--${name}`, command?.flags?.[name]?.description)}`),
-    )
+    .map((l) => l.replace(/^Missing required flag (\S+)$/, (_m, name: string) => `Missing required flag: ${described(`--${name}`, command?.flags?.[name]?.description)}`))
   // "Parsing --limit" then the reason on the next line: one sentence.
   const message = lines
     .join('; ')

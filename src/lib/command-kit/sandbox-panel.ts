@@ -14,7 +14,6 @@ import { EXIT } from '../contract/errors.js'
 import { CliError } from '../errors.js'
 import { PanelClient, type PanelEnv } from '../sandbox-client/client.js'
 
-
 export const envFlag = Flags.string({
   description: 'Environment to act on (default: the one of the key used).',
   options: ['test', 'live'],
@@ -62,5 +61,4 @@ export abstract class PanelCommand<T extends typeof Command, R = void> extends A
   protected envChoice(): PanelEnv | undefined {
     return (this.flags as { env?: PanelEnv }).env
   }
-
 }

@@ -90,15 +90,9 @@ export async function resolveCredentials(flags: CredentialFlags, env: NodeJS.Pro
     if (!profileName && stored.length > 0) {
       // Profiles exist but none is the default: choosing one is the step, not logging in again.
       const pick = stored.includes('sandbox') ? 'sandbox' : stored[0]!
-      throw new AuthError(
-        'No API key found: no default profile is set.',
-        `Make one the default with \`svc profiles use ${pick}\`, or pass --profile NAME (stored: ${stored.join(', ')}).`,
-      )
+      throw new AuthError('No API key found: no default profile is set.', `Make one the default with \`svc profiles use ${pick}\`, or pass --profile NAME (stored: ${stored.join(', ')}).`)
     }
-    throw new AuthError(
-      'No API key found.',
-      'Run `svc login`, pass --api-key (or SVC_API_KEY), or start the local sandbox with `svc sandbox start` (it creates the `sandbox` profile).',
-    )
+    throw new AuthError('No API key found.', 'Run `svc login`, pass --api-key (or SVC_API_KEY), or start the local sandbox with `svc sandbox start` (it creates the `sandbox` profile).')
   }
   const environment = environmentOfKey(apiKey)
   if (!environment) {
@@ -115,7 +109,7 @@ export async function resolveCredentials(flags: CredentialFlags, env: NodeJS.Pro
 
 /** Said on stderr whenever a webhook secret is passed as --secret, as --api-key is for keys. */
 export const SECRET_FLAG_WARNING =
-  '--secret is visible to other processes on this machine (ps, /proc). Prefer SVC_WEBHOOK_SECRET (comma-separated for rotation), or the profile\'s secret (`svc login`, `svc sandbox start` store it).'
+  "--secret is visible to other processes on this machine (ps, /proc). Prefer SVC_WEBHOOK_SECRET (comma-separated for rotation), or the profile's secret (`svc login`, `svc sandbox start` store it)."
 
 /**
  * Webhook secrets: `--secret` (repeatable) > `SVC_WEBHOOK_SECRET` (comma-separated for rotation) > the profile's.
@@ -128,7 +122,7 @@ export async function resolveWebhookSecrets(flags: CredentialFlags, env: NodeJS.
   // `--secret ""` (an unset variable in a script) is a mistake, not "use another secret": using
   // the profile's instead would check or verify with a secret the user did not mean.
   if ((flags.secret ?? []).length > 0 && fromFlags.length < flags.secret!.length) {
-    throw new UsageError('--secret is empty.', { field: 'secret', hint: 'Pass the secret itself (is the variable you passed set?), or leave --secret out to use SVC_WEBHOOK_SECRET or the profile\'s.' })
+    throw new UsageError('--secret is empty.', { field: 'secret', hint: "Pass the secret itself (is the variable you passed set?), or leave --secret out to use SVC_WEBHOOK_SECRET or the profile's." })
   }
   if (fromFlags.length) return fromFlags
   const fromEnv = (env.SVC_WEBHOOK_SECRET ?? '')

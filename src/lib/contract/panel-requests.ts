@@ -24,11 +24,19 @@ export const KeyRevokeSchema = z.strictObject({ key: z.string().min(1).max(200),
 export const AccountPatchSchema = z.strictObject({
   feeBps: z.int().min(0).max(10_000).optional(),
   feeFixedInCents: z.int().min(0).max(100_000).optional(),
-  settlementDelayHours: z.int().min(0).max(24 * 90).optional(),
+  settlementDelayHours: z
+    .int()
+    .min(0)
+    .max(24 * 90)
+    .optional(),
   activated: z.boolean().optional(),
   blocked: z.boolean().optional(),
   merchantIdPresent: z.boolean().optional(),
-  qrValiditySeconds: z.int().min(1).max(30 * 24 * 3600).optional(),
+  qrValiditySeconds: z
+    .int()
+    .min(1)
+    .max(30 * 24 * 3600)
+    .optional(),
 })
 
 export const ClockAdvanceSchema = z.strictObject({ ms: z.int().min(1).max(MAX_CLOCK_ADVANCE_MS) })

@@ -20,7 +20,12 @@ export type ProductPayment = z.infer<typeof ProductPaymentSchema>
 /** The sandbox panel's request that simulates one sale. */
 export const ProductSaleRequestSchema = z.strictObject({
   productName: z.string().min(1, 'productName is required').max(120, 'productName must be at most 120 characters').optional(),
-  valueInCents: z.number({ error: 'valueInCents must be an integer number of centavos' }).int('valueInCents must be an integer number of centavos').min(100, 'valueInCents must be at least 100').max(10_000_000, 'valueInCents must be at most 10000000').optional(),
+  valueInCents: z
+    .number({ error: 'valueInCents must be an integer number of centavos' })
+    .int('valueInCents must be an integer number of centavos')
+    .min(100, 'valueInCents must be at least 100')
+    .max(10_000_000, 'valueInCents must be at most 10000000')
+    .optional(),
   buyerEmail: z.email('buyerEmail must be an e-mail address').optional(),
   paidWith: z.enum(['pix', 'asset'], { error: 'paidWith must be pix or asset' }).optional(),
 })

@@ -28,10 +28,7 @@ function text(field: string) {
 }
 
 export const MetadataSchema = z
-  .record(
-    text('metadata keys').min(1, 'metadata keys must not be empty'),
-    text('metadata values').max(LIMITS.metadataValueMax, `each metadata value must be at most ${LIMITS.metadataValueMax} characters`),
-  )
+  .record(text('metadata keys').min(1, 'metadata keys must not be empty'), text('metadata values').max(LIMITS.metadataValueMax, `each metadata value must be at most ${LIMITS.metadataValueMax} characters`))
   .refine((m) => Object.keys(m).length <= LIMITS.metadataEntriesMax, {
     message: `metadata must have at most ${LIMITS.metadataEntriesMax} entries`,
   })
@@ -42,26 +39,15 @@ export const ChargeCreateRequestSchema = z.object({
     .int('amountInCents must be an integer number of centavos')
     .min(LIMITS.amountMin, `amountInCents must be at least ${LIMITS.amountMin} (R$ 10,00)`)
     .max(LIMITS.amountMax, `amountInCents must be at most ${LIMITS.amountMax} (R$ 5.000,00)`),
-  payerTaxNumber: z
-    .string({ error: 'payerTaxNumber is required' })
-    .min(1, 'payerTaxNumber is required')
-    .refine(isValidTaxNumber, 'payerTaxNumber is not a valid CPF or CNPJ (check digits do not match)'),
+  payerTaxNumber: z.string({ error: 'payerTaxNumber is required' }).min(1, 'payerTaxNumber is required').refine(isValidTaxNumber, 'payerTaxNumber is not a valid CPF or CNPJ (check digits do not match)'),
   payerName: text('payerName').max(LIMITS.payerNameMax, `payerName must be at most ${LIMITS.payerNameMax} characters`).optional(),
-  externalId: text('externalId')
-    .min(1, 'externalId must not be empty')
-    .max(LIMITS.externalIdMax, `externalId must be at most ${LIMITS.externalIdMax} characters`)
-    .optional(),
-  description: text('description')
-    .max(LIMITS.descriptionMax, `description must be at most ${LIMITS.descriptionMax} characters`)
-    .optional(),
+  externalId: text('externalId').min(1, 'externalId must not be empty').max(LIMITS.externalIdMax, `externalId must be at most ${LIMITS.externalIdMax} characters`).optional(),
+  description: text('description').max(LIMITS.descriptionMax, `description must be at most ${LIMITS.descriptionMax} characters`).optional(),
   metadata: MetadataSchema.optional(),
 })
 export type ChargeCreateRequest = z.infer<typeof ChargeCreateRequestSchema>
 
-export const IdempotencyKeySchema = z
-  .string()
-  .min(1, 'Idempotency-Key must not be empty')
-  .max(LIMITS.idempotencyKeyMax, `Idempotency-Key must be at most ${LIMITS.idempotencyKeyMax} characters`)
+export const IdempotencyKeySchema = z.string().min(1, 'Idempotency-Key must not be empty').max(LIMITS.idempotencyKeyMax, `Idempotency-Key must be at most ${LIMITS.idempotencyKeyMax} characters`)
 
 export const ChargeStatusSchema = z.enum(CHARGE_STATUSES)
 

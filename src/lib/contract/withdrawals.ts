@@ -27,7 +27,11 @@ export type Withdrawal = z.infer<typeof WithdrawalSchema>
 
 /** The sandbox panel's request that starts a withdrawal (the real service starts them itself). */
 export const WithdrawalCreateRequestSchema = z.strictObject({
-  amountInCents: z.number({ error: 'amountInCents must be an integer number of centavos' }).int('amountInCents must be an integer number of centavos').min(100, 'amountInCents must be at least 100').max(10_000_000, 'amountInCents must be at most 10000000'),
+  amountInCents: z
+    .number({ error: 'amountInCents must be an integer number of centavos' })
+    .int('amountInCents must be an integer number of centavos')
+    .min(100, 'amountInCents must be at least 100')
+    .max(10_000_000, 'amountInCents must be at most 10000000'),
   pixKey: z.string().min(1, 'pixKey is required').max(77, 'pixKey must be at most 77 characters'),
   /** How the simulated provider ends it (default paid). */
   outcome: z.enum(['paid', 'failed'], { error: 'outcome must be paid or failed' }).optional(),

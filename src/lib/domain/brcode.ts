@@ -46,7 +46,8 @@ export function parseBrCode(input: string): BrCodeResult {
   const crcAt = text.length - 8
   if (crcAt < 0 || text.slice(crcAt, crcAt + 4) !== '6304') return { ok: false, reason: 'it has no CRC at its end (6304 and four hex digits): it was cut or changed' }
   const expected = crc16(text.slice(0, crcAt + 4))
-  if (text.slice(crcAt + 4).toUpperCase() !== expected) return { ok: false, reason: `its CRC does not match (the string says ${text.slice(crcAt + 4)}, its content gives ${expected}): a character was changed or lost` }
+  if (text.slice(crcAt + 4).toUpperCase() !== expected)
+    return { ok: false, reason: `its CRC does not match (the string says ${text.slice(crcAt + 4)}, its content gives ${expected}): a character was changed or lost` }
   const fields = tlv(text.slice(0, crcAt))
   if (!fields) return { ok: false, reason: 'its fields are malformed (a length runs past the end)' }
   const account = tlv(fields.get('26') ?? '') ?? new Map<string, string>()

@@ -10,16 +10,7 @@
  * - Sandbox advance walks the shortest forward path to its target, one real transition (and one
  *   event) per step: `settled` from `awaiting_payment` passes through `paid_pending_settlement`.
  */
-export const CHARGE_STATUSES = [
-  'created',
-  'awaiting_payment',
-  'paid_pending_settlement',
-  'settled',
-  'expired',
-  'canceled',
-  'failed',
-  'refunded',
-] as const
+export const CHARGE_STATUSES = ['created', 'awaiting_payment', 'paid_pending_settlement', 'settled', 'expired', 'canceled', 'failed', 'refunded'] as const
 export type ChargeStatus = (typeof CHARGE_STATUSES)[number]
 
 export const ADVANCE_TARGETS = ['paid_pending_settlement', 'settled', 'expired', 'refunded'] as const
@@ -112,12 +103,7 @@ export function statesBefore(to: ChargeStatus): ChargeStatus[] {
 }
 
 /** The order in which a charge's lane is drawn. */
-export const LANE_ORDER: readonly ChargeStatus[] = [
-  'created',
-  'awaiting_payment',
-  'paid_pending_settlement',
-  'settled',
-]
+export const LANE_ORDER: readonly ChargeStatus[] = ['created', 'awaiting_payment', 'paid_pending_settlement', 'settled']
 
 export type StatusTone = 'pending' | 'progress' | 'success' | 'ended' | 'danger'
 

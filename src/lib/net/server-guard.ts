@@ -59,4 +59,3 @@ export function answerClientErrors(server: Server, requestId: () => string, opts
     socket.once('close', () => clearTimeout(cut))
   })
 }
-

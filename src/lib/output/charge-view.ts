@@ -124,12 +124,14 @@ export function chargeFieldLines(charge: Charge): string {
     ['blockchainTxId', settlement.blockchainTxId],
     ['split.status', splitOf(charge)?.status],
     ['split.failureReason', splitOf(charge)?.failureReason],
-    ...(splitOf(charge)?.destinations ?? []).flatMap((d, i): Array<[string, string | number | undefined]> => [
-      [`split.${i}.wallet`, d.wallet],
-      [`split.${i}.shareBps`, d.shareBps],
-      [`split.${i}.amountInCents`, d.amountInCents],
-      [`split.${i}.txId`, d.txId],
-    ]),
+    ...(splitOf(charge)?.destinations ?? []).flatMap(
+      (d, i): Array<[string, string | number | undefined]> => [
+        [`split.${i}.wallet`, d.wallet],
+        [`split.${i}.shareBps`, d.shareBps],
+        [`split.${i}.amountInCents`, d.amountInCents],
+        [`split.${i}.txId`, d.txId],
+      ],
+    ),
     ['createdAt', charge.createdAt],
     ['updatedAt', charge.updatedAt],
   ]

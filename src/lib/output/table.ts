@@ -55,7 +55,14 @@ function line(rawCells: string[], columns: Column[], widths: number[]): string {
 }
 
 function headerLine(columns: Column[], widths: number[], paint: Paint): string {
-  return paint('bold', line(columns.map((c) => c.header), columns, widths))
+  return paint(
+    'bold',
+    line(
+      columns.map((c) => c.header),
+      columns,
+      widths,
+    ),
+  )
 }
 
 /** A whole table, header included, sized to its content (each column capped at its `width`). */

@@ -214,7 +214,8 @@ export class PanelClient {
       res = await exchange(url, method, headers, opts.body === undefined ? undefined : JSON.stringify(opts.body), this.target.timeoutMs ?? 30_000)
     } catch (err) {
       this.target.debug?.(answerLine(describe(err), method, `${url.pathname}${url.search}`, started))
-      if (err instanceof OutboundError && err.kind === 'too_large') throw new ResponseError(`The sandbox's answer to ${method} ${url.pathname} is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB; svc stopped reading it.`, err.status)
+      if (err instanceof OutboundError && err.kind === 'too_large')
+        throw new ResponseError(`The sandbox's answer to ${method} ${url.pathname} is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB; svc stopped reading it.`, err.status)
       throw new NetworkError(`Could not reach the sandbox at ${this.baseUrl} (${describe(err)}).`, {
         cause: err,
         hint: 'Start it with `svc sandbox start`, or point --base-url / --profile at the running sandbox.',

@@ -73,15 +73,7 @@ export function fitColumns(columns: Column[], cells: string[][], total: number, 
 }
 
 export function sandboxDeliveriesTable(rows: PanelDelivery[], sandboxNow: number, paint: Paint, totalWidth = 120): string {
-  const columns: Column[] = [
-    { header: 'EVENT ID' },
-    { header: 'TYPE' },
-    { header: 'URL' },
-    { header: 'TRIES', align: 'right' },
-    { header: 'ANSWER' },
-    { header: 'RETRY' },
-    { header: 'STATE' },
-  ]
+  const columns: Column[] = [{ header: 'EVENT ID' }, { header: 'TYPE' }, { header: 'URL' }, { header: 'TRIES', align: 'right' }, { header: 'ANSWER' }, { header: 'RETRY' }, { header: 'STATE' }]
   const cells = rows.map((d) => [
     safeText(d.eventId),
     safeText(d.type),
@@ -118,7 +110,8 @@ export function deliveriesTsv(rows: PanelDelivery[]): string {
 export function deliveryDetail(d: PanelDelivery, paint: Paint): string {
   const out: string[] = []
   for (const a of d.attemptLog ?? []) {
-    const outcome = a.status !== undefined && a.status >= 200 && a.status < 300 ? paint('green', String(a.status)) : a.injected?.includes('lose') ? paint('yellow', 'not sent') : paint('red', safeText(a.error ?? String(a.status)))
+    const outcome =
+      a.status !== undefined && a.status >= 200 && a.status < 300 ? paint('green', String(a.status)) : a.injected?.includes('lose') ? paint('yellow', 'not sent') : paint('red', safeText(a.error ?? String(a.status)))
     const manual = (a.manual ? paint('dim', ' (resend)') : '') + (a.injected?.length ? paint('yellow', ` (injected: ${a.injected.join(', ')})`) : '')
     out.push(`  #${a.attempt}  ${formatLocalTime(a.at)}  ${outcome}  ${a.durationMs} ms${manual}${a.response ? `  ${paint('dim', safeText(oneLine(a.response, 60)))}` : ''}`)
   }

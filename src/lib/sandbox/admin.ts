@@ -7,15 +7,7 @@ import type { SandboxClock } from './clock.js'
 import type { KeyRecord, SandboxStore } from './store.js'
 import type { AccountSettings, Env, SandboxAdmin, SandboxKey } from './types.js'
 
-const SETTING_KEYS: ReadonlyArray<keyof AccountSettings> = [
-  'feeBps',
-  'feeFixedInCents',
-  'settlementDelayHours',
-  'activated',
-  'blocked',
-  'merchantIdPresent',
-  'qrValiditySeconds',
-]
+const SETTING_KEYS: ReadonlyArray<keyof AccountSettings> = ['feeBps', 'feeFixedInCents', 'settlementDelayHours', 'activated', 'blocked', 'merchantIdPresent', 'qrValiditySeconds']
 
 export function createAdmin(store: SandboxStore, clock: SandboxClock): SandboxAdmin {
   const full = (k: KeyRecord): SandboxKey => ({ key: k.key, environment: k.environment, revoked: k.revoked, createdAt: k.createdAt })

@@ -126,7 +126,11 @@ export class ChargeEngine {
     try {
       await this.deps.beforeChargeInsert?.()
       if (this.stopped) throw new SandboxApiError('provider_unavailable', 'O sandbox está sendo encerrado; tente novamente.')
-      const { charge, events } = await store.insertCharge(() => clock.now(), (id, nowMs) => this.draft(env, input, hash, id, nowMs), idempotencyKey)
+      const { charge, events } = await store.insertCharge(
+        () => clock.now(),
+        (id, nowMs) => this.draft(env, input, hash, id, nowMs),
+        idempotencyKey,
+      )
       // Saved: now (and only now) the event goes out and the charge's deadlines are armed.
       this.publish(events)
       this.armTimers(charge)

@@ -160,10 +160,7 @@ export async function startSandboxServer(opts: SandboxStartOptions = {}): Promis
 function seedInto(db: DatabaseSync, state: SandboxState, dataDir: string | undefined): void {
   try {
     if (hasState(db)) {
-      throw new SandboxStateError(
-        `the data dir ${dataDir} already holds a sandbox: seeding would mix two states. Seed into an empty data dir (--data NEW_DIR) or --in-memory, or move ${dataDir} away first.`,
-        'seed',
-      )
+      throw new SandboxStateError(`the data dir ${dataDir} already holds a sandbox: seeding would mix two states. Seed into an empty data dir (--data NEW_DIR) or --in-memory, or move ${dataDir} away first.`, 'seed')
     }
     seedState(db, state)
   } catch (err) {

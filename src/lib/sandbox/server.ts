@@ -87,12 +87,7 @@ async function handle(deps: SandboxServerDeps, req: IncomingMessage, res: Server
 }
 
 /** Returns the answer to send, or undefined when the connection was dealt with (dropped, or answered by the web panel). */
-async function route(
-  deps: SandboxServerDeps,
-  req: IncomingMessage,
-  res: ServerResponse,
-  url: { pathname: string; searchParams: URLSearchParams },
-): Promise<Answer | undefined> {
+async function route(deps: SandboxServerDeps, req: IncomingMessage, res: ServerResponse, url: { pathname: string; searchParams: URLSearchParams }): Promise<Answer | undefined> {
   const { pathname } = url
   const method = req.method ?? 'GET'
 
@@ -111,13 +106,7 @@ async function route(
 }
 
 /** `/v1/…`: method check, key, rate limit and chaos, then the route's handler. */
-async function api(
-  deps: SandboxServerDeps,
-  req: IncomingMessage,
-  res: ServerResponse,
-  method: string,
-  url: { pathname: string; searchParams: URLSearchParams },
-): Promise<Answer | undefined> {
+async function api(deps: SandboxServerDeps, req: IncomingMessage, res: ServerResponse, method: string, url: { pathname: string; searchParams: URLSearchParams }): Promise<Answer | undefined> {
   const { pathname } = url
   // A route that exists answers every method: OPTIONS with its Allow list, HEAD as GET without
   // the body, any other method 405 with Allow (RFC 9110), never 404 as if the path did not exist.

@@ -69,9 +69,7 @@ export class SandboxStore {
       keyList: p('SELECT * FROM api_keys ORDER BY created_at, rowid'),
       keyRevoke: p('UPDATE api_keys SET revoked = 1 WHERE key = ?'),
       nextSeq: p("SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'charges'), 0) + 1 AS seq"),
-      chargeInsert: p(
-        'INSERT INTO charges (seq, id, environment, external_id, status, created_ms, request_hash, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
-      ),
+      chargeInsert: p('INSERT INTO charges (seq, id, environment, external_id, status, created_ms, request_hash, body) VALUES (?, ?, ?, ?, ?, ?, ?, ?)'),
       chargeUpdate: p('UPDATE charges SET status = ?, body = ? WHERE id = ?'),
       chargeGet: p('SELECT * FROM charges WHERE id = ? AND environment = ?'),
       chargeGetAny: p('SELECT * FROM charges WHERE id = ?'),

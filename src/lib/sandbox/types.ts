@@ -48,9 +48,6 @@ export interface SandboxContext {
   writes?: GroupCommit
 }
 
-
-
-
 export interface PanelRequest {
   method: string
   /** Path below `/_sandbox`, e.g. `/webhook`, `/deliveries/evt_…/resend`. */

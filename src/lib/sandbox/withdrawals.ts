@@ -124,9 +124,7 @@ export class Withdrawals {
     const move = withdrawalTransition(current.status, to)!
     const at = new Date(atMs).toISOString()
     const next: Withdrawal =
-      to === 'paid'
-        ? { ...current, status: to, pix: { ...current.pix, endToEndId: newEndToEndId(atMs) }, updatedAt: at }
-        : { ...current, status: to, failureReason: WITHDRAWAL_FAILURE_REASON, updatedAt: at }
+      to === 'paid' ? { ...current, status: to, pix: { ...current.pix, endToEndId: newEndToEndId(atMs) }, updatedAt: at } : { ...current, status: to, failureReason: WITHDRAWAL_FAILURE_REASON, updatedAt: at }
     const event = this.event(move.event, next, atMs)
     await this.deps.store.writes.run(() => {
       this.st.update.run(next.status, JSON.stringify(next), id)

@@ -59,10 +59,7 @@ const NOT_PAYABLE_WHY: Partial<Record<Charge['status'], string>> = {
 /** The stderr line for a replay that returned a charge nobody should pay (again). */
 export function notPayableNote(charge: Charge): string {
   const name = charge.externalId ? `for external id ${JSON.stringify(charge.externalId)} (${charge.id})` : charge.id
-  return (
-    `The existing charge ${name} ${NOT_PAYABLE_WHY[charge.status] ?? `is ${charge.status}`}. No QR shown; exit 5. ` +
-    'To charge again, create a new charge with another --external-id.'
-  )
+  return `The existing charge ${name} ${NOT_PAYABLE_WHY[charge.status] ?? `is ${charge.status}`}. No QR shown; exit 5. ` + 'To charge again, create a new charge with another --external-id.'
 }
 
 /** `text` as one shell word: bare when it is safe, else single-quoted (control characters shown escaped). */

@@ -186,9 +186,7 @@ async function live(opts: ListenRunOptions, targets: readonly ForwardTarget[], l
     const r = await replayEvent({ store, eventId, forwarder, targets, secrets: opts.secrets })
     feed.add({ record: r.record, skipVerify: opts.skipVerify, target: r.url.href })
     const how = r.resigned ? 're-signed' : 'original signature (no known secret signed it)'
-    return r.result.ok
-      ? `replayed ${eventId} → ${r.result.status} in ${r.result.latencyMs} ms (${how})`
-      : `replay of ${eventId} failed: ${r.result.message}`
+    return r.result.ok ? `replayed ${eventId} → ${r.result.status} in ${r.result.latencyMs} ms (${how})` : `replay of ${eventId} failed: ${r.result.message}`
   }
   try {
     await runListenView({

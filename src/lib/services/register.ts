@@ -106,10 +106,12 @@ export function registrationNotes(reg: Registration, listening: string, secrets:
     case 'unreachable':
       return [
         `Cannot reach ${reg.baseUrl} (${safeText(reg.reason)}): nothing answers there, so the listener is not registered and deliveries cannot be confirmed with the API.`,
-        'Check --base-url (or the profile\'s); for the local sandbox, `svc sandbox status` says where it runs. The listener keeps receiving on its port meanwhile.',
+        "Check --base-url (or the profile's); for the local sandbox, `svc sandbox status` says where it runs. The listener keeps receiving on its port meanwhile.",
       ]
     case 'no_credentials':
-      return [`No API credentials (${reg.reason}): deliveries are ${skipVerify ? 'forwarded (NOT verified: --skip-verify)' : 'verified and forwarded'}, but not confirmed with the API and the URL is not registered anywhere.`]
+      return [
+        `No API credentials (${reg.reason}): deliveries are ${skipVerify ? 'forwarded (NOT verified: --skip-verify)' : 'verified and forwarded'}, but not confirmed with the API and the URL is not registered anywhere.`,
+      ]
   }
 }
 
@@ -157,7 +159,9 @@ export async function restoreWebhookUrls(reg: Registration, credentials: Credent
         await d.removeWebhookUrl({ ...target, env })
         notes.push(`Removed the sandbox's ${env} webhook URL (there was none before the listener${dead.length > 0 ? `s; not ${dead.map((u) => safeText(u)).join(', ')}: a listener that no longer answers` : ''}).`)
       } else {
-        notes.push(`The sandbox's ${env} webhook URL still points at ${reg.url} (there was none before): its events will fail until you run the listener again or set one with \`svc sandbox webhook set URL --env ${env}\`.`)
+        notes.push(
+          `The sandbox's ${env} webhook URL still points at ${reg.url} (there was none before): its events will fail until you run the listener again or set one with \`svc sandbox webhook set URL --env ${env}\`.`,
+        )
       }
     } catch (err) {
       notes.push(`Could not restore the sandbox's ${env} webhook URL (${safeText((err as Error).message)}); it still points at ${reg.url}.`)
@@ -174,13 +178,7 @@ export async function restoreWebhookUrls(reg: Registration, credentials: Credent
  * ledger) that no longer answers — a listener killed before it could restore — then the one that
  * listener replaced, and so on. Those dead entries leave the ledger.
  */
-async function pastDeadListeners(
-  before: string | null,
-  baseUrl: string,
-  env: string,
-  ledger: string,
-  alive: (url: string) => Promise<boolean>,
-): Promise<{ url: string | null; dead: string[] }> {
+async function pastDeadListeners(before: string | null, baseUrl: string, env: string, ledger: string, alive: (url: string) => Promise<boolean>): Promise<{ url: string | null; dead: string[] }> {
   const dead: string[] = []
   let url = before
   const entries = readLedger(ledger)
@@ -190,9 +188,10 @@ async function pastDeadListeners(
     dead.push(url)
     url = entries[key] ?? null
   }
-  if (dead.length > 0) updateLedger(ledger, (l) => {
-    for (const u of dead) delete l[ledgerKey(baseUrl, env, u)]
-  })
+  if (dead.length > 0)
+    updateLedger(ledger, (l) => {
+      for (const u of dead) delete l[ledgerKey(baseUrl, env, u)]
+    })
   return { url, dead }
 }
 

@@ -83,11 +83,7 @@ export async function startDetached(opts: { argv: string[]; dataDir?: string; in
       })
     })
     // An extra in-memory sandbox (one already ran) is not the one `stop --in-memory` names: its pid is.
-    const stopCommand = !opts.inMemory
-      ? `svc sandbox stop${opts.dataDir ? ` --data ${opts.dataDir}` : ''}`
-      : readRunFile(dir)?.pid === child.pid
-        ? 'svc sandbox stop --in-memory'
-        : `kill ${child.pid}`
+    const stopCommand = !opts.inMemory ? `svc sandbox stop${opts.dataDir ? ` --data ${opts.dataDir}` : ''}` : readRunFile(dir)?.pid === child.pid ? 'svc sandbox stop --in-memory' : `kill ${child.pid}`
     return { ...ready, pid: child.pid!, log: ready.log ?? log, stopCommand }
   } finally {
     child.removeAllListeners()
@@ -123,7 +119,10 @@ function childFailed(log: string, offset: number, code: number | null): CliError
   }
   const lines = text.split('\n').filter(Boolean)
   const error = lines.find((l) => l.startsWith('Error'))
-  const hint = lines.find((l) => l.startsWith('Hint:'))?.slice('Hint:'.length).trim()
+  const hint = lines
+    .find((l) => l.startsWith('Hint:'))
+    ?.slice('Hint:'.length)
+    .trim()
   const message = error ? error.replace(/^Error( \[[\w-]+\])?: /, '') : `The background sandbox exited (code ${code ?? 'none'}) before it was ready; see ${log}.`
   return new CliError(message, { exitCode: (code && code > 0 && code < 9 ? code : EXIT.unexpected) as ExitCode, code: /\[([\w-]+)\]/.exec(error ?? '')?.[1] ?? 'sandbox_failed', hint })
 }

@@ -180,12 +180,7 @@ export interface RunClaim {
 }
 
 /** Claims the data dir for this process; a live sandbox already there is a conflict (exit 5). */
-export async function claimRunFile(
-  dir: string,
-  base: Omit<RunInfo, 'pid' | 'baseUrl' | 'startedAt' | 'nonce' | 'procStart'>,
-  probe?: Probe,
-  opts: { ownDir?: boolean } = {},
-): Promise<RunClaim> {
+export async function claimRunFile(dir: string, base: Omit<RunInfo, 'pid' | 'baseUrl' | 'startedAt' | 'nonce' | 'procStart'>, probe?: Probe, opts: { ownDir?: boolean } = {}): Promise<RunClaim> {
   mkdirSync(dir, { recursive: true, mode: 0o700 })
   const path = join(dir, RUN_FILE)
   const nonce = randomBytes(16).toString('hex')

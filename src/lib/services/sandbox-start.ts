@@ -14,7 +14,6 @@ import { packageVersion } from '../config/package.js'
 import { LOG_FILE, PENDING_LOG_PREFIX, type RunClaim, type RunInfo, claimRunFile, extraMemoryRunDir, runDir } from './sandbox-runfile.js'
 import { parseWebhookFaults, type WebhookFaultRates, WebhookFaultsError } from '../sandbox/faults/spec.js'
 
-
 export interface LocalSandboxOptions {
   port: number
   host: string
@@ -90,9 +89,12 @@ export interface SandboxReady {
 export async function startLocalSandbox(opts: LocalSandboxOptions): Promise<StartedSandbox> {
   const dataDir = opts.inMemory ? undefined : (opts.dataDir ?? join(configDir(opts.env), 'sandbox'))
   // A state file is read and checked before anything starts: a bad one exits 2 with nothing touched.
-  const state = opts.stateFile === undefined ? undefined : await (await import('../sandbox/state/state.js')).readStateFile(opts.stateFile).catch((err: unknown) => {
-    throw stateError(err)
-  })
+  const state =
+    opts.stateFile === undefined
+      ? undefined
+      : await (await import('../sandbox/state/state.js')).readStateFile(opts.stateFile).catch((err: unknown) => {
+          throw stateError(err)
+        })
   // One sandbox per data dir: claimed before the database is opened.
   const { detectSandbox, probeSandbox } = await import('../sandbox-client/client.js')
   const dir = runDir({ dataDir, inMemory: opts.inMemory, env: opts.env })

@@ -14,7 +14,6 @@ export function matchesEventFilter(type: string | undefined, filter: readonly st
   return filter.some((f) => (f.endsWith('*') ? type.startsWith(f.slice(0, -1)) : f === type))
 }
 
-
 /** The known event type (or `prefix.*` pattern) nearest to what was typed, when one is near enough to be a typo. */
 export function closestEventType(entry: string): string | undefined {
   const wildcard = entry.endsWith('*')
@@ -45,7 +44,14 @@ export function checkEventPattern(entry: string, flag: string): void {
 
 /** Parses `--events a,b,prefix.*`; an entry that can match no known event type is a usage error (exit 2). */
 export function parseEventFilter(raw: string, flag = 'events'): string[] {
-  const entries = [...new Set(raw.split(',').map((e) => e.trim()).filter(Boolean))]
+  const entries = [
+    ...new Set(
+      raw
+        .split(',')
+        .map((e) => e.trim())
+        .filter(Boolean),
+    ),
+  ]
   if (entries.length === 0) throw new UsageError(`--${flag} needs at least one event type.`, { field: flag })
   for (const entry of entries) checkEventPattern(entry, flag)
   return entries

@@ -392,9 +392,7 @@ export class EventStore {
    * verification, else the newest the service sent, else a replay's copy.
    */
   findForReplay(eventId: string): DeliveryRecord | undefined {
-    const rows = this.db
-      .prepare("SELECT * FROM deliveries WHERE event_id = ? ORDER BY (source = 'service') DESC, (verification = 'verified') DESC, seq DESC LIMIT 1")
-      .all(eventId) as unknown as Row[]
+    const rows = this.db.prepare("SELECT * FROM deliveries WHERE event_id = ? ORDER BY (source = 'service') DESC, (verification = 'verified') DESC, seq DESC LIMIT 1").all(eventId) as unknown as Row[]
     return rows[0] ? fromRow(rows[0]) : undefined
   }
 

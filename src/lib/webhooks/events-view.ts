@@ -104,8 +104,7 @@ export function eventLogTable(records: DeliveryRecord[], paint: Paint, width = N
   ]
   // Routed to several apps: which one each went to (the first column to go when narrow).
   if (new Set(records.map((r) => r.forwardUrl ?? '')).size > 1) columns.push({ key: 'target', header: 'TARGET', cell: (r) => safeText(r.forwardUrl ?? '-') })
-  const natural = (cols: EventsColumn[]) =>
-    cols.reduce((sum, c) => sum + Math.max(visibleWidth(c.header), ...records.map((r) => visibleWidth(c.cell(r)))), 0) + GAP * (cols.length - 1)
+  const natural = (cols: EventsColumn[]) => cols.reduce((sum, c) => sum + Math.max(visibleWidth(c.header), ...records.map((r) => visibleWidth(c.cell(r)))), 0) + GAP * (cols.length - 1)
   const steps: Array<(cols: EventsColumn[]) => EventsColumn[]> = [
     (cols) => cols.filter((c) => c.key !== 'target'),
     (cols) => cols.map((c) => (c.key === 'received' ? { ...c, cell: receivedShort(records) } : c)),

@@ -31,7 +31,10 @@ export function parseForwardUrl(input: string, field = 'forward', prefix = ''): 
   }
   if (url.username || url.password) throw new UsageError(`${prefix}The forward URL must not carry credentials.`, { field })
   if (!validHost(url.hostname)) {
-    throw new UsageError(`${prefix}"${input}" does not name a valid host (${url.hostname || 'none'}).`, { field, hint: 'Use host:port[/path], e.g. localhost:3000/webhooks; a host is letters, digits, - and . (or an IP address).' })
+    throw new UsageError(`${prefix}"${input}" does not name a valid host (${url.hostname || 'none'}).`, {
+      field,
+      hint: 'Use host:port[/path], e.g. localhost:3000/webhooks; a host is letters, digits, - and . (or an IP address).',
+    })
   }
   return url
 }
@@ -91,7 +94,10 @@ export function parseForwardTargets(values: readonly string[]): ForwardTarget[] 
   for (const value of values) {
     const route = ROUTE.exec(value.trim())
     if (value.trim().startsWith('=')) {
-      throw new UsageError(`--forward: "${value.trim()}" has an empty pattern before the =.`, { field: 'forward', hint: "Route events by type with --forward 'charge.*=localhost:4000/charges', or give the bare URL alone." })
+      throw new UsageError(`--forward: "${value.trim()}" has an empty pattern before the =.`, {
+        field: 'forward',
+        hint: "Route events by type with --forward 'charge.*=localhost:4000/charges', or give the bare URL alone.",
+      })
     }
     if (!route && looksLikePattern(value.trim())) {
       throw new UsageError(`--forward: "${value.trim()}" is a pattern with no URL.`, { field: 'forward', hint: `Route it with --forward '${value.trim()}=localhost:4000/webhooks'.` })
@@ -101,10 +107,10 @@ export function parseForwardTargets(values: readonly string[]): ForwardTarget[] 
     const url = parseForwardUrl(route ? route[2]! : value, 'forward', '--forward: ')
     const key = pattern ?? ''
     if (seen.has(key)) {
-      throw new UsageError(
-        pattern === null ? '--forward: more than one bare URL; only one default target can take the events no pattern matches.' : `--forward: the pattern ${pattern} is given twice.`,
-        { field: 'forward', hint: "Route events by type with --forward 'charge.*=localhost:4000/charges'; one bare URL takes the rest." },
-      )
+      throw new UsageError(pattern === null ? '--forward: more than one bare URL; only one default target can take the events no pattern matches.' : `--forward: the pattern ${pattern} is given twice.`, {
+        field: 'forward',
+        hint: "Route events by type with --forward 'charge.*=localhost:4000/charges'; one bare URL takes the rest.",
+      })
     }
     seen.add(key)
     targets.push({ pattern, url })
@@ -134,7 +140,7 @@ export function parseForwardHeaders(values: readonly string[] | undefined): Reco
     if (!TOKEN.test(name)) throw fail('is not a valid header name.')
     if (/[\r\n\0]/.test(raw)) throw fail('contains a line break or NUL.')
     const lower = name.toLowerCase()
-    if (lower === 'content-type' || lower.startsWith('x-svc-')) throw fail('cannot be overridden: the delivery\'s content-type and X-SVC-* headers are forwarded as they came.')
+    if (lower === 'content-type' || lower.startsWith('x-svc-')) throw fail("cannot be overridden: the delivery's content-type and X-SVC-* headers are forwarded as they came.")
     if (FRAMING.has(lower)) throw fail('is set by the forward itself.')
     if (out.has(lower)) throw fail('is given twice.')
     out.set(lower, raw.slice(colon + 1).trim())

@@ -250,7 +250,10 @@ export class WebhookListener extends EventEmitter<Events> {
       // A concurrent copy of an event being forwarded: share that forward's fate.
       const result = await running
       const status = result.ok ? 200 : failureStatus(result)
-      return finish({ ...accepted, outcome: 'duplicate', answeredStatus: status, forwardStatus: result.status, error: result.ok ? undefined : result.message }, result.ok ? { received: true, duplicate: true } : failureBody(result))
+      return finish(
+        { ...accepted, outcome: 'duplicate', answeredStatus: status, forwardStatus: result.status, error: result.ok ? undefined : result.message },
+        result.ok ? { received: true, duplicate: true } : failureBody(result),
+      )
     }
 
     const forwarding = this.forwarder.send(target.url, delivery.body, forwardedHeaders(headers))

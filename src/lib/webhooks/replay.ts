@@ -59,11 +59,14 @@ export async function replayEvent(opts: ReplayOptions): Promise<ReplayResult> {
     })
   }
   if (original.bodySize !== undefined) {
-    throw new CliError(`The only delivery of event ${opts.eventId} in the local event log was refused, and only the first ${original.body.length} of its ${original.bodySize} bytes were kept: there is nothing whole to replay.`, {
-      exitCode: EXIT.notFound,
-      code: 'event_not_found',
-      hint: 'Replay an event the listener verified (`svc webhooks events`), or resend it from the service.',
-    })
+    throw new CliError(
+      `The only delivery of event ${opts.eventId} in the local event log was refused, and only the first ${original.body.length} of its ${original.bodySize} bytes were kept: there is nothing whole to replay.`,
+      {
+        exitCode: EXIT.notFound,
+        code: 'event_not_found',
+        hint: 'Replay an event the listener verified (`svc webhooks events`), or resend it from the service.',
+      },
+    )
   }
   const routed = opts.targets ? targetFor(opts.targets, original.type)?.url : undefined
   const url = opts.forward ?? routed ?? (original.forwardUrl ? parseForwardUrl(original.forwardUrl) : undefined)

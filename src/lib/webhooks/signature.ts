@@ -26,15 +26,7 @@ export function signatureHeader(secret: string, timestamp: number | string, body
   return `v1=${computeSignature(secret, timestamp, body)}`
 }
 
-export type VerifyFailure =
-  | 'missing_signature'
-  | 'malformed_signature'
-  | 'missing_timestamp'
-  | 'malformed_timestamp'
-  | 'timestamp_too_old'
-  | 'timestamp_in_future'
-  | 'no_secret'
-  | 'signature_mismatch'
+export type VerifyFailure = 'missing_signature' | 'malformed_signature' | 'missing_timestamp' | 'malformed_timestamp' | 'timestamp_too_old' | 'timestamp_in_future' | 'no_secret' | 'signature_mismatch'
 
 export type VerifyResult = { ok: true; secretIndex: number } | { ok: false; reason: VerifyFailure; message: string }
 

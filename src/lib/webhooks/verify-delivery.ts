@@ -12,9 +12,7 @@ import { type Body, type VerifyFailure, verifySignature } from './signature.js'
 
 export type DeliveryFailure = VerifyFailure | 'event_id_mismatch' | 'event_type_mismatch'
 
-export type DeliveryVerdict =
-  | { ok: true; secretIndex: number; eventId?: string; type?: string; event?: Record<string, unknown> }
-  | { ok: false; reason: DeliveryFailure; message: string; field: string }
+export type DeliveryVerdict = { ok: true; secretIndex: number; eventId?: string; type?: string; event?: Record<string, unknown> } | { ok: false; reason: DeliveryFailure; message: string; field: string }
 
 export interface VerifyDeliveryInput {
   body: Body

@@ -12,7 +12,11 @@ const canceled = (n: number) => chargeN(n, { status: 'canceled' })
 
 describe('svc charges cancel', () => {
   it('piped: one id<TAB>status line per canceled charge, no ANSI, no reminder', async () => {
-    nock(BASE_URL).post(`/v1/charges/${idOf(1)}/cancel`).reply(200, canceled(1)).post(`/v1/charges/${idOf(2)}/cancel`).reply(200, canceled(2))
+    nock(BASE_URL)
+      .post(`/v1/charges/${idOf(1)}/cancel`)
+      .reply(200, canceled(1))
+      .post(`/v1/charges/${idOf(2)}/cancel`)
+      .reply(200, canceled(2))
     const r = await runCommand(ChargesCancel, [idOf(1), idOf(2)], { env: testEnv })
     expect(r.exitCode).toBe(0)
     expect(r.stdout).toBe(`${idOf(1)}\tcanceled\n${idOf(2)}\tcanceled\n`)
@@ -21,7 +25,11 @@ describe('svc charges cancel', () => {
   })
 
   it('reads ids from stdin with `-` (the list -q pipeline), skipping blanks and repeats', async () => {
-    nock(BASE_URL).post(`/v1/charges/${idOf(1)}/cancel`).reply(200, canceled(1)).post(`/v1/charges/${idOf(2)}/cancel`).reply(200, canceled(2))
+    nock(BASE_URL)
+      .post(`/v1/charges/${idOf(1)}/cancel`)
+      .reply(200, canceled(1))
+      .post(`/v1/charges/${idOf(2)}/cancel`)
+      .reply(200, canceled(2))
     const r = await runCommand(ChargesCancel, ['-'], { env: testEnv, stdin: `${idOf(1)}\n\n${idOf(2)}\r\n${idOf(1)}\n` })
     expect(r.exitCode).toBe(0)
     expect(r.stdout).toBe(`${idOf(1)}\tcanceled\n${idOf(2)}\tcanceled\n`)
@@ -43,7 +51,9 @@ describe('svc charges cancel', () => {
   })
 
   it('only not-found errors → exit 4', async () => {
-    nock(BASE_URL).post(`/v1/charges/${idOf(3)}/cancel`).reply(404, errorBody('charge_not_found', 'Cobrança não encontrada'))
+    nock(BASE_URL)
+      .post(`/v1/charges/${idOf(3)}/cancel`)
+      .reply(404, errorBody('charge_not_found', 'Cobrança não encontrada'))
     const r = await runCommand(ChargesCancel, [idOf(3)], { env: testEnv })
     expect(r.exitCode).toBe(4)
   })
@@ -56,12 +66,19 @@ describe('svc charges cancel', () => {
       .reply(409, errorBody('charge_not_cancelable', 'Cobrança já paga'))
     const r = await runCommand(ChargesCancel, [idOf(1), idOf(2), '--json'], { env: testEnv })
     expect(r.exitCode).toBe(5)
-    expect(r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l))).toEqual([canceled(1)])
+    expect(
+      r.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual([canceled(1)])
     expect(JSON.parse(r.stderr)).toMatchObject({ error: { code: 'charge_not_cancelable', message: 'Cobrança já paga' }, id: idOf(2) })
   })
 
   it('on a terminal: coloured status and the reminder that the QR stays payable', async () => {
-    nock(BASE_URL).post(`/v1/charges/${idOf(1)}/cancel`).reply(200, canceled(1))
+    nock(BASE_URL)
+      .post(`/v1/charges/${idOf(1)}/cancel`)
+      .reply(200, canceled(1))
     const r = await runCommand(ChargesCancel, [idOf(1)], { env: testEnv, tty: true })
     expect(r.exitCode).toBe(0)
     expect(r.stdout).toContain(idOf(1))

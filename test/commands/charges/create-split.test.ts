@@ -51,7 +51,10 @@ describe('svc charges create --split', () => {
     const charge = JSON.parse(r.stdout) as { id: string; externalId: string; split: { status: string; destinations: Array<{ wallet: string; shareBps: number; amountInCents: number }> } }
     expect(charge.externalId).toBe('split-1')
     expect(charge.split.status).toBe('pending')
-    expect(charge.split.destinations.map((d) => [d.wallet, d.shareBps])).toEqual([['wallet-shop', 7000], ['wallet-partner', 3000]])
+    expect(charge.split.destinations.map((d) => [d.wallet, d.shareBps])).toEqual([
+      ['wallet-shop', 7000],
+      ['wallet-partner', 3000],
+    ])
     const read = (await client.getCharge(charge.id)) as unknown as typeof charge
     expect(read.split.destinations).toEqual(charge.split.destinations)
   })

@@ -28,7 +28,9 @@ describe('svc charges create', () => {
   })
 
   it('sends the Idempotency-Key the user gave', async () => {
-    nock(BASE_URL, { reqheaders: { 'idempotency-key': 'order-1-try' } }).post('/v1/charges').reply(201, charge())
+    nock(BASE_URL, { reqheaders: { 'idempotency-key': 'order-1-try' } })
+      .post('/v1/charges')
+      .reply(201, charge())
     const r = await runCommand(ChargesCreate, ['--amount', '1500', '--payer-tax-number', CPF, '--idempotency-key', 'order-1-try', '-q'], { env: testEnv })
     expect(r.exitCode).toBe(0)
     expect(r.stdout).toBe('65a1f0c2b3d4e5f60718293a\n')
@@ -61,7 +63,9 @@ describe('svc charges create', () => {
   describe('a replay that returns a charge no longer payable (issue 16 item 1)', () => {
     for (const status of ['canceled', 'expired', 'settled'] as const) {
       it(`on a terminal: no QR for a ${status} charge, a line on stderr, exit 5`, async () => {
-        nock(BASE_URL).post('/v1/charges').reply(200, charge({ status, externalId: 'ord-1' }))
+        nock(BASE_URL)
+          .post('/v1/charges')
+          .reply(200, charge({ status, externalId: 'ord-1' }))
         const r = await runCommand(ChargesCreate, ['--amount', '1500', '--payer-tax-number', CPF, '--external-id', 'ord-1'], { env: testEnv, tty: true })
         expect(r.exitCode).toBe(5)
         expect(r.stdout).not.toMatch(/[▀▄█]/)
@@ -73,7 +77,9 @@ describe('svc charges create', () => {
     }
 
     it('piped: the id on stdout, the reason on stderr, exit 5', async () => {
-      nock(BASE_URL).post('/v1/charges').reply(200, charge({ status: 'canceled', externalId: 'ord-1' }))
+      nock(BASE_URL)
+        .post('/v1/charges')
+        .reply(200, charge({ status: 'canceled', externalId: 'ord-1' }))
       const r = await runCommand(ChargesCreate, ['--amount', '1500', '--payer-tax-number', CPF, '--external-id', 'ord-1'], { env: testEnv })
       expect(r.exitCode).toBe(5)
       expect(r.stdout).toBe('65a1f0c2b3d4e5f60718293a\n')
@@ -81,15 +87,22 @@ describe('svc charges create', () => {
     })
 
     it('--json still prints the charge, exit 5', async () => {
-      nock(BASE_URL).post('/v1/charges').reply(200, charge({ status: 'expired' }))
+      nock(BASE_URL)
+        .post('/v1/charges')
+        .reply(200, charge({ status: 'expired' }))
       const r = await runCommand(ChargesCreate, ['--amount', '1500', '--payer-tax-number', CPF, '--json'], { env: testEnv })
       expect(r.exitCode).toBe(5)
       expect(JSON.parse(r.stdout).status).toBe('expired')
     })
 
     it('--wait for the state the charge already is in: exit 0', async () => {
-      nock(BASE_URL).post('/v1/charges').reply(200, charge({ status: 'settled' }))
-      nock(BASE_URL).get('/v1/charges/65a1f0c2b3d4e5f60718293a').optionally().reply(200, charge({ status: 'settled' }))
+      nock(BASE_URL)
+        .post('/v1/charges')
+        .reply(200, charge({ status: 'settled' }))
+      nock(BASE_URL)
+        .get('/v1/charges/65a1f0c2b3d4e5f60718293a')
+        .optionally()
+        .reply(200, charge({ status: 'settled' }))
       const r = await runCommand(ChargesCreate, ['--amount', '1500', '--payer-tax-number', CPF, '--wait', 'settled', '-q'], { env: testEnv })
       expect(r.exitCode).toBe(0)
     })
@@ -113,7 +126,9 @@ describe('svc charges create', () => {
   })
 
   it('the external_id_conflict hint names the order id itself, not a literal ID placeholder (issue 16 item 20)', async () => {
-    nock(BASE_URL).post('/v1/charges').reply(409, errorBody('external_id_conflict', 'Outro corpo para o mesmo externalId', { requestId: 'req_1' }))
+    nock(BASE_URL)
+      .post('/v1/charges')
+      .reply(409, errorBody('external_id_conflict', 'Outro corpo para o mesmo externalId', { requestId: 'req_1' }))
     const r = await runCommand(ChargesCreate, ['--amount', '1500', '--payer-tax-number', CPF, '--external-id', "ord 1's"], { env: testEnv })
     expect(r.exitCode).toBe(5)
     expect(r.stderr).toContain("`svc charges list --external-id 'ord 1'\\''s'`")
@@ -121,7 +136,9 @@ describe('svc charges create', () => {
   })
 
   it('maps API errors to their exit codes (409 external_id_conflict → 5)', async () => {
-    nock(BASE_URL).post('/v1/charges').reply(409, errorBody('external_id_conflict', 'Outro corpo para o mesmo externalId', { requestId: 'req_1' }))
+    nock(BASE_URL)
+      .post('/v1/charges')
+      .reply(409, errorBody('external_id_conflict', 'Outro corpo para o mesmo externalId', { requestId: 'req_1' }))
     const r = await runCommand(ChargesCreate, ['--amount', '1500', '--payer-tax-number', CPF, '--external-id', 'order-1'], { env: testEnv })
     expect(r.exitCode).toBe(5)
     expect(r.stderr).toContain('external_id_conflict')
@@ -237,7 +254,11 @@ describe('svc charges create --wait', () => {
 
   it('piped --json --wait prints the final charge; no spinner text anywhere on stdout', async () => {
     fakeWaitClock()
-    nock(BASE_URL).post('/v1/charges').reply(201, charge()).get('/v1/charges/65a1f0c2b3d4e5f60718293a').reply(200, charge({ status: 'paid_pending_settlement' }))
+    nock(BASE_URL)
+      .post('/v1/charges')
+      .reply(201, charge())
+      .get('/v1/charges/65a1f0c2b3d4e5f60718293a')
+      .reply(200, charge({ status: 'paid_pending_settlement' }))
     const r = await runCommand(ChargesCreate, ['--amount', '1500', '--payer-tax-number', CPF, '--wait', 'paid_pending_settlement', '--json'], { env: testEnv })
     expect(r.exitCode).toBe(0)
     expect(JSON.parse(r.stdout).status).toBe('paid_pending_settlement')
@@ -246,7 +267,11 @@ describe('svc charges create --wait', () => {
 
   it('exits 8 when the charge ends in another state (expired while waiting for settled)', async () => {
     fakeWaitClock()
-    nock(BASE_URL).post('/v1/charges').reply(201, charge()).get('/v1/charges/65a1f0c2b3d4e5f60718293a').reply(200, charge({ status: 'expired' }))
+    nock(BASE_URL)
+      .post('/v1/charges')
+      .reply(201, charge())
+      .get('/v1/charges/65a1f0c2b3d4e5f60718293a')
+      .reply(200, charge({ status: 'expired' }))
     const r = await runCommand(ChargesCreate, ['--amount', '1500', '--payer-tax-number', CPF, '--wait', 'settled'], { env: testEnv })
     expect(r.exitCode).toBe(8)
     expect(r.stdout).toBe('65a1f0c2b3d4e5f60718293a\n')

@@ -20,7 +20,12 @@ describe('svc charges get', () => {
     const r = await runCommand(ChargesGet, [ID], { env: testEnv })
     expect(r.exitCode).toBe(0)
     expect(r.stdout).not.toMatch(ANSI)
-    const fields = Object.fromEntries(r.stdout.trimEnd().split('\n').map((l) => l.split('\t')))
+    const fields = Object.fromEntries(
+      r.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => l.split('\t')),
+    )
     expect(fields).toMatchObject({ id: ID, status: 'settled', grossInCents: '1500', netInCents: '1420', settledAt: '2026-11-21T14:10:05Z', blockchainTxId: '0xabc123' })
   })
 
@@ -48,7 +53,9 @@ describe('svc charges get', () => {
   })
 
   it('404 exits 4 with the API code; --json puts the error object on stderr', async () => {
-    nock(BASE_URL).get(`/v1/charges/${ID}`).reply(404, errorBody('charge_not_found', 'Cobrança não encontrada', { requestId: 'req_9' }))
+    nock(BASE_URL)
+      .get(`/v1/charges/${ID}`)
+      .reply(404, errorBody('charge_not_found', 'Cobrança não encontrada', { requestId: 'req_9' }))
     const r = await runCommand(ChargesGet, [ID, '--json'], { env: testEnv })
     expect(r.exitCode).toBe(4)
     expect(r.stdout).toBe('')
@@ -80,7 +87,9 @@ describe('svc charges get --wait', () => {
 
   it('exits 8 at once when the state reached rules out the one awaited (refunded while waiting for settled)', async () => {
     const clock = fakeWaitClock()
-    nock(BASE_URL).get(`/v1/charges/${ID}`).reply(200, charge({ status: 'refunded' }))
+    nock(BASE_URL)
+      .get(`/v1/charges/${ID}`)
+      .reply(200, charge({ status: 'refunded' }))
     const r = await runCommand(ChargesGet, [ID, '--wait', 'settled'], { env: testEnv })
     expect(r.exitCode).toBe(8)
     expect(clock.sleeps).toEqual([])
@@ -90,7 +99,10 @@ describe('svc charges get --wait', () => {
 
   it('keeps waiting on a canceled charge (a late payment prevails) until the timeout, then exits 8', async () => {
     fakeWaitClock()
-    nock(BASE_URL).get(`/v1/charges/${ID}`).times(4).reply(200, charge({ status: 'canceled' }))
+    nock(BASE_URL)
+      .get(`/v1/charges/${ID}`)
+      .times(4)
+      .reply(200, charge({ status: 'canceled' }))
     const r = await runCommand(ChargesGet, [ID, '--wait', 'settled', '--wait-timeout', '3s', '--json'], { env: testEnv })
     expect(r.exitCode).toBe(8)
     expect(JSON.parse(r.stdout).status).toBe('canceled')
@@ -99,7 +111,11 @@ describe('svc charges get --wait', () => {
 
   it('on a terminal the spinner stays on stderr', async () => {
     fakeWaitClock()
-    nock(BASE_URL).get(`/v1/charges/${ID}`).reply(200, charge()).get(`/v1/charges/${ID}`).reply(200, charge({ status: 'expired' }))
+    nock(BASE_URL)
+      .get(`/v1/charges/${ID}`)
+      .reply(200, charge())
+      .get(`/v1/charges/${ID}`)
+      .reply(200, charge({ status: 'expired' }))
     const r = await runCommand(ChargesGet, [ID, '--wait', 'paid_pending_settlement'], { env: testEnv, tty: true })
     expect(r.exitCode).toBe(8)
     expect(r.stderr).toContain('Waiting for')

@@ -18,31 +18,44 @@ describe('svc charges list', () => {
       .reply(200, { data: [chargeN(2, { externalId: 'order-2' }), chargeN(1, { status: 'awaiting_payment' })], hasMore: true })
     const r = await runCommand(ChargesList, ['--status', 'awaiting_payment', '--limit', '2'], { env: testEnv })
     expect(r.exitCode).toBe(0)
-    expect(r.stdout).toBe(
-      `${idOf(2)}\tawaiting_payment\t1500\torder-2\t2026-11-20T14:02:00Z\n${idOf(1)}\tawaiting_payment\t1500\t\t2026-11-20T14:01:00Z\n`,
-    )
+    expect(r.stdout).toBe(`${idOf(2)}\tawaiting_payment\t1500\torder-2\t2026-11-20T14:02:00Z\n${idOf(1)}\tawaiting_payment\t1500\t\t2026-11-20T14:01:00Z\n`)
     expect(r.stdout).not.toMatch(ANSI)
     expect(r.stderr).toBe('more charges exist: add --all to get every page\n')
   })
 
   it('piped, a page with hasMore: the -q | cancel - pipeline is told on stderr that --all gets every page', async () => {
-    nock(BASE_URL).get('/v1/charges').query({ status: 'awaiting_payment' }).reply(200, page([3, 2], true))
+    nock(BASE_URL)
+      .get('/v1/charges')
+      .query({ status: 'awaiting_payment' })
+      .reply(200, page([3, 2], true))
     const r = await runCommand(ChargesList, ['-q', '--status', 'awaiting_payment'], { env: testEnv })
     expect(r.stdout).toBe(`${idOf(3)}\n${idOf(2)}\n`)
     expect(r.stderr).toBe('more charges exist: add --all to get every page\n')
   })
 
   it('piped, no note when the page is the last one, with --all, or with --json (the object carries hasMore)', async () => {
-    nock(BASE_URL).get('/v1/charges').reply(200, page([1], false))
+    nock(BASE_URL)
+      .get('/v1/charges')
+      .reply(200, page([1], false))
     expect((await runCommand(ChargesList, ['-q'], { env: testEnv })).stderr).toBe('')
-    nock(BASE_URL).get('/v1/charges').query(true).reply(200, page([2], true)).get('/v1/charges').query(true).reply(200, page([1], false))
+    nock(BASE_URL)
+      .get('/v1/charges')
+      .query(true)
+      .reply(200, page([2], true))
+      .get('/v1/charges')
+      .query(true)
+      .reply(200, page([1], false))
     expect((await runCommand(ChargesList, ['-q', '--all'], { env: testEnv })).stderr).toBe('')
-    nock(BASE_URL).get('/v1/charges').reply(200, page([2], true))
+    nock(BASE_URL)
+      .get('/v1/charges')
+      .reply(200, page([2], true))
     expect((await runCommand(ChargesList, ['--json'], { env: testEnv })).stderr).toBe('')
   })
 
   it('on a terminal: a table with coloured status, R$ amounts and times, the badge on stderr and a next-page hint', async () => {
-    nock(BASE_URL).get('/v1/charges').reply(200, { data: [chargeN(2, { status: 'settled', externalId: 'order-2' }), chargeN(1)], hasMore: true })
+    nock(BASE_URL)
+      .get('/v1/charges')
+      .reply(200, { data: [chargeN(2, { status: 'settled', externalId: 'order-2' }), chargeN(1)], hasMore: true })
     const r = await runCommand(ChargesList, [], { env: testEnv, tty: true, columns: 120 })
     expect(r.exitCode).toBe(0)
     const lines = r.stdout.split('\n')
@@ -105,18 +118,33 @@ describe('svc charges list', () => {
       .reply(200, page([2], false))
     const r = await runCommand(ChargesList, ['--all', '--ndjson', '--status', 'settled', '--limit', '2'], { env: testEnv })
     expect(r.exitCode).toBe(0)
-    const rows = r.stdout.trimEnd().split('\n').map((l) => JSON.parse(l))
+    const rows = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l))
     expect(rows).toEqual([chargeN(4), chargeN(3), chargeN(2)])
   })
 
   it('--all --json streams a JSON array', async () => {
-    nock(BASE_URL).get('/v1/charges').query(true).reply(200, page([2], true)).get('/v1/charges').query(true).reply(200, page([1], false))
+    nock(BASE_URL)
+      .get('/v1/charges')
+      .query(true)
+      .reply(200, page([2], true))
+      .get('/v1/charges')
+      .query(true)
+      .reply(200, page([1], false))
     const r = await runCommand(ChargesList, ['--all', '--json'], { env: testEnv })
     expect(JSON.parse(r.stdout)).toEqual([chargeN(2), chargeN(1)])
   })
 
   it('an API failure in the middle of --all leaves the JSON array unclosed and exits non-zero', async () => {
-    nock(BASE_URL).get('/v1/charges').query(true).reply(200, page([2], true)).get('/v1/charges').query(true).reply(401, { error: { code: 'invalid_api_key', message: 'Chave inválida', requestId: 'req_2' } })
+    nock(BASE_URL)
+      .get('/v1/charges')
+      .query(true)
+      .reply(200, page([2], true))
+      .get('/v1/charges')
+      .query(true)
+      .reply(401, { error: { code: 'invalid_api_key', message: 'Chave inválida', requestId: 'req_2' } })
     const r = await runCommand(ChargesList, ['--all', '--json'], { env: testEnv })
     expect(r.exitCode).toBe(3)
     expect(() => JSON.parse(r.stdout)).toThrow()
@@ -151,7 +179,9 @@ describe('svc charges list: validation (exit 2, nothing sent)', () => {
     const wide = (n: number) => chargeN(n, { status: 'paid_pending_settlement', externalId: 'order-with-a-long-name-1042', amount: { ...chargeN(n).amount, grossInCents: 500_000 } })
     for (const columns of [80, 100, 120, 60]) {
       it(`no line is wider than ${columns} columns`, async () => {
-        nock(BASE_URL).get('/v1/charges').reply(200, { data: [wide(1), wide(2)], hasMore: false })
+        nock(BASE_URL)
+          .get('/v1/charges')
+          .reply(200, { data: [wide(1), wide(2)], hasMore: false })
         const r = await runCommand(ChargesList, [], { env: { ...testEnv, NO_COLOR: '1' }, tty: true, columns })
         expect(r.exitCode).toBe(0)
         const lines = r.stdout.split('\n').filter(Boolean)
@@ -162,7 +192,10 @@ describe('svc charges list: validation (exit 2, nothing sent)', () => {
     }
 
     it('at 80 columns the ids are cut in the middle and CREATED goes; at 120 everything is whole', async () => {
-      nock(BASE_URL).get('/v1/charges').times(2).reply(200, { data: [wide(1)], hasMore: false })
+      nock(BASE_URL)
+        .get('/v1/charges')
+        .times(2)
+        .reply(200, { data: [wide(1)], hasMore: false })
       const at80 = (await runCommand(ChargesList, [], { env: { ...testEnv, NO_COLOR: '1' }, tty: true, columns: 80 })).stdout
       expect(at80).toMatch(/^ID\s+STATUS\s+AMOUNT\s+EXTERNAL ID\s+AGE$/m)
       expect(at80).toContain('0000000000…0001')
@@ -172,7 +205,9 @@ describe('svc charges list: validation (exit 2, nothing sent)', () => {
     })
 
     it('piped output keeps whole ids whatever the width', async () => {
-      nock(BASE_URL).get('/v1/charges').reply(200, { data: [wide(1)], hasMore: false })
+      nock(BASE_URL)
+        .get('/v1/charges')
+        .reply(200, { data: [wide(1)], hasMore: false })
       const r = await runCommand(ChargesList, [], { env: testEnv, columns: 40 })
       expect(r.stdout.split('\t')[0]).toBe(idOf(1))
     })

@@ -24,20 +24,26 @@ const aheadCharge = () => {
 
 describe('relative times on the server clock', () => {
   it('charges get: created 3 min ago on a server clock 2 h ahead reads "3 min ago"', async () => {
-    nock(BASE_URL).get(`/v1/charges/${ID}`).reply(200, aheadCharge(), { date: new Date(serverNow()).toUTCString() })
+    nock(BASE_URL)
+      .get(`/v1/charges/${ID}`)
+      .reply(200, aheadCharge(), { date: new Date(serverNow()).toUTCString() })
     const r = await runCommand(ChargesGet, [ID], { env: testEnv, tty: true })
     expect(stripAnsi(r.stdout)).toMatch(/Created .*\(3 min ago\)/)
   })
 
   it('charges list: the AGE column too', async () => {
-    nock(BASE_URL).get('/v1/charges').reply(200, { data: [aheadCharge()], hasMore: false }, { date: new Date(serverNow()).toUTCString() })
+    nock(BASE_URL)
+      .get('/v1/charges')
+      .reply(200, { data: [aheadCharge()], hasMore: false }, { date: new Date(serverNow()).toUTCString() })
     const r = await runCommand(ChargesList, [], { env: testEnv, tty: true, columns: 140 })
     expect(stripAnsi(r.stdout)).toContain('3 min ago')
   })
 
   it('without a usable Date header, a creation ahead of the local clock is "just now", never "in 2 h"', async () => {
     nock(BASE_URL).get(`/v1/charges/${ID}`).reply(200, aheadCharge())
-    nock(BASE_URL).get('/v1/charges').reply(200, { data: [aheadCharge()], hasMore: false })
+    nock(BASE_URL)
+      .get('/v1/charges')
+      .reply(200, { data: [aheadCharge()], hasMore: false })
     const get = stripAnsi((await runCommand(ChargesGet, [ID], { env: testEnv, tty: true })).stdout)
     expect(get).toMatch(/Created .*\(just now\)/)
     const list = stripAnsi((await runCommand(ChargesList, [], { env: testEnv, tty: true, columns: 140 })).stdout)

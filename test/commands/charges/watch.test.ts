@@ -29,11 +29,16 @@ describe('svc charges watch (piped)', () => {
     await client.advanceCharge(b.id, 'expired')
     const r = await runCommand(ChargesWatch, [a.id, b.id, '--interval', '1s'], { env })
     expect(r.exitCode).toBe(0)
-    const rows = r.stdout.trim().split('\n').map((l) => l.split('\t'))
-    expect(rows.map((c) => [c[1], c[2], c[3]]).sort()).toEqual([
-      [a.id, 'settled', '1500'],
-      [b.id, 'expired', '2500'],
-    ].sort())
+    const rows = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'))
+    expect(rows.map((c) => [c[1], c[2], c[3]]).sort()).toEqual(
+      [
+        [a.id, 'settled', '1500'],
+        [b.id, 'expired', '2500'],
+      ].sort(),
+    )
     const json = await runCommand(ChargesWatch, [a.id, '--json'], { env })
     expect(JSON.parse(json.stdout)).toMatchObject({ id: a.id, status: 'settled' })
   })
@@ -47,7 +52,13 @@ describe('svc charges watch (piped)', () => {
     const some = await runCommand(ChargesWatch, [a.id, 'ffffffffffffffffffffffff', 'eeeeeeeeeeeeeeeeeeeeeeee', '--json'], { env })
     expect(some.exitCode).toBe(4)
     expect(JSON.parse(some.stderr)).toMatchObject({
-      error: { code: 'charge_not_found', details: [{ field: 'id', message: expect.stringContaining('ffffffffffffffffffffffff') }, { field: 'id', message: expect.stringContaining('eeeeeeeeeeeeeeeeeeeeeeee') }] },
+      error: {
+        code: 'charge_not_found',
+        details: [
+          { field: 'id', message: expect.stringContaining('ffffffffffffffffffffffff') },
+          { field: 'id', message: expect.stringContaining('eeeeeeeeeeeeeeeeeeeeeeee') },
+        ],
+      },
     })
     const bad = await runCommand(ChargesWatch, ['nope'], { env })
     expect(bad.exitCode).toBe(2)

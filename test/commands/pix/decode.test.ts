@@ -30,9 +30,7 @@ describe('svc pix decode', () => {
   it('piped: field<TAB>value lines; a dynamic code has its URL and no amount', async () => {
     const r = await runCommand(PixDecode, [DYNAMIC])
     expect(r.exitCode).toBe(0)
-    expect(r.stdout).toBe(
-      `kind\tdynamic\nmerchantName\tLoja Sandbox SVC\nmerchantCity\tSao Paulo\nurl\tpix.sandbox.svc.local/qr/v2/0123456789abcdef01234567\ncrc\t${DYNAMIC.slice(-4)}\n`,
-    )
+    expect(r.stdout).toBe(`kind\tdynamic\nmerchantName\tLoja Sandbox SVC\nmerchantCity\tSao Paulo\nurl\tpix.sandbox.svc.local/qr/v2/0123456789abcdef01234567\ncrc\t${DYNAMIC.slice(-4)}\n`)
   })
 
   it('on a terminal: a labelled view', async () => {

@@ -34,14 +34,7 @@ describe('svc profiles list', () => {
   it('prints tab-separated rows without header or colours when piped', async () => {
     const { env } = await configWithProfiles()
     const r = await runCommand(ProfilesList, [], { env })
-    expect(r.stdout).toBe(
-      [
-        'old\t\thttps://old.example.com\t\tfalse',
-        'prod\tlive\thttps://api.example.com\tsvc_live_…7988\tfalse',
-        'sandbox\ttest\thttp://127.0.0.1:8787\tsvc_test_…2a4b\ttrue',
-        '',
-      ].join('\n'),
-    )
+    expect(r.stdout).toBe(['old\t\thttps://old.example.com\t\tfalse', 'prod\tlive\thttps://api.example.com\tsvc_live_…7988\tfalse', 'sandbox\ttest\thttp://127.0.0.1:8787\tsvc_test_…2a4b\ttrue', ''].join('\n'))
     expectNoSecret(r.stdout, r.stderr)
   })
 

@@ -37,7 +37,7 @@ describe('svc sandbox export', () => {
     expect(state.format).toBe('svc-sandbox-state/1')
     expect(state.clock.now).toBe('2026-11-22T12:00:00.000Z')
     expect(state.tables.api_keys.map((k) => k.key)).toContain(sb.testKey)
-    expect(tty.stderr).toContain('holds the sandbox\'s API keys and webhook secret in full')
+    expect(tty.stderr).toContain("holds the sandbox's API keys and webhook secret in full")
     const piped = await runCommand(SandboxExport, [])
     expect(piped.stderr).toBe('')
   })

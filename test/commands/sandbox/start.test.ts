@@ -243,7 +243,12 @@ describe('svc sandbox start', () => {
     } finally {
       blocker.close()
     }
-    for (const argv of [['--speed', '0'], ['--chaos', '1.5'], ['--speed', 'fast'], ['--in-memory', '--data', '/tmp/x']]) {
+    for (const argv of [
+      ['--speed', '0'],
+      ['--chaos', '1.5'],
+      ['--speed', 'fast'],
+      ['--in-memory', '--data', '/tmp/x'],
+    ]) {
       const r = await runCommand(SandboxStart, [...argv, '--port', '0'])
       expect(r.exitCode, argv.join(' ')).toBe(2)
       expect(r.stdout).toBe('')

@@ -10,7 +10,21 @@ let store: EventStore
 beforeAll(async () => {
   store = await EventStore.open()
   const add = (id: string, type: string, over: object = {}, body: Uint8Array = Buffer.from(chargeEvent(id, type))) =>
-    store.record({ receivedAt: `2026-11-22T12:00:0${id.slice(-1)}.000Z`, source: 'service', eventId: id, type, headers: signedHeaders(body, { id, type }), body, verification: 'verified', outcome: 'forwarded', answeredStatus: 200, forwardStatus: 200, latencyMs: 7, forwardUrl: 'http://localhost:3000/', ...over })
+    store.record({
+      receivedAt: `2026-11-22T12:00:0${id.slice(-1)}.000Z`,
+      source: 'service',
+      eventId: id,
+      type,
+      headers: signedHeaders(body, { id, type }),
+      body,
+      verification: 'verified',
+      outcome: 'forwarded',
+      answeredStatus: 200,
+      forwardStatus: 200,
+      latencyMs: 7,
+      forwardUrl: 'http://localhost:3000/',
+      ...over,
+    })
   add('evt_1', 'charge.awaiting_payment')
   add('evt_2', 'charge.settled', { outcome: 'failed', answeredStatus: 502, forwardStatus: 500 })
   add('evt_3', 'withdrawal.paid', { verification: 'failed', verifyReason: 'timestamp_too_old', outcome: 'rejected', answeredStatus: 400, forwardStatus: undefined, latencyMs: undefined }, Buffer.from([0xff, 0x00]))
@@ -21,7 +35,10 @@ describe('svc webhooks events', () => {
   it('prints tab-separated rows, newest first, when piped', async () => {
     const r = await runCommand(WebhooksEvents, [])
     expect(r.exitCode).toBe(0)
-    const rows = r.stdout.trim().split('\n').map((l) => l.split('\t'))
+    const rows = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'))
     expect(rows.map((c) => c[1])).toEqual(['evt_3', 'evt_2', 'evt_1'])
     expect(rows[0]).toEqual(['2026-11-22T12:00:03.000Z', 'evt_3', 'withdrawal.paid', 'timestamp_too_old', 'rejected', '400', '', '', '1', 'service', 'http://localhost:3000/'])
     expect(rows[1]!.slice(3, 9)).toEqual(['verified', 'failed', '502', '500', '7', '1'])
@@ -52,7 +69,20 @@ describe('svc webhooks events', () => {
       const types = ['charge.settled', 'charge.paid_pending_settlement', 'charge.awaiting_payment']
       ids.forEach((id, i) => {
         const body = Buffer.from(chargeEvent(id, types[i]!))
-        wide.record({ receivedAt: `2026-11-22T12:00:0${i}.000Z`, source: 'service', eventId: id, type: types[i], headers: signedHeaders(body, { id, type: types[i] }), body, verification: 'verified', outcome: 'forwarded', answeredStatus: 200, forwardStatus: 200, latencyMs: 32, forwardUrl: 'http://localhost:3000/' })
+        wide.record({
+          receivedAt: `2026-11-22T12:00:0${i}.000Z`,
+          source: 'service',
+          eventId: id,
+          type: types[i],
+          headers: signedHeaders(body, { id, type: types[i] }),
+          body,
+          verification: 'verified',
+          outcome: 'forwarded',
+          answeredStatus: 200,
+          forwardStatus: 200,
+          latencyMs: 32,
+          forwardUrl: 'http://localhost:3000/',
+        })
       })
       const records = wide.list({ limit: 10 })
       const at120 = eventLogTable(records, painter(false), 120).trimEnd().split('\n')

@@ -47,7 +47,7 @@ it('SIGHUP stops the listener cleanly: the sandbox gets its previous URL back, o
   expect(await getWebhookUrl({ ...target, env: 'test' })).toBe('http://127.0.0.1:3000/app')
 }, 30_000)
 
-it('a listener killed before it could restore: the next one\'s clean stop goes back past its dead URL to the one before', async () => {
+it("a listener killed before it could restore: the next one's clean stop goes back past its dead URL to the one before", async () => {
   const env = { SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-hup-')), SVC_API_KEY: sb.testKey, SVC_BASE_URL: sb.baseUrl, SVC_WEBHOOK_SECRET: sb.webhookSecret }
   const target = { baseUrl: sb.baseUrl, apiKey: sb.testKey }
   await setWebhookUrl({ ...target, url: 'http://127.0.0.1:3000/app', env: 'test' })

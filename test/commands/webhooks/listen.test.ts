@@ -68,7 +68,17 @@ describe('svc webhooks listen (piped)', () => {
     const forged = chargeEvent('evt_cmd2', 'charge.settled')
     expect((await post(url, forged, signedHeaders(forged, { id: 'evt_cmd2', secret: 'whsec_not_ours_00000000' }))).status).toBe(400)
     const lines = await run.waitLines(3)
-    expect(lines[1]).toMatchObject({ eventId: 'evt_cmd1', type: 'charge.awaiting_payment', chargeId: 'a'.repeat(24), verified: true, verification: 'verified', outcome: 'forwarded', status: 200, forwardStatus: 200, received: 1 })
+    expect(lines[1]).toMatchObject({
+      eventId: 'evt_cmd1',
+      type: 'charge.awaiting_payment',
+      chargeId: 'a'.repeat(24),
+      verified: true,
+      verification: 'verified',
+      outcome: 'forwarded',
+      status: 200,
+      forwardStatus: 200,
+      received: 1,
+    })
     expect(lines[1]).not.toHaveProperty('attempt')
     expect(lines[2]).toMatchObject({ eventId: 'evt_cmd2', verified: false, verification: 'signature_mismatch', outcome: 'rejected', status: 400 })
     expect(lines[1]).not.toHaveProperty('skipVerify')
@@ -103,7 +113,12 @@ describe('svc webhooks listen (piped)', () => {
     release.resolve()
     expect(await stopped).toBe(0)
     expect((await Promise.all(answers)).map((a) => a.status)).toEqual([200, 502, 200])
-    const byId = Object.fromEntries(run.lines().slice(1).map((l) => [l.eventId, [l.outcome, l.status]]))
+    const byId = Object.fromEntries(
+      run
+        .lines()
+        .slice(1)
+        .map((l) => [l.eventId, [l.outcome, l.status]]),
+    )
     expect(byId).toEqual({ evt_slow1: ['forwarded', 200], evt_slow2: ['failed', 502], evt_slow3: ['forwarded', 200] })
   })
 
@@ -171,7 +186,7 @@ describe('svc webhooks listen (piped)', () => {
     const run = start(['--forward', `127.0.0.1:${target.port}`, '--port', '0', '--skip-verify'], { SVC_API_KEY: 'svc_test_abcdefghijklmnop', SVC_BASE_URL: sandbox.baseUrl, SVC_WEBHOOK_SECRET: SECRET })
     await run.waitLines(1)
     await run.stop()
-    expect(run.stderr()).toContain('as the sandbox\'s test and live webhook URL; signatures are NOT verified (--skip-verify)')
+    expect(run.stderr()).toContain("as the sandbox's test and live webhook URL; signatures are NOT verified (--skip-verify)")
     expect(run.stderr()).not.toMatch(/verifying with/i)
   })
 
@@ -199,7 +214,7 @@ describe('svc webhooks listen (piped)', () => {
     expect(run.stderr()).not.toMatch(/not a local sandbox|tunnel/)
   })
 
-  it('never verifies with a profile\'s secret beside a key from --api-key (issue 16 item 4)', async () => {
+  it("never verifies with a profile's secret beside a key from --api-key (issue 16 item 4)", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'svc-listen-'))
     const store = await ProfileStore.open({ SVC_CONFIG_DIR: dir })
     store.save('sandbox', { apiKey: 'svc_test_abcdefghijklmnop', baseUrl: 'http://127.0.0.1:1', webhookSecret: SECRET })
@@ -208,7 +223,7 @@ describe('svc webhooks listen (piped)', () => {
     expect(await run.done).toBe(2)
     setIO(undefined)
     expect(run.stderr()).toContain('No webhook secret to verify deliveries with.')
-    expect(run.stderr()).toContain('The API key comes from --api-key, so no profile\'s secret is used')
+    expect(run.stderr()).toContain("The API key comes from --api-key, so no profile's secret is used")
   })
 
   it('exits 2 naming the secret when there is none to verify with', async () => {
@@ -246,7 +261,10 @@ describe('svc webhooks listen (piped)', () => {
     const run = start(['--forward', `127.0.0.1:${rest.port}`, '--forward', `charge.split.*=127.0.0.1:${split.port}/split`, '--header', 'Authorization: Bearer dev', '--port', '0', '--secret', SECRET])
     const [first] = await run.waitLines(1)
     expect(first).toEqual({ listening: expect.any(String), forward: `http://127.0.0.1:${rest.port}/`, routes: [{ pattern: 'charge.split.*', url: `http://127.0.0.1:${split.port}/split` }] })
-    for (const [id, type] of [['evt_route1', 'charge.split.failed'], ['evt_route2', 'charge.settled']] as const) {
+    for (const [id, type] of [
+      ['evt_route1', 'charge.split.failed'],
+      ['evt_route2', 'charge.settled'],
+    ] as const) {
       const body = chargeEvent(id, type)
       expect((await post(first!.listening as string, body, signedHeaders(body, { id }))).status).toBe(200)
     }

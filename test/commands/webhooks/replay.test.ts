@@ -14,9 +14,31 @@ beforeAll(async () => {
     res.end()
   })
   const store = await EventStore.open()
-  store.record({ receivedAt: '2026-11-22T12:00:00.000Z', source: 'service', eventId: 'evt_replay', type: 'charge.settled', headers: signedHeaders(body, { id: 'evt_replay', timestamp: 1_700_000_000 }), body, verification: 'verified', outcome: 'forwarded', answeredStatus: 200, forwardUrl: `${target.url}/hooks` })
+  store.record({
+    receivedAt: '2026-11-22T12:00:00.000Z',
+    source: 'service',
+    eventId: 'evt_replay',
+    type: 'charge.settled',
+    headers: signedHeaders(body, { id: 'evt_replay', timestamp: 1_700_000_000 }),
+    body,
+    verification: 'verified',
+    outcome: 'forwarded',
+    answeredStatus: 200,
+    forwardUrl: `${target.url}/hooks`,
+  })
   const routed = Buffer.from(chargeEvent('evt_routed', 'charge.split.completed'))
-  store.record({ receivedAt: '2026-11-22T12:00:01.000Z', source: 'service', eventId: 'evt_routed', type: 'charge.split.completed', headers: signedHeaders(routed, { id: 'evt_routed' }), body: routed, verification: 'verified', outcome: 'forwarded', answeredStatus: 200, forwardUrl: `${target.url}/split` })
+  store.record({
+    receivedAt: '2026-11-22T12:00:01.000Z',
+    source: 'service',
+    eventId: 'evt_routed',
+    type: 'charge.split.completed',
+    headers: signedHeaders(routed, { id: 'evt_routed' }),
+    body: routed,
+    verification: 'verified',
+    outcome: 'forwarded',
+    answeredStatus: 200,
+    forwardUrl: `${target.url}/split`,
+  })
   store.close()
 })
 afterAll(() => target.close())

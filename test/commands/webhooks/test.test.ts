@@ -52,7 +52,9 @@ describe('svc webhooks test', () => {
   })
 
   it('exits 4 with a hint to set the URL in the panel when none is configured', async () => {
-    nock(BASE_URL).post('/v1/webhooks/test').reply(404, errorBody('webhook_not_configured', 'Nenhuma URL de webhook', { requestId: 'req_9' }))
+    nock(BASE_URL)
+      .post('/v1/webhooks/test')
+      .reply(404, errorBody('webhook_not_configured', 'Nenhuma URL de webhook', { requestId: 'req_9' }))
     const r = await runCommand(WebhooksTest, [], { env })
     expect(r.exitCode).toBe(4)
     expect(r.stdout).toBe('')

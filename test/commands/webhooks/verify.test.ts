@@ -59,7 +59,7 @@ describe('svc webhooks verify', () => {
     expect(r.stderr).toMatch(/signature|timestamp/)
   })
 
-  it('uses the profile\'s secret, as listen and check do (issue 16 item 18)', async () => {
+  it("uses the profile's secret, as listen and check do (issue 16 item 18)", async () => {
     const env = { SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-verify-')) }
     const store = await ProfileStore.open(env)
     store.save('sandbox', { apiKey: 'svc_test_abcdefghijklmnop', baseUrl: 'http://127.0.0.1:1', webhookSecret: secret })

@@ -45,7 +45,9 @@ describe('requests', () => {
   })
 
   it('keeps a field the service added later (loose resources)', async () => {
-    nock(BASE_URL).get('/v1/charges/65a1f0c2b3d4e5f60718293a').reply(200, { ...charge(), riskScore: 3 })
+    nock(BASE_URL)
+      .get('/v1/charges/65a1f0c2b3d4e5f60718293a')
+      .reply(200, { ...charge(), riskScore: 3 })
     const { client } = track(setup())
     expect(await client.getCharge('65a1f0c2b3d4e5f60718293a')).toMatchObject({ riskScore: 3 })
   })
@@ -110,12 +112,7 @@ describe('retries', () => {
   })
 
   it('retries 503 twice with growing backoff, then succeeds', async () => {
-    nock(BASE_URL)
-      .get('/v1/account')
-      .twice()
-      .reply(503, errorBody('provider_unavailable', 'Provedor indisponível'))
-      .get('/v1/account')
-      .reply(200, account())
+    nock(BASE_URL).get('/v1/account').twice().reply(503, errorBody('provider_unavailable', 'Provedor indisponível')).get('/v1/account').reply(200, account())
     const { client, sleeps } = track(setup({ random: () => 0.5 }))
     await client.getAccount()
     // Equal jitter: half of 500 ms / 1 s plus half of that scaled by random().
@@ -123,11 +120,7 @@ describe('retries', () => {
   })
 
   it('honours Retry-After seconds on 429', async () => {
-    nock(BASE_URL)
-      .get('/v1/account')
-      .reply(429, errorBody('rate_limited', 'Limite atingido'), { 'Retry-After': '2' })
-      .get('/v1/account')
-      .reply(200, account())
+    nock(BASE_URL).get('/v1/account').reply(429, errorBody('rate_limited', 'Limite atingido'), { 'Retry-After': '2' }).get('/v1/account').reply(200, account())
     const { client, sleeps } = track(setup())
     await client.getAccount()
     expect(sleeps).toEqual([2000])
@@ -135,11 +128,7 @@ describe('retries', () => {
 
   it('honours Retry-After as an HTTP date on 429', async () => {
     const at = new Date(Date.now() + 5000).toUTCString()
-    nock(BASE_URL)
-      .get('/v1/account')
-      .reply(429, errorBody('rate_limited', 'Limite atingido'), { 'Retry-After': at })
-      .get('/v1/account')
-      .reply(200, account())
+    nock(BASE_URL).get('/v1/account').reply(429, errorBody('rate_limited', 'Limite atingido'), { 'Retry-After': at }).get('/v1/account').reply(200, account())
     const { client, sleeps } = track(setup())
     await client.getAccount()
     expect(sleeps).toHaveLength(1)
@@ -215,7 +204,9 @@ describe('retries', () => {
     { status: 409, code: 'charge_not_cancelable', exit: 5 },
   ])('does not retry $status $code', async ({ status, code, exit }) => {
     const details = status === 400 ? [{ field: 'amountInCents', message: 'mínimo 1000' }] : undefined
-    nock(BASE_URL).post('/v1/charges/65a1f0c2b3d4e5f60718293a/cancel').reply(status, errorBody(code, 'Recusado', { details }))
+    nock(BASE_URL)
+      .post('/v1/charges/65a1f0c2b3d4e5f60718293a/cancel')
+      .reply(status, errorBody(code, 'Recusado', { details }))
     const { client, sleeps } = track(setup())
     const err = await client.cancelCharge('65a1f0c2b3d4e5f60718293a').catch((e: unknown) => e)
     expect(err).toMatchObject({ status, apiCode: code, exitCode: exit, message: 'Recusado', details })
@@ -325,13 +316,7 @@ describe('raw', () => {
   })
 
   it('does not repeat a non-idempotent POST after a lost answer, but does after a 503', async () => {
-    nock(BASE_URL)
-      .post('/v1/split-charges')
-      .replyWithError(connectionReset())
-      .post('/v1/split-charges')
-      .reply(503, errorBody('provider_unavailable', 'x'))
-      .post('/v1/split-charges')
-      .reply(201, { id: 'split_1' })
+    nock(BASE_URL).post('/v1/split-charges').replyWithError(connectionReset()).post('/v1/split-charges').reply(503, errorBody('provider_unavailable', 'x')).post('/v1/split-charges').reply(201, { id: 'split_1' })
     const { client, sleeps } = track(setup())
     await expect(client.raw('POST', '/v1/split-charges', { body: '{}' })).rejects.toBeInstanceOf(NetworkError)
     expect(sleeps).toEqual([])

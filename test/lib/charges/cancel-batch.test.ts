@@ -32,7 +32,11 @@ describe('cancelCharges', () => {
         throw new ApiError({ status: 409, code: 'charge_not_cancelable', message: 'x' })
       },
     }
-    const worst = await cancelCharges([id(1), id(2), id(3), id(4)], (i) => outcomes[i]!(), (r) => results.push(r))
+    const worst = await cancelCharges(
+      [id(1), id(2), id(3), id(4)],
+      (i) => outcomes[i]!(),
+      (r) => results.push(r),
+    )
     expect(results.map((r) => [r.id, r.ok ? 0 : r.exitCode])).toEqual([
       [id(1), 0],
       [id(2), 4],

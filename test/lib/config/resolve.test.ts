@@ -63,7 +63,7 @@ describe('resolveCredentials: key and base URL, flag > env > profile', () => {
     })
   })
 
-  it('a key from the environment still takes the chosen profile\'s base URL', async () => {
+  it("a key from the environment still takes the chosen profile's base URL", async () => {
     const env = await setup()
     expect(await resolveCredentials({ profile: 'live' }, { ...env, SVC_API_KEY: ENV_KEY })).toMatchObject({ apiKey: ENV_KEY, baseUrl: 'https://live.example.com', source: 'SVC_API_KEY' })
   })

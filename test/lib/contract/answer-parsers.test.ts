@@ -42,20 +42,44 @@ const charge = {
 /** A valid answer for each parser, to mutate. */
 const SEEDS: Record<string, unknown[]> = {
   parseCharge: [charge, { ...charge, externalId: undefined, metadata: undefined, split: undefined, description: 'café ☕' }],
-  parseChargeList: [{ data: [charge, { ...charge, id: 'fedcba9876543210fedcba98' }], hasMore: true }, { data: [], hasMore: false }],
+  parseChargeList: [
+    { data: [charge, { ...charge, id: 'fedcba9876543210fedcba98' }], hasMore: true },
+    { data: [], hasMore: false },
+  ],
   parseAccount: [account(), account({ environment: 'live', webhook: undefined })],
   parseWebhookTestResponse: [{ eventId: 'evt_1' }, { eventId: '😀' }],
-  parseErrorBody: [
-    errorBody('invalid_request', 'bad'),
-    errorBody('invalid_request', 'bad', { details: [{ field: 'amountInCents', message: 'too small' }] }),
-  ],
+  parseErrorBody: [errorBody('invalid_request', 'bad'), errorBody('invalid_request', 'bad', { details: [{ field: 'amountInCents', message: 'too small' }] })],
   parseWithdrawal: [
     { id: '0123456789abcdef01234567', status: 'paid', environment: 'test', amountInCents: 900, pix: { key: 'k', endToEndId: 'E1' }, createdAt: '2026-11-22T03:30:01.304Z', updatedAt: '2026-11-22T03:30:31Z' },
   ],
 }
 
 /** Values that sit on the edges of what the schemas accept. */
-const TRICKY: unknown[] = [null, true, 0, -0, 1.5, 2 ** 53, -1, '', 'x', '2024-02-29T00:00:00Z', '2023-02-29T00:00:00Z', '2026-11-22T24:00:00Z', '2026-11-22T03:30:01.304+0300', '\ud800', '😀'.repeat(3), [], {}, [1], 'paid', 'test', 'live', 'canceled', '0123456789ABCDEF01234567']
+const TRICKY: unknown[] = [
+  null,
+  true,
+  0,
+  -0,
+  1.5,
+  2 ** 53,
+  -1,
+  '',
+  'x',
+  '2024-02-29T00:00:00Z',
+  '2023-02-29T00:00:00Z',
+  '2026-11-22T24:00:00Z',
+  '2026-11-22T03:30:01.304+0300',
+  '\ud800',
+  '😀'.repeat(3),
+  [],
+  {},
+  [1],
+  'paid',
+  'test',
+  'live',
+  'canceled',
+  '0123456789ABCDEF01234567',
+]
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 type Mutation = { path: number[]; op: 'delete' | 'set' | 'add' | 'reorder' | 'proto'; value: unknown; key: string }
@@ -84,7 +108,12 @@ function mutate(root: Json, m: Mutation): Json {
     for (const [k, v] of entries) (target as Record<string, unknown>)[k] = v
   }
   // The JSON parser makes "__proto__" an own key, which an object literal cannot.
-  if (m.op === 'proto') return JSON.parse(JSON.stringify(copy).replace(/^\{/, '{"__proto__":{"x":1},').replace(/^\{"__proto__":\{"x":1\},\}$/, '{"__proto__":{"x":1}}')) as Json
+  if (m.op === 'proto')
+    return JSON.parse(
+      JSON.stringify(copy)
+        .replace(/^\{/, '{"__proto__":{"x":1},')
+        .replace(/^\{"__proto__":\{"x":1\},\}$/, '{"__proto__":{"x":1}}'),
+    ) as Json
   return JSON.parse(JSON.stringify(copy)) as Json
 }
 

@@ -4,12 +4,12 @@ import { crc16, parseBrCode } from '../../../src/lib/domain/brcode.js'
 import { brCodeFor } from '../../../src/lib/sandbox/brcode.js'
 
 describe('reading a BR Code', () => {
-  it('reads the sandbox\'s dynamic code: merchant, city and the location naming the charge', () => {
+  it("reads the sandbox's dynamic code: merchant, city and the location naming the charge", () => {
     const r = parseBrCode(brCodeFor('0123456789abcdef01234567'))
     expect(r).toEqual({ ok: true, code: expect.objectContaining({ merchantName: 'Loja Sandbox SVC', merchantCity: 'Sao Paulo', location: 'pix.sandbox.svc.local/qr/v2/0123456789abcdef01234567' }) })
   })
 
-  it('reads a static code\'s key and amount', () => {
+  it("reads a static code's key and amount", () => {
     const text = generatePixPayload({ key: 'pix@example.com', merchantName: 'Loja', merchantCity: 'Rio', amount: 15, txid: 'abc' })!
     expect(parseBrCode(text)).toMatchObject({ ok: true, code: { key: 'pix@example.com', amountInCents: 1500 } })
     expect(crc16('123456789')).toBe('29B1')

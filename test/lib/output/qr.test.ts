@@ -51,7 +51,9 @@ describe('renderQr', () => {
     // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for ANSI escapes
     expect(art).toMatch(/\u001B\[47m/)
     // Drop the last line: it is the white border drawn in the foreground colour.
-    const lines = stripAnsi(art).split('\n').filter((l) => l.length > 0)
+    const lines = stripAnsi(art)
+      .split('\n')
+      .filter((l) => l.length > 0)
     const body = lines.slice(0, -1).join('\n')
     const dark = (ch: string, half: 'top' | 'bottom') => ch === '█' || (half === 'top' ? ch === '▀' : ch === '▄')
     expect(scan(body, dark)).toBe(PIX)

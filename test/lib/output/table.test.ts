@@ -16,11 +16,7 @@ describe('tables', () => {
       colour,
     )
     const lines = stripAnsi(out).trimEnd().split('\n')
-    expect(lines).toEqual([
-      'ID    STATUS                 AMOUNT',
-      'a     settled              R$ 15,00',
-      'bbbb  awaiting_payment  R$ 1.500,00',
-    ])
+    expect(lines).toEqual(['ID    STATUS                 AMOUNT', 'a     settled              R$ 15,00', 'bbbb  awaiting_payment  R$ 1.500,00'])
   })
 
   it('leaves no trailing spaces on a left-aligned last column', () => {

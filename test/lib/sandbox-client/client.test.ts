@@ -58,9 +58,7 @@ describe('PanelClient', () => {
   })
 
   it('turns an error body into an ApiError with code, details and requestId', async () => {
-    const base = await serve((_r, _b, res) =>
-      json(res, 400, { error: { code: 'invalid_request', message: 'bad', details: [{ field: 'url', message: 'must be http(s)' }], requestId: 'req_1' } }),
-    )
+    const base = await serve((_r, _b, res) => json(res, 400, { error: { code: 'invalid_request', message: 'bad', details: [{ field: 'url', message: 'must be http(s)' }], requestId: 'req_1' } }))
     const err = await new PanelClient({ baseUrl: base, apiKey: 'svc_test_x' }).setWebhook('ftp://x').catch((e: unknown) => e)
     expect(err).toBeInstanceOf(ApiError)
     expect(err).toMatchObject({ apiCode: 'invalid_request', status: 400, requestId: 'req_1', exitCode: 2, details: [{ field: 'url', message: 'must be http(s)' }] })

@@ -47,7 +47,7 @@ it('formatSeconds reads a QR validity for a person', () => {
   expect([45, 90, 900, 3600, 5400, 86_400, 172_800].map(formatSeconds)).toEqual(['45 s', '90 s', '15 min', '1 h', '1 h 30 min', '1 d', '2 d'])
 })
 
-describe('outside data (the receiver\'s answers, event types, URLs, bodies)', () => {
+describe("outside data (the receiver's answers, event types, URLs, bodies)", () => {
   const hostile = delivery({
     type: 'charge.\u001b]0;pwned\u0007settled',
     lastError: 'boom\u001b[2J\tthen\nmore',
@@ -96,7 +96,11 @@ describe('injected webhook faults (--webhook-faults)', () => {
     // The piped rows keep the marker a terminal shows (trial report item 7): the faults, last, comma-separated.
     const duplicated = delivery({ state: 'succeeded', nextRetryAt: undefined, lastError: undefined, lastStatus: 200, injected: ['fail-first', 'duplicate'] })
     expect(deliveriesTsv([duplicated]).split('\t').slice(6)).toEqual(['succeeded', 'fail-first,duplicate\n'])
-    expect(deliveriesTsv([delivery({ state: 'succeeded', nextRetryAt: undefined, lastError: undefined, lastStatus: 200 })]).split('\t').slice(6)).toEqual(['succeeded', '\n'])
+    expect(
+      deliveriesTsv([delivery({ state: 'succeeded', nextRetryAt: undefined, lastError: undefined, lastStatus: 200 })])
+        .split('\t')
+        .slice(6),
+    ).toEqual(['succeeded', '\n'])
     const detail = deliveryDetail(retried, plain)
     expect(detail).toMatch(/#1 .*ECONNRESET.*\(injected: fail-first\)/)
     expect(detail).not.toMatch(/#2 .*injected/)

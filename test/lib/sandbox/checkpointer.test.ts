@@ -49,7 +49,7 @@ describe('Checkpointer', () => {
     expect(autocheckpoint(db)).toBe(1000)
   })
 
-  it('falls back to SQLite\'s own checkpoints, with a note, when the worker cannot open the database', async () => {
+  it("falls back to SQLite's own checkpoints, with a note, when the worker cannot open the database", async () => {
     const { db, dir, writes } = open()
     let noted: (line: string) => void = () => {}
     const note = new Promise<string>((resolve) => (noted = resolve))

@@ -10,7 +10,9 @@ it('upgrades a data dir of 0.1, whose delivery tables the worker had made itself
   openDatabase({ dataDir: dir }).close()
   // 0.1: schema version 1, and the delivery log created outside the migrations.
   const old = new DatabaseSync(join(dir, DB_FILE))
-  old.exec('DROP TABLE webhook_attempts; DROP TABLE webhook_deliveries; DROP TABLE webhook_endpoints; DROP TABLE withdrawals; DROP TABLE product_sales; DROP INDEX events_resource; ALTER TABLE events DROP COLUMN resource_key; DROP INDEX events_undispatched; ALTER TABLE events DROP COLUMN dispatched; PRAGMA user_version = 1')
+  old.exec(
+    'DROP TABLE webhook_attempts; DROP TABLE webhook_deliveries; DROP TABLE webhook_endpoints; DROP TABLE withdrawals; DROP TABLE product_sales; DROP INDEX events_resource; ALTER TABLE events DROP COLUMN resource_key; DROP INDEX events_undispatched; ALTER TABLE events DROP COLUMN dispatched; PRAGMA user_version = 1',
+  )
   old.exec(`CREATE TABLE webhook_endpoints (environment TEXT PRIMARY KEY, url TEXT NOT NULL, active INTEGER NOT NULL, saved_ms INTEGER NOT NULL, deactivated_ms INTEGER, last_success_ms INTEGER);
     CREATE TABLE webhook_deliveries (id INTEGER PRIMARY KEY AUTOINCREMENT, event_id TEXT NOT NULL UNIQUE, type TEXT NOT NULL, environment TEXT NOT NULL, body TEXT NOT NULL, url TEXT NOT NULL,
       state TEXT NOT NULL, attempts INTEGER NOT NULL DEFAULT 0, retry_index INTEGER NOT NULL DEFAULT 0, last_status INTEGER, last_error TEXT, last_response TEXT, next_retry_ms INTEGER,

@@ -23,7 +23,7 @@ describe('DueQueue', () => {
     expect(clock.pendingTimers()).toBe(0)
   })
 
-  it('interleaves with the clock\'s other timers in due order and stops cleanly', async () => {
+  it("interleaves with the clock's other timers in due order and stops cleanly", async () => {
     const clock = new SandboxClock({ manual: true, start: 0 })
     const order: string[] = []
     const q = new DueQueue(clock, (key) => order.push(key))

@@ -46,7 +46,10 @@ describe('GroupCommit', () => {
     db.exec('CREATE TABLE child (p TEXT REFERENCES t (v) DEFERRABLE INITIALLY DEFERRED)')
     const errors: unknown[] = []
     const kept = writes.run(insert('x'))
-    writes.defer(() => db.prepare("INSERT INTO child (p) VALUES ('nobody')").run(), (err) => errors.push(err))
+    writes.defer(
+      () => db.prepare("INSERT INTO child (p) VALUES ('nobody')").run(),
+      (err) => errors.push(err),
+    )
     await expect(kept).rejects.toThrow(/FOREIGN KEY/)
     expect(errors).toHaveLength(1)
     expect(rows()).toEqual([])

@@ -23,7 +23,15 @@ describe('MinHeap', () => {
     type E = { due: number; seq: number; name: string }
     const heap = new MinHeap<E>((a, b) => a.due < b.due || (a.due === b.due && a.seq < b.seq))
     let seq = 0
-    for (const [due, name] of [[5, 'a'], [1, 'b'], [5, 'c'], [1, 'd'], [3, 'e'], [5, 'f']] as const) heap.push({ due, seq: seq++, name })
+    for (const [due, name] of [
+      [5, 'a'],
+      [1, 'b'],
+      [5, 'c'],
+      [1, 'd'],
+      [3, 'e'],
+      [5, 'f'],
+    ] as const)
+      heap.push({ due, seq: seq++, name })
     expect(heap.peek()?.name).toBe('b')
     expect(heap.size).toBe(6)
     const names: string[] = []

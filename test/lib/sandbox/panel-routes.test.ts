@@ -61,10 +61,7 @@ beforeEach(() => {
   clock = new SandboxClock({ manual: true, start: T0 })
   sent = []
   status = 200
-  const deliveries = new WebhookDeliveries(
-    { db: openDatabase({ inMemory: true }), clock, log: () => {}, webhookSecret: 'whsec_0123456789abcdef0123' },
-    { send: async (d) => (sent.push(d), { status, body: '' }) },
-  )
+  const deliveries = new WebhookDeliveries({ db: openDatabase({ inMemory: true }), clock, log: () => {}, webhookSecret: 'whsec_0123456789abcdef0123' }, { send: async (d) => (sent.push(d), { status, body: '' }) })
   deps = { deliveries, admin: fakeAdmin(), clock }
 })
 

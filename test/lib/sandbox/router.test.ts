@@ -61,8 +61,7 @@ describe('the sandbox surfaces over HTTP', () => {
   })
   afterAll(() => sb.close())
 
-  const call = (method: string, path: string, key: string | null = sb.testKey) =>
-    fetch(`${sb.baseUrl}${path}`, { method, headers: key ? { authorization: `Bearer ${key}` } : {} })
+  const call = (method: string, path: string, key: string | null = sb.testKey) => fetch(`${sb.baseUrl}${path}`, { method, headers: key ? { authorization: `Bearer ${key}` } : {} })
 
   /** The one error shape: a single error object whose requestId is the answer's X-Request-Id. */
   async function expectError(r: Response, status: number, code: string): Promise<void> {

@@ -23,7 +23,17 @@ describe('fixture files', () => {
   })
 
   it('a duplicate step name is refused naming the step', () => {
-    expect(() => parseFixture(JSON.stringify({ steps: [{ name: 'a', clock: '1h' }, { name: 'a', clock: '2h' }] }), 'd.json')).toThrow('d.json: step 2 "a": the name is already used by an earlier step')
+    expect(() =>
+      parseFixture(
+        JSON.stringify({
+          steps: [
+            { name: 'a', clock: '1h' },
+            { name: 'a', clock: '2h' },
+          ],
+        }),
+        'd.json',
+      ),
+    ).toThrow('d.json: step 2 "a": the name is already used by an earlier step')
   })
 })
 

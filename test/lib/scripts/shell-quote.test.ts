@@ -10,17 +10,15 @@ function parsedByShell(line: string): string[] {
 }
 
 describe('the demo echoes commands that can be pasted (issue 24 item 16)', () => {
-  it.each([
-    [['charges', 'create', '--amount', '1500', '--payer-tax-number', '529.982.247-25', '--description', 'Demo order']],
-    [['x', "it's", 'a "b"', '$HOME', '*', 'semi;colon', '']],
-  ])('a shell reads back exactly the arguments of %j', (args) => {
-    expect(parsedByShell(shellLine(args))).toEqual(args)
-  })
+  it.each([[['charges', 'create', '--amount', '1500', '--payer-tax-number', '529.982.247-25', '--description', 'Demo order']], [['x', "it's", 'a "b"', '$HOME', '*', 'semi;colon', '']]])(
+    'a shell reads back exactly the arguments of %j',
+    (args) => {
+      expect(parsedByShell(shellLine(args))).toEqual(args)
+    },
+  )
 
   it('leaves plain arguments unquoted and quotes a description with a space', () => {
-    expect(shellLine(['charges', 'create', '--description', 'Demo order', '--external-id', 'demo-order-1'])).toBe(
-      "charges create --description 'Demo order' --external-id demo-order-1",
-    )
+    expect(shellLine(['charges', 'create', '--description', 'Demo order', '--external-id', 'demo-order-1'])).toBe("charges create --description 'Demo order' --external-id demo-order-1")
   })
 
   it('scripts/demo.js echoes through it', () => {

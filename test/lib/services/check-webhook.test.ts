@@ -74,9 +74,7 @@ describe('webhook check battery', () => {
   it('fails exactly the rows a naive handler gets wrong', async () => {
     const receiver = await track(startNaiveReceiver({ secret }))
     const report = await runWebhookCheck({ url: new URL(receiver.url), secrets: [secret] })
-    expect(failedIds(report).sort()).toEqual(
-      ['duplicate', 'malformed-signature', 'reserialised', 'raw-bytes', 'timestamp-old', 'timestamp-ahead', 'unknown-type', 'withdrawal-paid'].sort(),
-    )
+    expect(failedIds(report).sort()).toEqual(['duplicate', 'malformed-signature', 'reserialised', 'raw-bytes', 'timestamp-old', 'timestamp-ahead', 'unknown-type', 'withdrawal-paid'].sort())
     expect(report).toMatchObject({ passed: 4, failed: 8, reachable: true })
     const row = (id: string) => report.rows.find((r) => r.id === id)!
     expect(row('duplicate')).toMatchObject({ status: 409, observed: '409 Conflict', expected: '2xx within 10 s' })

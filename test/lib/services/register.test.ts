@@ -36,10 +36,7 @@ describe('registerListener against the local sandbox', () => {
     const notes = await restoreWebhookUrls(reg, creds)
     expect(await urlOf('test')).toBe('http://127.0.0.1:3000/app')
     expect(await urlOf('live')).toBeUndefined()
-    expect(notes).toEqual([
-      "Restored the sandbox's test webhook URL to http://127.0.0.1:3000/app.",
-      "Removed the sandbox's live webhook URL (there was none before the listener).",
-    ])
+    expect(notes).toEqual(["Restored the sandbox's test webhook URL to http://127.0.0.1:3000/app.", "Removed the sandbox's live webhook URL (there was none before the listener)."])
   })
 
   it('a URL someone changed while the listener ran is left alone', async () => {
@@ -54,14 +51,12 @@ describe('going back past a listener that died without restoring (kill -9)', () 
   const ledgerFile = join(mkdtempSync(join(tmpdir(), 'svc-ledger-')), 'listeners.json')
   const deps = (alive: boolean) => ({ detectSandbox, probeSandbox, setWebhookUrl, getWebhookUrl, removeWebhookUrl, ledgerFile, answers: async () => alive })
 
-  it('skips a dead listener\'s URL for the one it replaced, but gives back one that still answers, and never skips a URL no listener set', async () => {
+  it("skips a dead listener's URL for the one it replaced, but gives back one that still answers, and never skips a URL no listener set", async () => {
     await setWebhookUrl({ baseUrl: sandbox.baseUrl, apiKey: sandbox.testKey, url: 'http://127.0.0.1:3000/app', env: 'test' })
     // The first listener registers and dies: no restore.
     await registerListener('http://127.0.0.1:4301/', creds, 'unused', deps(false))
     const second = await registerListener('http://127.0.0.1:4302/', creds, 'unused', deps(false))
-    expect(await restoreWebhookUrls(second, creds, deps(false))).toContain(
-      "Restored the sandbox's test webhook URL to http://127.0.0.1:3000/app (not http://127.0.0.1:4301/: a listener that no longer answers).",
-    )
+    expect(await restoreWebhookUrls(second, creds, deps(false))).toContain("Restored the sandbox's test webhook URL to http://127.0.0.1:3000/app (not http://127.0.0.1:4301/: a listener that no longer answers).")
     expect(await urlOf('test')).toBe('http://127.0.0.1:3000/app')
 
     // A listener URL that still answers (the first listener is alive) is given back as it was.

@@ -23,7 +23,7 @@ describe('runOnSandbox', () => {
     expect((await ctx.client.getCharge(charge!.id)).status).toBe('settled')
   })
 
-  it('an override reaches the request body of the fixture\'s main step', async () => {
+  it("an override reaches the request body of the fixture's main step", async () => {
     const fixture = await loadBuiltinFixture('charge.awaiting_payment')
     const overrides = triggerOverrides(fixture, [parseOverride('amountInCents=2500')])
     const result = await runOnSandbox(fixture, overrides, 'test', 'trigger', session({ test: ctx.sandbox.testKey }))

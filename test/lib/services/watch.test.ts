@@ -19,7 +19,10 @@ describe('runWatch, piped', () => {
       if (next) await ctx.client.advanceCharge(charge.id, next)
     }
     await runWatch({ client: ctx.client, ids: [charge.id], recent: 20, intervalMs: 1000, tui: false, json: false, io, sleep, stop: new AbortController().signal })
-    const lines = out().trim().split('\n').map((l) => l.split('\t'))
+    const lines = out()
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'))
     expect(lines.map((l) => l[2])).toEqual(['awaiting_payment', 'paid_pending_settlement', 'settled'])
     for (const l of lines) expect(l.slice(1, 2).concat(l[3]!)).toEqual([charge.id, '1990'])
   })

@@ -199,7 +199,15 @@ describe('ListenApp', () => {
       feed.add({ ...d, summary: summarizeEvent(body) })
     }
     add('withdrawal.paid', { withdrawal: { id: 'wd_123', status: 'paid', pix: { endToEndId: 'E2E999' } } })
-    add('charge.split.completed', { charge: { id: CHARGE, split: [{ txId: 'tx_abcdef123456', amountInCents: 700 }, { txId: 'tx_2', amountInCents: 800 }] } })
+    add('charge.split.completed', {
+      charge: {
+        id: CHARGE,
+        split: [
+          { txId: 'tx_abcdef123456', amountInCents: 700 },
+          { txId: 'tx_2', amountInCents: 800 },
+        ],
+      },
+    })
     add('product.paid', { productPayment: { product: 'Ebook', valueInCents: 4990, netValueInCents: 4700, buyerEmail: 'ana@example.com' } })
     await until(app, 'product.paid')
     const f = frame(app)

@@ -17,9 +17,7 @@ function jsFiles(dir: string): string[] {
 
 describe("Ink's import from es-toolkit/compat", () => {
   it('is throttle alone, in build/ink.js', () => {
-    const uses = jsFiles(inkBuild).flatMap((file) =>
-      [...readFileSync(file, 'utf8').matchAll(/import\s*\{([^}]*)\}\s*from\s*['"]es-toolkit\/compat['"]/g)].map((m) => [file.slice(inkBuild.length + 1), m[1]!.trim()]),
-    )
+    const uses = jsFiles(inkBuild).flatMap((file) => [...readFileSync(file, 'utf8').matchAll(/import\s*\{([^}]*)\}\s*from\s*['"]es-toolkit\/compat['"]/g)].map((m) => [file.slice(inkBuild.length + 1), m[1]!.trim()]))
     expect(uses).toEqual([['ink.js', 'throttle']])
     // No other form (default, namespace, re-export, require) either.
     const any = jsFiles(inkBuild).filter((file) => readFileSync(file, 'utf8').includes('es-toolkit/compat'))

@@ -13,7 +13,22 @@ import { Keys, Screen } from '../../helpers/render-at.js'
 function delivery(n: number, type: string) {
   const chargeId = (n % 7).toString(16).padStart(24, '0')
   const body = Buffer.from(chargeEvent(`evt_${n}`, type, chargeId))
-  const record = { seq: n, receivedAt: new Date(Date.UTC(2026, 10, 22, 12, 0, n)).toISOString(), source: 'service', eventId: `evt_${n}`, type, chargeId, attempt: 1, headers: {}, body, verification: 'verified', outcome: 'forwarded', answeredStatus: 200, forwardStatus: 200, latencyMs: 3 } as DeliveryRecord
+  const record = {
+    seq: n,
+    receivedAt: new Date(Date.UTC(2026, 10, 22, 12, 0, n)).toISOString(),
+    source: 'service',
+    eventId: `evt_${n}`,
+    type,
+    chargeId,
+    attempt: 1,
+    headers: {},
+    body,
+    verification: 'verified',
+    outcome: 'forwarded',
+    answeredStatus: 200,
+    forwardStatus: 200,
+    latencyMs: 3,
+  } as DeliveryRecord
   return { record, summary: summarizeEvent(body), skipVerify: false }
 }
 

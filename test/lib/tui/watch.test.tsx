@@ -71,16 +71,30 @@ describe('ChargeWatcher', () => {
     const api = {
       getCharge: vi.fn(),
       listCharges: vi.fn(async ({ limit }: { limit?: number }) => ({
-        data: ids.slice(0, newest).reverse().slice(0, limit).map((id) => charge(id, 'awaiting_payment')),
+        data: ids
+          .slice(0, newest)
+          .reverse()
+          .slice(0, limit)
+          .map((id) => charge(id, 'awaiting_payment')),
         hasMore: newest > (limit ?? 10),
       })),
     }
     const w = new ChargeWatcher({ client: api, recent: 5 })
     await w.poll()
-    expect(w.getSnapshot().lanes.map((l) => l.chargeId).sort()).toEqual(ids.slice(0, 5))
+    expect(
+      w
+        .getSnapshot()
+        .lanes.map((l) => l.chargeId)
+        .sort(),
+    ).toEqual(ids.slice(0, 5))
     newest = 6
     await w.poll()
-    expect(w.getSnapshot().lanes.map((l) => l.chargeId).sort()).toEqual(ids.slice(1, 6))
+    expect(
+      w
+        .getSnapshot()
+        .lanes.map((l) => l.chargeId)
+        .sort(),
+    ).toEqual(ids.slice(1, 6))
     expect(Object.keys(w.getSnapshot().charges).sort()).toEqual(ids.slice(1, 6))
   })
 
@@ -122,7 +136,6 @@ describe('WatchApp', () => {
       check()
     }
   })
-
 
   it('draws a lane per charge as polls arrive, shows details on Enter and quits on q', async () => {
     const states: Record<string, string> = { [A]: 'awaiting_payment', [B]: 'expired' }

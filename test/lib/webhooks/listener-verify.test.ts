@@ -30,8 +30,7 @@ function listener(opts: Partial<ListenerOptions> = {}) {
   return new WebhookListener({ forward: new URL('http://127.0.0.1:1/'), secrets: [SECRET], store, forwarder: fakeForwarder, now: () => NOW * 1000, ...opts })
 }
 
-const deliver = (l: WebhookListener, body: Uint8Array | string, headers: Record<string, string>) =>
-  l.handle({ method: 'POST', headers, body: typeof body === 'string' ? Buffer.from(body) : body })
+const deliver = (l: WebhookListener, body: Uint8Array | string, headers: Record<string, string>) => l.handle({ method: 'POST', headers, body: typeof body === 'string' ? Buffer.from(body) : body })
 
 describe('listener verification', () => {
   it('forwards any signed bytes unchanged (also non-UTF-8), and rejects them once one byte changes', async () => {

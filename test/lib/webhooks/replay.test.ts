@@ -14,7 +14,18 @@ afterEach(async () => {
 
 async function storeWith(body: string, headers: Record<string, string>, forwardUrl: string, verification: 'verified' | 'failed' = 'verified') {
   const store = await EventStore.open({ path: ':memory:' })
-  store.record({ receivedAt: new Date(T0 * 1000).toISOString(), source: 'service', eventId: 'evt_r', type: 'charge.settled', headers, body: Buffer.from(body), verification, outcome: verification === 'verified' ? 'forwarded' : 'rejected', answeredStatus: 200, forwardUrl })
+  store.record({
+    receivedAt: new Date(T0 * 1000).toISOString(),
+    source: 'service',
+    eventId: 'evt_r',
+    type: 'charge.settled',
+    headers,
+    body: Buffer.from(body),
+    verification,
+    outcome: verification === 'verified' ? 'forwarded' : 'rejected',
+    answeredStatus: 200,
+    forwardUrl,
+  })
   return store
 }
 

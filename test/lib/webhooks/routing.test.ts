@@ -78,7 +78,10 @@ describe('--header', () => {
     expect(parseForwardHeaders(['Authorization: Bearer dev', 'X-Trace:a:b ', 'x-empty:'])).toEqual({ authorization: 'Bearer dev', 'x-trace': 'a:b', 'x-empty': '' })
     expect(parseForwardHeaders(undefined)).toEqual({})
     const odd = parseForwardHeaders(['constructor: a', '__proto__: b'])
-    expect(Object.entries(odd)).toEqual([['constructor', 'a'], ['__proto__', 'b']])
+    expect(Object.entries(odd)).toEqual([
+      ['constructor', 'a'],
+      ['__proto__', 'b'],
+    ])
     expect(Object.getPrototypeOf(odd)).toBe(Object.prototype)
   })
 
@@ -143,7 +146,7 @@ describe('the listener with several targets', () => {
     ])
   })
 
-  it('answers the service from the event\'s own target: the other app being down does not matter', async () => {
+  it("answers the service from the event's own target: the other app being down does not matter", async () => {
     const up = await app()
     const probe = await startApp()
     const down = probe.url
@@ -167,7 +170,7 @@ describe('the listener with several targets', () => {
     expect(store.isDelivered('evt_none')).toBe(false)
   })
 
-  it('adds every --header to each forwarded request, leaving the delivery\'s own headers as they came', async () => {
+  it("adds every --header to each forwarded request, leaving the delivery's own headers as they came", async () => {
     const a = await app()
     const b = await app()
     const { url, store } = await listen([a.url, `charge.settled=${b.url}`], { headers: parseForwardHeaders(['Authorization: Bearer dev', 'X-Tenant: t1']) })

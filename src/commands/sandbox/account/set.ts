@@ -10,7 +10,7 @@ import type { IO } from '../../../lib/output/io.js'
 const bool = (description: string) => Flags.string({ description, options: ['true', 'false'] })
 
 export default class SandboxAccountSet extends PanelCommand<typeof SandboxAccountSet, PanelAccountSettings> {
-  static override summary = 'Change the sandbox merchant\'s plan and account state: fees, settlement hold, activation, block.'
+  static override summary = "Change the sandbox merchant's plan and account state: fees, settlement hold, activation, block."
   static override description =
     'What the real service changes when the merchant switches plan or support acts on the account. Fees apply to charges ' +
     'created afterwards and to `svc account`; the hold applies to charges paid afterwards. --activated false answers charge ' +
@@ -30,7 +30,7 @@ export default class SandboxAccountSet extends PanelCommand<typeof SandboxAccoun
     activated: bool('Whether the merchant is cleared to charge.'),
     blocked: bool('Whether charging is blocked for the merchant.'),
     'merchant-id-present': bool('Whether the account has a merchant id (false: 403 missing_merchant_id).'),
-    'qr-validity': Flags.string({ description: 'How long a new charge\'s QR stays payable, e.g. 15m, 1h.', helpValue: 'DURATION' }),
+    'qr-validity': Flags.string({ description: "How long a new charge's QR stays payable, e.g. 15m, 1h.", helpValue: 'DURATION' }),
   }
 
   async run(): Promise<PanelAccountSettings> {

@@ -6,7 +6,7 @@ import { PanelCommand } from '../../../lib/command-kit/sandbox-panel.js'
 import type { IO } from '../../../lib/output/io.js'
 
 export default class SandboxClockAdvance extends PanelCommand<typeof SandboxClockAdvance, { now: string }> {
-  static override summary = 'Move the sandbox\'s clock forward; expiries, settlements and webhook retries that fall due run at once.'
+  static override summary = "Move the sandbox's clock forward; expiries, settlements and webhook retries that fall due run at once."
   static override description =
     'Jumps the sandbox clock ahead by DURATION (90s, 10m, 25h, 1h30m, 2d) and returns once everything that fell due has run, in ' +
     'order: QR expiries, settlements after the hold, and webhook retries with their deactivation after 24 h. The clock only ' +

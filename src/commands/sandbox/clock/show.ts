@@ -6,7 +6,7 @@ import type { IO } from '../../../lib/output/io.js'
 import type { PanelClock } from '../../../lib/sandbox-client/client.js'
 
 export default class SandboxClockShow extends PanelCommand<typeof SandboxClockShow, PanelClock> {
-  static override summary = 'Show the sandbox\'s clock: its time, speed and lead over the wall clock.'
+  static override summary = "Show the sandbox's clock: its time, speed and lead over the wall clock."
   static override description =
     'The sandbox keeps its own clock, which drives QR expiry, the settlement hold and webhook retries. It runs at --speed times ' +
     'wall time and jumps ahead with `svc sandbox clock advance`. Piped: the RFC 3339 time alone.'

@@ -12,7 +12,7 @@ interface DeliveryLog {
 }
 
 export default class SandboxDeliveries extends PanelCommand<typeof SandboxDeliveries, DeliveryLog> {
-  static override summary = 'Show the sandbox\'s webhook delivery log: attempts, last status, next retry, state (`resend EVENT_ID` sends one again).'
+  static override summary = "Show the sandbox's webhook delivery log: attempts, last status, next retry, state (`resend EVENT_ID` sends one again)."
   static override description =
     'Newest first, for the environment of the key (or --env). On a terminal the table fits its width: TRIES is the ' +
     'number of attempts, ANSWER the last status (or error), RETRY when the next one is due on the sandbox clock. State is pending (retrying at 10s, 30s, 2min … 12h within 24 h), ' +
@@ -25,9 +25,9 @@ export default class SandboxDeliveries extends PanelCommand<typeof SandboxDelive
   static override examples = [
     '<%= config.bin %> sandbox deliveries',
     '<%= config.bin %> sandbox deliveries --event-id evt_3f2a9c01d4e5b6a7c8d9e0f1',
-    '<%= config.bin %> sandbox deliveries | awk -F\'\\t\' \'$7 == "failed" {print $1}\'',
-    '<%= config.bin %> sandbox deliveries --env live --json | jq \'.data[].state\'',
-    '<%= config.bin %> sandbox deliveries | awk -F\'\\t\' \'$8 ~ /duplicate/ {print $1}\'   # the deliveries a fault was injected into',
+    "<%= config.bin %> sandbox deliveries | awk -F'\\t' '$7 == \"failed\" {print $1}'",
+    "<%= config.bin %> sandbox deliveries --env live --json | jq '.data[].state'",
+    "<%= config.bin %> sandbox deliveries | awk -F'\\t' '$8 ~ /duplicate/ {print $1}'   # the deliveries a fault was injected into",
     '<%= config.bin %> sandbox deliveries resend evt_3f2a9c01d4e5b6a7c8d9e0f1',
   ]
 

@@ -6,15 +6,12 @@ import type { IO } from '../../../lib/output/io.js'
 export default class SandboxDeliveriesResend extends PanelCommand<typeof SandboxDeliveriesResend, { eventId: string }> {
   static override summary = 'Send a webhook delivery again, with the same event id.'
   static override description =
-    'Like the panel\'s resend button: the same event id and body, a fresh X-SVC-Timestamp and signature, counted as one more ' +
+    "Like the panel's resend button: the same event id and body, a fresh X-SVC-Timestamp and signature, counted as one more " +
     'attempt in the delivery log. It goes out even when the endpoint is deactivated. Your handler should deduplicate by event id. ' +
     'Acts on the environment of the key (or --env). Exit 4 when that environment has no delivery of the event, like ' +
     '`svc sandbox deliveries --event-id`.'
 
-  static override examples = [
-    '<%= config.bin %> sandbox deliveries resend evt_3f2a9c01d4e5b6a7c8d9e0f1',
-    '<%= config.bin %> sandbox deliveries resend evt_3f2a9c01d4e5b6a7c8d9e0f1 --env live --json',
-  ]
+  static override examples = ['<%= config.bin %> sandbox deliveries resend evt_3f2a9c01d4e5b6a7c8d9e0f1', '<%= config.bin %> sandbox deliveries resend evt_3f2a9c01d4e5b6a7c8d9e0f1 --env live --json']
 
   static override args = { eventId: Args.string({ description: 'Id of the event whose delivery to send again.', required: true }) }
   static override flags = { env: envFlag }

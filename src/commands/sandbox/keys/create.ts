@@ -9,11 +9,7 @@ export default class SandboxKeysCreate extends PanelCommand<typeof SandboxKeysCr
     'A new svc_test_ or svc_live_ key for the local sandbox, e.g. to try a key rotation. This is the only time the key is ' +
     'printed in full; `keys list` shows it masked. Piped, only the key is printed, so it can go straight into a variable.'
 
-  static override examples = [
-    '<%= config.bin %> sandbox keys create --env test',
-    'NEW_KEY=$(<%= config.bin %> sandbox keys create --env live)',
-    '<%= config.bin %> sandbox keys create --json',
-  ]
+  static override examples = ['<%= config.bin %> sandbox keys create --env test', 'NEW_KEY=$(<%= config.bin %> sandbox keys create --env live)', '<%= config.bin %> sandbox keys create --json']
 
   static override flags = { env: envFlag }
 

@@ -5,12 +5,10 @@ import type { IO } from '../../../lib/output/io.js'
 import type { PanelKey } from '../../../lib/sandbox-client/client.js'
 
 export default class SandboxKeysList extends PanelCommand<typeof SandboxKeysList, { data: PanelKey[] }> {
-  static override summary = 'List the sandbox\'s API keys (masked), test and live, with their state.'
-  static override description =
-    'Every key the local sandbox accepts or once accepted, masked as svc_test_…a1b2. A revoked key is answered 401 ' +
-    'revoked_api_key. Piped: `key env state createdAt`, tab-separated.'
+  static override summary = "List the sandbox's API keys (masked), test and live, with their state."
+  static override description = 'Every key the local sandbox accepts or once accepted, masked as svc_test_…a1b2. A revoked key is answered 401 ' + 'revoked_api_key. Piped: `key env state createdAt`, tab-separated.'
 
-  static override examples = ['<%= config.bin %> sandbox keys list', '<%= config.bin %> sandbox keys list --json | jq \'.data[] | select(.revoked | not)\'']
+  static override examples = ['<%= config.bin %> sandbox keys list', "<%= config.bin %> sandbox keys list --json | jq '.data[] | select(.revoked | not)'"]
 
   async run(): Promise<{ data: PanelKey[] }> {
     const { data } = await (await this.panel()).listKeys()

@@ -9,7 +9,7 @@ import type { PanelWebhookEndpoint } from '../../../lib/sandbox-client/client.js
 export default class SandboxWebhookSet extends PanelCommand<typeof SandboxWebhookSet, PanelWebhookEndpoint> {
   static override summary = 'Set the webhook URL of a sandbox environment (saving it again reactivates it).'
   static override description =
-    'What the panel\'s API > Webhook page does, for the local sandbox: every event of the environment is POSTed to this URL, ' +
+    "What the panel's API > Webhook page does, for the local sandbox: every event of the environment is POSTed to this URL, " +
     'signed with the webhook secret. An endpoint with no successful delivery for 24 h is deactivated; saving its URL again ' +
     '(even the same one) reactivates it. `svc webhooks listen` does this by itself.'
 

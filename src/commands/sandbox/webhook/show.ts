@@ -10,11 +10,7 @@ export default class SandboxWebhookShow extends PanelCommand<typeof SandboxWebho
     'The URL the sandbox delivers to, whether it is active or was deactivated after 24 h without a successful delivery, and ' +
     'when a delivery last succeeded. Piped: `key<TAB>value` lines. Exit 4 when no URL is set for the environment.'
 
-  static override examples = [
-    '<%= config.bin %> sandbox webhook show',
-    '<%= config.bin %> sandbox webhook show --env live --json',
-    '<%= config.bin %> sandbox webhook show | grep -q "active\ttrue"',
-  ]
+  static override examples = ['<%= config.bin %> sandbox webhook show', '<%= config.bin %> sandbox webhook show --env live --json', '<%= config.bin %> sandbox webhook show | grep -q "active\ttrue"']
 
   static override flags = { env: envFlag }
 

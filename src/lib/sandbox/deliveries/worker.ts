@@ -403,7 +403,11 @@ export class WebhookDeliveries implements EventSink {
 
   private pushCheck(eventId: string, env: Env, firstAttemptAt: number, due: number): void {
     const generation = this.generation
-    this.timers.add(due, (d) => this.checkWindow(eventId, env, firstAttemptAt, d), () => generation === this.generation)
+    this.timers.add(
+      due,
+      (d) => this.checkWindow(eventId, env, firstAttemptAt, d),
+      () => generation === this.generation,
+    )
   }
 
   /** Re-arms the clock timer; runs at once what already fell due (a manual clock in an advance). */
@@ -412,9 +416,7 @@ export class WebhookDeliveries implements EventSink {
   }
 
   private track(p: Promise<void>): void {
-    const tracked: Promise<void> = p
-      .catch((err: unknown) => this.log(`webhooks: internal error: ${err instanceof Error ? err.message : String(err)}`))
-      .finally(() => this.work.delete(tracked))
+    const tracked: Promise<void> = p.catch((err: unknown) => this.log(`webhooks: internal error: ${err instanceof Error ? err.message : String(err)}`)).finally(() => this.work.delete(tracked))
     this.work.add(tracked)
   }
 }

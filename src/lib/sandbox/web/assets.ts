@@ -63,4 +63,3 @@ form.filter{display:flex;flex-wrap:wrap;gap:.4rem .8rem;align-items:end}form.fil
 
 /** The tab's icon (/favicon.ico, and linked from every page): a small SVG, the sandbox's yellow. */
 export const FAVICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><rect width="16" height="16" rx="3" fill="#ffe08a"/><path d="M4 11.5c1 .9 2.2 1.3 3.6 1.3 2 0 3.4-1 3.4-2.6 0-1.5-1.1-2.1-2.9-2.5-1.3-.3-1.8-.6-1.8-1.2 0-.6.6-1 1.5-1 .9 0 1.7.3 2.4.9l1-1.4c-.9-.8-2-1.2-3.4-1.2-1.9 0-3.3 1.1-3.3 2.6 0 1.6 1.1 2.2 2.9 2.6 1.3.3 1.8.6 1.8 1.2 0 .6-.6 1.1-1.6 1.1-1.1 0-2-.4-2.8-1.1z" fill="#3d2e00"/></svg>`
-

@@ -18,8 +18,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { isLoopbackHost, isLoopbackPeer } from '../../net/loopback.js'
 import { readForm } from '../http-io.js'
 
-export const CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+export const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 const TICKET_TTL_MS = 60_000
 /** Sign-ins kept at once; the oldest is signed out past this (a browser signs in once per start). */
 const MAX_SESSIONS = 64

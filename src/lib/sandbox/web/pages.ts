@@ -103,7 +103,9 @@ ${
 export function deliveryTable(deliveries: DeliveryRecord[], env: Env, csrf: string): Safe {
   if (deliveries.length === 0) return html`<p class="muted">No delivery: set a webhook URL for ${env} (Webhook page, or <code>svc webhooks listen</code>).</p>`
   return html`${deliveries.map(
-    (d) => html`<details class="card" data-event="${d.eventId}"><summary><time class="date" datetime="${d.createdAt}">${when(d.createdAt)}</time> ${d.injected?.includes('lose') ? html`<span class="status s-warn">lost (injected)</span>` : status(d.state)}${d.injected?.length && !d.injected.includes('lose') ? html` <span class="muted">injected: ${d.injected.join(', ')}</span>` : ''} <strong>${d.type}</strong> <span class="mono id">${d.eventId}</span> · ${d.attempts} attempt${d.attempts === 1 ? '' : 's'}${d.lastStatus !== undefined ? html` · last answer ${d.lastStatus}` : ''}${d.nextRetryAt ? html` · next retry ${when(d.nextRetryAt)}` : ''}</summary>
+    (
+      d,
+    ) => html`<details class="card" data-event="${d.eventId}"><summary><time class="date" datetime="${d.createdAt}">${when(d.createdAt)}</time> ${d.injected?.includes('lose') ? html`<span class="status s-warn">lost (injected)</span>` : status(d.state)}${d.injected?.length && !d.injected.includes('lose') ? html` <span class="muted">injected: ${d.injected.join(', ')}</span>` : ''} <strong>${d.type}</strong> <span class="mono id">${d.eventId}</span> · ${d.attempts} attempt${d.attempts === 1 ? '' : 's'}${d.lastStatus !== undefined ? html` · last answer ${d.lastStatus}` : ''}${d.nextRetryAt ? html` · next retry ${when(d.nextRetryAt)}` : ''}</summary>
 <dl><dt>URL</dt><dd class="mono">${d.url}</dd><dt>Created</dt><dd>${when(d.createdAt)}</dd>${d.lastError ? html`<dt>Last error</dt><dd>${d.lastError}</dd>` : ''}</dl>
 <h3>Body sent</h3><pre>${pretty(d.body)}</pre>
 <h3>Response received</h3><pre>${d.lastResponse ?? '(none)'}</pre>
@@ -174,11 +176,16 @@ export function maskedKeys(keys: SandboxKey[]): Array<SandboxKey & { ref: string
 }
 
 export function accountPage(s: AccountSettings, plan: { id: string; name: string }, env: Env, csrf: string, message?: string, bad = false): Safe {
-  const num = (id: string, label: string, value: number, hint: string) => html`<label for="${id}">${label}</label><input id="${id}" name="${id}" type="number" min="0" value="${value}" aria-describedby="${id}-hint"> <span id="${id}-hint" class="muted">${hint}</span>`
+  const num = (id: string, label: string, value: number, hint: string) =>
+    html`<label for="${id}">${label}</label><input id="${id}" name="${id}" type="number" min="0" value="${value}" aria-describedby="${id}-hint"> <span id="${id}-hint" class="muted">${hint}</span>`
   const flag = (id: string, label: string, on: boolean) => html`<label><input type="checkbox" name="${id}" value="1"${on ? ' checked' : ''}> ${label}</label>`
   return html`<h1>Account</h1>${notice(message, bad)}<dl><dt>Plan</dt><dd>${plan.name} <span class="mono muted">${plan.id}</span></dd></dl>
-${form(`/panel/account?env=${env}`, csrf, html`${num('feeBps', 'Fee (basis points)', s.feeBps, '199 = 1,99% of the gross')}${num('feeFixedInCents', 'Fixed fee (centavos)', s.feeFixedInCents, 'per charge')}${num('settlementDelayHours', 'Settlement hold (hours)', s.settlementDelayHours, 'paid → settled')}${num('qrValiditySeconds', 'QR validity (seconds)', s.qrValiditySeconds, 'awaiting_payment → expired')}
-<fieldset><legend>Account state</legend>${flag('activated', 'Activated (may receive charges)', s.activated)}${flag('blocked', 'Charge creation blocked', s.blocked)}${flag('merchantIdPresent', 'Has a merchant id at the provider', s.merchantIdPresent)}</fieldset><p><button>Save</button></p>`)}`
+${form(
+  `/panel/account?env=${env}`,
+  csrf,
+  html`${num('feeBps', 'Fee (basis points)', s.feeBps, '199 = 1,99% of the gross')}${num('feeFixedInCents', 'Fixed fee (centavos)', s.feeFixedInCents, 'per charge')}${num('settlementDelayHours', 'Settlement hold (hours)', s.settlementDelayHours, 'paid → settled')}${num('qrValiditySeconds', 'QR validity (seconds)', s.qrValiditySeconds, 'awaiting_payment → expired')}
+<fieldset><legend>Account state</legend>${flag('activated', 'Activated (may receive charges)', s.activated)}${flag('blocked', 'Charge creation blocked', s.blocked)}${flag('merchantIdPresent', 'Has a merchant id at the provider', s.merchantIdPresent)}</fieldset><p><button>Save</button></p>`,
+)}`
 }
 
 export function clockPage(now: string, speed: number, env: Env, csrf: string, message?: string, bad = false): Safe {

@@ -271,7 +271,7 @@ export class WebPanel {
     const id = c.params.id!
     try {
       this.deps.engine.cancel(c.env, id)
-      return this.back(c, `charges/${id}`, 'Canceled: remove its QR from the payer\'s view.')
+      return this.back(c, `charges/${id}`, "Canceled: remove its QR from the payer's view.")
     } catch (err) {
       return this.back(c, `charges/${id}`, (err as Error).message, true)
     }
@@ -373,7 +373,7 @@ export class WebPanel {
     if (!parsed.ok) return { code, error: `This string cannot be paid: ${parsed.reason}.` }
     const id = /\/qr\/v2\/([0-9a-f]{24})$/.exec(parsed.code.location ?? '')?.[1]
     const found = id ? this.deps.store.getChargeAnyEnv(id) : undefined
-    if (!found) return { code, decoded: parsed.code, error: 'No charge of this sandbox has this QR (the bank can only pay this sandbox\'s charges).' }
+    if (!found) return { code, decoded: parsed.code, error: "No charge of this sandbox has this QR (the bank can only pay this sandbox's charges)." }
     return { code, decoded: parsed.code, charge: found.charge }
   }
 

@@ -51,7 +51,12 @@ export function laneCells(lane: Lane): Segment[] {
 export function laneTail(lane: Lane, showVerdict = true): Segment[] {
   const verdict = showVerdict ? verdictText(lane.verdict) : undefined
   const tail: Segment[] = []
-  if (verdict) tail.push({ forms: [[{ text: verdict.text, color: verdict.color }], [{ text: verdictShort(lane.verdict)!, color: verdict.color }]], priority: 50, cut: lane.verdict?.kind === 'mismatch' || lane.verdict?.kind === 'unavailable' })
+  if (verdict)
+    tail.push({
+      forms: [[{ text: verdict.text, color: verdict.color }], [{ text: verdictShort(lane.verdict)!, color: verdict.color }]],
+      priority: 50,
+      cut: lane.verdict?.kind === 'mismatch' || lane.verdict?.kind === 'unavailable',
+    })
   if (lane.split) {
     const ok = lane.split.status === 'completed'
     const text = ok ? `split ✓ ${lane.split.parts} part${lane.split.parts === 1 ? '' : 's'}` : 'split ✗ failed, asset held'

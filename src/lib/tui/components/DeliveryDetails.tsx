@@ -12,7 +12,10 @@ export function DeliveryDetails({ delivery: d, maxLines = 24 }: { delivery: Feed
   const verdict = verdictText(d.verdict)
   const head: ReactNode[] = [
     <Text key="t" bold wrap="truncate-end">
-      {safeText(d.type ?? '(no type)')} {safeText(d.eventId ?? '')} <Text dimColor>received {d.attempt}× here · {d.receivedAt}</Text>
+      {safeText(d.type ?? '(no type)')} {safeText(d.eventId ?? '')}{' '}
+      <Text dimColor>
+        received {d.attempt}× here · {d.receivedAt}
+      </Text>
     </Text>,
     <Text key="s" wrap="truncate-end">
       {subjectText(d.summary)}
@@ -29,10 +32,29 @@ export function DeliveryDetails({ delivery: d, maxLines = 24 }: { delivery: Feed
       {d.latencyMs !== undefined ? ` in ${d.latencyMs} ms` : ''}
     </Text>,
   ]
-  if (d.error) head.push(<Text key="e" color="red" wrap="truncate-end">error: {safeText(d.error)}</Text>)
-  if (verdict) head.push(<Text key="a" color={verdict.color} wrap="truncate-end">API: {verdict.text}</Text>)
-  if (d.responseSnippet) head.push(<Text key="r" dimColor wrap="truncate-end">app answered: {safeText(d.responseSnippet.slice(0, 200))}</Text>)
-  head.push(<Text key="h" bold>headers</Text>)
+  if (d.error)
+    head.push(
+      <Text key="e" color="red" wrap="truncate-end">
+        error: {safeText(d.error)}
+      </Text>,
+    )
+  if (verdict)
+    head.push(
+      <Text key="a" color={verdict.color} wrap="truncate-end">
+        API: {verdict.text}
+      </Text>,
+    )
+  if (d.responseSnippet)
+    head.push(
+      <Text key="r" dimColor wrap="truncate-end">
+        app answered: {safeText(d.responseSnippet.slice(0, 200))}
+      </Text>,
+    )
+  head.push(
+    <Text key="h" bold>
+      headers
+    </Text>,
+  )
   for (const [k, v] of Object.entries(d.headers).filter(([k]) => k === 'content-type' || k.startsWith('x-svc-'))) {
     head.push(
       <Text key={`h-${k}`} dimColor wrap="truncate-end">
@@ -55,7 +77,11 @@ export function DeliveryDetails({ delivery: d, maxLines = 24 }: { delivery: Feed
           {safeText(l)}
         </Text>
       ))}
-      {room > 0 && shown < lines.length ? <Text dimColor wrap="truncate-end">… {lines.length - shown} more lines (svc webhooks events --json)</Text> : null}
+      {room > 0 && shown < lines.length ? (
+        <Text dimColor wrap="truncate-end">
+          … {lines.length - shown} more lines (svc webhooks events --json)
+        </Text>
+      ) : null}
     </Box>
   )
 }

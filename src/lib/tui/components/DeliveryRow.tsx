@@ -59,7 +59,8 @@ export function deliveryTail(d: FeedDelivery): Segment[] {
   const short = subjectShort(d.summary)
   // A charge's id cut short says nothing: it goes whole or not at all; other subjects may be cut.
   if (subject) tail.push(short !== subject ? { forms: [one(subject), one(short), []], priority: 30 } : { forms: [one(subject), []], priority: 30, cut: true })
-  if (verdict) tail.push({ forms: [one(verdict.text, { color: verdict.color }), one(verdictShort(d.verdict)!, { color: verdict.color })], priority: 50, cut: d.verdict?.kind === 'mismatch' || d.verdict?.kind === 'unavailable' })
+  if (verdict)
+    tail.push({ forms: [one(verdict.text, { color: verdict.color }), one(verdictShort(d.verdict)!, { color: verdict.color })], priority: 50, cut: d.verdict?.kind === 'mismatch' || d.verdict?.kind === 'unavailable' })
   if (d.outOfOrder) tail.push({ forms: [one('↯ out of order', { color: 'yellow' }), one('↯', { color: 'yellow' })], priority: 50 })
   // With several targets, which app it went to (cut first: the details say it whole).
   if (d.showTarget && d.target) tail.push({ forms: [one(`⇢ ${safeText(d.target)}`, { dim: true }), []], priority: 15, cut: true })

@@ -54,8 +54,7 @@ function Header({ props, state, filter }: { props: ListenAppProps; state: FeedSt
   return (
     <Box flexDirection="column">
       <Text wrap="truncate-end">
-        <EnvironmentBadge environment={props.environment} />{' '}
-        <Text bold>listening</Text> {props.listening} <Text dimColor>→</Text> <Text bold>forwarding</Text> {props.forward}
+        <EnvironmentBadge environment={props.environment} /> <Text bold>listening</Text> {props.listening} <Text dimColor>→</Text> <Text bold>forwarding</Text> {props.forward}
       </Text>
       {registrationOf(props, state) ? (
         <Text dimColor wrap="truncate-end">
@@ -134,11 +133,20 @@ export function ListenApp(props: ListenAppProps) {
   const activityRows = activityCount === 0 ? 0 : Math.max(1, layout.laneRows - state.lanes.length)
   const lanes = state.lanes.slice(0, Math.max(activityCount ? Math.min(state.lanes.length, layout.laneRows - 1) : layout.laneRows, 0))
   const activity = (state.activity ?? []).slice(0, activityRows)
-  const activityLines = fitColumns(activity.map((a) => activityCells(a)), columns - Math.max(0, ...activity.map((a) => leastWidth(activityTail(a)))))
+  const activityLines = fitColumns(
+    activity.map((a) => activityCells(a)),
+    columns - Math.max(0, ...activity.map((a) => leastWidth(activityTail(a)))),
+  )
   // The aligned columns leave room for the shortest form of every row's end (its verdict).
-  const laneRows = fitColumns(lanes.map((l) => laneCells(l)), columns - Math.max(0, ...lanes.map((l) => leastWidth(laneTail(l)))))
+  const laneRows = fitColumns(
+    lanes.map((l) => laneCells(l)),
+    columns - Math.max(0, ...lanes.map((l) => leastWidth(laneTail(l)))),
+  )
   const shown = visible.slice(start, start + rows)
-  const rowCells = fitColumns(shown.map((d) => deliveryCells(d, d.seq === selected?.seq)), columns - Math.max(0, ...shown.map((d) => leastWidth(deliveryTail(d)))))
+  const rowCells = fitColumns(
+    shown.map((d) => deliveryCells(d, d.seq === selected?.seq)),
+    columns - Math.max(0, ...shown.map((d) => leastWidth(deliveryTail(d)))),
+  )
   return (
     <Box flexDirection="column" width={columns} maxHeight={Math.max(1, height - 1)} overflow="hidden">
       {/* Printed once above the frame and left there, as if written before the view. */}
@@ -158,11 +166,7 @@ export function ListenApp(props: ListenAppProps) {
       )}
       <Box flexDirection="column" marginTop={layout.gap}>
         <Text bold>Deliveries</Text>
-        {visible.length === 0 ? (
-          <Text dimColor> waiting for deliveries…</Text>
-        ) : (
-          shown.map((d, i) => <DeliveryRow key={d.seq} delivery={d} cells={rowCells[i]!} width={columns} />)
-        )}
+        {visible.length === 0 ? <Text dimColor> waiting for deliveries…</Text> : shown.map((d, i) => <DeliveryRow key={d.seq} delivery={d} cells={rowCells[i]!} width={columns} />)}
       </Box>
       {open ? <DeliveryDetails delivery={selected} maxLines={layout.detailsLines} /> : null}
       {state.notices.map((n, i) => (

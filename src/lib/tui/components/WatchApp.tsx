@@ -87,12 +87,18 @@ export function WatchApp(props: WatchAppProps) {
   const start = Math.max(0, Math.min(index - Math.floor(rows / 2), state.lanes.length - rows))
   const shown = state.lanes.slice(start, start + rows)
   const marker = (on: boolean): Segment => ({ forms: [[{ text: on ? '›' : ' ', inverse: on }]], priority: 100 })
-  const cells = fitColumns(shown.map((l) => [marker(l.chargeId === current?.chargeId), ...laneCells(l)]), columns)
+  const cells = fitColumns(
+    shown.map((l) => [marker(l.chargeId === current?.chargeId), ...laneCells(l)]),
+    columns,
+  )
   return (
     <Box flexDirection="column" width={columns} maxHeight={Math.max(1, height - 1)} overflow="hidden">
       <Text wrap="truncate-end">
-        <EnvironmentBadge environment={props.environment} />{' '}
-        <Text bold>watching</Text> {props.scope} <Text dimColor>· every {props.intervalMs / 1000} s · poll #{state.polls}{state.lastPollAt ? ` at ${clockTime(state.lastPollAt)}${state.serviceClock ? ' (service clock)' : ''}` : ''}</Text>
+        <EnvironmentBadge environment={props.environment} /> <Text bold>watching</Text> {props.scope}{' '}
+        <Text dimColor>
+          · every {props.intervalMs / 1000} s · poll #{state.polls}
+          {state.lastPollAt ? ` at ${clockTime(state.lastPollAt)}${state.serviceClock ? ' (service clock)' : ''}` : ''}
+        </Text>
       </Text>
       <Box flexDirection="column" marginTop={gap}>
         {state.lanes.length === 0 ? <Text dimColor>{state.polls === 0 ? 'loading…' : 'no charges yet'}</Text> : null}
@@ -106,8 +112,16 @@ export function WatchApp(props: WatchAppProps) {
         </Text>
       ) : null}
       {details && charge ? <ChargeDetails charge={charge} /> : null}
-      {state.missing.length > 0 ? <Text color="yellow" wrap="truncate-end">not found in this environment: {safeText(state.missing.join(', '))}</Text> : null}
-      {state.error ? <Text color="red" wrap="truncate-end">last poll failed: {safeText(state.error)}</Text> : null}
+      {state.missing.length > 0 ? (
+        <Text color="yellow" wrap="truncate-end">
+          not found in this environment: {safeText(state.missing.join(', '))}
+        </Text>
+      ) : null}
+      {state.error ? (
+        <Text color="red" wrap="truncate-end">
+          last poll failed: {safeText(state.error)}
+        </Text>
+      ) : null}
       {statusLines.map((l, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: a short rolling list
         <Text key={i} dimColor wrap="truncate-end">

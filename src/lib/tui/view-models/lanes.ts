@@ -85,7 +85,13 @@ export class LaneBook {
     }
     const outOfOrder = !canReach(lane.current, update.status)
     // Between two polls a charge may pass several states: they were reached, and are drawn so.
-    const between = this.opts.polled && !outOfOrder ? (shortestPath(lane.current, update.status) ?? []).slice(1).map((t) => t.from).filter((s) => !lane.steps.some((x) => x.status === s)) : []
+    const between =
+      this.opts.polled && !outOfOrder
+        ? (shortestPath(lane.current, update.status) ?? [])
+            .slice(1)
+            .map((t) => t.from)
+            .filter((s) => !lane.steps.some((x) => x.status === s))
+        : []
     const next: Lane = {
       ...lane,
       steps: [...lane.steps, ...between.map((status) => ({ status, at: update.at, outOfOrder: false })), { status: update.status, at: update.at, eventId: update.eventId, outOfOrder }],

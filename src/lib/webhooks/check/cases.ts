@@ -79,12 +79,8 @@ export function buildBattery(opts: BatteryOptions): CheckCase[] {
   const reject = (id: string, name: string, why: string, build: CheckCase['build']): CheckCase => ({ id, name, expect: 'reject', why, build })
 
   return [
-    accept('valid', 'valid charge.settled', 'a correctly signed delivery must be acknowledged, or the service retries and deactivates the endpoint', (ts) =>
-      signed(settled, compact(settled), ts),
-    ),
-    accept('duplicate', 'same event again (same id)', 'delivery is at-least-once: a duplicate must be answered 2xx and ignored (spec 6.4)', (ts) =>
-      signed(settled, compact(settled), ts),
-    ),
+    accept('valid', 'valid charge.settled', 'a correctly signed delivery must be acknowledged, or the service retries and deactivates the endpoint', (ts) => signed(settled, compact(settled), ts)),
+    accept('duplicate', 'same event again (same id)', 'delivery is at-least-once: a duplicate must be answered 2xx and ignored (spec 6.4)', (ts) => signed(settled, compact(settled), ts)),
     reject('forged-signature', 'forged signature', 'anyone could post fake payments to the endpoint', (ts) => {
       const event = fresh()
       return { headers: headersFor(event, ts, `v1=${randomBytes(32).toString('hex')}`), body: compact(event) }

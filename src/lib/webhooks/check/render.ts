@@ -18,9 +18,7 @@ export interface ReportPrinter {
 /** One line per row: result, id, name, expected, observed, ms, note — tab-separated. */
 export function plainRow(row: CheckRow): string {
   const cell = (v: string) => safeText(v, 'tsv')
-  return [row.pass ? 'pass' : 'fail', row.id, row.name, row.expected, row.observed, row.ms === null ? '-' : String(row.ms), row.note ?? '']
-    .map(cell)
-    .join('\t')
+  return [row.pass ? 'pass' : 'fail', row.id, row.name, row.expected, row.observed, row.ms === null ? '-' : String(row.ms), row.note ?? ''].map(cell).join('\t')
 }
 
 function timeText(ms: number | null): string {

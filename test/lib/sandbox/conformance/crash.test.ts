@@ -22,9 +22,7 @@ describe('a crash after the answers', () => {
     const live = await startHarness({ inMemory: false, dataDir: join(root, 'live') })
     open.push(live)
     // 30 creations at once: they share group commits.
-    const answers = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => live.create({ amountInCents: 2000 + i }, i % 2 ? { headers: { 'idempotency-key': `crash-${i}` } } : {})),
-    )
+    const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => live.create({ amountInCents: 2000 + i }, i % 2 ? { headers: { 'idempotency-key': `crash-${i}` } } : {})))
     expect(answers.map((a) => a.status)).toEqual(Array(30).fill(201))
 
     const copy = join(root, 'copy')

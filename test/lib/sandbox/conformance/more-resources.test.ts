@@ -121,9 +121,21 @@ describe('split charges', () => {
 
   it('validation names the field: shares must add up to 10000, at least two destinations', async () => {
     for (const [split, field] of [
-      [[{ wallet: 'a', shareBps: 5000 }, { wallet: 'b', shareBps: 4000 }], 'split'],
+      [
+        [
+          { wallet: 'a', shareBps: 5000 },
+          { wallet: 'b', shareBps: 4000 },
+        ],
+        'split',
+      ],
       [[{ wallet: 'a', shareBps: 10_000 }], 'split'],
-      [[{ wallet: 'a', shareBps: 5000 }, { wallet: '', shareBps: 5000 }], 'split.1.wallet'],
+      [
+        [
+          { wallet: 'a', shareBps: 5000 },
+          { wallet: '', shareBps: 5000 },
+        ],
+        'split.1.wallet',
+      ],
     ] as const) {
       const r = await h.call('POST', '/v1/split-charges', { body: { amountInCents: 2000, payerTaxNumber: CPF, split } })
       expect(r.status).toBe(400)

@@ -28,7 +28,7 @@ describe('reset', () => {
 })
 
 describe('removing a webhook URL', () => {
-  it('DELETE /_sandbox/webhook removes the environment\'s URL: later events are not delivered; a second delete is 404', async () => {
+  it("DELETE /_sandbox/webhook removes the environment's URL: later events are not delivered; a second delete is 404", async () => {
     expect((await h.call('PUT', '/_sandbox/webhook', { body: { url: 'http://127.0.0.1:9/x', env: 'live' } })).status).toBe(200)
     const removed = await h.call('DELETE', '/_sandbox/webhook?env=live')
     expect(removed.status).toBe(200)

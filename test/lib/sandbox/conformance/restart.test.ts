@@ -59,7 +59,18 @@ describe('restart with a data dir', () => {
     const dataDir = join(mkdtempSync(join(tmpdir(), 'svc-sandbox-')), 'data')
     h = await startHarness({ inMemory: false, dataDir })
     const w = (await h.call('POST', '/_sandbox/withdrawals', { body: { amountInCents: 1000, pixKey: 'k@example.com' } })).body
-    const split = (await h.call('POST', '/v1/split-charges', { body: { amountInCents: 2000, payerTaxNumber: '529.982.247-25', split: [{ wallet: 'a', shareBps: 5000 }, { wallet: 'b', shareBps: 5000 }] } })).body
+    const split = (
+      await h.call('POST', '/v1/split-charges', {
+        body: {
+          amountInCents: 2000,
+          payerTaxNumber: '529.982.247-25',
+          split: [
+            { wallet: 'a', shareBps: 5000 },
+            { wallet: 'b', shareBps: 5000 },
+          ],
+        },
+      })
+    ).body
     await h.call('POST', `/v1/test/charges/${split.id}/advance`, { body: { status: 'settled' } })
     await h.close()
 

@@ -155,12 +155,7 @@ describe('cancel', () => {
     expect(paid.body.status).toBe('paid_pending_settlement')
     await h.clock.advance(24 * HOUR)
     expect((await get(c.id)).status).toBe('settled')
-    expect(eventsOf(h, c.id).map((x) => x.type)).toEqual([
-      'charge.awaiting_payment',
-      'charge.canceled',
-      'charge.paid_pending_settlement',
-      'charge.settled',
-    ])
+    expect(eventsOf(h, c.id).map((x) => x.type)).toEqual(['charge.awaiting_payment', 'charge.canceled', 'charge.paid_pending_settlement', 'charge.settled'])
   })
 })
 

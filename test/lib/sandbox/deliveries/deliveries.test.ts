@@ -208,7 +208,12 @@ describe('retries', () => {
     target.answers = [{ status: 200 }, { status: 500 }]
     worker.publish(event())
     await advance(25 * H)
-    expect(worker.list().map((d) => d.state).sort()).toEqual(['failed', 'succeeded'])
+    expect(
+      worker
+        .list()
+        .map((d) => d.state)
+        .sort(),
+    ).toEqual(['failed', 'succeeded'])
     expect(worker.getEndpoint('test')!.active).toBe(true)
   })
 })

@@ -88,9 +88,7 @@ describe('export, then start from it', () => {
 
 describe('refusals', () => {
   it('refuses another format version, saying which was found and which is supported', async () => {
-    await expect(startSandbox({ seed: { format: 'svc-sandbox-state/2', tables: {} } })).rejects.toThrow(
-      'unsupported sandbox state: found format "svc-sandbox-state/2"; this svc supports svc-sandbox-state/1',
-    )
+    await expect(startSandbox({ seed: { format: 'svc-sandbox-state/2', tables: {} } })).rejects.toThrow('unsupported sandbox state: found format "svc-sandbox-state/2"; this svc supports svc-sandbox-state/1')
     await expect(startSandbox({ seed: { tables: {} } })).rejects.toThrow('found no format field')
   })
 

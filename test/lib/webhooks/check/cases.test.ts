@@ -5,7 +5,10 @@ import { verifySignature } from '../../../../src/lib/webhooks/signature.js'
 const secret = 'whsec_cases_0123456789abcdef'
 const nowMs = Date.UTC(2026, 10, 22, 12, 0, 0)
 const ts = nowMs / 1000
-const delivery = (id: string) => buildBattery({ secret, nowMs }).find((c) => c.id === id)!.build(ts)
+const delivery = (id: string) =>
+  buildBattery({ secret, nowMs })
+    .find((c) => c.id === id)!
+    .build(ts)
 const verify = (d: { headers: Record<string, string>; body: Buffer | string }, nowSeconds = ts) =>
   verifySignature({ body: d.body, signature: d.headers['x-svc-signature'], timestamp: d.headers['x-svc-timestamp'], secrets: [secret], nowSeconds })
 
