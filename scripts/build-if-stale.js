@@ -6,12 +6,12 @@
  *
  * The inputs are hashed by content: everything under src/, scripts/, bin/ and fixtures/, and
  * package.json, package-lock.json, tsconfig.json, tsconfig.build.json. A build that succeeds
- * writes the hash into a stamp file next to its output (dist/.build-stamp, dist-bin/.build-stamp);
+ * writes the hash into a stamp file under node_modules/.cache/svc-build/ (never in what `npm pack` ships);
  * a missing output, a missing stamp or another hash rebuilds. `--force` rebuilds regardless.
  */
 import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
@@ -49,8 +49,8 @@ function read(file) {
 
 const { hash, count } = inputHash()
 const targets = [
-  { name: 'build', script: 'build', outputs: ['dist/root-help.js', 'oclif.manifest.json', 'dist-bundle'], stamp: 'dist/.build-stamp' },
-  { name: 'build:binary', script: 'build:binary', outputs: [join('dist-bin', process.platform === 'win32' ? 'svc.exe' : 'svc')], stamp: 'dist-bin/.build-stamp' },
+  { name: 'build', script: 'build', outputs: ['dist/root-help.js', 'oclif.manifest.json', 'dist-bundle'], stamp: 'node_modules/.cache/svc-build/build.stamp' },
+  { name: 'build:binary', script: 'build:binary', outputs: [join('dist-bin', process.platform === 'win32' ? 'svc.exe' : 'svc')], stamp: 'node_modules/.cache/svc-build/build-binary.stamp' },
 ]
 
 for (const t of targets) {
@@ -64,5 +64,6 @@ for (const t of targets) {
   process.stdout.write(`build-if-stale: npm run ${t.script} (${why})\n`)
   const r = spawnSync('npm', ['run', t.script], { cwd: ROOT, stdio: 'inherit', shell: process.platform === 'win32' })
   if (r.status !== 0) process.exit(r.status ?? 1)
+  mkdirSync(dirname(join(ROOT, t.stamp)), { recursive: true })
   writeFileSync(join(ROOT, t.stamp), `${hash}\n`)
 }
