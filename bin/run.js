@@ -5,9 +5,9 @@
 const [major, minor] = process.versions.node.split('.').map(Number)
 if (major < 22 || (major === 22 && minor < 13)) {
   process.stderr.write(
-    `svc needs Node.js 22.13 or newer; this is ${process.version}. Either:\n` +
-      '  - install Node.js 22.13 or newer (https://nodejs.org, e.g. `nvm install 24`); in a clone of svc, `npm run svc -- ARGS` already uses the Node 24 it pins;\n' +
-      '  - or run the single executable, which needs no Node.js: `npm run build:binary` in a clone of svc, then dist-bin/svc ARGS.\n',
+    `svc needs Node.js 22.13 or newer; this is ${process.version}. Install a current Node.js (https://nodejs.org, e.g. \`nvm install 24\`; ` +
+      'in a clone of svc, `npm run svc -- ARGS` runs it on the Node 24 the project pins), or use the single executable, which needs no Node.js ' +
+      '(`npm run build:binary` in a clone of svc, then dist-bin/svc ARGS).\n',
   )
   process.exit(1)
 }
