@@ -23,6 +23,8 @@ describe('on Node.js older than 22.13', () => {
     const r = run(['--import', AS_NODE_20, join(ROOT, 'bin/run.js'), 'charges', 'list'])
     expect(r.exitCode).toBe(1)
     expect(r.stdout).toBe('')
+    // One line (scripts/check-pack.js checks the installed package's answer the same way).
+    expect(r.stderr.trimEnd().split('\n')).toHaveLength(1)
     expect(r.stderr).toContain('svc needs Node.js 22.13 or newer')
     expect(r.stderr).toContain('`npm run svc -- ARGS`')
     expect(r.stderr).toContain('`npm run build:binary`')
