@@ -16,11 +16,7 @@ export default class SandboxClockShow extends PanelCommand<typeof SandboxClockSh
     'sandbox time minus the wall time of this machine when the answer came, in whole milliseconds (negative if behind). ' +
     'Piped: one line, the sandbox time alone in RFC 3339 (UTC); the speed and lead are in --json.'
 
-  static override examples = [
-    '<%= config.bin %> sandbox clock show',
-    '<%= config.bin %> sandbox clock show --json | jq -r .now',
-    '<%= config.bin %> sandbox clock show --json | jq .leadMs',
-  ]
+  static override examples = ['<%= config.bin %> sandbox clock show', '<%= config.bin %> sandbox clock show --json | jq -r .now', '<%= config.bin %> sandbox clock show --json | jq .leadMs']
 
   async run(): Promise<ClockResult> {
     const clock = await (await this.panel()).getClock()
