@@ -147,3 +147,61 @@ describe('extra in-memory sandboxes started with --detach (trial report item 4)'
     expect((await svc(['sandbox', 'stop', '--in-memory'], { env: memEnv })).exitCode).toBe(0)
   }, 60_000)
 })
+
+describe('several in-memory sandboxes: status and stop --in-memory see them all (trial report item 1)', () => {
+  it('status reports every one (exit 0 while any runs, 4 when none); stop stops the first, stop --all the rest', async () => {
+    const memEnv = { ...env, SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-detach-many-')) }
+    const run = (args: string[]) => svc(['sandbox', ...args], { env: memEnv, timeoutMs: 30_000 })
+    const started: Array<{ baseUrl: string; pid: number }> = []
+    for (let i = 0; i < 3; i++) {
+      const r = await run(['start', '--detach', '--in-memory', '--port', '0', '--json', '--no-profile'])
+      expect(r.exitCode).toBe(0)
+      const pid = Number(/Running in the background \(pid (\d+)\)/.exec(r.stderr)![1])
+      pids.push(pid)
+      started.push({ baseUrl: (JSON.parse(r.stdout) as { baseUrl: string }).baseUrl, pid })
+    }
+    const [first, second, third] = started as [(typeof started)[0], (typeof started)[0], (typeof started)[0]]
+    const status = async () => {
+      const r = await run(['status', '--in-memory', '--json'])
+      return { exitCode: r.exitCode, body: JSON.parse(r.stdout) as { running: boolean; pid?: number; baseUrl?: string; others?: Array<{ pid: number; baseUrl: string }> } }
+    }
+
+    // --json: the first as today's object, the others beside it, in the order they started.
+    const all = await status()
+    expect(all.exitCode).toBe(0)
+    expect(all.body).toMatchObject({ running: true, pid: first.pid, baseUrl: first.baseUrl, dataDir: null, detached: true })
+    expect(all.body.others?.map((o) => [o.pid, o.baseUrl])).toEqual([
+      [second.pid, second.baseUrl],
+      [third.pid, third.baseUrl],
+    ])
+    // Piped: one field<TAB>value block each, a blank line between them.
+    const piped = await run(['status', '--in-memory'])
+    const blocks = piped.stdout.trimEnd().split('\n\n')
+    expect(blocks.map((b) => /^pid\t(\d+)$/m.exec(b)?.[1])).toEqual(started.map((s) => String(s.pid)))
+    expect(blocks[0]!.split('\n')[0]).toBe('running\ttrue')
+    expect(piped.stdout).not.toContain('others')
+
+    // stop --in-memory stops the first, as before; status still sees the two that run.
+    expect((await run(['stop', '--in-memory'])).stderr).toContain(`Stopped the sandbox at ${first.baseUrl} (pid ${first.pid})`)
+    expect(isAlive(first.pid)).toBe(false)
+    const after = await status()
+    expect(after.exitCode).toBe(0)
+    expect([after.body.pid, ...(after.body.others ?? []).map((o) => o.pid)]).toEqual([second.pid, third.pid])
+
+    // Without --all it stops nothing more, and says what still runs.
+    const again = await run(['stop', '--in-memory'])
+    expect(again.exitCode).toBe(0)
+    expect(again.stderr).toContain(`2 other in-memory sandboxes run (pid ${second.pid}, ${third.pid}): stop them with \`svc sandbox stop --in-memory --all\``)
+    expect(isAlive(second.pid) && isAlive(third.pid)).toBe(true)
+
+    // --all needs --in-memory (exit 2); with it, every one stops.
+    expect((await run(['stop', '--all'])).exitCode).toBe(2)
+    const stopAll = await run(['stop', '--in-memory', '--all', '--json'])
+    expect(stopAll.exitCode).toBe(0)
+    expect(JSON.parse(stopAll.stdout)).toEqual({ stopped: true, sandboxes: [second, third].map((s) => ({ pid: s.pid, baseUrl: s.baseUrl })) })
+    expect(isAlive(second.pid) || isAlive(third.pid)).toBe(false)
+    const none = await status()
+    expect(none).toEqual({ exitCode: 4, body: { running: false, dataDir: null } })
+    expect(JSON.parse((await run(['stop', '--in-memory', '--all', '--json'])).stdout)).toEqual({ stopped: false, sandboxes: [] })
+  }, 90_000)
+})

@@ -157,8 +157,8 @@ it('kill -9 in the middle, restart on the same log: each target has each of its 
   expect(settled.dropped()).toBeGreaterThanOrEqual(1)
   expect(settled.received).toHaveLength(want.settled.length + settled.dropped())
   expect(settled.received.every((r) => r.path === '/settled' && r.headers['x-svc-event-type'] === 'charge.settled')).toBe(true)
-  // The duplicates name the target each event routes to.
+  // The duplicates name the target each event routes to (its URL) and the route (pattern) that chose it.
   for (const l of outcomes.filter((o) => o.outcome === 'duplicate')) {
-    expect(l.target).toBe(l.type === 'charge.settled' ? `charge.settled=${settled.url}/settled` : `${rest.url}/hooks`)
+    expect([l.target, l.route]).toEqual(l.type === 'charge.settled' ? [`${settled.url}/settled`, 'charge.settled'] : [`${rest.url}/hooks`, null])
   }
 }, 60_000)

@@ -5,10 +5,10 @@ import { timeoutFlagMs } from '../../lib/command-kit/timeout.js'
 import { CliError } from '../../lib/errors.js'
 import { EXIT } from '../../lib/contract/errors.js'
 import { probeSandbox } from '../../lib/sandbox-client/client.js'
-import { runState, staleWords, stopRunning } from '../../lib/services/sandbox-runfile.js'
+import { memoryRunDirs, type RunInfo, runState, staleWords, stopRunning } from '../../lib/services/sandbox-runfile.js'
 
-/** What happened, and the line that says so on stderr. */
-type StopResult = ({ stopped: false; running: false } | { stopped: true; pid: number; baseUrl: string }) & { note: string }
+/** What happened, and the line that says so on stderr. With --all: every sandbox stopped (none: stopped false). */
+type StopResult = ({ stopped: false; running: false } | { stopped: true; pid: number; baseUrl: string } | { stopped: boolean; sandboxes: Array<{ pid: number; baseUrl: string }> }) & { note: string }
 
 export default class SandboxStop extends BaseCommand<typeof SandboxStop, StopResult> {
   static override summary = 'Stop the local sandbox running on a data dir, letting deliveries in flight finish.'
@@ -18,22 +18,33 @@ export default class SandboxStop extends BaseCommand<typeof SandboxStop, StopRes
     '(a pid file left by a sandbox that died is removed), so a CI cleanup step can always call it. It signals only a process ' +
     'proven to be that sandbox (the start time recorded in the pid file, or the nonce of that start echoed at its URL): a ' +
     'pid the OS has since given to another program is never signalled. If it has not exited ' +
-    'within --timeout, exit 1.'
+    'within --timeout, exit 1. --in-memory stops the first in-memory sandbox (the one whose run file is in ' +
+    '<config dir>/sandbox-memory/); --in-memory --all stops every one that runs (each proven as above), all at once, and ' +
+    'with --json prints {"stopped": true|false, "sandboxes": [{"pid", "baseUrl"}]}.'
 
-  static override examples = ['<%= config.bin %> sandbox stop', '<%= config.bin %> sandbox stop --data ./.sandbox', '<%= config.bin %> sandbox stop --in-memory --timeout 1m']
+  static override examples = [
+    '<%= config.bin %> sandbox stop',
+    '<%= config.bin %> sandbox stop --data ./.sandbox',
+    '<%= config.bin %> sandbox stop --in-memory --timeout 1m',
+    '<%= config.bin %> sandbox stop --in-memory --all',
+  ]
 
   static override flags = {
     ...sandboxTargetFlags,
     timeout: Flags.string({ description: 'How long to wait for it to exit, e.g. 30s, 2m.', default: '30s' }),
+    all: Flags.boolean({ description: 'With --in-memory: stop every in-memory sandbox that runs, not only the first.', dependsOn: ['in-memory'] }),
   }
 
   async run(): Promise<StopResult> {
     const target = sandboxTarget(this.flags, this.io.env)
     const waitMs = timeoutFlagMs(this.flags.timeout)
+    if (this.flags.all) return this.stopAll(target.dir, waitMs)
     const state = await runState(target.dir, { clean: true, probe: (url) => probeSandbox(url) })
     if (state.kind !== 'running') {
       const died = state.kind === 'stale' ? ` (the one started ${state.info.startedAt}, pid ${state.info.pid}, ${staleWords(state.reason)}; its pid file was removed)` : ''
-      return { stopped: false, running: false, note: `No sandbox runs on ${target.inMemory ? 'in-memory sandboxes' : target.dataDir}${died}.` }
+      const others = target.inMemory ? await this.othersInMemory(target.dir) : ''
+      const none = others ? 'The first in-memory sandbox does not run' : `No sandbox runs on ${target.inMemory ? 'in-memory sandboxes' : target.dataDir}`
+      return { stopped: false, running: false, note: `${none}${died}.${others}` }
     }
     const { info } = state
     if (!(await stopRunning(target.dir, info, waitMs))) {
@@ -44,6 +55,36 @@ export default class SandboxStop extends BaseCommand<typeof SandboxStop, StopRes
       })
     }
     return { stopped: true, pid: info.pid, baseUrl: info.baseUrl, note: `Stopped the sandbox at ${info.baseUrl || '(starting)'} (pid ${info.pid}).` }
+  }
+
+  /** The extra in-memory sandboxes that run while the first does not: said, so nobody thinks they are all gone. */
+  private async othersInMemory(memoryDir: string): Promise<string> {
+    const extra = await this.runningIn(memoryRunDirs(memoryDir).slice(1))
+    if (extra.length === 0) return ''
+    return ` ${extra.length} other in-memory sandbox${extra.length === 1 ? '' : 'es'} run${extra.length === 1 ? 's' : ''} (pid ${extra.map((e) => e.info.pid).join(', ')}): stop ${extra.length === 1 ? 'it' : 'them'} with \`svc sandbox stop --in-memory --all\`.`
+  }
+
+  /** The sandboxes proven to run in these run dirs (stale run files are removed on the way). */
+  private async runningIn(dirs: string[]): Promise<Array<{ dir: string; info: RunInfo }>> {
+    const states = await Promise.all(dirs.map(async (dir) => ({ dir, state: await runState(dir, { clean: true, probe: (url) => probeSandbox(url) }) })))
+    return states.flatMap(({ dir, state }) => (state.kind === 'running' ? [{ dir, info: state.info }] : []))
+  }
+
+  /** --in-memory --all: every in-memory sandbox, signalled at once, each waited for. */
+  private async stopAll(memoryDir: string, waitMs: number): Promise<StopResult> {
+    const found = await this.runningIn(memoryRunDirs(memoryDir))
+    const results = await Promise.all(found.map(async ({ dir, info }) => ({ info, exited: await stopRunning(dir, info, waitMs) })))
+    const stuck = results.filter((r) => !r.exited).map((r) => r.info.pid)
+    if (stuck.length > 0) {
+      throw new CliError(`${stuck.length} of ${results.length} in-memory sandboxes (pid ${stuck.join(', ')}) have not exited within ${this.flags.timeout}.`, {
+        exitCode: EXIT.unexpected,
+        code: 'sandbox_not_stopped',
+        hint: `They may still be finishing deliveries: check with \`svc sandbox status --in-memory\`, or end them with \`kill -9 ${stuck.join(' ')}\`.`,
+      })
+    }
+    const sandboxes = results.map(({ info }) => ({ pid: info.pid, baseUrl: info.baseUrl }))
+    const note = sandboxes.length === 0 ? 'No in-memory sandbox runs.' : sandboxes.map((s) => `Stopped the sandbox at ${s.baseUrl || '(starting)'} (pid ${s.pid}).`).join('\n')
+    return { stopped: sandboxes.length > 0, sandboxes, note }
   }
 
   protected override toJson({ note: _, ...json }: StopResult): unknown {

@@ -20,7 +20,7 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
     'Several apps: repeat --forward; PATTERN=URL (an exact type, prefix.*, or a comma-separated list, as --events) takes the events it matches ' +
     '(the first pattern that matches, in flag order), a bare URL takes the rest, and with no bare URL the rest are acknowledged (2xx) and not ' +
     'forwarded. Each app gets each of its events once, also after a restart, and the service gets a 2xx only when that app answered 2xx. ' +
-    'Each JSON line names its target (the URL, or pattern=URL). --header adds a header to every forwarded request (not content-type or X-SVC-*).'
+    'Each JSON line names its target (the URL, as `webhooks events --json` does) and its route (the PATTERN that chose it, null for the bare URL). --header adds a header to every forwarded request (not content-type or X-SVC-*).'
 
   static override examples = [
     '<%= config.bin %> webhooks listen --forward localhost:3000/webhooks',

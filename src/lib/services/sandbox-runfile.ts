@@ -158,6 +158,19 @@ export function extraMemoryRunDir(memoryDir: string): string {
   return join(memoryDir, `${process.pid}-${extraSeq++}`)
 }
 
+/**
+ * The run dirs of every in-memory sandbox (`svc sandbox status|stop --in-memory` read them all):
+ * the first's, `sandbox-memory/` itself, then each extra one's `sandbox-memory/<pid>-<n>/`, in
+ * the order they were made (by pid, then n). A dir whose run file is gone reads as `none`.
+ */
+export function memoryRunDirs(memoryDir: string): string[] {
+  const extras = safeReaddir(memoryDir)
+    .map((name) => ({ name, m: /^(\d+)-(\d+)$/.exec(name) }))
+    .filter((e): e is { name: string; m: RegExpExecArray } => e.m !== null)
+    .sort((a, b) => Number(a.m[1]) - Number(b.m[1]) || Number(a.m[2]) - Number(b.m[2]))
+  return [memoryDir, ...extras.map((e) => join(memoryDir, e.name))]
+}
+
 function safeReaddir(dir: string): string[] {
   try {
     return readdirSync(dir)

@@ -44,6 +44,8 @@ export interface DeliveryRecord {
   /** The status the listener answered the sender with. */
   answeredStatus: number
   forwardUrl?: string
+  /** The `--forward PATTERN=URL` pattern that routed it there; absent for the default target (a bare URL), no target, or a row logged before 0.3. */
+  route?: string
   forwardStatus?: number
   latencyMs?: number
   error?: string
@@ -96,6 +98,7 @@ interface Row {
   error: string | null
   response_snippet: string | null
   body_size: number | null
+  route: string | null
 }
 
 const SCHEMA = `
@@ -169,6 +172,8 @@ function migrateDelivered(db: DatabaseSync): void {
 function migrate(db: DatabaseSync): void {
   const columns = db.prepare('PRAGMA table_info(deliveries)').all() as Array<{ name: string }>
   if (!columns.some((c) => c.name === 'body_size')) db.exec('ALTER TABLE deliveries ADD COLUMN body_size INTEGER')
+  // 0.3: the --forward pattern that routed the event (NULL for the default target and older rows).
+  if (!columns.some((c) => c.name === 'route')) db.exec('ALTER TABLE deliveries ADD COLUMN route TEXT')
 }
 
 /** What a row weighs in the byte budget. */
@@ -179,8 +184,8 @@ function prepare(db: DatabaseSync) {
   return {
     insert: db.prepare(
       `INSERT INTO deliveries (received_at, source, event_id, event_type, charge_id, attempt, headers, body, verification, verify_reason, verify_message,
-        outcome, answered_status, forward_url, forward_status, latency_ms, error, response_snippet, body_size)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        outcome, answered_status, forward_url, forward_status, latency_ms, error, response_snippet, body_size, route)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     markDelivered: db.prepare('INSERT OR REPLACE INTO delivered (event_id, target, delivered_at, seq) VALUES (?, ?, ?, ?)'),
     isDelivered: db.prepare("SELECT 1 AS hit FROM delivered WHERE event_id = ? AND target IN (?, '*') LIMIT 1"),
@@ -292,6 +297,7 @@ export class EventStore {
         rec.error ?? null,
         rec.responseSnippet ?? null,
         bodySize ?? null,
+        rec.route ?? null,
       )
       const seq = Number(result.lastInsertRowid)
       if (rec.outcome === 'forwarded' && rec.eventId) this.st.markDelivered.run(rec.eventId, rec.forwardUrl ?? '*', rec.receivedAt, seq)
@@ -450,6 +456,7 @@ function fromRow(r: Row): DeliveryRecord {
     outcome: r.outcome as Outcome,
     answeredStatus: Number(r.answered_status),
     forwardUrl: opt(r.forward_url),
+    ...(r.route === null || r.route === undefined ? {} : { route: r.route }),
     forwardStatus: r.forward_status === null ? undefined : Number(r.forward_status),
     latencyMs: r.latency_ms === null ? undefined : Number(r.latency_ms),
     error: opt(r.error),

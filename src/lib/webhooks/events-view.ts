@@ -32,6 +32,8 @@ export function deliveryJson(r: DeliveryRecord): Record<string, unknown> {
     forwardUrl: r.forwardUrl ?? null,
     // The app it went to (or would have), as `webhooks listen` routed it; null when no target matched.
     target: r.forwardUrl ?? null,
+    // The --forward pattern that routed it there, as on the listener's NDJSON line; null for the default target.
+    route: r.route ?? null,
     forwardStatus: r.forwardStatus ?? null,
     latencyMs: r.latencyMs ?? null,
     error: r.error ?? null,

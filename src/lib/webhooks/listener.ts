@@ -216,6 +216,7 @@ export class WebhookListener extends EventEmitter<Events> {
       headers,
       body: delivery.body,
       forwardUrl: target?.url.href,
+      route: target?.pattern ?? undefined,
     }
     const finish = (rec: NewDeliveryRecord, body: unknown) => this.finish(rec, summary, target, body)
     if (!verdict) {

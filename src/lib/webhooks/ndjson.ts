@@ -2,7 +2,7 @@
 import { TEST_EVENT_TYPE } from '../contract/events.js'
 import type { ListenerDelivery } from './listener.js'
 
-export function deliveryLine({ record: r, summary, skipVerify, target }: ListenerDelivery): Record<string, unknown> {
+export function deliveryLine({ record: r, summary, skipVerify }: ListenerDelivery): Record<string, unknown> {
   return {
     receivedAt: r.receivedAt,
     eventId: r.eventId ?? null,
@@ -16,8 +16,10 @@ export function deliveryLine({ record: r, summary, skipVerify, target }: Listene
     verification: r.verification === 'failed' ? (r.verifyReason ?? 'failed') : r.verification,
     ...(r.verifyMessage ? { verifyMessage: r.verifyMessage } : {}),
     outcome: r.outcome,
-    // Where it went (or would have): the URL, or pattern=URL; null when no --forward target matched.
-    target: target ?? null,
+    // Where it went (or would have): the URL, as `webhooks events --json` has it; null when no
+    // --forward target matched. route: the pattern that chose it, null for the default target.
+    target: r.forwardUrl ?? null,
+    route: r.route ?? null,
     status: r.answeredStatus,
     forwardStatus: r.forwardStatus ?? null,
     latencyMs: r.latencyMs ?? null,

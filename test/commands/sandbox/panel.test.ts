@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest'
 import SandboxAccountSet from '../../../src/commands/sandbox/account/set.js'
 import SandboxAccountShow from '../../../src/commands/sandbox/account/show.js'
 import SandboxClockAdvance from '../../../src/commands/sandbox/clock/advance.js'
@@ -125,11 +125,31 @@ describe('svc sandbox deliveries and clock', () => {
 
   it('clock show prints the sandbox time; advance rejects a bad duration with exit 2', async () => {
     const shown = JSON.parse((await runCommand(SandboxClockShow, ['--json'])).stdout)
-    expect(shown).toEqual({ now: clock.nowDate().toISOString(), speed: 1 })
+    expect(shown).toMatchObject({ now: clock.nowDate().toISOString(), speed: 1 })
+    expect(Object.keys(shown)).toEqual(['now', 'speed', 'leadMs'])
+    expect(Number.isInteger(shown.leadMs)).toBe(true)
     expect((await runCommand(SandboxClockShow, [])).stdout).toBe(`${clock.nowDate().toISOString()}\n`)
     const bad = await runCommand(SandboxClockAdvance, ['soon'])
     expect(bad.exitCode).toBe(2)
     expect(bad.stderr).toContain('duration')
+  })
+})
+
+describe('svc sandbox clock show --json: the lead over the wall clock its help promises (trial report item 3)', () => {
+  it('leadMs is the sandbox time minus the wall time, in whole ms, negative when behind', async () => {
+    // Only Date is faked: the wall clock this machine reads, while sockets and timers run as usual.
+    vi.useFakeTimers({ toFake: ['Date'] })
+    try {
+      vi.setSystemTime(clock.nowDate().getTime() - 90_000)
+      const ahead = JSON.parse((await runCommand(SandboxClockShow, ['--json'])).stdout)
+      expect(ahead).toEqual({ now: clock.nowDate().toISOString(), speed: 1, leadMs: 90_000 })
+      vi.setSystemTime(clock.nowDate().getTime() + 3_600_000)
+      expect(JSON.parse((await runCommand(SandboxClockShow, ['--json'])).stdout).leadMs).toBe(-3_600_000)
+      // Piped: the time alone, as before.
+      expect((await runCommand(SandboxClockShow, [])).stdout).toBe(`${clock.nowDate().toISOString()}\n`)
+    } finally {
+      vi.useRealTimers()
+    }
   })
 })
 

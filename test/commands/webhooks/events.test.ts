@@ -7,9 +7,10 @@ import { runCommand } from '../../helpers/run-command.js'
 import { chargeEvent, signedHeaders } from '../../helpers/webhooks.js'
 
 let store: EventStore
+let add: (id: string, type: string, over?: object, body?: Uint8Array) => void
 beforeAll(async () => {
   store = await EventStore.open()
-  const add = (id: string, type: string, over: object = {}, body: Uint8Array = Buffer.from(chargeEvent(id, type))) =>
+  add = (id: string, type: string, over: object = {}, body: Uint8Array = Buffer.from(chargeEvent(id, type))) =>
     store.record({
       receivedAt: `2026-11-22T12:00:0${id.slice(-1)}.000Z`,
       source: 'service',
@@ -106,7 +107,7 @@ describe('svc webhooks events', () => {
     try {
       const body = Buffer.from(chargeEvent('evt_x', 'charge.settled'))
       const base = { source: 'service', headers: {}, body, verification: 'verified', outcome: 'forwarded', answeredStatus: 200, forwardStatus: 200, latencyMs: 3 } as const
-      routed.record({ ...base, receivedAt: '2026-11-22T12:00:01.000Z', eventId: 'evt_x', type: 'charge.settled', forwardUrl: 'http://localhost:4000/money' })
+      routed.record({ ...base, receivedAt: '2026-11-22T12:00:01.000Z', eventId: 'evt_x', type: 'charge.settled', forwardUrl: 'http://localhost:4000/money', route: 'charge.settled' })
       routed.record({ ...base, receivedAt: '2026-11-22T12:00:02.000Z', eventId: 'evt_y', type: 'withdrawal.paid', forwardUrl: 'http://localhost:3000/' })
       const records = routed.list()
       const table = eventLogTable(records, painter(false), 200).trimEnd().split('\n')
@@ -114,11 +115,25 @@ describe('svc webhooks events', () => {
       expect(table[2]).toMatch(/evt_x .*http:\/\/localhost:4000\/money$/)
       // Narrow: the target is the first to go.
       expect(eventLogTable(records, painter(false), 90).split('\n')[0]).not.toContain('TARGET')
-      expect(deliveryJson(records[0]!)).toMatchObject({ eventId: 'evt_y', target: 'http://localhost:3000/' })
+      expect(deliveryJson(records[0]!)).toMatchObject({ eventId: 'evt_y', target: 'http://localhost:3000/', route: null })
+      expect(deliveryJson(records[1]!)).toMatchObject({ eventId: 'evt_x', target: 'http://localhost:4000/money', route: 'charge.settled' })
       expect(deliveryTsvRow(records[1]!).trimEnd().split('\t').at(-1)).toBe('http://localhost:4000/money')
     } finally {
       routed.close()
     }
+  })
+
+  it('--json names the route (the --forward pattern) beside the target URL, null for the default target', async () => {
+    // Recorded as `webhooks listen --forward 'charge.refunded=localhost:4000'` does (last, so the tests above see three rows).
+    add('evt_4', 'charge.refunded', { forwardUrl: 'http://localhost:4000/', route: 'charge.refunded' })
+    const r = await runCommand(WebhooksEvents, ['--json'])
+    const rows = JSON.parse(r.stdout) as Array<Record<string, unknown>>
+    expect(rows.map((e) => [e.eventId, e.target, e.route])).toEqual([
+      ['evt_4', 'http://localhost:4000/', 'charge.refunded'],
+      ['evt_3', 'http://localhost:3000/', null],
+      ['evt_2', 'http://localhost:3000/', null],
+      ['evt_1', 'http://localhost:3000/', null],
+    ])
   })
 
   it('says so on stderr when nothing matches', async () => {

@@ -270,9 +270,9 @@ describe('svc webhooks listen (piped)', () => {
     }
     const lines = await run.waitLines(3)
     await run.stop()
-    expect(lines.slice(1).map((l) => [l.eventId, l.outcome, l.target])).toEqual([
-      ['evt_route1', 'forwarded', `charge.split.*=http://127.0.0.1:${split.port}/split`],
-      ['evt_route2', 'forwarded', `http://127.0.0.1:${rest.port}/`],
+    expect(lines.slice(1).map((l) => [l.eventId, l.outcome, l.target, l.route])).toEqual([
+      ['evt_route1', 'forwarded', `http://127.0.0.1:${split.port}/split`, 'charge.split.*'],
+      ['evt_route2', 'forwarded', `http://127.0.0.1:${rest.port}/`, null],
     ])
     expect(split.received.map((r) => [r.path, r.headers.authorization])).toEqual([['/split', 'Bearer dev']])
     expect(rest.received.map((r) => r.headers['x-svc-event-id'])).toEqual(['evt_route2'])

@@ -131,12 +131,17 @@ describe('EventStore', () => {
     expect(store.isDelivered('evt_kept', 'http://localhost:4000/')).toBe(false)
     // Its delivery row is gone, so nobody knows where it went: it counts for every target (no double).
     expect(store.isDelivered('evt_pruned', 'http://localhost:4000/')).toBe(true)
-    store.record({ ...rec('evt_new'), forwardUrl: 'http://localhost:4000/' })
+    // 0.3's route column is added on open: the old row has none, a new one keeps its pattern.
+    store.record({ ...rec('evt_new'), forwardUrl: 'http://localhost:4000/', route: 'charge.*' })
     store.close()
 
     // Opened again (and by a second process at once): nothing to migrate twice, nothing lost.
     const [a, b] = await Promise.all([EventStore.open({ path }), EventStore.open({ path })])
     expect(a.isDelivered('evt_new', 'http://localhost:4000/')).toBe(true)
+    expect(a.list().map((r) => [r.eventId, r.route])).toEqual([
+      ['evt_new', 'charge.*'],
+      ['evt_kept', undefined],
+    ])
     expect(b.isDelivered('evt_kept', 'http://localhost:3000/')).toBe(true)
     a.close()
     b.close()

@@ -8,6 +8,7 @@ import { CliError } from '../../../src/lib/errors.js'
 import { EventStore } from '../../../src/lib/webhooks/event-store.js'
 import { type ForwardTarget, parseForwardHeaders, parseForwardTargets, targetFor, targetName } from '../../../src/lib/webhooks/forward.js'
 import { type ListenerDelivery, type ListenerOptions, WebhookListener } from '../../../src/lib/webhooks/listener.js'
+import { deliveryJson } from '../../../src/lib/webhooks/events-view.js'
 import { deliveryLine } from '../../../src/lib/webhooks/ndjson.js'
 import { chargeEvent, post, SECRET, signedHeaders, startApp, type TargetApp } from '../../helpers/webhooks.js'
 
@@ -139,11 +140,26 @@ describe('the listener with several targets', () => {
     expect(ids(rest)).toEqual(['evt_r1', 'evt_r2'])
     expect(ids(split)).toEqual(['evt_s1'])
     expect(split.received[0]!.path).toBe('/split')
-    expect(seen.map((d) => [d.record.eventId, deliveryLine(d).target])).toEqual([
-      ['evt_r1', `${rest.url}/`],
-      ['evt_s1', `charge.split.*=${split.url}/split`],
-      ['evt_r2', `${rest.url}/`],
+    expect(seen.map((d) => [d.record.eventId, deliveryLine(d).target, deliveryLine(d).route])).toEqual([
+      ['evt_r1', `${rest.url}/`, null],
+      ['evt_s1', `${split.url}/split`, 'charge.split.*'],
+      ['evt_r2', `${rest.url}/`, null],
     ])
+  })
+
+  it('names target and route alike on the NDJSON line and in `webhooks events --json` (trial report item 2)', async () => {
+    const rest = await app()
+    const money = await app()
+    const { url, seen, store } = await listen([rest.url, `charge.settled,charge.refunded=${money.url}`])
+    expect((await send(url, 'evt_m1', 'charge.settled')).status).toBe(200)
+    expect((await send(url, 'evt_r1', 'withdrawal.paid')).status).toBe(200)
+    const line = (id: string) => deliveryLine(seen.find((d) => d.record.eventId === id)!)
+    const logged = (id: string) => deliveryJson(store.list().find((r) => r.eventId === id)!)
+    expect(line('evt_m1')).toMatchObject({ target: `${money.url}/`, route: 'charge.settled,charge.refunded' })
+    expect(line('evt_r1')).toMatchObject({ target: `${rest.url}/`, route: null })
+    for (const id of ['evt_m1', 'evt_r1']) {
+      expect({ target: logged(id).target, route: logged(id).route }).toEqual({ target: line(id).target, route: line(id).route })
+    }
   })
 
   it("answers the service from the event's own target: the other app being down does not matter", async () => {
