@@ -129,7 +129,7 @@ describe('extra in-memory sandboxes started with --detach (trial report item 4)'
     const [first, extra] = started as [(typeof started)[0], (typeof started)[0]]
     expect(first.log).toBe(join(memoryDir, 'sandbox.log'))
     expect(first.stop).toBe('svc sandbox stop --in-memory')
-    expect(extra.stop).toBe(`kill ${extra.pid}`)
+    expect(extra.stop).toBe(`kill ${extra.pid}\` (or every in-memory one: \`svc sandbox stop --in-memory --all`)
     // The extra one's log is beside its own run file, and holds its lines only.
     const runFile = JSON.parse(readFileSync(join(dirname(extra.log), 'sandbox.pid.json'), 'utf8')) as { pid: number; log: string }
     expect(runFile).toMatchObject({ pid: extra.pid, log: extra.log })

@@ -83,7 +83,12 @@ export async function startDetached(opts: { argv: string[]; dataDir?: string; in
       })
     })
     // An extra in-memory sandbox (one already ran) is not the one `stop --in-memory` names: its pid is.
-    const stopCommand = !opts.inMemory ? `svc sandbox stop${opts.dataDir ? ` --data ${opts.dataDir}` : ''}` : readRunFile(dir)?.pid === child.pid ? 'svc sandbox stop --in-memory' : `kill ${child.pid}`
+    // `stop --in-memory --all` stops every in-memory one, this one included.
+    const stopCommand = !opts.inMemory
+      ? `svc sandbox stop${opts.dataDir ? ` --data ${opts.dataDir}` : ''}`
+      : readRunFile(dir)?.pid === child.pid
+        ? 'svc sandbox stop --in-memory'
+        : `kill ${child.pid}\` (or every in-memory one: \`svc sandbox stop --in-memory --all`
     return { ...ready, pid: child.pid!, log: ready.log ?? log, stopCommand }
   } finally {
     child.removeAllListeners()
