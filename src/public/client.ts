@@ -31,6 +31,7 @@ import type { Account, Charge, ChargeCreateRequest, ChargeListQuery, ErrorDetail
 import type { SplitCharge, SplitChargeCreateRequest } from '../lib/contract/split-charges.js'
 import type { Withdrawal } from '../lib/contract/withdrawals.js'
 import { ApiError, CliError, NetworkError, ResponseError } from '../lib/errors.js'
+import { normalizeBaseUrl } from '../lib/config/resolve.js'
 
 export type { Account, Charge, ChargeCreateRequest, ChargeListQuery, ErrorDetail, WebhookTestResponse } from '../lib/contract/schemas.js'
 export type { SplitCharge, SplitChargeCreateRequest } from '../lib/contract/split-charges.js'
@@ -206,18 +207,15 @@ function badArgument(field: string, message: string): SvcApiError {
   return new SvcApiError({ status: 0, code: 'invalid_request', message, details: [{ field, message }] })
 }
 
+/** The CLI's own rules for a base URL (config/resolve.ts), its refusal worded as an SvcApiError. */
 function checkBaseUrl(raw: string | undefined): string {
-  const fail = (why: string) => new SvcApiError({ status: 0, code: 'invalid_base_url', message: `baseUrl ${why} (e.g. https://api.example.com or http://127.0.0.1:8787).` })
-  if (raw === undefined || raw.trim() === '') throw fail('is required: pass it, or set SVC_BASE_URL')
-  let url: URL
+  const fail = (why: string) => new SvcApiError({ status: 0, code: 'invalid_base_url', message: why })
+  if (raw === undefined || raw.trim() === '') throw fail('baseUrl is required: pass it, or set SVC_BASE_URL (e.g. https://api.example.com or http://127.0.0.1:8787).')
   try {
-    url = new URL(raw.trim())
-  } catch {
-    throw fail(`is not a URL: "${raw}"`)
+    return normalizeBaseUrl(raw, 'baseUrl')
+  } catch (err) {
+    throw fail((err as Error).message)
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw fail('must use http or https')
-  if (url.username || url.password || url.search || url.hash) throw fail('must not hold credentials, a query or a fragment')
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
 }
 
 function toSvcApiError(err: unknown): unknown {

@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream'
 import { Args, Flags } from '@oclif/core'
 import { BaseCommand } from '../../lib/command-kit/base.js'
 import { EXIT } from '../../lib/contract/errors.js'
@@ -6,6 +5,7 @@ import { formatBRL } from '../../lib/domain/money.js'
 import { UsageError } from '../../lib/errors.js'
 import { painter } from '../../lib/output/color.js'
 import { safeText } from '../../lib/output/safe-text.js'
+import { readAllStdin } from '../../lib/output/stdin.js'
 import { type DecodedPix, decodePix, MAX_BRCODE_LENGTH, type PixRefusal } from '../../lib/domain/pix-decode.js'
 import type { IO } from '../../lib/output/io.js'
 
@@ -70,7 +70,8 @@ export default class PixDecode extends BaseCommand<typeof PixDecode, PixVerdict>
     if (given === undefined && this.io.isStdinTTY) {
       throw new UsageError('No BR Code given.', { field: 'brcode', hint: 'Pass it as an argument (quoted), or - to read it from stdin: `svc pix decode -`.' })
     }
-    const bytes = await readCapped(this.io.stdin, MAX_STDIN_BYTES)
+    // Reading stops past the cap (its only error); the verdict says so like any other refusal.
+    const bytes = await readAllStdin(this.io.stdin, { bytes: MAX_STDIN_BYTES, what: 'stdin', field: 'brcode' }).catch(() => undefined)
     if (bytes === undefined) {
       return { valid: false, reason: 'too_long', message: `stdin holds more than ${MAX_STDIN_BYTES / 1024} KiB; a BR Code has at most ${MAX_BRCODE_LENGTH} characters` }
     }
@@ -103,17 +104,4 @@ function lines(d: DecodedPix): string {
     .filter((k) => d[k] !== undefined)
     .map((k) => `${k}\t${safeText(String(d[k]))}\n`)
     .join('')
-}
-
-/** All of `stream`, or undefined once it passes `max` bytes (reading stops there). */
-async function readCapped(stream: Readable, max: number): Promise<Buffer | undefined> {
-  const chunks: Buffer[] = []
-  let size = 0
-  for await (const chunk of stream) {
-    const buf = typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk as Uint8Array)
-    size += buf.length
-    if (size > max) return undefined
-    chunks.push(buf)
-  }
-  return Buffer.concat(chunks)
 }

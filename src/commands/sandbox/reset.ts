@@ -2,9 +2,8 @@ import { Flags } from '@oclif/core'
 import { PanelCommand } from '../../lib/command-kit/sandbox-panel.js'
 import { sandboxTarget, sandboxTargetFlags } from '../../lib/command-kit/sandbox-target.js'
 import { promptConfirm } from '../../lib/output/prompt.js'
-import { probeSandbox } from '../../lib/sandbox-client/client.js'
 import { runSandboxReset, type SandboxResetResult } from '../../lib/services/sandbox-reset.js'
-import { runState } from '../../lib/services/sandbox-runfile.js'
+import { provenRunState } from '../../lib/services/sandbox-runfile.js'
 
 export default class SandboxReset extends PanelCommand<typeof SandboxReset, SandboxResetResult> {
   static override summary = "Empty the local sandbox's data, keeping its keys and webhook secret."
@@ -25,7 +24,7 @@ export default class SandboxReset extends PanelCommand<typeof SandboxReset, Sand
     const target = sandboxTarget(this.flags, this.io.env)
     return runSandboxReset({
       target,
-      state: await runState(target.dir, { clean: true, probe: (url) => probeSandbox(url) }),
+      state: await provenRunState(target.dir),
       yes: this.flags.yes,
       canPrompt: this.io.canPrompt,
       confirm: (question) => promptConfirm(this.io, question),

@@ -3,8 +3,7 @@ import { sandboxTarget, sandboxTargetFlags } from '../../lib/command-kit/sandbox
 import { EXIT } from '../../lib/contract/errors.js'
 import { formatLocalTime, relativeTime } from '../../lib/domain/time.js'
 import { painter } from '../../lib/output/color.js'
-import { probeSandbox } from '../../lib/sandbox-client/client.js'
-import { memoryRunDirs, type RunInfo, runState, staleWords } from '../../lib/services/sandbox-runfile.js'
+import { memoryRunDirs, provenRunStates, type RunInfo, staleWords } from '../../lib/services/sandbox-runfile.js'
 import type { IO } from '../../lib/output/io.js'
 
 type RunningSandbox = { running: true; pid: number; baseUrl: string | null; dataDir: string | null; startedAt: string; version: string; detached: boolean; log: string | null }
@@ -44,7 +43,7 @@ export default class SandboxStatus extends BaseCommand<typeof SandboxStatus, San
     const where = target.inMemory ? 'in-memory sandboxes' : target.dataDir
     // In memory, the first's run dir and every extra one's; else the data dir's alone.
     const dirs = target.inMemory ? memoryRunDirs(target.dir) : [target.dir]
-    const states = await Promise.all(dirs.map((dir) => runState(dir, { clean: true, probe: (url) => probeSandbox(url) })))
+    const states = (await provenRunStates(dirs)).map((s) => s.state)
     const found: RunningSandbox[] = []
     for (const state of states) {
       if (state.kind === 'running') found.push(running(state.info))

@@ -4,8 +4,7 @@ import { sandboxTarget, sandboxTargetFlags } from '../../lib/command-kit/sandbox
 import { timeoutFlagMs } from '../../lib/command-kit/timeout.js'
 import { CliError } from '../../lib/errors.js'
 import { EXIT } from '../../lib/contract/errors.js'
-import { probeSandbox } from '../../lib/sandbox-client/client.js'
-import { memoryRunDirs, type RunInfo, runState, staleWords, stopRunning } from '../../lib/services/sandbox-runfile.js'
+import { memoryRunDirs, provenRunState, provenRunStates, type RunInfo, staleWords, stopRunning } from '../../lib/services/sandbox-runfile.js'
 
 /** What happened, and the line that says so on stderr. With --all: every sandbox stopped (none: stopped false). */
 type StopResult = ({ stopped: false; running: false } | { stopped: true; pid: number; baseUrl: string } | { stopped: boolean; sandboxes: Array<{ pid: number; baseUrl: string }> }) & { note: string }
@@ -39,7 +38,7 @@ export default class SandboxStop extends BaseCommand<typeof SandboxStop, StopRes
     const target = sandboxTarget(this.flags, this.io.env)
     const waitMs = timeoutFlagMs(this.flags.timeout)
     if (this.flags.all) return this.stopAll(target.dir, waitMs)
-    const state = await runState(target.dir, { clean: true, probe: (url) => probeSandbox(url) })
+    const state = await provenRunState(target.dir)
     if (state.kind !== 'running') {
       const died = state.kind === 'stale' ? ` (the one started ${state.info.startedAt}, pid ${state.info.pid}, ${staleWords(state.reason)}; its pid file was removed)` : ''
       const others = target.inMemory ? await this.othersInMemory(target.dir) : ''
@@ -66,8 +65,7 @@ export default class SandboxStop extends BaseCommand<typeof SandboxStop, StopRes
 
   /** The sandboxes proven to run in these run dirs (stale run files are removed on the way). */
   private async runningIn(dirs: string[]): Promise<Array<{ dir: string; info: RunInfo }>> {
-    const states = await Promise.all(dirs.map(async (dir) => ({ dir, state: await runState(dir, { clean: true, probe: (url) => probeSandbox(url) }) })))
-    return states.flatMap(({ dir, state }) => (state.kind === 'running' ? [{ dir, info: state.info }] : []))
+    return (await provenRunStates(dirs)).flatMap(({ dir, state }) => (state.kind === 'running' ? [{ dir, info: state.info }] : []))
   }
 
   /** --in-memory --all: every in-memory sandbox, signalled at once, each waited for. */

@@ -115,11 +115,10 @@ export abstract class BaseCommand<T extends typeof Command, R = void> extends Co
     const io = this.io ?? getIO()
     // A parse error leaves no flags: look for --json in this command's own argv.
     const json = Boolean(this.flags?.json) || (this.argv ?? process.argv).includes('--json')
-    const { code, exitCode } = renderError(err, io, json, this.commandContext())
+    const { exitCode } = renderError(err, io, json, this.commandContext())
     if (io.env.SVC_DEBUG === '1' && exitCode === EXIT.unexpected && err.stack && !(err instanceof CliError)) {
       io.err(`${err.stack}\n`)
     }
-    void code
     throw new Errors.ExitError(exitCode)
   }
 

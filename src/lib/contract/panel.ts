@@ -4,7 +4,9 @@
  */
 export type PanelEnv = 'live' | 'test'
 
-export type DeliveryState = 'pending' | 'succeeded' | 'failed' | 'skipped'
+/** The states of a webhook delivery in the sandbox's log. */
+export const DELIVERY_STATES = ['pending', 'succeeded', 'failed', 'skipped'] as const
+export type DeliveryState = (typeof DELIVERY_STATES)[number]
 
 export interface WebhookEndpoint {
   environment: PanelEnv

@@ -5,6 +5,7 @@
  * there means a new format version here.
  */
 import { z } from 'zod'
+import { DELIVERY_STATES } from './panel.js'
 
 export const SANDBOX_STATE_FORMAT = 'svc-sandbox-state/1'
 
@@ -45,7 +46,7 @@ const DeliveryRow = z.strictObject({
   environment: env,
   body: text,
   url: text,
-  state: z.enum(['pending', 'succeeded', 'failed', 'skipped']),
+  state: z.enum(DELIVERY_STATES),
   attempts: int,
   retry_index: int,
   last_status: orNull(int),

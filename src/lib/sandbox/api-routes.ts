@@ -34,9 +34,9 @@ export type OpenHandler = (deps: SandboxServerDeps, req: IncomingMessage, params
 /** `/v1/…`; adding a route is a line here. HEAD and OPTIONS are answered for every path (router.ts). */
 export const API_ROUTES: Route<ApiHandler>[] = [
   { method: 'GET', pattern: '/v1/charges', handler: listCharges },
-  { method: 'POST', pattern: '/v1/charges', handler: createCharge },
+  { method: 'POST', pattern: '/v1/charges', handler: createWith(ChargeCreateRequestSchema) },
   // A split charge is a charge with its destinations (spec 4.8): same engine, same states.
-  { method: 'POST', pattern: '/v1/split-charges', handler: createSplitCharge },
+  { method: 'POST', pattern: '/v1/split-charges', handler: createWith(SplitChargeCreateRequestSchema) },
   { method: 'GET', pattern: '/v1/charges/:id', handler: getCharge },
   { method: 'POST', pattern: '/v1/charges/:id/cancel', handler: cancelCharge },
   { method: 'POST', pattern: '/v1/test/charges/:id/advance', handler: advanceCharge },
@@ -52,18 +52,14 @@ export const OPEN_ROUTES: Route<OpenHandler>[] = [
   { method: 'HEAD', pattern: '/qr/:id([0-9a-f]{24}).png', handler: qrImage },
 ]
 
-async function createCharge({ deps, req, env, rawBody }: ApiCall): Promise<Answer> {
-  const idempotencyKey = parseIdempotencyKey(req.headers['idempotency-key'])
-  const input = checkApiBody(ChargeCreateRequestSchema, parseJson(rawBody, false, req.headers['content-type']))
-  const { charge, created } = await deps.engine.create(env, input, idempotencyKey)
-  return { status: created ? 201 : 200, body: presentCharge(deps, charge) }
-}
-
-async function createSplitCharge({ deps, req, env, rawBody }: ApiCall): Promise<Answer> {
-  const idempotencyKey = parseIdempotencyKey(req.headers['idempotency-key'])
-  const input = checkApiBody(SplitChargeCreateRequestSchema, parseJson(rawBody, false, req.headers['content-type']))
-  const { charge, created } = await deps.engine.create(env, input, idempotencyKey)
-  return { status: created ? 201 : 200, body: presentCharge(deps, charge) }
+/** POST /v1/charges and /v1/split-charges: the same creation (idempotent by key and externalId), each with its own request schema. */
+function createWith(schema: typeof ChargeCreateRequestSchema | typeof SplitChargeCreateRequestSchema) {
+  return async ({ deps, req, env, rawBody }: ApiCall): Promise<Answer> => {
+    const idempotencyKey = parseIdempotencyKey(req.headers['idempotency-key'])
+    const input = checkApiBody(schema, parseJson(rawBody, false, req.headers['content-type']))
+    const { charge, created } = await deps.engine.create(env, input, idempotencyKey)
+    return { status: created ? 201 : 200, body: presentCharge(deps, charge) }
+  }
 }
 
 function getCharge({ deps, env, params }: ApiCall): Answer {

@@ -7,7 +7,9 @@ import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 
-export const DB_FILE = 'sandbox.db'
+import { DB_FILE } from './files.js'
+
+export { DB_FILE }
 
 const MIGRATIONS: readonly string[] = [
   `

@@ -19,7 +19,6 @@ import type { ChargeEngine } from './engine.js'
 import type { ProductSales } from './product-sales.js'
 import type { SandboxStore } from './store.js'
 import type { Withdrawals } from './withdrawals.js'
-import { handleExportRequest } from './state/export-route.js'
 import type { SandboxState } from './state/state.js'
 
 export interface PanelDeps {
@@ -79,9 +78,10 @@ export async function handlePanelRequest(req: PanelRequest, deps: PanelDeps): Pr
   return match.route.handler(req, deps, match.params)
 }
 
-function exportState(req: PanelRequest, deps: PanelDeps): Promise<PanelResponse> {
+async function exportState(req: PanelRequest, deps: PanelDeps): Promise<PanelResponse> {
   if (!deps.exportState) throw routeNotFound(req)
-  return handleExportRequest(deps.exportState)
+  // The answer holds the keys and the secret in full: that is the point (a sandbox seeded from it is the same one).
+  return { status: 200, body: await deps.exportState() }
 }
 
 function routeNotFound(req: PanelRequest): SandboxApiError {

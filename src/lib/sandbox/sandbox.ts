@@ -4,7 +4,6 @@
  * `svc_test_` and a `svc_live_` key and the webhook secret, kept in the database and reused
  * on every restart, with the sandbox clock's lead over the wall clock.
  */
-import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { packageVersion } from '../config/package.js'
 import type { AddressInfo } from 'node:net'
@@ -90,7 +89,7 @@ export async function startSandboxServer(opts: SandboxStartOptions = {}): Promis
     reset,
     panelLink: () => web!.ticketUrl(baseUrl),
     exportState: async () => {
-      await (deliveries as Partial<WebhookDeliveries>).flush?.()
+      await deliveries.flush?.()
       writes.flush()
       return exportState(db, clock.now())
     },
@@ -202,9 +201,4 @@ export function resetDataDir(dataDir: string): void {
   } finally {
     db.close()
   }
-}
-
-/** Whether a data dir holds a sandbox's database. */
-export function hasSandboxData(dataDir: string): boolean {
-  return existsSync(join(dataDir, DB_FILE))
 }

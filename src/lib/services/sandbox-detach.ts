@@ -15,7 +15,7 @@ import { EXIT, type ExitCode } from '../contract/errors.js'
 import type { ErrorDetail } from '../contract/schemas.js'
 import { CliError } from '../errors.js'
 import type { SandboxReady } from './sandbox-start.js'
-import { LOG_FILE, PENDING_LOG_PREFIX, alreadyRunning, readRunFile, runDir, runState } from './sandbox-runfile.js'
+import { LOG_FILE, PENDING_LOG_PREFIX, alreadyRunning, panelProbe, readRunFile, runDir, runState } from './sandbox-runfile.js'
 
 /** Set in the child's environment: the path of its log file. */
 export const DETACHED_ENV = 'SVC_SANDBOX_DETACHED'
@@ -41,9 +41,8 @@ export interface DetachedSandbox extends SandboxReady {
 
 export async function startDetached(opts: { argv: string[]; dataDir?: string; inMemory?: boolean; env: NodeJS.ProcessEnv }): Promise<DetachedSandbox> {
   const dir = runDir({ dataDir: opts.dataDir, inMemory: opts.inMemory, env: opts.env })
-  const { probeSandbox } = await import('../sandbox-client/client.js')
   // In memory, another one runs beside a first one (only the port can clash, and the child checks it).
-  const state = await runState(dir, { probe: (url) => probeSandbox(url) })
+  const state = await runState(dir, { probe: panelProbe })
   if (state.kind === 'running' && !opts.inMemory) throw alreadyRunning(state.info)
 
   mkdirSync(dir, { recursive: true, mode: 0o700 })

@@ -3,6 +3,7 @@
  * A running sandbox is reset in place through its panel; a stopped one on disk.
  */
 import { UsageError } from '../errors.js'
+import { hasSandboxData } from '../sandbox/files.js'
 import type { RunState } from './sandbox-runfile.js'
 
 export interface SandboxResetOptions {
@@ -33,8 +34,7 @@ export async function runSandboxReset(opts: SandboxResetOptions): Promise<Sandbo
   if (!running && target.inMemory) {
     throw new UsageError('No in-memory sandbox is running: there is nothing to reset (its data goes when it stops).', { field: 'in-memory' })
   }
-  const sandboxModule = running ? undefined : await import('../sandbox/sandbox.js')
-  if (sandboxModule && !sandboxModule.hasSandboxData(target.dataDir!)) {
+  if (!running && !hasSandboxData(target.dataDir!)) {
     throw new UsageError(`No sandbox data in ${target.dataDir}: nothing to reset.`, { field: 'data', hint: 'Name the data dir the sandbox uses with --data DIR.' })
   }
   if (!opts.yes) {
@@ -49,6 +49,6 @@ export async function runSandboxReset(opts: SandboxResetOptions): Promise<Sandbo
       })
     }
     await panel.reset()
-  } else sandboxModule!.resetDataDir(target.dataDir!)
+  } else (await import('../sandbox/sandbox.js')).resetDataDir(target.dataDir!)
   return { reset: true, running, where }
 }

@@ -125,6 +125,19 @@ async function staleReason(info: RunInfo, probe: Probe | undefined): Promise<Sta
 }
 
 /** The words for a stale run file's process, for status and stop. */
+/** The sandbox's own answer at its URL (the panel client's probe), loaded only when a run file is there to prove. */
+export const panelProbe: Probe = async (baseUrl) => (await import('../sandbox-client/client.js')).probeSandbox(baseUrl)
+
+/** runState as the commands use it: identity proven through the sandbox's own URL, a stale run file removed. */
+export function provenRunState(dir: string): Promise<RunState> {
+  return runState(dir, { clean: true, probe: panelProbe })
+}
+
+/** provenRunState of each run dir (the in-memory sandboxes: the first's and every extra one's), in their order. */
+export async function provenRunStates(dirs: readonly string[]): Promise<Array<{ dir: string; state: RunState }>> {
+  return Promise.all(dirs.map(async (dir) => ({ dir, state: await provenRunState(dir) })))
+}
+
 export function staleWords(reason: StaleReason): string {
   if (reason === 'dead') return 'had died'
   if (reason === 'reused') return 'is gone (its pid or its port now belongs to another program, which was left alone)'

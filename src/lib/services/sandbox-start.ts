@@ -11,7 +11,7 @@ import type { Paint } from '../output/color.js'
 import type { RunningSandbox } from '../sandbox/types.js'
 import { SANDBOX_LIVE_PROFILE, SANDBOX_PROFILE } from '../config/profiles.js'
 import { packageVersion } from '../config/package.js'
-import { LOG_FILE, PENDING_LOG_PREFIX, type RunClaim, type RunInfo, claimRunFile, extraMemoryRunDir, runDir } from './sandbox-runfile.js'
+import { LOG_FILE, PENDING_LOG_PREFIX, type RunClaim, type RunInfo, claimRunFile, extraMemoryRunDir, panelProbe, runDir } from './sandbox-runfile.js'
 import { parseWebhookFaults, type WebhookFaultRates, WebhookFaultsError } from '../sandbox/faults/spec.js'
 
 export interface LocalSandboxOptions {
@@ -96,10 +96,10 @@ export async function startLocalSandbox(opts: LocalSandboxOptions): Promise<Star
           throw stateError(err)
         })
   // One sandbox per data dir: claimed before the database is opened.
-  const { detectSandbox, probeSandbox } = await import('../sandbox-client/client.js')
+  const { detectSandbox } = await import('../sandbox-client/client.js')
   const dir = runDir({ dataDir, inMemory: opts.inMemory, env: opts.env })
   const base = { dataDir, version: packageVersion(), detached: Boolean(opts.detached) }
-  const claim: RunClaim = await claimRunFile(dir, base, (url) => probeSandbox(url))
+  const claim: RunClaim = await claimRunFile(dir, base, panelProbe)
     .catch((err: unknown) => {
       // In memory only the port can clash (listening checks it): another one runs beside the first.
       if (opts.inMemory && err instanceof CliError && err.code === 'sandbox_running') return claimRunFile(extraMemoryRunDir(dir), base, undefined, { ownDir: true })

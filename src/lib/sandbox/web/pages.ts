@@ -12,8 +12,8 @@ import { ADVANCE_TARGETS, advancePath, transitionFor } from '../../domain/charge
 import type { BrCode } from '../../domain/brcode.js'
 import { EVENT_TYPES } from '../../contract/events.js'
 import { brl, form, html, Safe, status, when } from './html.js'
-
-export type Env = 'test' | 'live'
+import { DELIVERY_STATES, type DeliveryState } from '../../contract/panel.js'
+import type { Env } from '../types.js'
 
 export function notice(message: string | undefined, bad = false): Safe | string {
   if (!message) return ''
@@ -122,12 +122,10 @@ function pretty(body: string): string {
   }
 }
 
-export const DELIVERY_STATES = ['pending', 'succeeded', 'failed', 'skipped'] as const
-
 /** The delivery log's filter, from the query string (`?type=charge.settled&state=failed`); unknown values are ignored. */
 export interface DeliveryFilter {
   type?: string
-  state?: (typeof DELIVERY_STATES)[number]
+  state?: DeliveryState
 }
 
 export function deliveryFilter(q: URLSearchParams): DeliveryFilter {

@@ -6,8 +6,7 @@
 import type { ProductPayment } from '../../contract/product-sales.js'
 import type { Withdrawal } from '../../contract/withdrawals.js'
 import { brl, html, type Safe, status, when } from './html.js'
-
-type Env = 'test' | 'live'
+import type { Env } from '../types.js'
 
 export function withdrawalsPage(list: Withdrawal[], env: Env): Safe {
   return html`<h1>Withdrawals <span class="muted">(${env}, newest first)</span></h1>

@@ -17,7 +17,7 @@ import { redirect, send } from '../http-io.js'
 import { planOf } from '../plan.js'
 import { type Route, Router } from '../router.js'
 import type { SandboxStore } from '../store.js'
-import type { DeliveryWorker, SandboxAdmin } from '../types.js'
+import type { DeliveryWorker, Env, SandboxAdmin } from '../types.js'
 import type { ProductPayment } from '../../contract/product-sales.js'
 import type { Withdrawal } from '../../contract/withdrawals.js'
 import { FAVICON_SVG, PANEL_CSS, PANEL_JS } from './assets.js'
@@ -38,8 +38,6 @@ export interface WebPanelDeps {
   withdrawals?: { list(env: Env): Withdrawal[] }
   productSales?: { list(): ProductPayment[] }
 }
-
-type Env = 'test' | 'live'
 
 /** What a page or action is given. */
 interface WebCall {
@@ -102,11 +100,6 @@ export class WebPanel {
     this.guard = new PanelGuard({ port: deps.port })
   }
 
-  /** The per-start token (it signs in; it is never the session). */
-  get token(): string {
-    return this.guard.token
-  }
-
   /** The URL that opens the panel in a browser (holds the token: shown to the one who started it). */
   entryUrl(baseUrl: string): string {
     return this.guard.entryUrl(baseUrl)
@@ -141,9 +134,9 @@ export class WebPanel {
     } catch (err) {
       // Every error of the panel is thrown and shaped here, once, as an HTML page.
       if (res.headersSent) return void res.destroy()
-      if (err instanceof PanelRefusal) return this.page(res, err.status, pages.errorPage(err.title, err.message))
+      if (err instanceof PanelRefusal) return this.html(res, err.status, pages.errorPage(err.title, err.message))
       const message = err instanceof SandboxApiError ? err.message : 'The panel hit an internal error; see the sandbox log.'
-      this.page(res, err instanceof SandboxApiError ? err.status : 500, pages.errorPage('Error', message))
+      this.html(res, err instanceof SandboxApiError ? err.status : 500, pages.errorPage('Error', message))
     }
   }
 
@@ -173,7 +166,7 @@ export class WebPanel {
   /** A page, or only its body for a live refresh. */
   private show(c: WebCall, current: string, title: string, body: { value: string }, live = false): void {
     if (c.fragment) this.html(c.res, 200, body.value)
-    else this.page(c.res, 200, layout({ title, current, env: c.env, live }, body as never))
+    else this.html(c.res, 200, layout({ title, current, env: c.env, live }, body as never))
   }
 
   private message(c: WebCall): string | undefined {
@@ -304,7 +297,7 @@ export class WebPanel {
     const keyEnv: Env = c.form.get('env') === 'live' ? 'live' : 'test'
     const created = admin.createKey(keyEnv)
     // The one page that shows a key in full, once, and is not kept anywhere.
-    this.page(c.res, 200, layout({ title: 'Keys', current: 'keys', env: c.env }, pages.keysPage(pages.maskedKeys(admin.listKeys()), c.env, this.guard.csrf, created.key)))
+    this.html(c.res, 200, layout({ title: 'Keys', current: 'keys', env: c.env }, pages.keysPage(pages.maskedKeys(admin.listKeys()), c.env, this.guard.csrf, created.key)))
   }
 
   revokeKey(c: WebCall): void {
@@ -364,7 +357,7 @@ export class WebPanel {
         view = { ...view, charge: paid, paid: true }
       }
     }
-    this.page(res, view.error ? 422 : 200, layout({ title: 'Sandbox bank', current: 'bank', env }, pages.bankPage(view, env, this.guard.csrf)))
+    this.html(res, view.error ? 422 : 200, layout({ title: 'Sandbox bank', current: 'bank', env }, pages.bankPage(view, env, this.guard.csrf)))
   }
 
   private bankView(code: string): pages.BankView {
@@ -378,10 +371,6 @@ export class WebPanel {
   }
 
   // ------------------------------------------------------------ plumbing
-
-  private page(res: ServerResponse, status: number, text: string): void {
-    this.html(res, status, text)
-  }
 
   private html(res: ServerResponse, status: number, text: string): void {
     send(res, { status, raw: { contentType: 'text/html; charset=utf-8', bytes: Buffer.from(text) } })
