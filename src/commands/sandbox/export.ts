@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto'
-import { closeSync, existsSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs'
-import { basename, dirname, join, resolve } from 'node:path'
+import { existsSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
 import { Flags } from '@oclif/core'
 import { PanelCommand } from '../../lib/command-kit/sandbox-panel.js'
 import type { SandboxState } from '../../lib/contract/sandbox-state.js'
+import { writePrivateFile } from '../../lib/config/private-file.js'
 import { UsageError } from '../../lib/errors.js'
 
 /** What `-o FILE --json` prints. */
@@ -45,7 +45,7 @@ export default class SandboxExport extends PanelCommand<typeof SandboxExport, Ex
       this.io.out(text)
       return undefined
     }
-    writePrivateFile(file, text)
+    writeOutput(file, text)
     return { file: resolve(file), format: state.format, exportedAt: state.exportedAt, clock: state.clock.now, counts: counts(state) }
   }
 
@@ -64,15 +64,10 @@ function counts(state: SandboxState): Record<'keys' | 'charges' | 'withdrawals' 
   return { keys: t.api_keys.length, charges: t.charges.length, withdrawals: t.withdrawals.length, productSales: t.product_sales.length, events: t.events.length, deliveries: t.webhook_deliveries.length }
 }
 
-/**
- * Writes `text` to `path` as a new file created 0600 beside it and renamed over it: never
- * world-readable, not even for an instant, and never half-written.
- */
-function writePrivateFile(path: string, text: string): void {
-  const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.tmp`)
-  let fd: number
+/** writePrivateFile (0600, whole or not at all), its failure worded for -o. */
+function writeOutput(path: string, text: string): void {
   try {
-    fd = openSync(tmp, 'wx', 0o600)
+    writePrivateFile(path, text)
   } catch (err) {
     const code = (err as { code?: string }).code
     const dir = dirname(resolve(path))
@@ -80,16 +75,5 @@ function writePrivateFile(path: string, text: string): void {
       throw new UsageError(`Cannot write ${path}: the directory ${dir} does not exist.`, { field: 'output', hint: `Create it first (mkdir -p ${dir}), or pass -o with a path in an existing directory.` })
     }
     throw new UsageError(`Cannot write ${path}: ${code ?? String(err)}.`, { field: 'output', hint: 'Pass -o with a path in a writable directory.' })
-  }
-  try {
-    try {
-      writeFileSync(fd, text)
-    } finally {
-      closeSync(fd)
-    }
-    renameSync(tmp, path)
-  } catch (err) {
-    rmSync(tmp, { force: true })
-    throw new UsageError(`Cannot write ${path}: ${(err as { code?: string }).code ?? String(err)}.`, { field: 'output', hint: 'Pass -o with a path in a writable directory.' })
   }
 }

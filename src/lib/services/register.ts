@@ -4,7 +4,7 @@
  * key's, and the other one's, where product.paid and other live events go; a real service
  * cannot reach a loopback address, so the user is told what to expose and where to set it.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { connect } from 'node:net'
 import { join } from 'node:path'
 import type { Credentials } from '../config/resolve.js'
@@ -12,6 +12,7 @@ import { maskSecret } from '../config/mask.js'
 import { configDir } from '../config/store.js'
 import { isLoopbackHost } from '../net/loopback.js'
 import { safeText } from '../output/safe-text.js'
+import { writePrivateFile } from '../config/private-file.js'
 
 export type Registration =
   | {
@@ -224,9 +225,7 @@ function updateLedger(path: string, change: (l: Ledger) => void): void {
     // Kept small: the oldest notes go first.
     for (const k of keys.slice(0, Math.max(0, keys.length - 100))) delete l[k]
     mkdirSync(join(path, '..'), { recursive: true, mode: 0o700 })
-    const tmp = `${path}.${process.pid}.tmp`
-    writeFileSync(tmp, JSON.stringify(l), { mode: 0o600 })
-    renameSync(tmp, path)
+    writePrivateFile(path, JSON.stringify(l))
   } catch {
     // nothing to do
   }

@@ -11,11 +11,12 @@
  * file is stale and no signal is ever sent to the process that now has the pid.
  */
 import { randomBytes } from 'node:crypto'
-import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync, writeSync } from 'node:fs'
+import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, unlinkSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { configDir } from '../config/store.js'
 import { EXIT } from '../contract/errors.js'
 import { CliError } from '../errors.js'
+import { writePrivateFile } from '../config/private-file.js'
 
 export const RUN_FILE = 'sandbox.pid.json'
 export const LOG_FILE = 'sandbox.log'
@@ -234,10 +235,7 @@ export async function claimRunFile(dir: string, base: Omit<RunInfo, 'pid' | 'bas
     nonce,
     ready(baseUrl, log) {
       current = { ...current, baseUrl, ...(log ? { log } : {}) }
-      // Written whole then renamed, so a reader never sees half a file.
-      const tmp = `${path}.${process.pid}.tmp`
-      writeFileSync(tmp, JSON.stringify(current), { mode: 0o600 })
-      renameSync(tmp, path)
+      writePrivateFile(path, JSON.stringify(current))
     },
     release() {
       removeRunFile(dir, process.pid)
