@@ -1,8 +1,8 @@
 import { Args, Flags } from '@oclif/core'
 import { FixtureCommand, type FixtureOutcome, overrideFlag } from '../lib/command-kit/fixture-command.js'
 import { parseOverride } from '../lib/scenarios/fixture.js'
-import { TRIGGER_TYPES, builtinFixtureText, isTriggerType, loadBuiltinFixture, unknownTriggerType } from '../lib/scenarios/builtin.js'
-import { chooseEnv, runOnSandbox, triggerOverrides } from '../lib/services/trigger.js'
+import { TRIGGER_TYPES, builtinFixtureText, isTriggerType, unknownTriggerType } from '../lib/scenarios/builtin.js'
+import { runTrigger } from '../lib/services/trigger.js'
 
 export default class Trigger extends FixtureCommand<typeof Trigger> {
   static override summary = 'Make the sandbox send an event of any of the 14 types, through its real delivery pipeline.'
@@ -50,12 +50,8 @@ export default class Trigger extends FixtureCommand<typeof Trigger> {
       this.io.out(await builtinFixtureText(type))
       return undefined
     }
-    const fixture = await loadBuiltinFixture(type)
-    const credentials = await this.credentials()
-    const env = chooseEnv(fixture, this.flags.env as 'test' | 'live' | undefined, credentials.environment, type)
-    const byStep = triggerOverrides(fixture, overrides)
-    const session = await this.session('svc trigger')
-    const result = await runOnSandbox(fixture, byStep, env, `trigger ${type}`, session)
+    const { environment } = await this.credentials()
+    const result = await runTrigger({ type, overrides, env: this.flags.env as 'test' | 'live' | undefined, keyEnv: environment, session: () => this.session('svc trigger') })
     return { result, headline: `Triggered ${type}` }
   }
 }

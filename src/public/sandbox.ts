@@ -29,12 +29,11 @@ import type { DeliveryRecord } from '../lib/contract/panel.js'
 import type { EventType } from '../lib/contract/events.js'
 import type { AdvanceTarget } from '../lib/domain/charge-states.js'
 import { parseDuration } from '../lib/domain/time.js'
-import type { Override } from '../lib/scenarios/fixture.js'
-import { isTriggerType, loadBuiltinFixture, unknownTriggerType } from '../lib/scenarios/builtin.js'
+import { valueOverride } from '../lib/scenarios/fixture.js'
 import type { FixtureEnv } from '../lib/scenarios/runner.js'
 import { SandboxClock } from '../lib/sandbox/clock.js'
 import { checkWebhookFaults, type WebhookFaultsSpec } from '../lib/sandbox/faults/spec.js'
-import { chooseEnv, runOnSandbox, triggerOverrides } from '../lib/services/trigger.js'
+import { runTrigger, triggerSummary } from '../lib/services/trigger.js'
 import { createClient as createSvcClient, type SvcClient } from './client.js'
 
 // node:sqlite (the sandbox's store) is in Node.js 22.13 and newer. On an older Node, importing this
@@ -210,22 +209,19 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sand
       return withApi(core.testKey, (c) => c.advanceCharge(chargeId, status))
     },
     async trigger(type, overrides = {}, o = {}) {
-      if (!isTriggerType(type)) throw unknownTriggerType(type)
-      const fixture = await loadBuiltinFixture(type)
-      const env = chooseEnv(fixture, o.env, 'test', type)
-      const list: Override[] = Object.entries(overrides).map(([path, value]) => ({ path: path.split('.'), value: JSON.stringify(value), json: true, text: `${path}=${JSON.stringify(value)}` }))
       const clients: Array<{ close(): Promise<void> }> = []
+      const session = async () => ({
+        keys: { test: core.testKey, live: core.liveKey },
+        source: 'the sandbox',
+        clientFor: async (apiKey: string) => {
+          const client = createClient({ apiKey, baseUrl: core.baseUrl, userAgent: 'svc-cli/sandbox' })
+          clients.push(client)
+          return client
+        },
+      })
       try {
-        const result = await runOnSandbox(fixture, triggerOverrides(fixture, list), env as FixtureEnv, `trigger ${type}`, {
-          keys: { test: core.testKey, live: core.liveKey },
-          source: 'the sandbox',
-          clientFor: async (apiKey) => {
-            const client = createClient({ apiKey, baseUrl: core.baseUrl, userAgent: 'svc-cli/sandbox' })
-            clients.push(client)
-            return client
-          },
-        })
-        return { events: result.events.map(({ id, type: t, environment }) => ({ id, type: t, environment })), resources: result.resources }
+        const list = Object.entries(overrides).map(([path, value]) => valueOverride(path, value))
+        return triggerSummary(await runTrigger({ type, overrides: list, env: o.env as FixtureEnv | undefined, keyEnv: 'test', session }))
       } finally {
         await Promise.all(clients.map((cl) => cl.close()))
       }

@@ -10,7 +10,7 @@ import { environmentBadge, painter } from '../output/color.js'
 import { safeText } from '../output/safe-text.js'
 import type { StepReport } from '../scenarios/runner.js'
 import { FixtureStepError } from '../scenarios/runner.js'
-import { type FixtureSession, type TriggerResult, keysFor, requireSandbox, setWebhookHint } from '../services/trigger.js'
+import { type FixtureSession, type TriggerResult, keysFor, requireSandbox, setWebhookHint, triggerSummary } from '../services/trigger.js'
 import { PanelCommand } from './sandbox-panel.js'
 import type { IO } from '../output/io.js'
 
@@ -50,7 +50,7 @@ export abstract class FixtureCommand<T extends typeof Command> extends PanelComm
   protected override toJson(outcome: FixtureOutcome | undefined): unknown {
     if (!outcome) return undefined
     const { result } = outcome
-    return { events: result.events.map(({ id, type, environment }) => ({ id, type, environment })), resources: result.resources }
+    return triggerSummary(result)
   }
 
   protected override render(outcome: FixtureOutcome | undefined, io: IO): void {

@@ -9,7 +9,7 @@ import { SANDBOX_LIVE_PROFILE, SANDBOX_PROFILE } from '../config/profiles.js'
 import { ProfileStore } from '../config/store.js'
 import { UsageError } from '../errors.js'
 import type { Fixture, Override } from '../scenarios/fixture.js'
-import { loadBuiltinFixture } from '../scenarios/builtin.js'
+import { isTriggerType, loadBuiltinFixture, unknownTriggerType } from '../scenarios/builtin.js'
 import { type FixtureEnv, type FixtureTransport, FixtureStepError, type StepReport, mainStep, runFixture } from '../scenarios/runner.js'
 import { CHOSEN_CODES } from '../contract/errors.js'
 import { detectSandbox } from '../sandbox-client/client.js'
@@ -133,6 +133,30 @@ export async function runOnSandbox(fixture: Fixture, overrides: ReadonlyMap<stri
 async function hasWebhookUrl(client: ApiClient): Promise<boolean> {
   const res = await client.raw('GET', '/_sandbox/webhook')
   return res.status !== 404
+}
+
+export interface TriggerOptions {
+  type: string
+  overrides: Override[]
+  /** The environment asked for (--env); else the type's, else the key's. */
+  env?: FixtureEnv
+  keyEnv: FixtureEnv
+  /** The session on the sandbox, opened once the type and its environment are known to be fine. */
+  session: () => Promise<FixtureSession>
+}
+
+/** `svc trigger TYPE` and svc-cli/sandbox's `trigger()`: the type's built-in fixture, run on the sandbox. */
+export async function runTrigger(opts: TriggerOptions): Promise<TriggerResult> {
+  if (!isTriggerType(opts.type)) throw unknownTriggerType(opts.type)
+  const fixture = await loadBuiltinFixture(opts.type)
+  const env = chooseEnv(fixture, opts.env, opts.keyEnv, opts.type)
+  const byStep = triggerOverrides(fixture, opts.overrides)
+  return runOnSandbox(fixture, byStep, env, `trigger ${opts.type}`, await opts.session())
+}
+
+/** What a run made, as `--json` and svc-cli/sandbox's `trigger()` give it. */
+export function triggerSummary(result: TriggerResult): { events: Array<Pick<TriggeredEvent, 'id' | 'type' | 'environment'>>; resources: TriggeredResource[] } {
+  return { events: result.events.map(({ id, type, environment }) => ({ id, type, environment })), resources: result.resources }
 }
 
 /** `svc trigger --override path=value` applies to the fixture's first request body. */
