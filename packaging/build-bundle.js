@@ -25,7 +25,7 @@ import { build } from 'esbuild'
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { patchesPlugin } from './patches.js'
+import { installedVersion, packageDir, patchesPlugin } from './patches.js'
 
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)))
 const DIST = join(ROOT, 'dist')
@@ -35,14 +35,6 @@ const SEA_OUT = join(ROOT, 'dist-sea')
 const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'))
 const posix = (p) => p.split(sep).join('/')
 
-/** Where node_modules resolution from `from` finds `name`. */
-function packageDir(from, name) {
-  for (let dir = from; ; dir = dirname(dir)) {
-    const candidate = join(dir, 'node_modules', name)
-    if (existsSync(join(candidate, 'package.json'))) return candidate
-    if (dirname(dir) === dir) throw new Error(`build-bundle: plugin ${name} not found from ${from}`)
-  }
-}
 
 /** oclif's hook options (config/plugin.js#determineHookOptions). */
 function hookOptions(hook) {
@@ -54,10 +46,10 @@ function hookOptions(hook) {
 export function bundleData() {
   const pjson = readJson(join(ROOT, 'package.json'))
   if (typeof pjson.oclif?.commands !== 'string') throw new Error('build-bundle: oclif.commands must be a directory (pattern strategy)')
-  const coreVersion = readJson(join(packageDir(ROOT, '@oclif/core'), 'package.json')).version
+  const coreVersion = installedVersion('@oclif/core')
   const specs = [{ name: pjson.name, dir: ROOT, pjson }]
   for (const name of pjson.oclif.plugins ?? []) {
-    const dir = packageDir(ROOT, name)
+    const dir = packageDir(name)
     const p = readJson(join(dir, 'package.json'))
     if (p.oclif?.plugins?.length) throw new Error(`build-bundle: nested plugins (${name}) are not supported`)
     specs.push({ name: p.name, dir, pjson: p })
@@ -118,7 +110,6 @@ function svcPlugin() {
     name: 'svc',
     setup(b) {
       b.onResolve({ filter: /^svc-bundle:data$/ }, () => ({ path: 'data', namespace: 'svc-bundle' }))
-      b.onResolve({ filter: /^(node:)?fs$/ }, (args) => (EMBEDDED_READERS.has(args.importer) ? { path: EMBEDDED_FS } : undefined))
       // An ES-module import of a Node built-in builds its namespace by reading every export, and
       // node:http's WebSocket export is a getter that loads Node's own copy of undici: ~14 ms
       // (webhooks listen starts 80 → 70 ms). require() reads nothing until used, so the bundle
@@ -172,7 +163,7 @@ export async function buildEsm() {
     chunkNames: '[name]-[hash]',
     // CommonJS dependencies call require() for Node's built-ins.
     banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
-    plugins: [svcPlugin(), patchesPlugin({ dist: DIST })],
+    plugins: [svcPlugin(), embeddedFsPlugin(), patchesPlugin({ dist: DIST })],
   })
   // main.js on its own, one file with nothing shared: `svc --version` and the root help load it
   // alone (a shared chunk or two more to load cost ~5 % of them); it imports ./cli.js for the rest.
@@ -181,7 +172,7 @@ export async function buildEsm() {
     entryPoints: { main: join(ROOT, 'packaging/entries/main.js') },
     outdir: OUT,
     format: 'esm',
-    plugins: [mainPlugin(), svcPlugin()],
+    plugins: [mainPlugin(), svcPlugin(), embeddedFsPlugin()],
   })
   result.metafile.outputs = { ...result.metafile.outputs, ...main.metafile.outputs }
   return result
@@ -192,7 +183,7 @@ export function seaAssets() {
   const pjson = readJson(join(ROOT, 'package.json'))
   const assets = { 'package.json': join(ROOT, 'package.json'), 'oclif.manifest.json': join(ROOT, 'oclif.manifest.json') }
   for (const name of pjson.oclif?.plugins ?? []) {
-    const dir = packageDir(ROOT, name)
+    const dir = packageDir(name)
     for (const f of ['package.json', 'oclif.manifest.json']) assets[`node_modules/${name}/${f}`] = join(dir, f)
   }
   for (const f of readdirSync(OUT)) if (f.endsWith('.js')) assets[`dist-bundle/${f}`] = join(OUT, f)

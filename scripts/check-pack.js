@@ -8,13 +8,14 @@
 //
 //   node scripts/check-pack.js      (with Node >= 22.13 first on PATH, as `npm run pack:check` does)
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { delimiter, dirname, join, relative, sep } from 'node:path'
 import { createInterface } from 'node:readline'
 import { fileURLToPath } from 'node:url'
 import { libraryFiles } from '../packaging/build-bundle.js'
 import { patchProblems } from '../packaging/patches.js'
+import { SHRINKWRAP, shrinkwrapText } from '../packaging/shrinkwrap.js'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const pjson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'))
@@ -49,12 +50,12 @@ async function main() {
   // The build must exist already (`npm run pack:check` and `npm test` build first); --ignore-scripts keeps
   // `prepack` from rebuilding dist/ under tests that are running from it, so the shrinkwrap prepack
   // writes is written here, and removed again as postpack does.
-  execFileSync(process.execPath, [join(root, 'packaging', 'shrinkwrap.js')], { cwd: root, stdio: 'ignore' })
+  writeFileSync(SHRINKWRAP, shrinkwrapText())
   let packOut
   try {
     packOut = execFileSync('npm', ['pack', '--json', '--ignore-scripts', '--pack-destination', tmp], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] })
   } finally {
-    execFileSync(process.execPath, [join(root, 'packaging', 'shrinkwrap.js'), '--remove'], { cwd: root, stdio: 'ignore' })
+    rmSync(SHRINKWRAP, { force: true })
   }
   const packed = JSON.parse(packOut.slice(packOut.search(/^\[/m)))[0]
   const files = packed.files.map((f) => f.path)
