@@ -1,10 +1,5 @@
 import { describe, expect, it } from 'vitest'
 import { applyOverride, jsonErrorOffset, parseFixture, parseOverride, resolveRefs } from '../../../src/lib/scenarios/fixture.js'
-import { REQUEST_FIELDS } from '../../../src/lib/scenarios/runner.js'
-import { ChargeCreateRequestSchema } from '../../../src/lib/contract/schemas.js'
-import { SplitChargeCreateRequestSchema } from '../../../src/lib/contract/split-charges.js'
-import { WithdrawalCreateRequestSchema } from '../../../src/lib/contract/withdrawals.js'
-import { ProductSaleRequestSchema } from '../../../src/lib/contract/product-sales.js'
 
 describe('fixture files', () => {
   it('a syntax error names the line and column where the text breaks', () => {
@@ -66,13 +61,6 @@ describe('--override', () => {
     expect(body).toEqual({ amountInCents: 1500, metadata: { source: 'x', order: '42' }, externalId: 'order-1' })
   })
 
-  it("REQUEST_FIELDS are exactly the request schemas' fields", () => {
-    const fields = (method: string, path: string) => REQUEST_FIELDS.find((r) => r.method === method && r.path.test(path))!.fields
-    expect([...fields('POST', '/v1/charges')].sort()).toEqual(Object.keys(ChargeCreateRequestSchema.shape).sort())
-    expect([...fields('POST', '/v1/split-charges')].sort()).toEqual(Object.keys(SplitChargeCreateRequestSchema.shape).sort())
-    expect([...fields('POST', '/_sandbox/withdrawals')].sort()).toEqual(Object.keys(WithdrawalCreateRequestSchema.shape).sort())
-    expect([...fields('POST', '/_sandbox/product-sales')].sort()).toEqual(Object.keys(ProductSaleRequestSchema.shape).sort())
-  })
 })
 
 describe('references', () => {

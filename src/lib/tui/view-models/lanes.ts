@@ -43,7 +43,7 @@ export function laneColumns(lane: Pick<Lane, 'steps'>): ChargeStatus[] {
 
 /** Whether some event announces that a charge reached `status` (none does for `created`). */
 function hasEvent(status: ChargeStatus): boolean {
-  return TRANSITIONS.some((t) => t.to === status && t.event !== undefined)
+  return TRANSITIONS.some((t) => t.to === status)
 }
 
 export class LaneBook {
