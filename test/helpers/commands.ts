@@ -1,9 +1,10 @@
 /** Every command class of src/commands with its id, found the way oclif's pattern strategy finds them. */
 import { globSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
 import type { Command } from '@oclif/core'
 
-export const ROOT = fileURLToPath(new URL('../../', import.meta.url))
+import { ROOT } from './run-command.js'
+
+export { ROOT }
 
 export interface LoadedCommand {
   id: string
