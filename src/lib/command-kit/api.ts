@@ -62,11 +62,20 @@ export abstract class ApiCommand<T extends typeof Command, R = void> extends Bas
       // Anyone on the path can read a bearer key sent over plain http; loopback never leaves the machine.
       const clear = plainHttpWarning(creds.baseUrl)
       if (clear) this.warnUser(clear)
-      const { createClient } = await import('../api/client.js')
-      const debug = this.io.env.SVC_DEBUG === '1' ? (line: string) => this.io.err(`${redact(line, [creds.apiKey])}\n`) : undefined
-      this.apiClient = createClient({ apiKey: creds.apiKey, baseUrl: creds.baseUrl, timeoutMs: this.timeoutMs(), debug, userAgent: `svc/${this.config.version}` })
+      this.apiClient = await this.newApiClient(creds.apiKey, creds.baseUrl)
     }
     return this.apiClient
+  }
+
+  /** An API client as the CLI makes them: --timeout, its user agent, SVC_DEBUG lines with the key masked. */
+  protected async newApiClient(apiKey: string, baseUrl: string): Promise<ApiClient> {
+    const { createClient } = await import('../api/client.js')
+    return createClient({ apiKey, baseUrl, timeoutMs: this.timeoutMs(), debug: this.debugLog(apiKey), userAgent: `svc/${this.config.version}` })
+  }
+
+  /** With SVC_DEBUG=1, where a client logs each request and answer (stderr, `apiKey` masked; CLI.md, Network). */
+  protected debugLog(apiKey: string): ((line: string) => void) | undefined {
+    return this.io.env.SVC_DEBUG === '1' ? (line) => this.io.err(`${redact(line, [apiKey])}\n`) : undefined
   }
 
   /**

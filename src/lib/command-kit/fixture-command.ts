@@ -5,7 +5,6 @@
  */
 import { type Command, Flags } from '@oclif/core'
 import type { ApiClient } from '../api/types.js'
-import { redact } from '../config/mask.js'
 import { environmentBadge, painter } from '../output/color.js'
 import { safeText } from '../output/safe-text.js'
 import type { StepReport } from '../scenarios/runner.js'
@@ -31,14 +30,12 @@ export abstract class FixtureCommand<T extends typeof Command> extends PanelComm
   protected async session(what: string): Promise<FixtureSession> {
     const credentials = await this.credentials()
     await requireSandbox(credentials.baseUrl, what)
-    const { createClient } = await import('../api/client.js')
     const tty = this.io.isStderrTTY && !this.flags.json
     return {
       keys: keysFor(credentials, this.io.env),
       source: credentials.source,
       clientFor: async (apiKey) => {
-        const debug = this.io.env.SVC_DEBUG === '1' ? (line: string) => this.io.err(`${redact(line, [apiKey])}\n`) : undefined
-        const c = createClient({ apiKey, baseUrl: credentials.baseUrl, timeoutMs: this.timeoutMs(), debug, userAgent: `svc/${this.config.version}` })
+        const c = await this.newApiClient(apiKey, credentials.baseUrl)
         this.clients.push(c)
         return c
       },

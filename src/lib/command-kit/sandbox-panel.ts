@@ -6,7 +6,6 @@
  */
 import { type Command, Flags } from '@oclif/core'
 import { ApiCommand } from './api.js'
-import { redact } from '../config/mask.js'
 import { type Credentials, resolveCredentials } from '../config/resolve.js'
 import { SANDBOX_PROFILE } from '../config/profiles.js'
 import { ProfileStore } from '../config/store.js'
@@ -51,8 +50,7 @@ export abstract class PanelCommand<T extends typeof Command, R = void> extends A
     if (!this.panelClient) {
       const { apiKey, baseUrl } = await this.credentials()
       // SVC_DEBUG=1 logs the panel's requests like the API client's, key masked (CLI.md, Network).
-      const debug = this.io.env.SVC_DEBUG === '1' ? (line: string) => this.io.err(`${redact(line, [apiKey])}\n`) : undefined
-      this.panelClient = new PanelClient({ apiKey, baseUrl, timeoutMs: this.timeoutMs(), debug })
+      this.panelClient = new PanelClient({ apiKey, baseUrl, timeoutMs: this.timeoutMs(), debug: this.debugLog(apiKey) })
     }
     return this.panelClient
   }

@@ -31,7 +31,7 @@ export function closestEventType(entry: string): string | undefined {
  * Checks one pattern (an exact type or `prefix.*`) against the spec's event types; one that can
  * match none is a usage error (exit 2) naming `flag` (`--events`, `--forward`).
  */
-export function checkEventPattern(entry: string, flag: string): void {
+function checkEventPattern(entry: string, flag: string): void {
   const known = entry.endsWith('*') ? EVENT_TYPES.some((t) => t.startsWith(entry.slice(0, -1))) : (EVENT_TYPES as readonly string[]).includes(entry)
   if (known) return
   const near = closestEventType(entry)
