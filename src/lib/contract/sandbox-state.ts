@@ -91,24 +91,18 @@ export const SANDBOX_STATE_TABLES = {
 
 export type SandboxStateTable = keyof typeof SANDBOX_STATE_TABLES
 
+/** Each table as a list of its rows, for the format's `tables`. */
+const tableArrays = Object.fromEntries(Object.entries(SANDBOX_STATE_TABLES).map(([name, row]) => [name, z.array(row)])) as {
+  [T in SandboxStateTable]: z.ZodArray<(typeof SANDBOX_STATE_TABLES)[T]>
+}
+
 export const SandboxStateSchema = z.strictObject({
   format: z.literal(SANDBOX_STATE_FORMAT),
   /** Wall-clock instant of the export. */
   exportedAt: text,
   /** The sandbox clock at the export: a sandbox seeded from it starts there. */
   clock: z.strictObject({ now: text.refine((s) => Number.isFinite(Date.parse(s)), 'must be an ISO 8601 instant') }),
-  tables: z.strictObject({
-    meta: z.array(MetaRow),
-    api_keys: z.array(ApiKeyRow),
-    charges: z.array(ChargeRow),
-    idempotency: z.array(IdempotencyRow),
-    events: z.array(EventRow),
-    webhook_endpoints: z.array(EndpointRow),
-    webhook_deliveries: z.array(DeliveryRow),
-    webhook_attempts: z.array(AttemptRow),
-    withdrawals: z.array(WithdrawalRow),
-    product_sales: z.array(ProductSaleRow),
-  }),
+  tables: z.strictObject(tableArrays),
 })
 
 export type SandboxState = z.infer<typeof SandboxStateSchema>

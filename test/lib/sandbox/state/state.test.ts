@@ -131,3 +131,19 @@ describe('what the export holds', () => {
     expect(test.last_success_ms).toBe(T0 + 300)
   })
 })
+
+describe('the format and the database', () => {
+  it("names every column of every table: a column a migration adds is exported, or the format's version moves", async () => {
+    const { openDatabase } = await import('../../../../src/lib/sandbox/db.js')
+    const { SANDBOX_STATE_TABLES } = await import('../../../../src/lib/contract/sandbox-state.js')
+    const db = openDatabase({ inMemory: true })
+    try {
+      for (const [table, row] of Object.entries(SANDBOX_STATE_TABLES)) {
+        const columns = (db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>).map((c) => c.name).sort()
+        expect(Object.keys(row.shape).sort(), table).toEqual(columns)
+      }
+    } finally {
+      db.close()
+    }
+  })
+})
