@@ -10,7 +10,7 @@ import { AdvanceRequestSchema, type Charge, ChargeCreateRequestSchema, ChargeLis
 import { SplitChargeCreateRequestSchema } from '../contract/split-charges.js'
 import { SandboxApiError, chargeNotFound, invalidRequest, withdrawalNotFound } from './api-error.js'
 import { qrPng } from './brcode.js'
-import { type Answer, checkApiBody, parseJson, readBody } from './http-io.js'
+import { type Answer, checkApiBody, parseJson, pathSegment, readBody } from './http-io.js'
 import { planOf } from './plan.js'
 import type { Route } from './router.js'
 import type { SandboxServerDeps } from './server.js'
@@ -63,11 +63,11 @@ function createWith(schema: typeof ChargeCreateRequestSchema | typeof SplitCharg
 }
 
 function getCharge({ deps, env, params }: ApiCall): Answer {
-  return { status: 200, body: presentCharge(deps, deps.engine.get(env, pathIdOf(params.id!, chargeNotFound))) }
+  return { status: 200, body: presentCharge(deps, deps.engine.get(env, pathSegment(params.id!, chargeNotFound))) }
 }
 
 function cancelCharge({ deps, env, params }: ApiCall): Answer {
-  return { status: 200, body: presentCharge(deps, deps.engine.cancel(env, pathIdOf(params.id!, chargeNotFound))) }
+  return { status: 200, body: presentCharge(deps, deps.engine.cancel(env, pathSegment(params.id!, chargeNotFound))) }
 }
 
 function advanceCharge({ deps, req, env, params, rawBody }: ApiCall): Answer {
@@ -75,11 +75,11 @@ function advanceCharge({ deps, req, env, params, rawBody }: ApiCall): Answer {
     throw new SandboxApiError('not_available_in_live', 'Operação disponível apenas no sandbox: use uma chave svc_test_.')
   }
   const input = checkApiBody(AdvanceRequestSchema, parseJson(rawBody, false, req.headers['content-type']))
-  return { status: 200, body: presentCharge(deps, deps.engine.advance(env, pathIdOf(params.id!, chargeNotFound), input.status)) }
+  return { status: 200, body: presentCharge(deps, deps.engine.advance(env, pathSegment(params.id!, chargeNotFound), input.status)) }
 }
 
 function getWithdrawal({ deps, env, params }: ApiCall): Answer {
-  return { status: 200, body: deps.withdrawals.get(env, pathIdOf(params.id!, withdrawalNotFound)) }
+  return { status: 200, body: deps.withdrawals.get(env, pathSegment(params.id!, withdrawalNotFound)) }
 }
 
 function testWebhook({ deps, env }: ApiCall): Answer {
@@ -147,10 +147,3 @@ function parseIdempotencyKey(raw: string | string[] | undefined): string | undef
 }
 
 /** The id in a path: a malformed escape (`%ff`, `%E0%A4%A`, `%`) names nothing, it is not a server error. */
-function pathIdOf(segment: string, notFoundError: () => SandboxApiError): string {
-  try {
-    return decodeURIComponent(segment)
-  } catch {
-    throw notFoundError()
-  }
-}

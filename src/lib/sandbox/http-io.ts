@@ -23,6 +23,18 @@ export interface Answer {
 /** Plain paths (letters, digits, `_`, `-` between slashes) need no URL parser: most requests. */
 const PLAIN_PATH = /^(\/[\w-]+)+$/
 
+/**
+ * A path parameter as the client meant it (`%20` is a space). The router leaves decoding to the
+ * handler, which knows what a segment that is no text at all (`%ff`) names: nothing, so `notFound`.
+ */
+export function pathSegment<E extends Error>(segment: string, notFound: () => E): string {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    throw notFound()
+  }
+}
+
 export function parseTarget(target: string | undefined): { pathname: string; searchParams: URLSearchParams } {
   if (target !== undefined && PLAIN_PATH.test(target)) return { pathname: target, searchParams: new URLSearchParams() }
   return new URL(target ?? '/', 'http://sandbox.invalid')

@@ -12,8 +12,8 @@ import type { SandboxClock } from './clock.js'
 import type { DeliveryWorker, PanelRequest, PanelResponse, SandboxAdmin, SandboxKey } from './types.js'
 import { WithdrawalCreateRequestSchema } from '../contract/withdrawals.js'
 import { ProductSaleRequestSchema } from '../contract/product-sales.js'
-import { SandboxApiError, invalidRequest } from './api-error.js'
-import { checkPanelBody } from './http-io.js'
+import { SandboxApiError, chargeNotFound, invalidRequest, withdrawalNotFound } from './api-error.js'
+import { checkPanelBody, pathSegment } from './http-io.js'
 import { type Route, Router } from './router.js'
 import type { ChargeEngine } from './engine.js'
 import type { ProductSales } from './product-sales.js'
@@ -120,9 +120,10 @@ function listDeliveries(req: PanelRequest, deps: PanelDeps): PanelResponse {
 }
 
 function resendDelivery(req: PanelRequest, deps: PanelDeps, params: Record<string, string>): PanelResponse {
-  const eventId = decodeURIComponent(params.eventId!)
+  const noDelivery = (id: string) => new SandboxApiError(CHOSEN_CODES.notFound, `Nenhuma entrega do evento ${id} no ambiente ${req.environment}.`)
+  const eventId = pathSegment(params.eventId!, () => noDelivery(params.eventId!))
   const accepted = deps.deliveries.resend(eventId, req.environment)
-  if (!accepted) throw new SandboxApiError(CHOSEN_CODES.notFound, `Nenhuma entrega do evento ${eventId} no ambiente ${req.environment}.`)
+  if (!accepted) throw noDelivery(eventId)
   return ok(202, accepted)
 }
 
@@ -178,12 +179,12 @@ async function createWithdrawal(req: PanelRequest, r: Resources): Promise<PanelR
 
 async function advanceWithdrawal(req: PanelRequest, r: Resources, params: Record<string, string>): Promise<PanelResponse> {
   const body = checkPanelBody(WithdrawalAdvanceSchema, req.body ?? {})
-  return ok(200, await r.withdrawals.advance(req.environment, decodeURIComponent(params.id!), body.status))
+  return ok(200, await r.withdrawals.advance(req.environment, pathSegment(params.id!, withdrawalNotFound), body.status))
 }
 
 function runSplit(req: PanelRequest, r: Resources, params: Record<string, string>): PanelResponse {
   const body = checkPanelBody(SplitRunSchema, req.body ?? {})
-  return ok(200, r.engine.divideNow(req.environment, decodeURIComponent(params.id!), body.outcome))
+  return ok(200, r.engine.divideNow(req.environment, pathSegment(params.id!, chargeNotFound), body.outcome))
 }
 
 async function createProductSale(req: PanelRequest, r: Resources): Promise<PanelResponse> {

@@ -13,7 +13,7 @@ import { SandboxApiError } from '../api-error.js'
 import { advanceClock } from '../panel-routes.js'
 import type { SandboxClock } from '../clock.js'
 import type { ChargeEngine } from '../engine.js'
-import { redirect, send } from '../http-io.js'
+import { pathSegment, redirect, send } from '../http-io.js'
 import { planOf } from '../plan.js'
 import { type Route, Router } from '../router.js'
 import type { SandboxStore } from '../store.js'
@@ -272,7 +272,7 @@ export class WebPanel {
 
   async resendDelivery(c: WebCall): Promise<void> {
     const { deliveries } = this.deps
-    const eventId = decodeURIComponent(c.params.eventId!)
+    const eventId = pathSegment(c.params.eventId!, () => new PanelRefusal(404, 'Not found', `No delivery of ${c.params.eventId} in ${c.env}.`))
     const ok = deliveries.resend(eventId, c.env)
     await deliveries.flush?.()
     return this.back(c, 'deliveries', ok ? `Resent ${eventId}.` : `No delivery of ${eventId} in ${c.env}.`, !ok)

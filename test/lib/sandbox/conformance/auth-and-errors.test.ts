@@ -210,3 +210,16 @@ describe('methods on routes that exist (issue 16 item 7)', () => {
     expect(errorOf(await h.call('DELETE', '/v1/nope')).code).toBe('not_found')
   })
 })
+
+describe('a path segment that is no text at all (%ff)', () => {
+  it('names nothing: 404 with the resource\'s own error, never a 500', async () => {
+    const charge = await h.call('GET', '/v1/charges/%ff')
+    expect(charge.status).toBe(404)
+    expect(errorOf(charge).code).toBe('charge_not_found')
+    for (const path of ['/_sandbox/deliveries/%ff/resend', '/_sandbox/withdrawals/%ff/advance', '/_sandbox/charges/%ff/split']) {
+      const r = await h.call('POST', path, { body: {} })
+      expect(r.status, path).toBe(404)
+      expect(errorOf(r).requestId, path).toBeTruthy()
+    }
+  })
+})
