@@ -61,16 +61,17 @@ export async function runListen(opts: ListenRunOptions): Promise<void> {
   const { io } = opts
   const targets = opts.targets ?? (opts.forward ? [{ pattern: null, url: opts.forward }] : [])
   const store = await EventStore.open({ path: opts.storePath, env: io.env })
+  // One forwarder (one connection pool) for the listener and the view's replays alike.
+  const forwarder = new Forwarder({ timeoutMs: opts.forwardTimeoutMs, headers: opts.headers })
   const listener = new WebhookListener({
     targets,
-    headers: opts.headers,
+    forwarder,
     secrets: opts.secrets,
     store,
     skipVerify: opts.skipVerify,
     events: opts.events,
     host: opts.host,
     port: opts.port,
-    forwardTimeoutMs: opts.forwardTimeoutMs,
   })
   const shutdown = opts.stop ? undefined : shutdownSignal()
   const stop = opts.stop ?? shutdown!.signal
@@ -95,7 +96,7 @@ export async function runListen(opts: ListenRunOptions): Promise<void> {
       // The header's summary already says where it registered: the view shows that note once.
       return { notes, summary: registrationSummary(registration, opts.secrets, opts.skipVerify), summarized: registration.kind === 'sandbox' ? 1 : 0 }
     }
-    if (opts.tui) await live(opts, targets, listener, store, url, register, stop)
+    if (opts.tui) await live(opts, targets, listener, forwarder, store, url, register, stop)
     else await lines(opts, targets, url, (await register()).notes, stop)
   } finally {
     shutdown?.dispose()
@@ -103,6 +104,7 @@ export async function runListen(opts: ListenRunOptions): Promise<void> {
     const inFlight = listener.inProgress
     if (inFlight > 0) io.err(`Finishing ${inFlight} deliver${inFlight === 1 ? 'y' : 'ies'} in flight… (Ctrl+C again to stop now; the service retries what was not answered)\n`)
     await listener.close()
+    await forwarder.close()
     listener.off('delivery', write)
     lineBuffer.flush()
     // Nothing listens on this port any more: give the sandbox its previous webhook URL back.
@@ -163,7 +165,7 @@ interface Started {
   summarized: number
 }
 
-async function live(opts: ListenRunOptions, targets: readonly ForwardTarget[], listener: WebhookListener, store: EventStore, url: string, register: () => Promise<Started>, stop: AbortSignal): Promise<void> {
+async function live(opts: ListenRunOptions, targets: readonly ForwardTarget[], listener: WebhookListener, forwarder: Forwarder, store: EventStore, url: string, register: () => Promise<Started>, stop: AbortSignal): Promise<void> {
   const [{ ListenFeed }, { runListenView }] = await Promise.all([import('../tui/view-models/listen-feed.js'), loadView(() => import('../tui/mount/run-listen-view.js'))])
   const client = opts.client
   const confirmer = client && opts.credentials ? new ChargeConfirmer(async (id) => (await client()).getCharge(id)) : undefined
@@ -181,7 +183,6 @@ async function live(opts: ListenRunOptions, targets: readonly ForwardTarget[], l
   })
   const add = (d: ListenerDelivery) => feed.add(d)
   listener.on('delivery', add)
-  const forwarder = new Forwarder({ timeoutMs: opts.forwardTimeoutMs, headers: opts.headers })
   const onReplay = async (eventId: string) => {
     const r = await replayEvent({ store, eventId, forwarder, targets, secrets: opts.secrets })
     feed.add({ record: r.record, skipVerify: opts.skipVerify, target: r.url.href })
@@ -203,6 +204,5 @@ async function live(opts: ListenRunOptions, targets: readonly ForwardTarget[], l
     })
   } finally {
     listener.off('delivery', add)
-    await forwarder.close()
   }
 }
