@@ -35,7 +35,6 @@ const SEA_OUT = join(ROOT, 'dist-sea')
 const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'))
 const posix = (p) => p.split(sep).join('/')
 
-
 /** oclif's hook options (config/plugin.js#determineHookOptions). */
 function hookOptions(hook) {
   if (typeof hook === 'string') return { identifier: 'default', target: hook }

@@ -165,7 +165,16 @@ interface Started {
   summarized: number
 }
 
-async function live(opts: ListenRunOptions, targets: readonly ForwardTarget[], listener: WebhookListener, forwarder: Forwarder, store: EventStore, url: string, register: () => Promise<Started>, stop: AbortSignal): Promise<void> {
+async function live(
+  opts: ListenRunOptions,
+  targets: readonly ForwardTarget[],
+  listener: WebhookListener,
+  forwarder: Forwarder,
+  store: EventStore,
+  url: string,
+  register: () => Promise<Started>,
+  stop: AbortSignal,
+): Promise<void> {
   const [{ ListenFeed }, { runListenView }] = await Promise.all([import('../tui/view-models/listen-feed.js'), loadView(() => import('../tui/mount/run-listen-view.js'))])
   const client = opts.client
   const confirmer = client && opts.credentials ? new ChargeConfirmer(async (id) => (await client()).getCharge(id)) : undefined

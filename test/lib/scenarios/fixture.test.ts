@@ -60,7 +60,6 @@ describe('--override', () => {
     applyOverride(body, parseOverride('metadata.order=42'), 'step', [])
     expect(body).toEqual({ amountInCents: 1500, metadata: { source: 'x', order: '42' }, externalId: 'order-1' })
   })
-
 })
 
 describe('references', () => {

@@ -212,7 +212,7 @@ describe('methods on routes that exist (issue 16 item 7)', () => {
 })
 
 describe('a path segment that is no text at all (%ff)', () => {
-  it('names nothing: 404 with the resource\'s own error, never a 500', async () => {
+  it("names nothing: 404 with the resource's own error, never a 500", async () => {
     const charge = await h.call('GET', '/v1/charges/%ff')
     expect(charge.status).toBe(404)
     expect(errorOf(charge).code).toBe('charge_not_found')
