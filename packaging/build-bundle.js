@@ -18,7 +18,7 @@
  * One thing in dist/ is rewritten on the way in, so that it means the same thing bundled:
  * `import.meta.url` becomes the URL the module had in dist/ (config/package.ts finds package.json
  * from it). What the bundle changes in dependencies
- * (zod's locales, React's development builds, Yoga's wasm read, Ink's throttle import, undici's
+ * (Yoga's wasm read, undici's
  * Agent alone) is all in packaging/patches.js, with the versions it was written for.
  */
 import { build } from 'esbuild'
@@ -137,7 +137,7 @@ function embeddedFsPlugin() {
   return { name: 'svc-embedded-fs', setup: (b) => b.onResolve({ filter: /^(node:)?fs$/ }, (args) => (EMBEDDED_READERS.has(args.importer) ? { path: EMBEDDED_FS } : undefined)) }
 }
 
-const common = {
+export const common = {
   bundle: true,
   platform: 'node',
   target: 'node22',
@@ -146,7 +146,10 @@ const common = {
   loader: { '.node': 'empty' },
   // Ink imports it only when DEV=true, and it is not installed (unbundled, that import fails the same way).
   external: ['react-devtools-core'],
-  // React and Ink still pick their development or production build at run time from NODE_ENV, as unbundled.
+  // The bundle is a production build, as any bundled React app is: React, its reconciler and
+  // its scheduler keep only their production modules (their entries switch on NODE_ENV), and
+  // oclif's isProd() agrees. Unbundled (dist/, the tests), NODE_ENV decides at run time as usual.
+  define: { 'process.env.NODE_ENV': '"production"' },
   metafile: true,
 }
 
@@ -203,7 +206,7 @@ export async function buildSea() {
     outExtension: { '.js': '.cjs' },
     format: 'cjs',
     external: ['node:sea'],
-    define: { __SVC_SEA_ASSETS__: JSON.stringify(Object.keys(assets)) },
+    define: { ...common.define, __SVC_SEA_ASSETS__: JSON.stringify(Object.keys(assets)) },
     plugins: [mainPlugin(), embeddedFsPlugin()],
   })
   return { result, assets }

@@ -13,7 +13,7 @@
  * other use of a dependency's internals; it is listed here too, so an upgrade of zod names it.
  */
 import { readFileSync } from 'node:fs'
-import { dirname, join, sep } from 'node:path'
+import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)))
@@ -36,11 +36,7 @@ export function installedVersion(name, from) {
   return JSON.parse(readFileSync(join(packageDir(name, from), 'package.json'), 'utf8')).version
 }
 
-// React's entry modules pick a build with NODE_ENV at run time.
-const NODE_ENV_SWITCH =
-  /^'use strict';\s*if \(process\.env\.NODE_ENV === 'production'\) \{\s*(module\.exports = require\('[^']+\.production\.js'\);)\s*\} else \{\s*module\.exports = require\('[^']+\.development\.js'\);\s*\}\s*$/
 const YOGA_FETCH_FIRST = 'return w||"function"!=typeof fetch?'
-const ZOD_BARREL_REEXPORT = 'export * as locales from "../locales/index.js";'
 const UNDICI_AGENT_EXPORT = "const Agent = require('./lib/dispatcher/agent')"
 
 /**
@@ -49,49 +45,27 @@ const UNDICI_AGENT_EXPORT = "const Agent = require('./lib/dispatcher/agent')"
  */
 export const PATCHES = [
   {
-    id: 'zod-english-only',
-    package: 'zod',
-    version: '4.6.7',
-    why: "zod's entry re-exports every locale as z.locales (a barrel of ~45 modules loaded by every API command); zod itself uses English alone and svc never reads z.locales, so the barrel becomes English alone.",
+    id: 'oclif-bundled-entry',
+    package: '@oclif/core',
+    version: '5.1.9',
+    why: "packaging/entries/cli.js mirrors three pieces of oclif so the bundle can hand oclif ready-made plugins and lazy command chunks instead of files: Plugin's topicsToArray/findCommand, Config#runHook's hook loop, and main.js's run (init hook, --version, help, topic help, runCommand, finally). oclif is pinned exactly; when it moves, re-read those three against cli.js.",
     checks: [
-      ['v4/locales/index.js', 'export { default as en } from "./en.js";'],
-      ['v4/classic/external.js', ZOD_BARREL_REEXPORT],
-      ['v4/core/index.js', ZOD_BARREL_REEXPORT],
+      ['lib/config/plugin.js', 'function topicsToArray(input, base) {'],
+      ['lib/config/plugin.js', 'async findCommand(id, opts = {}) {'],
+      ['lib/config/config.js', "const ROOT_ONLY_HOOKS = new Set(['preparse']);"],
+      ['lib/config/config.js', 'async runHook(event, opts, timeout, captureErrors) {'],
+      ['lib/config/config.js', 'const plugins = ROOT_ONLY_HOOKS.has(event) ? [this.rootPlugin] : [...this.plugins.values()];'],
+      ['lib/main.js', 'async function run(argv, options) {'],
+      ['lib/main.js', 'const topic = config.flexibleTaxonomy ? null : config.findTopic(id);'],
+      ['lib/main.js', 'if (argv.length === 0 && !config.isSingleCommandCLI)'],
     ],
   },
-  ...['react', 'react-reconciler', 'scheduler'].map((name) => ({
-    id: `${name}-production-only`,
-    package: name,
-    version: { react: '19.3.1', 'react-reconciler': '0.34.0', scheduler: '0.28.0' }[name],
-    why: `${name} chooses its development or production build with NODE_ENV at run time; the views run in production (tui/load-view.ts sets it), so the bundle carries the production build alone, as any bundled React app does.`,
-    checks:
-      name === 'react'
-        ? [
-            ['index.js', NODE_ENV_SWITCH],
-            ['jsx-runtime.js', NODE_ENV_SWITCH],
-          ]
-        : [['index.js', NODE_ENV_SWITCH]],
-  })),
   {
     id: 'yoga-wasm-without-fetch',
     package: 'yoga-layout',
     version: '3.2.1',
     why: "Yoga (Ink's layout) reads its base64 wasm with fetch() when fetch exists (which loads Node's own undici first), else with a charCodeAt loop: ~25 ms of a view's first frame. Buffer decodes the same bytes natively.",
     checks: [['dist/binaries/yoga-wasm-base64-esm.js', YOGA_FETCH_FIRST]],
-  },
-  {
-    id: 'ink-throttle-alone',
-    package: 'ink',
-    version: '8.0.0',
-    why: 'Ink takes only `throttle` from the es-toolkit/compat barrel (hundreds of modules); it is pointed at the module that defines throttle.',
-    checks: [['build/ink.js', "import { throttle } from 'es-toolkit/compat';"]],
-  },
-  {
-    id: 'es-toolkit-throttle-module',
-    package: 'es-toolkit',
-    version: '1.53.2',
-    why: 'The module ink-throttle-alone points at.',
-    checks: [['dist/compat/function/throttle.mjs', /export \{ throttle \}/]],
   },
   {
     id: 'undici-agent-alone',
@@ -138,8 +112,6 @@ export function patchProblems(from = ROOT) {
   return problems
 }
 
-const isIn = (path, name, rest) => path.includes(`${sep}node_modules${sep}${name}${sep}${rest.split('/').join(sep)}`)
-
 /** The esbuild plugin that applies every patch; `dist` is the compiled src/ the bundle is made from. */
 export function patchesPlugin({ dist }) {
   const fail = (id, what) => {
@@ -148,25 +120,11 @@ export function patchesPlugin({ dist }) {
   return {
     name: 'svc-packaging-patches',
     setup(b) {
-      // zod-english-only
-      b.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({ contents: "export { default as en } from './en.js'\n", resolveDir: dirname(args.path), loader: 'js' }))
-      // react-production-only, react-reconciler-production-only, scheduler-production-only: every
-      // entry module at the package's root that switches on NODE_ENV (index.js, jsx-runtime.js…).
-      b.onLoad({ filter: /[\\/]node_modules[\\/](react|react-reconciler|scheduler)[\\/][\w.-]+\.js$/ }, (args) => {
-        const m = NODE_ENV_SWITCH.exec(readFileSync(args.path, 'utf8'))
-        if (!m && /[\\/]index\.js$/.test(args.path)) fail(`${/(react-reconciler|react|scheduler)[\\/]index\.js$/.exec(args.path)[1]}-production-only`, `${args.path} no longer picks its build as expected`)
-        return m ? { contents: `'use strict';\n${m[1]}\n`, resolveDir: dirname(args.path), loader: 'js' } : undefined
-      })
       // yoga-wasm-without-fetch: the wasm bytes become the module's wasmBinary (`w`).
       b.onLoad({ filter: /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ }, (args) => {
         const src = readFileSync(args.path, 'utf8')
         if (src.split(YOGA_FETCH_FIRST).length !== 2) fail('yoga-wasm-without-fetch', `${args.path} no longer reads its wasm as expected`)
         return { contents: src.replace(YOGA_FETCH_FIRST, 'return (w||(w=Buffer.from(H.slice(37),"base64"))),true?'), resolveDir: dirname(args.path), loader: 'js' }
-      })
-      // ink-throttle-alone
-      b.onResolve({ filter: /^es-toolkit\/compat$/ }, (args) => {
-        if (!isIn(args.importer, 'ink', 'build/ink.js')) return undefined
-        return { path: join(packageDir('es-toolkit', dirname(args.importer)), 'dist', 'compat', 'function', 'throttle.mjs') }
       })
       // undici-agent-alone: `import { Agent } from 'undici'` in dist/lib/net/outbound.js.
       // A getter, so undici's Agent is evaluated when a client is first made, not when the chunk

@@ -12,7 +12,9 @@ import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import { describe, expect, it } from 'vitest'
 // @ts-expect-error plain JavaScript build script, no types
-import { installedVersion, PATCHES, packageDir, patchesPlugin, patchProblems } from '../../packaging/patches.js'
+import { common as bundleOptions } from '../../packaging/build-bundle.js'
+// @ts-expect-error plain JavaScript build script, no types
+import { installedVersion, PATCHES, packageDir, patchProblems } from '../../packaging/patches.js'
 
 interface Patch {
   id: string
@@ -45,34 +47,47 @@ describe('packaging patches', () => {
     expect(lock.packages[`node_modules/${patch.package}`]?.version, `packaging patch ${patch.id}: package-lock.json (the shipped npm-shrinkwrap.json) has another ${patch.package}`).toBe(patch.version)
   })
 
-  it('zod-english-only: zod imports its locale barrel only to re-export it, and no svc source reads z.locales', () => {
-    const zodV4 = join(packageDir('zod') as string, 'v4')
-    const uses = files(zodV4, /\.js$/)
-      .filter((f) => !f.includes(join('v4', 'locales')))
-      .flatMap((f) =>
-        readFileSync(f, 'utf8')
-          .split('\n')
-          .filter((l) => /locales\/index\.js|from "\.\.?\/locales"|from "\.\/locales\/?"/.test(l))
-          .map((l) => l.trim()),
-      )
-    expect(new Set(uses)).toEqual(new Set(['export * as locales from "../locales/index.js";']))
-    const readers = files(SRC, /\.tsx?$/).filter((f) => /\bz\.locales\b|\{\s*locales\b|zod\/(v4\/)?locales|\bz\.config\(/.test(readFileSync(f, 'utf8')))
-    expect(readers).toEqual([])
+  // Two dependencies once needed a patch and now need only the build's settings: zod's locale
+  // barrel is dropped because svc imports zod as a namespace (`import * as z`, which esbuild
+  // tree-shakes; `import { z }` keeps every locale), and React's development builds are dropped
+  // by the bundle's `define` of NODE_ENV. These hold both settings to what they promise.
+  it('zod: every source imports it as a namespace, so the bundle can leave its locales out', () => {
+    const named = files(SRC, /\.tsx?$/).filter((f) => /^import \{[^}]*\bz\b[^}]*\} from 'zod'/m.test(readFileSync(f, 'utf8')))
+    expect(named.map((f) => f.slice(ROOT.length))).toEqual([])
   })
 
-  it('zod-english-only: bundled, z.locales is English alone and the messages are intact', async () => {
-    const out = await build({
-      stdin: { contents: "import { z } from 'zod'\nexport const locales = Object.keys(z.locales)\nexport const message = z.string().safeParse(5).error.issues[0].message\n", resolveDir: ROOT },
-      bundle: true,
-      format: 'esm',
-      platform: 'node',
-      write: false,
-      logLevel: 'silent',
-      plugins: [patchesPlugin({ dist: join(ROOT, 'dist') })],
-    })
-    const mod = (await import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0]!.text).toString('base64')}`)) as { locales: string[]; message: string }
-    expect(mod.locales).toEqual(['en'])
-    expect(mod.message).toBe('Invalid input: expected string, received number')
+  async function bundledInputs(contents: string): Promise<{ inputs: string[]; run: () => Promise<Record<string, unknown>> }> {
+    const out = await build({ ...(bundleOptions as object), stdin: { contents, resolveDir: ROOT }, format: 'esm', write: false, logLevel: 'silent', metafile: true })
+    return {
+      // What the output holds (an input esbuild read and shook out entirely is not in it).
+      inputs: Object.values(out.metafile!.outputs).flatMap((o) =>
+        Object.entries(o.inputs)
+          .filter(([, i]) => i.bytesInOutput > 0)
+          .map(([f]) => f),
+      ),
+      run: async () => (await import(`data:text/javascript;base64,${Buffer.from(out.outputFiles[0]!.text).toString('base64')}`)) as Record<string, unknown>,
+    }
+  }
+
+  it('zod: bundled with the build settings, no locale but English is in, and the messages are intact', async () => {
+    const { inputs, run } = await bundledInputs("import * as z from 'zod'\nexport const message = z.string().safeParse(5).error.issues[0].message\n")
+    const locales = inputs.filter((f) => f.includes('/zod/v4/locales/'))
+    expect(locales.every((f) => f.endsWith('/en.js'))).toBe(true)
+    expect((await run()).message).toBe('Invalid input: expected string, received number')
+  })
+
+  it('react: bundled with the build settings, React and its scheduler carry their production builds alone', async () => {
+    const { inputs } = await bundledInputs("import * as React from 'react'\nimport * as S from 'scheduler'\nexport const v = [React.version, typeof S.unstable_now]\n")
+    const builds = inputs.filter((f) => /\/(react|scheduler)\/cjs\//.test(f))
+    expect(builds.some((f) => f.endsWith('.production.js'))).toBe(true)
+    expect(builds.filter((f) => f.includes('.development.'))).toEqual([])
+  })
+
+  it('ink: bundled with the build settings, it carries throttle alone of the es-toolkit/compat barrel (hundreds of modules)', async () => {
+    const { inputs } = await bundledInputs("export { render } from 'ink'\n")
+    const toolkit = inputs.filter((f) => f.includes('/es-toolkit/'))
+    expect(toolkit.length).toBeGreaterThan(0)
+    expect(toolkit.length).toBeLessThan(10)
   })
 
   it("undici-agent-alone: net/outbound.ts takes Agent alone from undici's public entry", () => {

@@ -5,7 +5,7 @@
  * zod) so the listener's start does not load zod. An unknown type is never an error (spec 6.3,
  * 9): parseWebhookEvent passes it through as an UnknownWebhookEvent.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { ProductPaymentSchema } from './product-sales.js'
 import { ChargeSchema, EnvironmentSchema } from './schemas.js'
 import { SplitSchema } from './split-charges.js'

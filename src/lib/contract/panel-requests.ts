@@ -3,7 +3,7 @@
  * work. Their wire answers are in panel.ts; the bodies of withdrawals and product sales are with
  * their resources (withdrawals.ts, product-sales.ts).
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { isHttpUrl } from './url.js'
 
 const EnvSchema = z.enum(['test', 'live'])

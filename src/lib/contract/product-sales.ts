@@ -3,7 +3,7 @@
  * environment; `data.productPayment` carries the product, the value, the net value and
  * `buyerEmail`. The other fields are "not shown": these are the sandbox's choices.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 
 export const ProductPaymentSchema = z.looseObject({
   id: z.string(),

@@ -4,7 +4,7 @@
  * model of the state: a row here is a row of db.ts's schema, column for column, and a new column
  * there means a new format version here.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { DELIVERY_STATES } from './panel.js'
 
 export const SANDBOX_STATE_FORMAT = 'svc-sandbox-state/1'

@@ -4,7 +4,7 @@
  * request, the sandbox validates bodies with them); resources are loose objects so that a
  * field the service adds later survives `--json` untouched.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { ADVANCE_TARGETS, CHARGE_STATUSES } from '../domain/charge-states.js'
 import { isValidTaxNumber } from '../domain/tax-number.js'
 import { LIMITS } from './limits.js'

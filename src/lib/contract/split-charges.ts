@@ -4,7 +4,7 @@
  * and an amount per destination; the request and the other fields are "not shown": these are the
  * sandbox's choices (README, "Sandbox choices").
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { ChargeCreateRequestSchema, ChargeSchema } from './schemas.js'
 
 export const SPLIT_STATUSES = ['pending', 'completed', 'failed'] as const

@@ -3,7 +3,7 @@
  * spec names `GET /v1/withdrawals/{id}` and `data.withdrawal.pix.endToEndId`; the other fields
  * are "not shown": these are the sandbox's choices (README, "Sandbox choices").
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { WITHDRAWAL_STATUSES } from '../domain/withdrawal-states.js'
 
 const dateTime = z.iso.datetime({ offset: true })
