@@ -36,7 +36,9 @@ const hook: Hook<'command_not_found'> = async function (opts) {
   const ids = opts.config.commands.filter((c) => !c.hidden).map((c) => c.id.replaceAll(':', ' '))
   const suggestions = suggestCommands(typed, ids)
   const bin = opts.config.bin
-  const hint = suggestions.length ? `Did you mean ${suggestions.map((s) => `\`${bin} ${s}\``).join(' or ')}? Run \`${bin} help\` for every command.` : `Run \`${bin} help\` for every command.`
+  // 0.2 shipped oclif's autocomplete plugin beside `svc completion`; one command does it now.
+  const retired = typed === 'autocomplete' || typed.startsWith('autocomplete ') ? `\`${bin} autocomplete\` was replaced by \`${bin} completion bash|zsh|fish\` (see \`${bin} completion --help\`).` : undefined
+  const hint = retired ?? (suggestions.length ? `Did you mean ${suggestions.map((s) => `\`${bin} ${s}\``).join(' or ')}? Run \`${bin} help\` for every command.` : `Run \`${bin} help\` for every command.`)
   renderError(new UsageError(`"${bin} ${typed}" is not a ${bin} command.`, { hint }), getIO(), (opts.argv ?? []).includes('--json'))
   throw new Errors.ExitError(EXIT.usage)
 }

@@ -10,6 +10,13 @@ describe('usage of the built binary', () => {
     expect(r.stdout).toBe('')
   })
 
+  it('points a user of the retired `svc autocomplete` at `svc completion`', async () => {
+    const r = await svc(['autocomplete', 'zsh'])
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toContain('`svc completion bash|zsh|fish`')
+    expect(r.stdout).toBe('')
+  })
+
   it('prints help for a topic and a command through `svc help`', async () => {
     const topic = await svc(['help', 'charges'])
     expect(topic.exitCode).toBe(0)
