@@ -23,6 +23,31 @@ const LAYERS: readonly (readonly string[])[] = [
   ['commands', 'hooks', 'public', 'entry'],
 ]
 
+/**
+ * The board's "never" rules (shared/architecture.json), room by room. The layers above imply most
+ * of them; these also hold the ones within a layer or pointing down that the layers allow: the
+ * sandbox never uses the client it exists to test, the listener never the sandbox, and so on.
+ */
+const NEVER: readonly (readonly [from: string, to: string, why: string])[] = [
+  ...(['api', 'sandbox', 'webhooks', 'tui', 'commands', 'output', 'net'] as const).map((to) => ['domain', to, 'the domain is pure'] as const),
+  ...(['api', 'sandbox', 'webhooks', 'tui'] as const).map((from) => [from, 'commands', 'lib never reaches up into commands'] as const),
+  ['sandbox', 'api', 'the emulator must not depend on the client it tests'],
+  ['sandbox', 'tui', 'the server has no screen'],
+  ['api', 'tui', 'the client has no screen'],
+  ['webhooks', 'sandbox', 'the listener must work against the real service'],
+  ...(['api', 'sandbox', 'commands'] as const).map((to) => ['contract', to, 'the contract is the spec, no I/O'] as const),
+  ['webhooks', 'tui', 'the machinery has no screen; a service hands it the view'],
+  ['sandbox', 'sandbox-client', 'the server never depends on its own client'],
+  ['services', 'commands', 'use-cases never reach up into commands'],
+  ['public', 'commands', 'the library never loads oclif commands'],
+  ['public', 'tui', 'the library has no screen'],
+  ['net', 'api', 'the wire helper knows no API'],
+  ['net', 'sandbox', 'the wire helper knows no sandbox'],
+  ['sandbox', 'services', 'the emulator knows no use-case'],
+  ['webhooks', 'services', 'machinery never reaches up'],
+  ['tui', 'services', 'views get their feed handed in'],
+]
+
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const p = join(dir, name)
@@ -56,7 +81,7 @@ function edges(): Edge[] {
   const out: Edge[] = []
   for (const file of files(SRC)) {
     const text = readFileSync(file, 'utf8')
-    for (const m of text.matchAll(/(?:from|import\()\s*'(\.{1,2}\/[^']+)'/g)) {
+    for (const m of text.matchAll(/(?:from|import\(|^import)\s*'(\.{1,2}\/[^']+)'/gm)) {
       const target = resolve(dirname(file), m[1]!).replace(/\.js$/, '.ts')
       if (!target.startsWith(SRC)) continue
       const from = roomOf(file)
@@ -73,6 +98,17 @@ describe('the import picture of src/', () => {
   it('has no arrow from a lower layer to a higher one', () => {
     const upward = all.filter((e) => layerOf(e.from) < layerOf(e.to)).map((e) => `${e.file} (${e.from}) → ${e.spec} (${e.to})`)
     expect(upward).toEqual([])
+  })
+
+  it('breaks none of the board\'s "never" rules', () => {
+    const broken = all.flatMap((e) => NEVER.filter(([from, to]) => e.from === from && e.to === to).map(([, , why]) => `${e.file} (${e.from}) → ${e.spec} (${e.to}): ${why}`))
+    expect(broken).toEqual([])
+  })
+
+  it('names only rooms that exist in its "never" rules (a renamed room cannot silently drop a rule)', () => {
+    const rooms = new Set(files(SRC).map(roomOf))
+    const unknown = NEVER.flatMap(([from, to]) => [from, to]).filter((r) => !rooms.has(r))
+    expect([...new Set(unknown)]).toEqual([])
   })
 
   it('has no two rooms importing each other', () => {

@@ -236,11 +236,14 @@ describe('listener: slow-loris', () => {
   it('keeps serving while clients trickle their requests, and cuts those that never finish', async () => {
     const trickle = (i: number) => rawRequest(url, `POST / HTTP/1.1\r\nHost: x\r\nX-Slow-${i}: ${'a'.repeat(200)}`.split(''), { gapMs: 50, timeoutMs: 4000 })
     const slow = Array.from({ length: 8 }, (_, i) => trickle(i))
+    // Served while the trickling connections are still open: none of them has ended yet (an
+    // order of events, not a wall-clock bound, which a loaded machine would break).
+    let ended = 0
+    for (const s of slow) void s.finally(() => ended++)
     for (let i = 0; i < 3; i++) {
       const d = signed()
-      const started = performance.now()
       expect((await deliver(d.lines, d.body)).status).toBe(200)
-      expect(performance.now() - started).toBeLessThan(1000)
+      expect(ended).toBe(0)
     }
     for (const r of await Promise.all(slow)) if (r.status !== 0) expectSpecError(r, 408)
   })

@@ -183,11 +183,14 @@ describe('sandbox: slow-loris', () => {
       return rawRequest(sb.baseUrl, bytes, { gapMs: 50, timeoutMs: 4000 })
     }
     const slow = Array.from({ length: 8 }, (_, i) => trickle(i))
+    // Served while the trickling connections are still open: none of them has ended yet (an
+    // order of events, not a wall-clock bound, which a loaded machine would break).
+    let ended = 0
+    for (const s of slow) void s.finally(() => ended++)
     // Meanwhile, normal requests are answered promptly.
     for (let i = 0; i < 5; i++) {
-      const started = performance.now()
       expect((await rawRequest(sb.baseUrl, [head('GET', '/v1/account', [auth])])).status).toBe(200)
-      expect(performance.now() - started).toBeLessThan(1000)
+      expect(ended).toBe(0)
     }
     // The trickling ones get a 408 in the error shape (or are cut) within the head deadline.
     for (const r of await Promise.all(slow)) {

@@ -99,7 +99,7 @@ describe('requests', () => {
   it('keeps the base URL path as a prefix', async () => {
     nock(BASE_URL).get('/api/v1/account').reply(200, account())
     const { client } = track(setup({ baseUrl: `${BASE_URL}/api/` }))
-    await client.getAccount()
+    expect(await client.getAccount()).toEqual(account())
   })
 })
 
@@ -291,8 +291,16 @@ describe('pagination', () => {
       .get('/v1/charges')
       .query({ limit: '2' })
       .reply(200, { data: [charge(), charge({ id: '000000000000000000000009' })], hasMore: true })
+    const nextPage = nock(BASE_URL).get('/v1/charges').query({ limit: '2', startingAfter: '000000000000000000000009' }).reply(200, { data: [], hasMore: false })
     const { client } = track(setup())
-    for await (const c of client.paginateCharges({ limit: 2 })) if (c) break
+    const seen: string[] = []
+    for await (const c of client.paginateCharges({ limit: 2 })) {
+      seen.push(c.id)
+      break
+    }
+    expect(seen).toHaveLength(1)
+    expect(nextPage.isDone()).toBe(false)
+    nock.cleanAll() // the next page is meant to stay unasked
   })
 })
 
