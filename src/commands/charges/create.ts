@@ -1,15 +1,13 @@
 import { Flags } from '@oclif/core'
 import { ApiCommand } from '../../lib/command-kit/api.js'
 import { parseCreateFlags } from '../../lib/charges/create-input.js'
-import { parseWaitFlags, waitFlags } from '../../lib/charges/wait-flags.js'
-import { runChargeWait } from '../../lib/services/wait-charge.js'
-import { waitError } from '../../lib/charges/wait.js'
+import { parseWaitFlags } from '../../lib/charges/wait.js'
+import { waitFlags } from '../../lib/command-kit/wait-flags.js'
 import { renderChargeView } from '../../lib/output/charge-view.js'
 import { painter } from '../../lib/output/color.js'
 import { promptText } from '../../lib/output/prompt.js'
 import { renderQr } from '../../lib/output/qr.js'
-import { createCharge, notPayableNote, PAYABLE } from '../../lib/services/create-charge.js'
-import { EXIT } from '../../lib/contract/errors.js'
+import { afterCreate, type CreatedCharge, createCharge } from '../../lib/services/create-charge.js'
 import type { Charge } from '../../lib/contract/schemas.js'
 
 export default class ChargesCreate extends ApiCommand<typeof ChargesCreate, Charge> {
@@ -56,37 +54,24 @@ export default class ChargesCreate extends ApiCommand<typeof ChargesCreate, Char
     const wait = parseWaitFlags(this.flags)
     const { environment } = await this.credentials()
     const client = await this.client()
-    const { charge, created } = await createCharge(
+    const outcome = await createCharge(
       { input, payerTaxNumber: this.flags['payer-tax-number'], environment },
       { client, canPrompt: this.io.canPrompt, ask: (q) => promptText(this.io, q), note: (text) => this.note(text) },
     )
-
-    // A replay can return a charge that is no longer payable: its QR must not reach a payer (spec: a
-    // canceled QR stays technically payable, the client removes it from view), so no QR, a clear
-    // line on stderr and exit 5 unless it already is in the state --wait asks for.
-    const notPayable = !created && !PAYABLE.includes(charge.status)
     // The human view comes at once, not with the result: the payer needs the QR while --wait polls.
-    if (!this.flags.json) await this.showCreated(charge, { created, notPayable, now: client.serverNow() })
-    if (notPayable) {
-      this.note(notPayableNote(charge))
-      if (!wait || charge.status !== wait.target) {
-        this.failAfterOutput(EXIT.conflict)
-        return charge
-      }
-    }
-    if (!wait) return charge
-    const outcome = await runChargeWait({ io: this.io, getCharge: (id) => client.getCharge(id), wait, id: charge.id, initial: charge })
-    if (!outcome.reached) this.failAfterOutput(waitError(outcome, wait.target, wait.timeoutText))
-    return outcome.charge
+    if (!this.flags.json) await this.showCreated(outcome, client.serverNow())
+    const { charge, failure } = await afterCreate(outcome, wait, { io: this.io, getCharge: (id) => client.getCharge(id), note: (text) => this.note(text) })
+    if (failure !== undefined) this.failAfterOutput(failure)
+    return charge
   }
 
   /** -q and piped: the id; on a terminal: the QR, the copy-and-paste string and the amounts. */
-  private async showCreated(charge: Charge, o: { created: boolean; notPayable: boolean; now: Date }): Promise<void> {
+  private async showCreated({ charge, created, notPayable }: CreatedCharge, now: Date): Promise<void> {
     const { io } = this
     if (this.flags.quiet || !io.isStdoutTTY) return io.out(`${charge.id}\n`)
     const paint = painter(io.color)
-    const headline = o.created ? 'Charge created' : paint('yellow', `Existing charge returned (idempotent replay)${o.notPayable ? `: ${charge.status}, not payable` : ''}`)
-    const qr = o.notPayable ? undefined : await renderQr(charge.pix.qrCode, { color: io.color })
-    io.out(renderChargeView(charge, { paint, headline, now: o.now, qr }))
+    const headline = created ? 'Charge created' : paint('yellow', `Existing charge returned (idempotent replay)${notPayable ? `: ${charge.status}, not payable` : ''}`)
+    const qr = notPayable ? undefined : await renderQr(charge.pix.qrCode, { color: io.color })
+    io.out(renderChargeView(charge, { paint, headline, now, qr }))
   }
 }

@@ -1,9 +1,9 @@
 import { Args } from '@oclif/core'
 import { ApiCommand } from '../../lib/command-kit/api.js'
 import { assertChargeId } from '../../lib/charges/charge-id.js'
-import { parseWaitFlags, waitFlags } from '../../lib/charges/wait-flags.js'
+import { parseWaitFlags } from '../../lib/charges/wait.js'
+import { waitFlags } from '../../lib/command-kit/wait-flags.js'
 import { runChargeWait } from '../../lib/services/wait-charge.js'
-import { waitError } from '../../lib/charges/wait.js'
 import type { Charge } from '../../lib/contract/schemas.js'
 import { chargeFieldLines, renderChargeView } from '../../lib/output/charge-view.js'
 import { painter } from '../../lib/output/color.js'
@@ -36,9 +36,9 @@ export default class ChargesGet extends ApiCommand<typeof ChargesGet, Charge> {
     const client = await this.client()
     const charge: Charge = await client.getCharge(id)
     if (!wait) return charge
-    const outcome = await runChargeWait({ io: this.io, getCharge: (i) => client.getCharge(i), wait, id, initial: charge })
-    if (!outcome.reached) this.failAfterOutput(waitError(outcome, wait.target, wait.timeoutText))
-    return outcome.charge
+    const waited = await runChargeWait({ io: this.io, getCharge: (i) => client.getCharge(i), wait, id, initial: charge })
+    if (waited.failure) this.failAfterOutput(waited.failure)
+    return waited.charge
   }
 
   protected override async render(charge: Charge, io: IO): Promise<void> {

@@ -9,7 +9,27 @@
  */
 import type { Charge } from '../contract/schemas.js'
 import { type ChargeStatus, canReach } from '../domain/charge-states.js'
-import { WaitError } from '../errors.js'
+import { parseDuration } from '../domain/time.js'
+import { UsageError, WaitError } from '../errors.js'
+
+export interface WaitRequest {
+  target: ChargeStatus
+  timeoutMs: number
+  timeoutText: string
+}
+
+/** The validated `--wait STATE [--wait-timeout D]`, or undefined without --wait. Checked before any request. */
+export function parseWaitFlags(flags: { wait?: string; 'wait-timeout'?: string }): WaitRequest | undefined {
+  const text = flags['wait-timeout'] ?? '10m'
+  const timeoutMs = parseDuration(text)
+  if (timeoutMs === undefined || timeoutMs <= 0) {
+    throw new UsageError(`Invalid --wait-timeout; nothing was sent.`, {
+      details: [{ field: '--wait-timeout', message: `"${text}" is not a duration such as 90s, 10m or 1h` }],
+    })
+  }
+  if (!flags.wait) return undefined
+  return { target: flags.wait as ChargeStatus, timeoutMs, timeoutText: text }
+}
 
 export interface WaitClock {
   now: () => number

@@ -7,10 +7,14 @@ import { randomUUID } from 'node:crypto'
 import type { ApiClient } from '../api/types.js'
 import { completeRequest, type CreateInput } from '../charges/create-input.js'
 import { resolvePayerTaxNumber } from '../charges/payer.js'
+import type { WaitRequest } from '../charges/wait.js'
 import type { Charge } from '../contract/schemas.js'
+import { EXIT, type ExitCode } from '../contract/errors.js'
 import type { Environment } from '../config/mask.js'
-import { ApiError, NetworkError } from '../errors.js'
+import { ApiError, NetworkError, type WaitError } from '../errors.js'
+import type { IO } from '../output/io.js'
 import { safeText } from '../output/safe-text.js'
+import { runChargeWait } from './wait-charge.js'
 
 export interface CreateChargeOptions {
   input: CreateInput
@@ -26,14 +30,25 @@ export interface CreateChargeContext {
   note: (text: string) => void
 }
 
-export async function createCharge(opts: CreateChargeOptions, ctx: CreateChargeContext): Promise<{ charge: Charge; created: boolean }> {
+export interface CreatedCharge {
+  charge: Charge
+  /** false: an idempotent replay returned an existing charge (200). */
+  created: boolean
+  /**
+   * A replay returned a charge nobody should pay (again): its QR must not reach a payer (spec: a
+   * canceled QR stays technically payable, the client removes it from view).
+   */
+  notPayable: boolean
+}
+
+export async function createCharge(opts: CreateChargeOptions, ctx: CreateChargeContext): Promise<CreatedCharge> {
   const payerTaxNumber = await resolvePayerTaxNumber(opts.payerTaxNumber, { environment: opts.environment, canPrompt: ctx.canPrompt, ask: ctx.ask, note: ctx.note })
   const body = completeRequest(opts.input.body, payerTaxNumber)
   const idempotencyKey = opts.input.idempotencyKey ?? randomUUID()
   // With --split, the same request (plus its destinations) goes to POST /v1/split-charges (spec 4.8).
   const { split, ...plain } = body
-  const created = split ? ctx.client.createSplitCharge({ ...plain, split }, { idempotencyKey }) : ctx.client.createCharge(plain, { idempotencyKey })
-  return created.catch((error: unknown) => {
+  const request = split ? ctx.client.createSplitCharge({ ...plain, split }, { idempotencyKey }) : ctx.client.createCharge(plain, { idempotencyKey })
+  const { charge, created } = await request.catch((error: unknown) => {
     if (error instanceof ApiError && error.apiCode === 'external_id_conflict' && body.externalId !== undefined) {
       // The hint names the order id itself, ready to paste, not a placeholder.
       const hint = `This externalId already names a charge with a different body: see it with \`svc charges list --external-id ${shellWord(body.externalId)}\`, or use another --external-id.`
@@ -42,6 +57,28 @@ export async function createCharge(opts: CreateChargeOptions, ctx: CreateChargeC
     if (!(error instanceof NetworkError)) throw error
     throw new NetworkError(error.message, { cause: error, hint: `It may have been created: run again with --idempotency-key ${idempotencyKey} to get it without creating a second one.` })
   })
+  return { charge, created, notPayable: !created && !PAYABLE.includes(charge.status) }
+}
+
+export interface AfterCreateContext {
+  io: IO
+  getCharge: (id: string) => Promise<Charge>
+  note: (text: string) => void
+}
+
+/**
+ * What follows a creation: a charge that is not payable is said so and ends in exit 5, unless it
+ * already is in the state --wait asks for; otherwise --wait polls. The charge to print, and what
+ * to report after printing it.
+ */
+export async function afterCreate(outcome: CreatedCharge, wait: WaitRequest | undefined, ctx: AfterCreateContext): Promise<{ charge: Charge; failure?: WaitError | ExitCode }> {
+  const { charge } = outcome
+  if (outcome.notPayable) {
+    ctx.note(notPayableNote(charge))
+    if (!wait || charge.status !== wait.target) return { charge, failure: EXIT.conflict }
+  }
+  if (!wait) return { charge }
+  return runChargeWait({ io: ctx.io, getCharge: ctx.getCharge, wait, id: charge.id, initial: charge })
 }
 
 /** The states in which a charge's QR may be shown to a payer. */

@@ -1,10 +1,11 @@
 /**
  * `--wait STATE` of `charges create` and `charges get`: polls the charge until it is in STATE,
  * with its terminal feedback: a spinner on stderr (terminal only) that shows the charge's current
- * state, and a closing line on stderr when the state is reached.
+ * state, and a closing line on stderr when the state is reached. The flags are command-kit's
+ * `waitFlags`, parsed by charges/wait.ts; the outcome carries the exit-8 error to report, if any.
  */
-import type { WaitRequest } from '../charges/wait-flags.js'
-import { type WaitClock, type WaitOutcome, waitForStatus } from '../charges/wait.js'
+import { type WaitClock, type WaitOutcome, type WaitRequest, waitError, waitForStatus } from '../charges/wait.js'
+import type { WaitError } from '../errors.js'
 import type { Charge } from '../contract/schemas.js'
 import { painter } from '../output/color.js'
 import { paintStatus } from '../output/charge-view.js'
@@ -21,7 +22,13 @@ export interface ChargeWaitOptions {
   clock?: WaitClock
 }
 
-export async function runChargeWait(opts: ChargeWaitOptions): Promise<WaitOutcome> {
+/** The charge as the wait left it, and the error to report after printing it when the wait failed. */
+export interface ChargeWaitResult {
+  charge: Charge
+  failure?: WaitError
+}
+
+export async function runChargeWait(opts: ChargeWaitOptions): Promise<ChargeWaitResult> {
   const { io, getCharge, wait } = opts
   const start = { id: opts.id, initial: opts.initial }
   const paint = painter(io.colorErr)
@@ -34,5 +41,5 @@ export async function runChargeWait(opts: ChargeWaitOptions): Promise<WaitOutcom
     spinner.stop()
   }
   if (outcome.reached && io.isStderrTTY) io.err(`${paint('green', '✓')} ${outcome.charge.id} is ${paintStatus(paint, outcome.charge.status)}\n`)
-  return outcome
+  return outcome.reached ? { charge: outcome.charge } : { charge: outcome.charge, failure: waitError(outcome, wait.target, wait.timeoutText) }
 }

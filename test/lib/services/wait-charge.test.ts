@@ -25,7 +25,7 @@ describe('runChargeWait', () => {
       initial: charge('awaiting_payment'),
       clock: fakeClock(),
     })
-    expect(outcome).toMatchObject({ reached: true, charge: { status: 'settled' } })
+    expect(outcome).toEqual({ charge: expect.objectContaining({ status: 'settled' }) })
     expect(err()).toContain('0123456789abcdef01234567 is settled')
   })
 
@@ -33,9 +33,13 @@ describe('runChargeWait', () => {
     const { io, err } = testIO()
     const wait = { target: 'settled' as const, timeoutMs: 5_000, timeoutText: '5s' }
     const expired = await runChargeWait({ io, getCharge: async () => charge('expired'), wait, id: 'x', clock: fakeClock() })
-    expect(expired).toMatchObject({ reached: false, charge: { status: 'expired' } })
+    expect(expired.charge.status).toBe('expired')
+    expect(expired.failure).toMatchObject({ exitCode: 8, code: 'wait_failed' })
+    expect(expired.failure?.message).toBe('Charge 0123456789abcdef01234567 is expired: it can no longer become settled.')
     const pending = await runChargeWait({ io, getCharge: async () => charge('awaiting_payment'), wait, id: 'x', clock: fakeClock() })
-    expect(pending).toMatchObject({ reached: false, charge: { status: 'awaiting_payment' } })
+    expect(pending.charge.status).toBe('awaiting_payment')
+    expect(pending.failure).toMatchObject({ exitCode: 8 })
+    expect(pending.failure?.message).toContain('Timed out after 5s')
     expect(err()).toBe('')
   })
 })
