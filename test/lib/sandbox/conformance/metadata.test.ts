@@ -5,6 +5,7 @@
  * it. The CLI's `--metadata` goes through the same schema.
  */
 import { describe, expect, it } from 'vitest'
+import { createClient } from '../../../../src/public/client.js'
 import { svc } from '../../../helpers/cli.js'
 import { CPF, eventsOf, useHarness } from '../../../helpers/conformance.js'
 
@@ -57,8 +58,43 @@ describe('metadata keys are data', () => {
   })
 })
 
+describe('svc-cli/client', () => {
+  it('answers carry every metadata key, __proto__ included (create, get, list)', async () => {
+    const client = createClient({ apiKey: h.sb.testKey, baseUrl: h.sb.baseUrl })
+    try {
+      const created = await client.charges.create({ amountInCents: 1500, payerTaxNumber: CPF, metadata: withProto('"x"') as Record<string, string> })
+      expect(Object.entries(created.metadata ?? {})).toEqual([
+        ['__proto__', 'x'],
+        ['order', '42'],
+      ])
+      expect(Object.getPrototypeOf(created.metadata)).toBe(Object.prototype)
+      expect(Object.hasOwn((await client.charges.get(created.id)).metadata ?? {}, '__proto__')).toBe(true)
+      for await (const charge of client.charges.list({ limit: 1 })) {
+        expect(Object.hasOwn(charge.metadata ?? {}, '__proto__')).toBe(true)
+        break
+      }
+    } finally {
+      await client.close()
+    }
+  })
+})
+
 describe('svc charges create --metadata', () => {
   const env = () => ({ SVC_API_KEY: h.sb.testKey, SVC_BASE_URL: h.sb.baseUrl })
+
+  it('--json prints the answer with every metadata key, __proto__ included (create, get, list)', async () => {
+    const r = await svc(['charges', 'create', '--amount', '1500', '--payer-tax-number', CPF, '--metadata', '__proto__=x', '--metadata', 'order=7', '--json'], { env: env() })
+    expect(r.exitCode).toBe(0)
+    expect(Object.entries(JSON.parse(r.stdout).metadata)).toEqual([
+      ['__proto__', 'x'],
+      ['order', '7'],
+    ])
+    const id = JSON.parse(r.stdout).id
+    const got = await svc(['charges', 'get', id, '--json'], { env: env() })
+    expect(Object.hasOwn(JSON.parse(got.stdout).metadata, '__proto__')).toBe(true)
+    const listed = await svc(['charges', 'list', '--limit', '1', '--json'], { env: env() })
+    expect(Object.hasOwn(JSON.parse(listed.stdout).data[0].metadata, '__proto__')).toBe(true)
+  })
 
   it('--metadata __proto__=x is sent and kept', async () => {
     const r = await svc(['charges', 'create', '--amount', '1500', '--payer-tax-number', CPF, '--metadata', '__proto__=x', '--metadata', 'order=42', '-q'], { env: env() })
