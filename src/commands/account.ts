@@ -12,7 +12,9 @@ export default class Account extends ApiCommand<typeof Account, AccountData> {
   static override description =
     'Reads GET /v1/account. The fee shown comes from the plan the merchant subscribes to (never hard-coded): ' +
     'a percentage (feeBps, 100 bps = 1%) plus a fixed part per charge. The environment is the one of the key used. ' +
-    'On a terminal a labelled view; piped, `key<TAB>value` lines with the API values; --json prints the Account object.'
+    'On a terminal a labelled view; piped, `key<TAB>value` lines with the API values; --json prints the Account object. ' +
+    'A webhook endpoint the service deactivated (24 h without a successful delivery) is shown `(inactive)` with how to ' +
+    'reactivate it: save the URL again (in the panel, or `svc sandbox webhook set URL --env ENV` for the sandbox); piped, that hint goes to stderr.'
 
   static override examples = ['<%= config.bin %> account', '<%= config.bin %> account --profile sandbox-live', '<%= config.bin %> account --json | jq .plan.feeBps']
 
