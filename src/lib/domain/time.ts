@@ -41,7 +41,7 @@ export function rfc3339Millis(text: string): number | undefined {
   // setUTCFullYear, not Date.UTC: years 0000 to 0099 stay themselves.
   date.setUTCFullYear(y, mo - 1, d)
   date.setUTCHours(h, mi, 0, 0)
-  const fractionMs = m[7] === undefined ? 0 : Math.trunc(Number(`0.${m[7]}`.slice(0, 5)) * 1000)
+  const fractionMs = m[7] === undefined ? 0 : Number(`${m[7]}00`.slice(0, 3))
   return date.getTime() + s * 1000 + fractionMs - offsetMinutes * 60_000
 }
 
