@@ -10,6 +10,8 @@ import type { SplitCharge, SplitChargeCreateRequest } from '../contract/split-ch
 import type { Withdrawal } from '../contract/withdrawals.js'
 import { NetworkError, ResponseError } from '../errors.js'
 import { isLoopbackHost } from '../net/loopback.js'
+import { redact } from '../config/mask.js'
+import { concealKey } from './conceal.js'
 import { decodeBody, errorBodyOf, errorFromResponse, requestIdOf } from './decode.js'
 import { AnswerTooLargeError, type HttpRequest, type HttpResponse, HttpTransport, MAX_ANSWER_BYTES, TransportError } from './http.js'
 import { paginate } from './paginate.js'
@@ -166,9 +168,13 @@ class UndiciApiClient implements ApiClient {
     return this.decode(res, ANSWER_SHAPES.charge, 'Charge', `${req.method} ${req.path}`)
   }
 
-  private decode<T>(res: HttpResponse, shape: AnswerShape<T>, what: string, request: string): Promise<T> {
-    if (res.status < 200 || res.status > 299) throw errorFromResponse(res, request)
-    return decodeBody(res, shape, what, request)
+  private async decode<T>(res: HttpResponse, shape: AnswerShape<T>, what: string, request: string): Promise<T> {
+    try {
+      if (res.status < 200 || res.status > 299) throw errorFromResponse(res, request)
+      return await decodeBody(res, shape, what, request)
+    } catch (err) {
+      throw concealKey(err, this.opts.apiKey)
+    }
   }
 
   /** Sends with retries; returns the last HTTP answer (any status) or throws NetworkError. */
@@ -191,7 +197,7 @@ class UndiciApiClient implements ApiClient {
           this.log(`← ${err.status ?? 'error'} ${req.method} ${req.path} answer over ${MAX_ANSWER_BYTES} bytes, not read further`)
           throw new ResponseError(`The server's answer to ${req.method} ${req.path} is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB; svc stopped reading it.`, err.status)
         }
-        if (!(err instanceof TransportError)) throw err
+        if (!(err instanceof TransportError)) throw concealKey(err, this.opts.apiKey)
         transportError = err
         failure = { kind: 'transport', reason: err.reason }
       }
@@ -202,7 +208,7 @@ class UndiciApiClient implements ApiClient {
       this.log(`← ${outcome} ${req.method} ${req.path} ${ms}ms${requestId ? ` requestId ${requestId}` : ''}${wait !== undefined ? ` (retrying in ${wait}ms)` : ''}`)
       if (wait === undefined) {
         if (res) return { res, ambiguousEarlier }
-        throw this.networkError(transportError!, retry + 1)
+        throw concealKey(this.networkError(transportError!, retry + 1), this.opts.apiKey)
       }
       if (failure && isAmbiguous(failure)) ambiguousEarlier = true
       await this.sleep(wait)
@@ -241,6 +247,7 @@ class UndiciApiClient implements ApiClient {
   }
 
   private log(line: string): void {
-    this.opts.debug?.(line)
+    // A requestId the server chose is in the line: mask an echoed key here, whoever the sink is.
+    if (this.opts.debug) this.opts.debug(redact(line, [this.opts.apiKey]))
   }
 }

@@ -67,8 +67,11 @@ export async function decodeBody<T>(res: HttpResponse, shape: AnswerShape<T>, wh
     const got = res.body.trim() === '' ? 'an empty body' : `a body that is not JSON${type ? ` (${type})` : ''}: "${snippet(res.body)}"`
     throw new ResponseError(`The answer to ${where} was ${got}.`, res.status)
   }
+  // zod (compiled or not) leaves out a key named `__proto__` (e.g. a metadata key): put it back.
+  // The cheap test keeps the walk off every answer that holds no such key.
+  const keep = (value: T): T => (res.body.includes('proto') ? keepProtoKeys(json.value, value) : value)
   const fast = shape.parse(json.value)
-  if (fast !== undefined) return fast
+  if (fast !== undefined) return keep(fast)
   const [schema, { detailsFromZod }] = await Promise.all([shape.schema(), import('../contract/schemas.js')])
   const parsed = schema.safeParse(json.value)
   if (!parsed.success) {
@@ -76,7 +79,27 @@ export async function decodeBody<T>(res: HttpResponse, shape: AnswerShape<T>, wh
     const fields = details.map((d) => d.field).join(', ')
     throw new ResponseError(`The answer to ${where} is not a valid ${what}: bad or missing field(s) ${fields}.`, res.status, details)
   }
-  return parsed.data
+  return keep(parsed.data)
+}
+
+/**
+ * `parsed` with every own `__proto__` key of `raw` (the JSON as parsed) that zod left out put
+ * back, in its place among the keys, at every depth: metadata is data, whatever its keys (issue
+ * 29 item 27). Object.fromEntries defines the key (never the prototype setter); its value is
+ * carried as the answer holds it. Objects without such a key are kept as they are.
+ */
+function keepProtoKeys<T>(raw: unknown, parsed: T): T {
+  if (Array.isArray(raw) && Array.isArray(parsed)) {
+    for (let i = 0; i < Math.min(raw.length, parsed.length); i++) parsed[i] = keepProtoKeys(raw[i], parsed[i])
+    return parsed
+  }
+  if (raw === null || typeof raw !== 'object' || parsed === null || typeof parsed !== 'object') return parsed
+  const from = raw as Record<string, unknown>
+  const to = parsed as Record<string, unknown>
+  for (const key of Object.keys(to)) if (Object.hasOwn(from, key)) to[key] = keepProtoKeys(from[key], to[key])
+  if (!Object.hasOwn(from, '__proto__') || Object.hasOwn(to, '__proto__')) return parsed
+  const keys = [...Object.keys(from).filter((k) => k === '__proto__' || Object.hasOwn(to, k)), ...Object.keys(to).filter((k) => !Object.hasOwn(from, k))]
+  return Object.fromEntries(keys.map((k) => [k, k === '__proto__' ? from[k] : to[k]])) as T
 }
 
 /** The typed error for a non-2xx answer. */

@@ -50,19 +50,24 @@ export function parseAmount(raw: string): number | FlagIssue {
   }
 }
 
-/** `key=value` pairs (the value may contain `=`); a key given twice is an error, not a silent overwrite. */
+/**
+ * `key=value` pairs (the value may contain `=`); a key given twice is an error, not a silent
+ * overwrite. Any key is data, `__proto__` included: the pairs go through a Map and
+ * Object.fromEntries, which defines own properties where `out[key] = value` would hit the
+ * prototype setter and drop the entry.
+ */
 export function parseMetadata(pairs: string[]): Record<string, string> | FlagIssue {
   const field = flagLabel('metadata', 'metadata')
-  const out: Record<string, string> = {}
+  const out = new Map<string, string>()
   for (const pair of pairs) {
     const eq = pair.indexOf('=')
     if (eq < 0) return { field, message: `expected key=value, got "${pair}"` }
     const key = pair.slice(0, eq).trim()
     if (!key) return { field, message: `the key is empty in "${pair}"` }
-    if (Object.hasOwn(out, key)) return { field, message: `key "${key}" is given twice` }
-    out[key] = pair.slice(eq + 1)
+    if (out.has(key)) return { field, message: `key "${key}" is given twice` }
+    out.set(key, pair.slice(eq + 1))
   }
-  return out
+  return Object.fromEntries(out)
 }
 
 /**

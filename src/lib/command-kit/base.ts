@@ -160,9 +160,13 @@ export function renderError(err: Error & { oclif?: { exit?: number } }, io: IO, 
     code = 'internal_error'
     hint = io.env.SVC_DEBUG === '1' ? undefined : 'This is a bug in svc. Run again with SVC_DEBUG=1 for details and report it.'
   }
-  // A hostile or broken server's error text may echo the request's Authorization header.
+  // A hostile or broken server's error text may echo the request's Authorization header: the
+  // API client masks its own key in every field (api/conceal.ts); anything key-shaped left is masked here.
   message = redact(message, [])
-  details = details?.map((d) => ({ ...d, message: redact(d.message, []) }))
+  code = redact(code, [])
+  details = details?.map((d) => ({ field: redact(d.field, []), message: redact(d.message, []) }))
+  if (requestId !== undefined) requestId = redact(requestId, [])
+  if (hint !== undefined) hint = redact(hint, [])
   if (json) {
     const error: Record<string, unknown> = { code, message }
     if (details?.length) error.details = details

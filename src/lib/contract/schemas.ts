@@ -7,9 +7,19 @@
 import * as z from 'zod'
 import { ADVANCE_TARGETS, CHARGE_STATUSES } from '../domain/charge-states.js'
 import { isValidTaxNumber } from '../domain/tax-number.js'
+import { rfc3339Millis } from '../domain/time.js'
 import { LIMITS } from './limits.js'
 
 const dateTime = z.iso.datetime({ offset: true })
+/**
+ * A date-time the client sends (spec 4.2's `createdAfter`/`createdBefore`): whatever RFC 3339
+ * accepts, lower-case `t`/`z`, offsets and fractions included (zod's `iso.datetime` wants
+ * upper case). Read the instant with `rfc3339Millis`.
+ */
+const requestDateTime = z
+  .string()
+  .refine((t) => rfc3339Millis(t) !== undefined, 'must be an RFC 3339 date-time, e.g. 2026-11-01T12:00:00Z or 2026-11-01T09:00:00-03:00')
+  .meta({ format: 'date-time' })
 const int64 = z.number().int()
 
 // ---------------------------------------------------------------- requests
@@ -27,11 +37,52 @@ function text(field: string) {
   return z.string().refine((t) => !UNPRINTABLE.test(t), `${field} must not contain control characters or unpaired surrogates`)
 }
 
-export const MetadataSchema = z
-  .record(text('metadata keys').min(1, 'metadata keys must not be empty'), text('metadata values').max(LIMITS.metadataValueMax, `each metadata value must be at most ${LIMITS.metadataValueMax} characters`))
-  .refine((m) => Object.keys(m).length <= LIMITS.metadataEntriesMax, {
-    message: `metadata must have at most ${LIMITS.metadataEntriesMax} entries`,
-  })
+const MetadataKeySchema = text('metadata keys').min(1, 'metadata keys must not be empty')
+const MetadataValueSchema = text('metadata values').max(LIMITS.metadataValueMax, `each metadata value must be at most ${LIMITS.metadataValueMax} characters`)
+const METADATA_COUNT_MESSAGE = `metadata must have at most ${LIMITS.metadataEntriesMax} entries`
+
+/** The shape metadata has (spec 2.1): an object of string to string, at most 20 entries. It documents; MetadataSchema checks. */
+const MetadataRecordSchema = z.record(MetadataKeySchema, MetadataValueSchema).refine((m) => Object.keys(m).length <= LIMITS.metadataEntriesMax, METADATA_COUNT_MESSAGE)
+
+/**
+ * Metadata is data: every own key is kept and every value checked, `__proto__` included. zod's
+ * record (and object) skip a key named `__proto__` without a word, so that
+ * `{"__proto__": 5, "order": "42"}` would pass as `{"order": "42"}`; this schema walks the own
+ * keys itself with the record's key and value schemas (same messages) and answers a fresh
+ * object whose keys are own data properties (Object.fromEntries defines, never assigns). Its JSON
+ * Schema is the record's.
+ */
+export const MetadataSchema = z.custom<Record<string, string>>().transform((input, ctx) => {
+  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+    ctx.issues.push({ code: 'custom', message: 'metadata must be an object of string keys to string values', input })
+    return z.NEVER
+  }
+  const entries: [string, string][] = []
+  let valid = true
+  for (const key of Reflect.ownKeys(input)) {
+    if (typeof key !== 'string' || !Object.prototype.propertyIsEnumerable.call(input, key)) continue
+    const value = (input as Record<string, unknown>)[key]
+    for (const [schema, checked] of [
+      [MetadataKeySchema, key],
+      [MetadataValueSchema, value],
+    ] as const) {
+      const result = schema.safeParse(checked)
+      if (result.success) continue
+      valid = false
+      for (const issue of result.error.issues) ctx.issues.push({ code: 'custom', message: issue.message, input: checked, path: [key, ...issue.path] })
+    }
+    entries.push([key, value as string])
+  }
+  if (entries.length > LIMITS.metadataEntriesMax) {
+    valid = false
+    ctx.issues.push({ code: 'custom', message: METADATA_COUNT_MESSAGE, input })
+  }
+  return valid ? (Object.fromEntries(entries) as Record<string, string>) : z.NEVER
+})
+MetadataSchema._zod.toJSONSchema = () => {
+  const { $schema: _, ...schema } = z.toJSONSchema(MetadataRecordSchema) as Record<string, unknown>
+  return schema
+}
 
 export const ChargeCreateRequestSchema = z.object({
   amountInCents: z
@@ -54,8 +105,8 @@ export const ChargeStatusSchema = z.enum(CHARGE_STATUSES)
 export const ChargeListQuerySchema = z.object({
   externalId: z.string().max(LIMITS.externalIdMax, `externalId must be at most ${LIMITS.externalIdMax} characters`).optional(),
   status: ChargeStatusSchema.optional(),
-  createdAfter: dateTime.optional(),
-  createdBefore: dateTime.optional(),
+  createdAfter: requestDateTime.optional(),
+  createdBefore: requestDateTime.optional(),
   startingAfter: z.string().min(1).optional(),
   limit: z.coerce
     .number()

@@ -13,6 +13,43 @@ export function parseDuration(text: string): number | undefined {
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/
 
+/** RFC 3339's date-time (section 5.6): `T` or `t`, seconds, an optional fraction, `Z`, `z` or `±hh:mm`. */
+const RFC3339_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(?:\.(\d+))?(?:[Zz]|([+-])(\d{2}):(\d{2}))$/
+
+/**
+ * The instant (epoch ms) an RFC 3339 date-time names, or undefined when the text is not one: the
+ * grammar of RFC 3339 section 5.6 exactly (lower-case `t` and `z`, any offset, any number of
+ * fraction digits), with every field in its range (a day the month has; a second of 60, the
+ * leap second, reads as the first instant of the next minute, as POSIX time has no slot for it).
+ * Fractions finer than a millisecond are cut, never rounded up into the next one. The one rule
+ * for the API's date-time parameters: the contract's query schema, the sandbox and the CLI's
+ * date flags all read them with it.
+ */
+export function rfc3339Millis(text: string): number | undefined {
+  const m = RFC3339_DATE_TIME.exec(text)
+  if (!m) return undefined
+  const [y, mo, d, h, mi, s] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number]
+  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h > 23 || mi > 59 || s > 60) return undefined
+  let offsetMinutes = 0
+  if (m[8] !== undefined) {
+    const oh = Number(m[9])
+    const om = Number(m[10])
+    if (oh > 23 || om > 59) return undefined
+    offsetMinutes = (m[8] === '-' ? -1 : 1) * (oh * 60 + om)
+  }
+  const date = new Date(0)
+  // setUTCFullYear, not Date.UTC: years 0000 to 0099 stay themselves.
+  date.setUTCFullYear(y, mo - 1, d)
+  date.setUTCHours(h, mi, 0, 0)
+  const fractionMs = m[7] === undefined ? 0 : Number(`${m[7]}00`.slice(0, 3))
+  return date.getTime() + s * 1000 + fractionMs - offsetMinutes * 60_000
+}
+
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28
+  return [4, 6, 9, 11].includes(month) ? 30 : 31
+}
+
 /**
  * Whether the written date and time exist on the calendar. `new Date` rolls an impossible day
  * over (2026-02-30 becomes 2 March, 24:00 the next day) instead of refusing it, so the fields
@@ -47,6 +84,8 @@ export function parseInstant(text: string, now: Date = new Date()): Date | undef
     if (lower === 'yesterday') d.setDate(d.getDate() - 1)
     return d
   }
+  const exact = rfc3339Millis(s)
+  if (exact !== undefined) return new Date(exact)
   if (RFC3339.test(s) || DATE_ONLY.test(s)) {
     if (!existsOnCalendar(s)) return undefined
     const d = DATE_ONLY.test(s) ? new Date(`${s}T00:00:00`) : new Date(s)

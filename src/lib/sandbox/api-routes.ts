@@ -8,6 +8,7 @@ import type { IncomingMessage } from 'node:http'
 import { LIMITS } from '../contract/limits.js'
 import { AdvanceRequestSchema, type Charge, ChargeCreateRequestSchema, ChargeListQuerySchema, detailsFromZod, IdempotencyKeySchema } from '../contract/schemas.js'
 import { SplitChargeCreateRequestSchema } from '../contract/split-charges.js'
+import { rfc3339Millis } from '../domain/time.js'
 import { SandboxApiError, chargeNotFound, invalidRequest, withdrawalNotFound } from './api-error.js'
 import { qrPng } from './brcode.js'
 import { type Answer, checkApiBody, parseJson, pathSegment, readBody } from './http-io.js'
@@ -102,8 +103,8 @@ function listCharges({ deps, env, query }: ApiCall): Answer {
   const page = deps.store.listCharges(env, {
     status: q.status,
     externalId: q.externalId,
-    createdAfterMs: q.createdAfter === undefined ? undefined : Date.parse(q.createdAfter),
-    createdBeforeMs: q.createdBefore === undefined ? undefined : Date.parse(q.createdBefore),
+    createdAfterMs: q.createdAfter === undefined ? undefined : rfc3339Millis(q.createdAfter),
+    createdBeforeMs: q.createdBefore === undefined ? undefined : rfc3339Millis(q.createdBefore),
     after,
     limit: q.limit ?? LIMITS.listLimitDefault,
   })

@@ -33,3 +33,13 @@ describe('parseListFlags', () => {
     expect(() => parseListFlags({ limit }, now)).toThrow(/invalid --limit \(limit\)/i)
   })
 })
+
+describe('parseListFlags reads RFC 3339 as RFC 3339 does (issue 29 item 28)', () => {
+  it.each([
+    ['2020-01-01t00:00:00z', '2020-01-01T00:00:00.000Z'],
+    ['2020-01-01T05:30:00+05:30', '2020-01-01T00:00:00.000Z'],
+    ['2020-01-01T00:00:00.123456Z', '2020-01-01T00:00:00.123Z'],
+  ])('--created-after %s is sent as %s', (text, iso) => {
+    expect(parseListFlags({ 'created-after': text }, now)).toEqual({ createdAfter: iso })
+  })
+})

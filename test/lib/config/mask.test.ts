@@ -26,6 +26,26 @@ describe('redact', () => {
   })
 })
 
+describe('redact: an echoed key, however the server wrote it (issue 29 item 5)', () => {
+  const secretPart = TEST_KEY.slice('svc_test_'.length)
+  it.each([
+    ['whole', TEST_KEY],
+    ['without its prefix', secretPart],
+    ['upper-cased', TEST_KEY.toUpperCase()],
+    ['upper-cased, without its prefix', secretPart.toUpperCase()],
+    ['in mixed case', secretPart.replace(/[a-f]/g, (c) => c.toUpperCase())],
+  ])('%s: masked to the key’s masked form', (_how, echo) => {
+    const out = redact(`req_${echo}: chave ${echo}.`, [TEST_KEY])
+    expect(out.toLowerCase()).not.toContain(secretPart.toLowerCase())
+    expect(out).toBe('req_svc_test_…2a4b: chave svc_test_…2a4b.')
+  })
+
+  it('a key with a $ in it is masked, not read as a replacement pattern', () => {
+    const key = 'svc_test_abc$&def$1ghijk'
+    expect(redact(`x ${key} y`, [key])).toBe(`x ${'svc_test_…hijk'} y`)
+  })
+})
+
 describe('environmentOfKey', () => {
   it('reads the environment from the prefix, and nothing from a key without one', () => {
     expect(environmentOfKey(TEST_KEY)).toBe('test')

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseInstant, relativeTime } from '../../../src/lib/domain/time.js'
+import { parseInstant, relativeTime, rfc3339Millis } from '../../../src/lib/domain/time.js'
 
 const now = new Date('2026-11-20T15:00:00Z')
 
@@ -29,5 +29,50 @@ describe('relativeTime', () => {
   it('an event that already happened is never in the future: a clock ahead of ours reads "just now"', () => {
     expect(relativeTime(at(2 * 3_600_000), now, { happened: true })).toBe('just now')
     expect(relativeTime(at(-3 * 60_000), now, { happened: true })).toBe('3 min ago')
+  })
+})
+
+describe('rfc3339Millis: RFC 3339 section 5.6, all of it and only it (issue 29 item 28)', () => {
+  it.each([
+    ['2020-01-01t00:00:00z', '2020-01-01T00:00:00.000Z'],
+    ['2020-01-01T00:00:00z', '2020-01-01T00:00:00.000Z'],
+    ['2020-01-01t00:00:00Z', '2020-01-01T00:00:00.000Z'],
+    ['2020-01-01T05:30:00+05:30', '2020-01-01T00:00:00.000Z'],
+    ['2019-12-31T21:00:00-03:00', '2020-01-01T00:00:00.000Z'],
+    ['2020-01-01T00:00:00-00:00', '2020-01-01T00:00:00.000Z'],
+    ['2020-01-01T00:00:00.5Z', '2020-01-01T00:00:00.500Z'],
+    ['2020-01-01T00:00:00.05Z', '2020-01-01T00:00:00.050Z'],
+    ['2020-01-01T00:00:00.123456789Z', '2020-01-01T00:00:00.123Z'],
+    ['2020-01-01T00:00:00.9999Z', '2020-01-01T00:00:00.999Z'],
+    ['2016-12-31T23:59:60Z', '2017-01-01T00:00:00.000Z'],
+    ['2028-02-29T12:00:00Z', '2028-02-29T12:00:00.000Z'],
+    ['0001-01-01T00:00:00Z', '0001-01-01T00:00:00.000Z'],
+  ])('%s is %s', (text, iso) => {
+    expect(new Date(rfc3339Millis(text)!).toISOString()).toBe(iso)
+  })
+
+  it.each([
+    '2020-01-01 00:00:00Z',
+    '2020-01-01T00:00Z',
+    '2020-01-01T00:00:00',
+    '2020-01-01T00:00:00+0530',
+    '2020-01-01T00:00:00+24:00',
+    '2020-01-01T00:00:00+05:60',
+    '2020-01-01T24:00:00Z',
+    '2020-01-01T00:60:00Z',
+    '2020-01-01T00:00:61Z',
+    '2020-02-30T00:00:00Z',
+    '2026-02-29T00:00:00Z',
+    '2020-13-01T00:00:00Z',
+    '2020-01-01T00:00:00.Z',
+    ' 2020-01-01T00:00:00Z',
+    '2020-01-01',
+  ])('%s is not an RFC 3339 date-time', (text) => {
+    expect(rfc3339Millis(text)).toBeUndefined()
+  })
+
+  it('the CLI reads the same forms (parseInstant)', () => {
+    expect(parseInstant('2020-01-01t00:00:00z', now)?.toISOString()).toBe('2020-01-01T00:00:00.000Z')
+    expect(parseInstant('2016-12-31T23:59:60Z', now)?.toISOString()).toBe('2017-01-01T00:00:00.000Z')
   })
 })

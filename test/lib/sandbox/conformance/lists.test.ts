@@ -44,6 +44,30 @@ describe('listing', () => {
     expect(ids(await list('?externalId=nope'))).toEqual([])
   })
 
+  it('reads createdAfter/createdBefore as RFC 3339 does: lower-case t and z, offsets, fractions (issue 29 item 28)', async () => {
+    await h.clock.advance(60_000)
+    const a = (await h.create({ externalId: 'rfc-a' })).body
+    await h.clock.advance(60_000)
+    const b = (await h.create({ externalId: 'rfc-b' })).body
+    const ms = Date.parse(b.createdAt)
+    const upper = new Date(ms).toISOString()
+    const forms = [upper.toLowerCase(), upper.replace('T', 't'), upper.replace('Z', 'z'), new Date(ms + 5.5 * 3_600_000).toISOString().replace('Z', '+05:30'), upper.replace('Z', '000123Z')]
+    const want = ids(await list(`?createdBefore=${encodeURIComponent(upper)}&limit=1`))
+    expect(want).toEqual([a.id])
+    for (const form of forms) {
+      const r = await list(`?createdBefore=${encodeURIComponent(form)}&limit=1`)
+      expect(r.status, form).toBe(200)
+      expect(ids(r), form).toEqual(want)
+      // Both bounds are exclusive: after b's own instant, b is not listed.
+      expect(ids(await list(`?createdAfter=${encodeURIComponent(form)}&externalId=rfc-b`)), form).toEqual([])
+    }
+    for (const bad of ['2020-01-01 00:00:00Z', '2020-02-30T00:00:00Z', '2020-01-01T00:00:00+24:00']) {
+      const r = await list(`?createdAfter=${encodeURIComponent(bad)}`)
+      expect(r.status, bad).toBe(400)
+      expect(errorOf(r).details).toEqual([expect.objectContaining({ field: 'createdAfter', message: expect.stringMatching(/RFC 3339/) })])
+    }
+  })
+
   it('rejects a bad parameter with 400 and one detail per parameter', async () => {
     for (const [query, fields] of [
       ['?limit=0', ['limit']],
