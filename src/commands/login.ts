@@ -36,7 +36,6 @@ export default class Login extends BaseCommand<typeof Login, LoginResult> {
 
   async run(): Promise<LoginResult> {
     const timeoutMs = timeoutFlagMs(this.flags.timeout)
-    const { createClient } = await import('../lib/api/client.js')
     return login(
       {
         profile: this.flags.profile,
@@ -45,7 +44,7 @@ export default class Login extends BaseCommand<typeof Login, LoginResult> {
         withWebhookSecretStdin: this.flags['with-webhook-secret-stdin'],
         timeoutMs,
       },
-      { io: this.io, createClient, userAgent: `svc/${this.config.version}`, warn: (text) => this.warnUser(text) },
+      { io: this.io, newApiClient: this.factory.newApiClient, userAgent: `svc/${this.config.version}`, warn: (text) => this.warnUser(text) },
     )
   }
 

@@ -2,7 +2,7 @@ import { statSync } from 'node:fs'
 import { PassThrough } from 'node:stream'
 import { Errors } from '@oclif/core'
 import nock from 'nock'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import Login from '../../src/commands/login.js'
 import { ProfileStore } from '../../src/lib/config/store.js'
 import { setIO } from '../../src/lib/output/io.js'
@@ -11,10 +11,11 @@ import { testIO } from '../helpers/test-io.js'
 import { ROOT, runCommand } from '../helpers/run-command.js'
 import { account, BASE_URL, errorBody, LIVE_KEY, TEST_KEY } from '../helpers/api-fixtures.js'
 import { instantRetries } from '../helpers/instant-retries.js'
+import { overrideCommandFactory } from '../../src/lib/command-kit/factory.js'
 import { freshConfigDir, WEBHOOK_SECRET } from '../helpers/config.js'
 
-const sleeps = vi.hoisted(() => [] as number[])
-vi.mock('../../src/lib/api/client.js', (orig) => instantRetries(orig, sleeps))
+const sleeps: number[] = []
+beforeEach(() => overrideCommandFactory(instantRetries(sleeps)))
 
 afterEach(() => {
   sleeps.length = 0

@@ -1,16 +1,17 @@
 /** A bearer key sent over plain http to another machine can be read on the way: say so, once. */
 import nock from 'nock'
-import { describe, expect, it, vi } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import Account from '../../src/commands/account.js'
 import ChargesCancel from '../../src/commands/charges/cancel.js'
 import { plainHttpWarning } from '../../src/lib/command-kit/api.js'
 import { account, TEST_KEY } from '../helpers/api-fixtures.js'
 import { instantRetries } from '../helpers/instant-retries.js'
+import { overrideCommandFactory } from '../../src/lib/command-kit/factory.js'
 import { runCommand } from '../helpers/run-command.js'
 import { chargeN, idOf } from '../helpers/charges.js'
 
-const sleeps = vi.hoisted(() => [] as number[])
-vi.mock('../../src/lib/api/client.js', (orig) => instantRetries(orig, sleeps))
+const sleeps: number[] = []
+beforeEach(() => overrideCommandFactory(instantRetries(sleeps)))
 
 describe('plain-http --base-url', () => {
   it.each([['http://api.example.com'], ['http://10.0.0.5:8787/base'], ['http://[2001:db8::1]:80']])('%s: warns', (url) => {

@@ -4,7 +4,7 @@
  * the screen, nor break a piped row. --json stays byte-exact.
  */
 import nock from 'nock'
-import { describe, expect, it, vi } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import Account from '../../src/commands/account.js'
 import Api from '../../src/commands/api.js'
 import ChargesCancel from '../../src/commands/charges/cancel.js'
@@ -12,11 +12,12 @@ import ChargesGet from '../../src/commands/charges/get.js'
 import ChargesList from '../../src/commands/charges/list.js'
 import { account, BASE_URL, charge, errorBody } from '../helpers/api-fixtures.js'
 import { instantRetries } from '../helpers/instant-retries.js'
+import { overrideCommandFactory } from '../../src/lib/command-kit/factory.js'
 import { runCommand } from '../helpers/run-command.js'
 import { testEnv } from '../helpers/charges.js'
 
-const sleeps = vi.hoisted(() => [] as number[])
-vi.mock('../../src/lib/api/client.js', (orig) => instantRetries(orig, sleeps))
+const sleeps: number[] = []
+beforeEach(() => overrideCommandFactory(instantRetries(sleeps)))
 
 const ESC = '\u001b'
 const RED = `${ESC}[31mRED${ESC}[0m`

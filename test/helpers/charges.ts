@@ -1,6 +1,5 @@
 /** Shared by the charges and test-advance command tests: credentials, fixtures and request tracking. */
-import { vi } from 'vitest'
-import { waitClock } from '../../src/lib/charges/wait.js'
+import { overrideCommandFactory } from '../../src/lib/command-kit/factory.js'
 import type { Charge } from '../../src/lib/contract/schemas.js'
 import { BASE_URL, charge, LIVE_KEY, TEST_KEY } from './api-fixtures.js'
 import { requestsWithoutMock } from './http-mocks.js'
@@ -29,14 +28,18 @@ export function trackUnmatched(): { sent: () => string[] } {
   return { sent: () => requestsWithoutMock().slice(before) }
 }
 
-/** Makes `--wait` run instantly: sleeping advances a fake clock. Returns the fake time in ms. */
+/** Makes `--wait` run instantly: the commands' clock (their factory's) advances when it sleeps. Returns the fake time in ms. */
 export function fakeWaitClock(start = 1_800_000_000_000): { now: () => number; sleeps: number[] } {
   let t = start
   const sleeps: number[] = []
-  vi.spyOn(waitClock, 'now').mockImplementation(() => t)
-  vi.spyOn(waitClock, 'sleep').mockImplementation(async (ms) => {
-    sleeps.push(ms)
-    t += ms
+  overrideCommandFactory({
+    clock: {
+      now: () => t,
+      sleep: async (ms) => {
+        sleeps.push(ms)
+        t += ms
+      },
+    },
   })
   return { now: () => t, sleeps }
 }

@@ -1,14 +1,11 @@
 /**
- * For command tests: `vi.mock('…/src/lib/api/client.js', (orig) => instantRetries(orig, sleeps))`
- * makes the client that ApiCommand creates record its back-off waits instead of sleeping.
+ * For command tests: `beforeEach(() => overrideCommandFactory(instantRetries(sleeps)))` makes the
+ * clients that commands create record their back-off waits instead of sleeping, with no jitter.
+ * No module mock: the command factory (src/lib/command-kit/factory.ts) is the seam.
  */
-import type * as ClientModule from '../../src/lib/api/client.js'
-import type { ClientOptions } from '../../src/lib/api/types.js'
+import { createClient } from '../../src/lib/api/client.js'
+import type { CommandFactory } from '../../src/lib/command-kit/factory.js'
 
-export async function instantRetries(importOriginal: () => Promise<unknown>, sleeps: number[]): Promise<typeof ClientModule> {
-  const real = (await importOriginal()) as typeof ClientModule
-  return {
-    ...real,
-    createClient: (opts: ClientOptions) => real.createClient({ ...opts, sleep: async (ms) => void sleeps.push(ms), random: () => 0 }),
-  }
+export function instantRetries(sleeps: number[]): Partial<CommandFactory> {
+  return { newApiClient: async (opts) => createClient({ ...opts, sleep: async (ms) => void sleeps.push(ms), random: () => 0 }) }
 }

@@ -60,7 +60,7 @@ export default class ChargesCreate extends ApiCommand<typeof ChargesCreate, Char
     )
     // The human view comes at once, not with the result: the payer needs the QR while --wait polls.
     if (!this.flags.json) await this.showCreated(outcome, client.serverNow())
-    const { charge, failure } = await afterCreate(outcome, wait, { io: this.io, getCharge: (id) => client.getCharge(id), note: (text) => this.note(text) })
+    const { charge, failure } = await afterCreate(outcome, wait, { io: this.io, clock: this.factory.clock, getCharge: (id) => client.getCharge(id), note: (text) => this.note(text) })
     if (failure !== undefined) this.failAfterOutput(failure)
     return charge
   }

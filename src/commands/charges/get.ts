@@ -36,7 +36,7 @@ export default class ChargesGet extends ApiCommand<typeof ChargesGet, Charge> {
     const client = await this.client()
     const charge: Charge = await client.getCharge(id)
     if (!wait) return charge
-    const waited = await runChargeWait({ io: this.io, getCharge: (i) => client.getCharge(i), wait, id, initial: charge })
+    const waited = await runChargeWait({ io: this.io, clock: this.factory.clock, getCharge: (i) => client.getCharge(i), wait, id, initial: charge })
     if (waited.failure) this.failAfterOutput(waited.failure)
     return waited.charge
   }

@@ -1,7 +1,7 @@
 /**
  * `--wait STATE`: polls `GET /v1/charges/{id}` (the authority, spec 1) until the charge is in
  * STATE, reaches a state from which STATE can no longer be reached, or the time runs out.
- * Time and sleep are injected so tests never sleep on the wall clock.
+ * Time and sleep are injected (the command factory's clock) so tests never sleep on the wall clock.
  *
  * "Can no longer be reached" follows the transition table: `expired` or `failed` end a wait for
  * `settled`, but `canceled` does not, because a canceled QR stays payable and a late payment
@@ -36,12 +36,6 @@ export interface WaitClock {
   sleep: (ms: number) => Promise<void>
 }
 
-/** The process clock. Tests replace its members (vi.spyOn) to run waits instantly. */
-export const waitClock: WaitClock = {
-  now: () => Date.now(),
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
-}
-
 export const POLL_INTERVAL_MS = 1000
 
 export interface WaitOptions {
@@ -50,7 +44,8 @@ export interface WaitOptions {
   target: ChargeStatus
   timeoutMs: number
   intervalMs?: number
-  clock?: WaitClock
+  /** The commands' is their factory's (command-kit/factory.ts); tests pass one that never sleeps. */
+  clock: WaitClock
   /** A charge already in hand (e.g. just created): checked before the first poll. */
   initial?: Charge
   /** Called with every charge read, for a spinner. */
@@ -60,7 +55,7 @@ export interface WaitOptions {
 export type WaitOutcome = { reached: true; charge: Charge } | { reached: false; reason: 'ended' | 'timeout'; charge: Charge }
 
 export async function waitForStatus(opts: WaitOptions): Promise<WaitOutcome> {
-  const clock = opts.clock ?? waitClock
+  const { clock } = opts
   const interval = opts.intervalMs ?? POLL_INTERVAL_MS
   const deadline = clock.now() + opts.timeoutMs
   let charge = opts.initial ?? (await opts.getCharge(opts.id))

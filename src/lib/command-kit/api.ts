@@ -69,8 +69,7 @@ export abstract class ApiCommand<T extends typeof Command, R = void> extends Bas
 
   /** An API client as the CLI makes them: --timeout, its user agent, SVC_DEBUG lines with the key masked. */
   protected async newApiClient(apiKey: string, baseUrl: string): Promise<ApiClient> {
-    const { createClient } = await import('../api/client.js')
-    return createClient({ apiKey, baseUrl, timeoutMs: this.timeoutMs(), debug: this.debugLog(apiKey), userAgent: `svc/${this.config.version}` })
+    return this.factory.newApiClient({ apiKey, baseUrl, timeoutMs: this.timeoutMs(), debug: this.debugLog(apiKey), userAgent: `svc/${this.config.version}` })
   }
 
   /** With SVC_DEBUG=1, where a client logs each request and answer (stderr, `apiKey` masked; CLI.md, Network). */

@@ -11,6 +11,7 @@ import { painter } from '../output/color.js'
 import { createIO, getIO, type IO, setIO } from '../output/io.js'
 import { safeText } from '../output/safe-text.js'
 import { type CommandContext, describeParseError } from './parse-error.js'
+import { type CommandFactory, commandFactory } from './factory.js'
 
 export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>
 export type BaseArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
@@ -33,6 +34,8 @@ export abstract class BaseCommand<T extends typeof Command, R = void> extends Co
   protected flags!: BaseFlags<T>
   protected args!: BaseArgs<T>
   protected io!: IO
+  /** The clock and the clients' makers (tests hand in their own: command-kit/factory.ts). */
+  protected factory!: CommandFactory
   /** Set by `failAfterOutput`: reported once the result is printed. */
   private failure?: Error | ExitCode
 
@@ -75,6 +78,7 @@ export abstract class BaseCommand<T extends typeof Command, R = void> extends Co
   public override async init(): Promise<void> {
     await super.init()
     this.io = getIO()
+    this.factory = commandFactory()
     const { args, flags } = await this.parse({
       flags: this.ctor.flags,
       baseFlags: (super.ctor as typeof BaseCommand).baseFlags,

@@ -11,7 +11,7 @@ import { SANDBOX_PROFILE } from '../config/profiles.js'
 import { ProfileStore } from '../config/store.js'
 import { EXIT } from '../contract/errors.js'
 import { CliError } from '../errors.js'
-import { PanelClient, type PanelEnv } from '../sandbox-client/client.js'
+import type { PanelClient, PanelEnv } from '../sandbox-client/client.js'
 
 export const envFlag = Flags.string({
   description: 'Environment to act on (default: the one of the key used).',
@@ -50,7 +50,7 @@ export abstract class PanelCommand<T extends typeof Command, R = void> extends A
     if (!this.panelClient) {
       const { apiKey, baseUrl } = await this.credentials()
       // SVC_DEBUG=1 logs the panel's requests like the API client's, key masked (CLI.md, Network).
-      this.panelClient = new PanelClient({ apiKey, baseUrl, timeoutMs: this.timeoutMs(), debug: this.debugLog(apiKey) })
+      this.panelClient = await this.factory.newPanelClient({ apiKey, baseUrl, timeoutMs: this.timeoutMs(), debug: this.debugLog(apiKey) })
     }
     return this.panelClient
   }

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto'
 import type { ApiClient } from '../api/types.js'
 import { completeRequest, type CreateInput } from '../charges/create-input.js'
 import { resolvePayerTaxNumber } from '../charges/payer.js'
-import type { WaitRequest } from '../charges/wait.js'
+import type { WaitClock, WaitRequest } from '../charges/wait.js'
 import type { Charge } from '../contract/schemas.js'
 import { EXIT, type ExitCode } from '../contract/errors.js'
 import type { Environment } from '../config/mask.js'
@@ -62,6 +62,7 @@ export async function createCharge(opts: CreateChargeOptions, ctx: CreateChargeC
 
 export interface AfterCreateContext {
   io: IO
+  clock: WaitClock
   getCharge: (id: string) => Promise<Charge>
   note: (text: string) => void
 }
@@ -78,7 +79,7 @@ export async function afterCreate(outcome: CreatedCharge, wait: WaitRequest | un
     if (!wait || charge.status !== wait.target) return { charge, failure: EXIT.conflict }
   }
   if (!wait) return { charge }
-  return runChargeWait({ io: ctx.io, getCharge: ctx.getCharge, wait, id: charge.id, initial: charge })
+  return runChargeWait({ io: ctx.io, clock: ctx.clock, getCharge: ctx.getCharge, wait, id: charge.id, initial: charge })
 }
 
 /** The states in which a charge's QR may be shown to a payer. */

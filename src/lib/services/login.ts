@@ -26,7 +26,7 @@ export interface LoginOptions {
 
 export interface LoginContext {
   io: IO
-  createClient: (opts: ClientOptions) => ApiClient
+  newApiClient: (opts: ClientOptions) => Promise<ApiClient>
   userAgent?: string
   /** Shows a warning on stderr (the command's styled one). */
   warn: (text: string) => void
@@ -162,7 +162,7 @@ export async function login(opts: LoginOptions, ctx: LoginContext): Promise<Logi
 async function fetchAccount(ctx: LoginContext, opts: LoginOptions, apiKey: string, baseUrl: string): Promise<Account> {
   const { io } = ctx
   const debug = io.env.SVC_DEBUG === '1' ? (line: string) => io.err(`${redact(line, [apiKey])}\n`) : undefined
-  const client = ctx.createClient({ apiKey, baseUrl, timeoutMs: opts.timeoutMs, debug, userAgent: ctx.userAgent })
+  const client = await ctx.newApiClient({ apiKey, baseUrl, timeoutMs: opts.timeoutMs, debug, userAgent: ctx.userAgent })
   try {
     return await client.getAccount()
   } catch (error) {

@@ -19,7 +19,7 @@ export interface ChargeWaitOptions {
   id: string
   /** The charge as last read, so the first poll is not a second request for the same thing. */
   initial?: Charge
-  clock?: WaitClock
+  clock: WaitClock
 }
 
 /** The charge as the wait left it, and the error to report after printing it when the wait failed. */

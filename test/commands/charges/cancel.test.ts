@@ -1,12 +1,13 @@
 import nock from 'nock'
-import { describe, expect, it, vi } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import ChargesCancel from '../../../src/commands/charges/cancel.js'
 import { runCommand } from '../../helpers/run-command.js'
 import { instantRetries } from '../../helpers/instant-retries.js'
+import { overrideCommandFactory } from '../../../src/lib/command-kit/factory.js'
 import { ANSI, BASE_URL, chargeN, errorBody, idOf, testEnv, trackUnmatched } from '../../helpers/charges.js'
 
-const sleeps = vi.hoisted(() => [] as number[])
-vi.mock('../../../src/lib/api/client.js', (orig) => instantRetries(orig, sleeps))
+const sleeps: number[] = []
+beforeEach(() => overrideCommandFactory(instantRetries(sleeps)))
 
 const canceled = (n: number) => chargeN(n, { status: 'canceled' })
 

@@ -1,13 +1,14 @@
 import nock from 'nock'
-import { describe, expect, it, vi } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import ChargesCreate from '../../../src/commands/charges/create.js'
 import { stripAnsi } from '../../../src/lib/output/color.js'
 import { runCommand } from '../../helpers/run-command.js'
 import { instantRetries } from '../../helpers/instant-retries.js'
+import { overrideCommandFactory } from '../../../src/lib/command-kit/factory.js'
 import { ANSI, BASE_URL, charge, errorBody, fakeWaitClock, liveEnv, testEnv, trackUnmatched } from '../../helpers/charges.js'
 
-const sleeps = vi.hoisted(() => [] as number[])
-vi.mock('../../../src/lib/api/client.js', (orig) => instantRetries(orig, sleeps))
+const sleeps: number[] = []
+beforeEach(() => overrideCommandFactory(instantRetries(sleeps)))
 
 const CPF = '529.982.247-25'
 

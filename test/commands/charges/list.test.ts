@@ -1,12 +1,13 @@
 import nock from 'nock'
-import { describe, expect, it, vi } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import ChargesList from '../../../src/commands/charges/list.js'
 import { runCommand } from '../../helpers/run-command.js'
 import { instantRetries } from '../../helpers/instant-retries.js'
+import { overrideCommandFactory } from '../../../src/lib/command-kit/factory.js'
 import { ANSI, BASE_URL, chargeN, idOf, testEnv, trackUnmatched } from '../../helpers/charges.js'
 
-const sleeps = vi.hoisted(() => [] as number[])
-vi.mock('../../../src/lib/api/client.js', (orig) => instantRetries(orig, sleeps))
+const sleeps: number[] = []
+beforeEach(() => overrideCommandFactory(instantRetries(sleeps)))
 
 const page = (ns: number[], hasMore: boolean) => ({ data: ns.map((n) => chargeN(n)), hasMore })
 

@@ -3,16 +3,17 @@
  * of the local clock, and they must read "3 min ago", not "in 2 h".
  */
 import nock from 'nock'
-import { describe, expect, it, vi } from 'vitest'
+import { beforeEach, describe, expect, it } from 'vitest'
 import ChargesGet from '../../../src/commands/charges/get.js'
 import ChargesList from '../../../src/commands/charges/list.js'
 import { stripAnsi } from '../../../src/lib/output/color.js'
 import { runCommand } from '../../helpers/run-command.js'
 import { instantRetries } from '../../helpers/instant-retries.js'
+import { overrideCommandFactory } from '../../../src/lib/command-kit/factory.js'
 import { BASE_URL, charge, testEnv } from '../../helpers/charges.js'
 
-const sleeps = vi.hoisted(() => [] as number[])
-vi.mock('../../../src/lib/api/client.js', (orig) => instantRetries(orig, sleeps))
+const sleeps: number[] = []
+beforeEach(() => overrideCommandFactory(instantRetries(sleeps)))
 
 const ID = '65a1f0c2b3d4e5f60718293a'
 const MIN = 60_000

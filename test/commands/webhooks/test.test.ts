@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import nock from 'nock'
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import Account from '../../../src/commands/account.js'
 import SandboxClockAdvance from '../../../src/commands/sandbox/clock/advance.js'
 import SandboxDeliveries from '../../../src/commands/sandbox/deliveries/index.js'
@@ -15,10 +15,11 @@ import type { RunningSandbox } from '../../../src/lib/sandbox/types.js'
 import { startTarget, type Target } from '../../helpers/delivery-target.js'
 import { account, BASE_URL, errorBody, TEST_KEY } from '../../helpers/api-fixtures.js'
 import { instantRetries } from '../../helpers/instant-retries.js'
+import { overrideCommandFactory } from '../../../src/lib/command-kit/factory.js'
 import { runCommand } from '../../helpers/run-command.js'
 
-const sleeps = vi.hoisted(() => [] as number[])
-vi.mock('../../../src/lib/api/client.js', (orig) => instantRetries(orig, sleeps))
+const sleeps: number[] = []
+beforeEach(() => overrideCommandFactory(instantRetries(sleeps)))
 
 const env = { SVC_API_KEY: TEST_KEY, SVC_BASE_URL: BASE_URL }
 // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for ANSI escapes
