@@ -1,4 +1,5 @@
 import { ApiCommand } from '../../lib/command-kit/api.js'
+import { quietFlag } from '../../lib/command-kit/base.js'
 import { ApiError } from '../../lib/errors.js'
 import { painter } from '../../lib/output/color.js'
 import type { IO } from '../../lib/output/io.js'
@@ -14,6 +15,8 @@ export default class WebhooksTest extends ApiCommand<typeof WebhooksTest, { even
 
   static override examples = ['<%= config.bin %> webhooks test', 'EVENT=$(<%= config.bin %> webhooks test) && grep "$EVENT" app.log', '<%= config.bin %> webhooks test --profile sandbox --json']
 
+  static override flags = { quiet: quietFlag('the event id (as piped)') }
+
   async run(): Promise<{ eventId: string }> {
     const client = await this.client()
     const result = await client.testWebhook().catch(async (err: unknown) => {
@@ -23,7 +26,7 @@ export default class WebhooksTest extends ApiCommand<typeof WebhooksTest, { even
   }
 
   protected override async render(result: { eventId: string }, io: IO): Promise<void> {
-    if (!io.isStdoutTTY) return io.out(`${result.eventId}\n`)
+    if (this.flags.quiet || !io.isStdoutTTY) return io.out(`${result.eventId}\n`)
     const paint = painter(io.color)
     io.out(`${await this.badge('out')} Sent a charge.test event: ${paint('bold', result.eventId)}\n`)
     this.note(paint('dim', 'The delivered body carries this id. See deliveries with `svc webhooks listen` or `svc webhooks events`.'))
