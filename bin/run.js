@@ -2,10 +2,10 @@
 // Entry point: refuse old Node with one clear line, turn on the compile cache, and run the
 // bundled CLI (dist-bundle/, made by `npm run build`): the same code the single executable runs.
 const [major, minor] = process.versions.node.split('.').map(Number)
-if (major < 22 || (major === 22 && minor < 13)) {
+if (major < 22 || (major === 22 && minor < 19)) {
   // One line (CLI.md), naming both ways out: a current Node, or the single executable (no Node at all).
   process.stderr.write(
-    `svc needs Node.js 22.13 or newer; this is ${process.version}: install a current Node.js (https://nodejs.org, e.g. \`nvm install 24\`; in a clone of svc, \`npm run svc -- ARGS\` uses the Node 24 it pins), or run the single executable, which needs none (\`npm run build:binary\`, then dist-bin/svc ARGS).\n`,
+    `svc needs Node.js 22.19 or newer; this is ${process.version}: install a current Node.js (https://nodejs.org, e.g. \`nvm install 24\`; in a clone of svc, \`npm run svc -- ARGS\` uses the Node 24 it pins), or run the single executable, which needs none (\`npm run build:binary\`, then dist-bin/svc ARGS).\n`,
   )
   process.exit(1)
 }

@@ -6,7 +6,7 @@
 // the one clear line and exit 1.
 // Needs the npm registry for the tarball's dependencies, nothing else; everything else is loopback.
 //
-//   node scripts/check-pack.js      (with Node >= 22.13 first on PATH, as `npm run pack:check` does)
+//   node scripts/check-pack.js      (with Node >= 22.19 first on PATH, as `npm run pack:check` does)
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -148,9 +148,9 @@ async function main() {
   if (old) {
     const r = spawnSync(installedSvc, ['--version'], { encoding: 'utf8', env: userEnv({ PATH: [binDir, dirname(old.path), process.env.PATH].join(delimiter) }) })
     const lines = r.stderr.trim().split('\n')
-    check(r.status === 1 && lines.length === 1 && lines[0].includes('22.13') && r.stdout === '', `on Node ${old.version}: svc --version → exit ${r.status}, "${lines[0]}"`, r.stdout)
+    check(r.status === 1 && lines.length === 1 && lines[0].includes('22.19') && r.stdout === '', `on Node ${old.version}: svc --version → exit ${r.status}, "${lines[0]}"`, r.stdout)
   } else {
-    process.stdout.write('  note  no Node older than 22.13 on PATH: the old-Node message was not exercised\n')
+    process.stdout.write('  note  no Node older than 22.19 on PATH: the old-Node message was not exercised\n')
   }
 }
 
@@ -162,7 +162,7 @@ function olderNode() {
     if (!existsSync(candidate)) continue
     const version = spawnSync(candidate, ['--version'], { encoding: 'utf8' }).stdout.trim()
     const [major, minor] = version.slice(1).split('.').map(Number)
-    return major < 22 || (major === 22 && minor < 13) ? { path: candidate, version } : undefined
+    return major < 22 || (major === 22 && minor < 19) ? { path: candidate, version } : undefined
   }
   return undefined
 }

@@ -3,12 +3,24 @@
 // sandbox → a small app → `svc webhooks listen --forward` → create (QR) → advance → settled.
 // Uses a throwaway config dir, so it never touches your own profiles.
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import { shellLine } from './shell-quote.js'
+
+// The demo runs svc on this very Node: on one older than package.json's engines, say so at once
+// (each svc it started would refuse with one line, which the demo keeps quiet).
+const MIN_NODE = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).engines.node.replace(/^>=\s*/, '')
+const [needMajor, needMinor] = MIN_NODE.split('.').map(Number)
+const [major, minor] = process.versions.node.split('.').map(Number)
+if (major < needMajor || (major === needMajor && minor < needMinor)) {
+  process.stderr.write(
+    `The demo needs Node.js ${MIN_NODE} or newer; this is ${process.version}. Run \`npm run demo\`, which uses the Node 24 this clone pins, or install a current Node.js (https://nodejs.org, e.g. \`nvm install 24\`).\n`,
+  )
+  process.exit(1)
+}
 
 const BIN = new URL('../bin/run.js', import.meta.url).pathname
 const configDir = mkdtempSync(join(tmpdir(), 'svc-demo-'))
@@ -22,11 +34,21 @@ const step = (s) => console.log(`\n${bold(`▶ ${s}`)}`)
 const children = []
 
 function background(args, { quiet = false } = {}) {
-  // The sandbox logs every request on stderr; the demo keeps it quiet so the story stays readable.
-  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', quiet ? 'ignore' : 'inherit'] })
+  // The sandbox logs every request on stderr; the demo keeps it quiet so the story stays readable
+  // (and shows it only if the command ends before its first line).
+  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', quiet ? 'pipe' : 'inherit'] })
+  let stderr = ''
+  child.stderr?.setEncoding('utf8').on('data', (c) => (stderr += c))
   children.push(child)
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]()
-  return { child, lines }
+  /** The command's first line of JSON (its banner); an error naming the command if it ends first. */
+  const first = async () => {
+    const { value } = await lines.next()
+    if (value !== undefined) return JSON.parse(value)
+    await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', r)))
+    throw new Error(`svc ${shellLine(args)} exited ${child.exitCode ?? child.signalCode} before it was ready${stderr.trim() ? `:\n${stderr.trim()}` : ''}`)
+  }
+  return { child, first }
 }
 
 function run(args, { capture = false } = {}) {
@@ -34,13 +56,17 @@ function run(args, { capture = false } = {}) {
   console.log(`$ svc ${shellLine(args)}`)
   const r = spawnSync(process.execPath, [BIN, ...args], { env, stdio: capture ? ['ignore', 'pipe', 'inherit'] : 'inherit', encoding: 'utf8' })
   if (r.status !== 0) throw new Error(`svc ${shellLine(args)} exited ${r.status}`)
-  return capture ? r.stdout.trim() : ''
+  if (!capture) return ''
+  // What the echoed command printed, as a terminal would show it.
+  const out = r.stdout.trim()
+  console.log(out)
+  return out
 }
 
 async function main() {
   step('Start the local sandbox (in memory, any free port)')
   const sandbox = background(['sandbox', 'start', '--in-memory', '--port', '0', '--json'], { quiet: true })
-  const banner = JSON.parse((await sandbox.lines.next()).value)
+  const banner = await sandbox.first()
   console.log(`sandbox at ${banner.baseUrl} — profile "sandbox" written to a throwaway config dir`)
 
   step('Start a tiny merchant app that receives webhooks')
@@ -61,7 +87,7 @@ async function main() {
 
   step('Forward signed deliveries to the app: svc webhooks listen --forward')
   const listener = background(['webhooks', 'listen', '--forward', `localhost:${appPort}/webhooks`, '--port', '0', '--no-tui'])
-  const ready = JSON.parse((await listener.lines.next()).value)
+  const ready = await listener.first()
   console.log(`listener ${ready.listening} → ${ready.forward} (registered as the sandbox's webhook URL)`)
 
   step('Create a charge of R$ 15,00 (the QR is drawn on a terminal)')

@@ -1,5 +1,5 @@
 import { Args, Flags } from '@oclif/core'
-import { FixtureCommand, type FixtureOutcome, overrideFlag } from '../lib/command-kit/fixture-command.js'
+import { FixtureCommand, type FixtureOutcome, overrideFlag, quietFixtureFlag } from '../lib/command-kit/fixture-command.js'
 import { parseOverride } from '../lib/scenarios/fixture.js'
 import { TRIGGER_TYPES, builtinFixtureText, isTriggerType, unknownTriggerType } from '../lib/scenarios/builtin.js'
 import { runTrigger } from '../lib/services/trigger.js'
@@ -27,6 +27,7 @@ export default class Trigger extends FixtureCommand<typeof Trigger> {
     '<%= config.bin %> trigger charge.settled',
     '<%= config.bin %> trigger charge.paid_pending_settlement --override amountInCents=2500 --override metadata.order=42',
     "<%= config.bin %> trigger withdrawal.paid --json | jq -r '.resources[0].id'",
+    '<%= config.bin %> charges get "$(<%= config.bin %> trigger charge.settled -q)"',
     '<%= config.bin %> trigger charge.split.completed',
     '<%= config.bin %> trigger product.paid --env live',
     '<%= config.bin %> trigger charge.refunded --print-fixture > my-refund.json && <%= config.bin %> fixtures run my-refund.json',
@@ -40,6 +41,7 @@ export default class Trigger extends FixtureCommand<typeof Trigger> {
     override: overrideFlag,
     env: Flags.string({ description: "Environment to emit in (default: the type's, else the key's).", options: ['test', 'live'] }),
     'print-fixture': Flags.boolean({ description: 'Print the fixture file behind this type and send nothing.' }),
+    quiet: quietFixtureFlag,
   }
 
   async run(): Promise<FixtureOutcome | undefined> {

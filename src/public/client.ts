@@ -25,6 +25,8 @@
  *
  * @packageDocumentation
  */
+// First: on an old Node this throws one clear Error before undici is evaluated (see node-guard.ts).
+import './node-guard.js'
 import { createClient as createApiClient } from '../lib/api/client.js'
 import type { ApiClient } from '../lib/api/types.js'
 import type { Account, Charge, ChargeCreateRequest, ChargeListQuery, ErrorDetail, WebhookTestResponse } from '../lib/contract/schemas.js'

@@ -24,6 +24,8 @@
  *
  * @packageDocumentation
  */
+// First: on an old Node this throws one clear Error before undici or node:sqlite is reached (see node-guard.ts).
+import './node-guard.js'
 import type { Charge } from '../lib/contract/schemas.js'
 import type { DeliveryRecord } from '../lib/contract/panel.js'
 import type { EventType } from '../lib/contract/events.js'
@@ -35,14 +37,6 @@ import { SandboxClock } from '../lib/sandbox/clock.js'
 import { checkWebhookFaults, type WebhookFaultsSpec } from '../lib/sandbox/faults/spec.js'
 import { runTrigger, triggerSummary } from '../lib/services/trigger.js'
 import { createClient as createSvcClient, type SvcClient } from './client.js'
-
-// node:sqlite (the sandbox's store) is in Node.js 22.13 and newer. On an older Node, importing this
-// module throws this Error rather than ERR_UNKNOWN_BUILTIN_MODULE; the store is therefore loaded
-// by startSandbox, after this check, not by a static import.
-const [major = 0, minor = 0] = process.versions.node.split('.').map(Number)
-if (major < 22 || (major === 22 && minor < 13)) {
-  throw new Error(`svc-cli/sandbox needs Node.js 22.13 or newer (for node:sqlite); this is ${process.version}. Install a current Node.js (https://nodejs.org), e.g. \`nvm install 24\`.`)
-}
 
 export type { Charge } from '../lib/contract/schemas.js'
 export type { DeliveryRecord as Delivery, AttemptRecord as DeliveryAttempt } from '../lib/contract/panel.js'
@@ -155,7 +149,8 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sand
   const c = opts.clock
   const faultsSeed = typeof opts.seed === 'number' ? opts.seed : undefined
   if (faultsSeed !== undefined && !Number.isSafeInteger(faultsSeed)) throw new TypeError(`seed: ${faultsSeed} is not an integer (a number is the webhook faults' seed; a state is a file path or an object)`)
-  // Loaded here, not at import: they open node:sqlite, which an old Node lacks (checked above).
+  // Loaded here, not at import: they open node:sqlite, whose absence on an old Node a static import
+  // would report at link time, before node-guard.ts runs.
   const state = opts.seed === undefined || typeof opts.seed === 'number' ? undefined : await (await import('../lib/sandbox/state/state.js')).loadState(opts.seed)
   const webhookFaults = opts.webhookFaults === undefined ? undefined : checkWebhookFaults(opts.webhookFaults)
   // Without clock options the sandbox keeps its own (its lead over the wall clock persists in a data dir).

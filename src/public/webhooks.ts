@@ -19,6 +19,8 @@
  *
  * @packageDocumentation
  */
+// First: on an old Node this throws one clear Error before anything else is evaluated (see node-guard.ts).
+import './node-guard.js'
 import { createRequire } from 'node:module'
 import type { UnknownWebhookEvent, WebhookEvent } from '../lib/contract/event-schemas.js'
 import { type DeliveryFailure, verifyDelivery } from '../lib/webhooks/verify-delivery.js'

@@ -56,6 +56,16 @@ describe('svc trigger with no webhook URL set (issue 24 item 8)', () => {
   })
 })
 
+describe('svc trigger -q (issue 29 item 23)', () => {
+  it('prints only the id of what it made, one per line: a charge, settled', async () => {
+    const r = await svc(['trigger', 'charge.settled', '-q'], { env })
+    expect(r.exitCode).toBe(0)
+    expect(r.stdout).toMatch(/^[0-9a-f]{24}\n$/)
+    const got = await fetch(`${sb.baseUrl}/v1/charges/${r.stdout.trim()}`, { headers: { authorization: `Bearer ${sb.testKey}` } })
+    expect(((await got.json()) as { status: string }).status).toBe('settled')
+  })
+})
+
 describe('svc trigger --override with a path the request does not have (issue 24 item 9)', () => {
   it.each([
     ['amountIncents=2500', 'has no field amountIncents (did you mean amountInCents?)'],

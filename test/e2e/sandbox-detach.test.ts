@@ -121,15 +121,18 @@ describe('extra in-memory sandboxes started with --detach (trial report item 4)'
       expect(r.exitCode).toBe(0)
       const ready = JSON.parse(r.stdout) as { baseUrl: string }
       expect(r.stdout.trim().split('\n')).toHaveLength(1)
-      const note = /Running in the background \(pid (\d+)\); log: (.+)\. Stop it with `(.+)`\./.exec(r.stderr)
+      // One sentence whose parenthesis closes (issue 29 item 25): `… Stop it with \`kill PID\` (or every in-memory one: \`…\`).`
+      const note = /Running in the background \(pid (\d+)\); log: (.+)\. Stop it with `([^`]+)`((?: \(or every in-memory one: `[^`]+`\))?)\.$/m.exec(r.stderr)
       expect(note).not.toBeNull()
       pids.push(Number(note![1]))
-      started.push({ baseUrl: ready.baseUrl, pid: Number(note![1]), log: note![2]!, stop: note![3]! })
+      started.push({ baseUrl: ready.baseUrl, pid: Number(note![1]), log: note![2]!, stop: note![3]!, orAll: note![4]! })
     }
     const [first, extra] = started as [(typeof started)[0], (typeof started)[0]]
     expect(first.log).toBe(join(memoryDir, 'sandbox.log'))
     expect(first.stop).toBe('svc sandbox stop --in-memory')
-    expect(extra.stop).toBe(`kill ${extra.pid}\` (or every in-memory one: \`svc sandbox stop --in-memory --all`)
+    expect(first.orAll).toBe('')
+    expect(extra.stop).toBe(`kill ${extra.pid}`)
+    expect(extra.orAll).toBe(' (or every in-memory one: `svc sandbox stop --in-memory --all`)')
     // The extra one's log is beside its own run file, and holds its lines only.
     const runFile = JSON.parse(readFileSync(join(dirname(extra.log), 'sandbox.pid.json'), 'utf8')) as { pid: number; log: string }
     expect(runFile).toMatchObject({ pid: extra.pid, log: extra.log })

@@ -15,6 +15,8 @@ export interface RunOptions {
   /** Stderr's TTY-ness when it differs from the others' (`2>log` on a terminal). */
   stderrTty?: boolean
   stdin?: string
+  /** Stdin's TTY-ness with `stdin` given (a terminal the user types or pastes into). */
+  stdinTty?: boolean
   env?: Record<string, string | undefined>
   columns?: number
 }
@@ -36,7 +38,7 @@ export async function runCommand(cmd: RunnableCommand, argv: string[], opts: Run
     if (v === undefined) delete env[k]
     else env[k] = v
   }
-  const t = testIO({ tty, stderrTTY: opts.stderrTty, columns: opts.columns ?? 100, env, stdin: opts.stdin })
+  const t = testIO({ tty, stderrTTY: opts.stderrTty, stdinTTY: opts.stdinTty, columns: opts.columns ?? 100, env, stdin: opts.stdin })
   setIO(t.io)
   let exitCode = 0
   try {

@@ -1,17 +1,22 @@
 /**
- * Tests that need a program the machine may lack (zsh, fish, Chromium): `npm test` needs only
+ * Tests that need a program the machine may lack (zsh, fish, Chromium, a Node.js older than the
+ * package supports, to see its message): `npm test` needs only
  * Node.js and npm. Where the program is missing, such a test is skipped with the note
  * `needs TOOL: INSTALL` (test/helpers/needs-reporter.ts lists them once at the end of the run);
  * in CI (CI=true) it fails instead, so that CI never passes without having run it.
  */
+import { spawnSync } from 'node:child_process'
 import { accessSync, constants } from 'node:fs'
 import { delimiter, join } from 'node:path'
 import type { TestContext } from 'vitest'
+import { MIN_NODE } from '../../src/public/node-guard.js'
 
 export const SYSTEM_TOOLS = {
   zsh: { install: 'apt-get install -y zsh' },
   fish: { install: 'apt-get install -y fish' },
   chromium: { install: 'apt-get install -y chromium' },
+  // A `node` outside node_modules older than MIN_NODE (Debian's, or the machine's own: v20 here and in CI).
+  'old-node': { install: 'apt-get install -y nodejs (a Node.js older than ' + MIN_NODE + ')' },
 } as const
 
 export type SystemTool = keyof typeof SYSTEM_TOOLS
@@ -28,9 +33,23 @@ function executable(file: string): boolean {
   }
 }
 
-/** The program's path: SVC_CHROMIUM for Chromium, else the first `TOOL` on PATH. */
+/** A Node.js older than MIN_NODE: a `node` on PATH outside node_modules (whose .bin holds the pinned one), or /usr/bin's. */
+function oldNodePath(env: NodeJS.ProcessEnv): string | undefined {
+  const [needMajor, needMinor] = MIN_NODE.split('.').map(Number) as [number, number]
+  const dirs = [...(env.PATH ?? '').split(delimiter).filter((d) => d && !d.includes('node_modules')), '/usr/local/bin', '/usr/bin']
+  for (const file of new Set(dirs.map((d) => join(d, 'node')))) {
+    if (!executable(file)) continue
+    const version = spawnSync(file, ['--version'], { encoding: 'utf8', env: {} }).stdout?.trim() ?? ''
+    const [major, minor] = version.replace(/^v/, '').split('.').map(Number) as [number, number]
+    if (major < needMajor || (major === needMajor && minor < needMinor)) return file
+  }
+  return undefined
+}
+
+/** The program's path: SVC_CHROMIUM for Chromium, an old Node for old-node, else the first `TOOL` on PATH. */
 export function toolPath(tool: SystemTool, env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (tool === 'chromium' && env.SVC_CHROMIUM) return executable(env.SVC_CHROMIUM) ? env.SVC_CHROMIUM : undefined
+  if (tool === 'old-node') return oldNodePath(env)
   for (const dir of (env.PATH ?? '').split(delimiter)) {
     if (dir && executable(join(dir, tool))) return join(dir, tool)
   }

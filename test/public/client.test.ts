@@ -11,9 +11,13 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createClient, SvcApiError } from '../../dist/public/client.js'
-import { type SandboxHandle, startSandbox } from '../../dist/public/sandbox.js'
+import type { SandboxHandle } from '../../src/public/sandbox.js'
 import { ROOT } from '../helpers/run-command.js'
+
+// The built modules (dist/, what the package ships), typed by their sources: a static import of
+// dist/ would fail `npm run typecheck` on a fresh clone, before any build.
+const { createClient, SvcApiError } = (await import(pathToFileURL(join(ROOT, 'dist/public/client.js')).href)) as typeof import('../../src/public/client.js')
+const { startSandbox } = (await import(pathToFileURL(join(ROOT, 'dist/public/sandbox.js')).href)) as typeof import('../../src/public/sandbox.js')
 
 const CPF = '52998224725'
 

@@ -1,5 +1,6 @@
 import { Args } from '@oclif/core'
 import { ApiCommand } from '../../lib/command-kit/api.js'
+import { quietFlag } from '../../lib/command-kit/base.js'
 import { type CancelResult, cancelCharges, normalizeIds } from '../../lib/charges/cancel-batch.js'
 import { EXIT } from '../../lib/contract/errors.js'
 import { ApiError, SilentExit, UsageError } from '../../lib/errors.js'
@@ -26,6 +27,8 @@ export default class ChargesCancel extends ApiCommand<typeof ChargesCancel> {
   static override args = {
     ids: Args.string({ description: 'Charge ids, or - to read them from stdin (one per line).', multiple: true, ignoreStdin: true }),
   }
+
+  static override flags = { quiet: quietFlag('the ids of the charges canceled') }
 
   async run(): Promise<void> {
     const given = (this.args.ids as string[] | undefined) ?? []
@@ -56,6 +59,7 @@ export default class ChargesCancel extends ApiCommand<typeof ChargesCancel> {
     if (r.ok) {
       this.canceled++
       if (this.flags.json) this.io.out(`${JSON.stringify(r.charge)}\n`)
+      else if (this.flags.quiet) this.io.out(`${r.id}\n`)
       else this.io.out(`${r.id}\t${this.io.isStdoutTTY ? paintStatus(painter(this.io.color), r.charge.status) : r.charge.status}\n`)
       return
     }

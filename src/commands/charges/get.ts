@@ -1,5 +1,6 @@
 import { Args } from '@oclif/core'
 import { ApiCommand } from '../../lib/command-kit/api.js'
+import { quietFlag } from '../../lib/command-kit/base.js'
 import { assertChargeId } from '../../lib/charges/charge-id.js'
 import { parseWaitFlags } from '../../lib/charges/wait.js'
 import { waitFlags } from '../../lib/command-kit/wait-flags.js'
@@ -28,7 +29,7 @@ export default class ChargesGet extends ApiCommand<typeof ChargesGet, Charge> {
     id: Args.string({ description: 'Charge id (24 hexadecimal characters).', required: true, ignoreStdin: true }),
   }
 
-  static override flags = { ...waitFlags }
+  static override flags = { ...waitFlags, quiet: quietFlag('the charge id (with --wait: once it is in the state)') }
 
   async run(): Promise<Charge> {
     const id = assertChargeId(this.args.id)
@@ -42,6 +43,7 @@ export default class ChargesGet extends ApiCommand<typeof ChargesGet, Charge> {
   }
 
   protected override async render(charge: Charge, io: IO): Promise<void> {
+    if (this.flags.quiet) return io.out(`${charge.id}\n`)
     if (!io.isStdoutTTY) return io.out(chargeFieldLines(charge))
     const qr = charge.status === 'awaiting_payment' ? await renderQr(charge.pix.qrCode, { color: io.color }) : undefined
     io.out(renderChargeView(charge, { paint: painter(io.color), qr, now: (await this.client()).serverNow() }))

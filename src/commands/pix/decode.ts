@@ -25,7 +25,8 @@ export default class PixDecode extends BaseCommand<typeof PixDecode, PixVerdict>
     '"url"?, "amountInCents"?, "txid"?, "crc"}. A dynamic code carries no amount or txid: the payer\'s bank reads them at its URL. ' +
     'An invalid code exits 2 naming the first fault; with --json that is {"valid": false, "reason", "message"} on stdout ' +
     '(reason: empty, too_long, bad_character, malformed, missing_field, crc_mismatch, bad_gui, field_too_long or bad_txid). ' +
-    'With - or no argument and a pipe, the code is read from stdin (surrounding whitespace and the trailing newline ignored).'
+    'With - or no argument and a pipe, the code is read from stdin (surrounding whitespace and the trailing newline ignored); ' +
+    'on a terminal, - asks on stderr to paste the code, then press Enter and Ctrl-D. One code at a time: text of several lines is refused (malformed), saying so.'
 
   static override examples = [
     "<%= config.bin %> pix decode '00020126370014br.gov.bcb.pix0115pix@example.com520400005303986540515.005802BR5904Loja6009Sao Paulo62100506ABC1236304851E'",
@@ -49,7 +50,7 @@ export default class PixDecode extends BaseCommand<typeof PixDecode, PixVerdict>
 
   async run(): Promise<PixVerdict> {
     const code = await this.readCode()
-    const result = typeof code === 'string' ? decodePix(code) : code
+    const result = typeof code === 'string' ? (oneCodeAtATime(code) ?? decodePix(code)) : code
     if (!result.valid) {
       if (!this.flags.json) throw new UsageError(`Invalid Pix code: ${result.message}.`, { code: result.reason, field: 'brcode' })
       // The 0.3 contract: the verdict object on stdout (as `webhooks verify` does), exit 2.
@@ -70,6 +71,8 @@ export default class PixDecode extends BaseCommand<typeof PixDecode, PixVerdict>
     if (given === undefined && this.io.isStdinTTY) {
       throw new UsageError('No BR Code given.', { field: 'brcode', hint: 'Pass it as an argument (quoted), or - to read it from stdin: `svc pix decode -`.' })
     }
+    // On a terminal, `-` waits for what is typed or pasted: say how to end it, not wait silently.
+    if (this.io.isStdinTTY) this.note('Paste the code, then press Enter and Ctrl-D.')
     // Reading stops past the cap (its only error); the verdict says so like any other refusal.
     const bytes = await readAllStdin(this.io.stdin, { bytes: MAX_STDIN_BYTES, what: 'stdin', field: 'brcode' }).catch(() => undefined)
     if (bytes === undefined) {
@@ -94,6 +97,20 @@ export default class PixDecode extends BaseCommand<typeof PixDecode, PixVerdict>
     const shown = fields.filter((f): f is [string, string] => f[1] !== undefined)
     const width = Math.max(...shown.map(([k]) => k.length))
     return `${shown.map(([k, v]) => `  ${paint('dim', k.padEnd(width))}  ${v}`).join('\n')}\n`
+  }
+}
+
+/**
+ * Several lines (two codes pasted or piped at once): not a bad character at the line break but
+ * what it is, with the way to decode each. Blank lines and the surrounding whitespace are ignored.
+ */
+function oneCodeAtATime(text: string): PixRefusal | undefined {
+  const lines = text.split(/\r\n|\r|\n/).filter((l) => l.trim() !== '')
+  if (lines.length < 2) return undefined
+  return {
+    valid: false,
+    reason: 'malformed',
+    message: `it holds ${lines.length} lines, and a BR Code is one line: decode one code at a time (e.g. \`while read -r code; do svc pix decode "$code"; done < codes.txt\`)`,
   }
 }
 

@@ -54,9 +54,14 @@ export default class SandboxExport extends PanelCommand<typeof SandboxExport, Ex
     const c = summary.counts
     const file = this.flags.output
     this.note(
-      `Wrote ${file} (mode 0600): ${c.charges} charges, ${c.withdrawals} withdrawals, ${c.productSales} product sales, ${c.events} events, ${c.deliveries} deliveries; clock at ${summary.clock}. Start from it with \`svc sandbox start --in-memory --seed ${file}\`.`,
+      `Wrote ${file} (mode 0600): ${n(c.charges, 'charge')}, ${n(c.withdrawals, 'withdrawal')}, ${n(c.productSales, 'product sale')}, ${n(c.events, 'event')}, ${n(c.deliveries, 'delivery', 'deliveries')}; clock at ${summary.clock}. Start from it with \`svc sandbox start --in-memory --seed ${file}\`.`,
     )
   }
+}
+
+/** `1 product sale`, `2 product sales`. */
+function n(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`
 }
 
 function counts(state: SandboxState): Record<'keys' | 'charges' | 'withdrawals' | 'productSales' | 'events' | 'deliveries', number> {

@@ -78,7 +78,8 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
       this.printReady(ready, { speed, chaos }, false)
       this.noteKeptProfiles(ready)
       // On stderr with --json too: stdout stays the one JSON line, and a script may want the pid.
-      this.note(paintErr('dim', `Running in the background (pid ${ready.pid}); log: ${ready.log}. Stop it with \`${ready.stopCommand}\`.`))
+      const orAll = ready.stopAllCommand ? ` (or every in-memory one: \`${ready.stopAllCommand}\`)` : ''
+      this.note(paintErr('dim', `Running in the background (pid ${ready.pid}); log: ${ready.log}. Stop it with \`${ready.stopCommand}\`${orAll}.`))
       return
     }
     // Started by `--detach`: the ready output goes to the parent, which prints it, over IPC.
@@ -138,9 +139,13 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
     return super.catch(err)
   }
 
+  /**
+   * Once: on a terminal the banner's Profiles row says the profiles were kept and how to use this
+   * sandbox (and the next steps give the line to paste), so the warning is for pipes and --json.
+   */
   private noteKeptProfiles(ready: SandboxReady): void {
     const note = keptProfilesNote(ready)
-    if (note) this.warnUser(note)
+    if (note && (this.flags.json || !this.io.isStdoutTTY)) this.warnUser(note)
   }
 
   /** The ready output, the same in the foreground and after --detach. */

@@ -1,5 +1,6 @@
 import { Args, Flags } from '@oclif/core'
 import { ApiCommand } from '../../lib/command-kit/api.js'
+import { quietFlag } from '../../lib/command-kit/base.js'
 import { advanceCharge } from '../../lib/charges/advance.js'
 import { assertChargeId } from '../../lib/charges/charge-id.js'
 import { ADVANCE_TARGETS } from '../../lib/domain/charge-states.js'
@@ -19,6 +20,7 @@ export default class TestAdvance extends ApiCommand<typeof TestAdvance, Charge> 
     '<%= config.bin %> test advance 6650a1b2c3d4e5f60718293a --status paid_pending_settlement',
     '<%= config.bin %> test advance 6650a1b2c3d4e5f60718293a --status settled --json | jq .settlement.blockchainTxId',
     '<%= config.bin %> charges create --amount 1500 -q | xargs -I{} <%= config.bin %> test advance {} --status expired',
+    'id=$(<%= config.bin %> test advance 6650a1b2c3d4e5f60718293a --status paid_pending_settlement -q)',
   ]
 
   static override args = {
@@ -27,6 +29,7 @@ export default class TestAdvance extends ApiCommand<typeof TestAdvance, Charge> 
 
   static override flags = {
     status: Flags.string({ description: 'The state to move the charge to.', options: ADVANCE_TARGETS, required: true }),
+    quiet: quietFlag('the charge id'),
   }
 
   async run(): Promise<Charge> {
@@ -36,6 +39,7 @@ export default class TestAdvance extends ApiCommand<typeof TestAdvance, Charge> 
   }
 
   protected override async render(charge: Charge, io: IO): Promise<void> {
+    if (this.flags.quiet) return io.out(`${charge.id}\n`)
     if (!io.isStdoutTTY) return io.out(chargeFieldLines(charge))
     const now = (await this.client()).serverNow()
     io.out(renderChargeView(charge, { paint: painter(io.color), headline: `Charge moved to ${charge.status}`, now }))

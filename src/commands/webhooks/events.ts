@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core'
-import { BaseCommand } from '../../lib/command-kit/base.js'
+import { BaseCommand, quietFlag } from '../../lib/command-kit/base.js'
 import { painter } from '../../lib/output/color.js'
 import { type DeliveryRecord, EventStore } from '../../lib/webhooks/event-store.js'
 import { eventLogTable, deliveryJson, deliveryTsvRow } from '../../lib/webhooks/events-view.js'
@@ -30,7 +30,8 @@ export default class WebhooksEvents extends BaseCommand<typeof WebhooksEvents, E
     limit: Flags.integer({ description: 'How many deliveries, newest first.', default: 20, min: 1, max: 10_000 }),
     type: Flags.string({ description: 'Only this event type (a trailing * matches a prefix, e.g. charge.*).' }),
     'event-id': Flags.string({ description: 'Only the deliveries of this event.' }),
-    ndjson: Flags.boolean({ description: 'One delivery per line as JSON.', exclusive: ['json'], helpGroup: 'OUTPUT' }),
+    ndjson: Flags.boolean({ description: 'One delivery per line as JSON.', exclusive: ['json', 'quiet'], helpGroup: 'OUTPUT' }),
+    quiet: quietFlag('the event ids (an event forwarded to several targets: once per delivery)'),
   }
 
   async run(): Promise<EventLogPage> {
@@ -48,6 +49,7 @@ export default class WebhooksEvents extends BaseCommand<typeof WebhooksEvents, E
 
   protected override render({ path, records }: EventLogPage, io: IO): void {
     if (this.flags.ndjson) return io.out(records.map((r) => `${JSON.stringify(deliveryJson(r))}\n`).join(''))
+    if (this.flags.quiet) return io.out(records.map((r) => `${r.eventId}\n`).join(''))
     if (records.length === 0) return this.note(`No deliveries in ${path}${this.flags.type ? ` of type ${this.flags.type}` : ''}. Start one with \`svc webhooks listen --forward localhost:3000\`.`)
     if (io.isStdoutTTY) io.out(eventLogTable(records, painter(io.color), io.columns))
     else io.out(records.map(deliveryTsvRow).join(''))

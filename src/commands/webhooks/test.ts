@@ -1,4 +1,5 @@
 import { ApiCommand } from '../../lib/command-kit/api.js'
+import { quietFlag } from '../../lib/command-kit/base.js'
 import { ApiError } from '../../lib/errors.js'
 import { painter } from '../../lib/output/color.js'
 import type { IO } from '../../lib/output/io.js'
@@ -24,6 +25,8 @@ export default class WebhooksTest extends ApiCommand<typeof WebhooksTest, { even
     '<%= config.bin %> webhooks test; [ $? -eq 9 ] && echo "the endpoint is inactive: save its URL again"',
   ]
 
+  static override flags = { quiet: quietFlag('the event id (as piped)') }
+
   async run(): Promise<{ eventId: string }> {
     const client = await this.client()
     const result = await sendTestWebhook(client, { sandbox: LOOPBACK.test((await this.credentials()).baseUrl) }).catch(async (err: unknown) => {
@@ -33,7 +36,7 @@ export default class WebhooksTest extends ApiCommand<typeof WebhooksTest, { even
   }
 
   protected override async render(result: { eventId: string }, io: IO): Promise<void> {
-    if (!io.isStdoutTTY) return io.out(`${result.eventId}\n`)
+    if (this.flags.quiet || !io.isStdoutTTY) return io.out(`${result.eventId}\n`)
     const paint = painter(io.color)
     io.out(`${await this.badge('out')} Sent a charge.test event: ${paint('bold', result.eventId)}\n`)
     this.note(paint('dim', 'The delivered body carries this id. See deliveries with `svc webhooks listen` or `svc webhooks events`.'))

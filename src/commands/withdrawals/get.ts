@@ -1,5 +1,6 @@
 import { Args } from '@oclif/core'
 import { ApiCommand } from '../../lib/command-kit/api.js'
+import { quietFlag } from '../../lib/command-kit/base.js'
 import { UsageError } from '../../lib/errors.js'
 import type { Withdrawal } from '../../lib/contract/withdrawals.js'
 import { painter } from '../../lib/output/color.js'
@@ -23,6 +24,8 @@ export default class WithdrawalsGet extends ApiCommand<typeof WithdrawalsGet, Wi
     id: Args.string({ description: 'Withdrawal id (24 hexadecimal characters).', required: true }),
   }
 
+  static override flags = { quiet: quietFlag('the withdrawal id') }
+
   async run(): Promise<Withdrawal> {
     const id = this.args.id.trim()
     if (!/^[0-9a-f]{24}$/.test(id)) throw new UsageError(`ID must be 24 hexadecimal characters (lowercase), not ${JSON.stringify(this.args.id)}.`, { field: 'id' })
@@ -30,6 +33,7 @@ export default class WithdrawalsGet extends ApiCommand<typeof WithdrawalsGet, Wi
   }
 
   protected override async render(w: Withdrawal, io: IO): Promise<void> {
+    if (this.flags.quiet) return io.out(`${w.id}\n`)
     if (!io.isStdoutTTY) return io.out(withdrawalFieldLines(w))
     io.out(renderWithdrawalView(w, { paint: painter(io.color), now: (await this.client()).serverNow() }))
   }

@@ -13,6 +13,14 @@ import { safeText } from '../output/safe-text.js'
 import { type CommandContext, describeParseError } from './parse-error.js'
 import { type CommandFactory, commandFactory } from './factory.js'
 
+/**
+ * `-q`, `--quiet`: only the id(s) the command printed, one per line, for `$(…)` and pipes. Every
+ * command that prints the id of what it made, moved or read takes it (CLI.md: scripts chain them).
+ */
+export function quietFlag(what: string) {
+  return Flags.boolean({ char: 'q', description: `Print only ${what}, one per line.`, exclusive: ['json'], helpGroup: 'OUTPUT' })
+}
+
 export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>
 export type BaseArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>
 

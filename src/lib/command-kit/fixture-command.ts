@@ -11,12 +11,16 @@ import type { StepReport } from '../scenarios/runner.js'
 import { FixtureStepError } from '../scenarios/runner.js'
 import { type FixtureSession, type TriggerResult, keysFor, requireSandbox, setWebhookHint, triggerSummary } from '../services/trigger.js'
 import { PanelCommand } from './sandbox-panel.js'
+import { quietFlag } from './base.js'
 import type { IO } from '../output/io.js'
 
 export const overrideFlag = Flags.string({
   description: 'Set a field of the request body: path=value (text, or JSON where the fixture holds a number/boolean/object), or path:=json. Repeatable.',
   multiple: true,
 })
+
+/** `-q`: the ids of the resources made (a charge, a withdrawal…), for `$(…)`; the events are in --json. */
+export const quietFixtureFlag = quietFlag('the ids of the resources it made or moved (charges, withdrawals, sales)')
 
 /** What a trigger or a fixture run made, and the headline of its terminal view. */
 export interface FixtureOutcome {
@@ -56,6 +60,7 @@ export abstract class FixtureCommand<T extends typeof Command> extends PanelComm
     for (const env of result.noWebhook) {
       this.warnUser(`no webhook URL is set for the ${env} environment: the events are in the sandbox's log, but no delivery went out. To receive them, ${setWebhookHint(env)}.`)
     }
+    if ((this.flags as { quiet?: boolean }).quiet) return io.out(result.resources.map((r) => `${r.id}\n`).join(''))
     if (!io.isStdoutTTY) {
       io.out(result.events.map((e) => `${e.id}\t${e.type}\n`).join(''))
       return

@@ -23,6 +23,12 @@ export interface PanelWebhookEndpoint extends WebhookEndpoint {
   lastSuccessAt?: string
 }
 
+/** An environment with no webhook URL, as `svc sandbox webhook` shows it (`url: null`). */
+export interface NoWebhookEndpoint {
+  environment: PanelEnv
+  url: null
+}
+
 export type PanelAccountPatch = Partial<Pick<PanelAccountSettings, 'feeBps' | 'feeFixedInCents' | 'settlementDelayHours' | 'activated' | 'blocked' | 'qrValiditySeconds'>>
 
 export interface PanelClock {
@@ -125,6 +131,16 @@ export class PanelClient {
         hint: `Set one with \`svc sandbox webhook set URL --env ${environment}\`, or run \`svc webhooks listen\`.`,
       },
     })
+  }
+
+  /** The endpoint, or that the environment has none (not an error). */
+  async findWebhook(env?: PanelEnv): Promise<PanelWebhookEndpoint | NoWebhookEndpoint> {
+    try {
+      return await this.getWebhook(env)
+    } catch (err) {
+      if (err instanceof ApiError && err.status === 404) return { environment: this.env(env), url: null }
+      throw err
+    }
   }
 
   /** Removes the environment's webhook URL (404 `webhook_not_configured` when none is set). */

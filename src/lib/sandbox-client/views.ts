@@ -11,7 +11,7 @@ import { formatLocalTime } from '../domain/time.js'
 import type { Paint, Style } from '../output/color.js'
 import { safeText } from '../output/safe-text.js'
 import { type Column, renderTable, visibleWidth } from '../output/table.js'
-import type { DeliveryState, PanelAccountSettings, PanelDelivery, PanelKey, PanelWebhookEndpoint } from './client.js'
+import type { DeliveryState, NoWebhookEndpoint, PanelAccountSettings, PanelDelivery, PanelKey, PanelWebhookEndpoint } from './client.js'
 
 const STATE_STYLE: Record<DeliveryState, Style> = { pending: 'yellow', succeeded: 'green', failed: 'red', skipped: 'gray' }
 
@@ -119,7 +119,11 @@ export function deliveryDetail(d: PanelDelivery, paint: Paint): string {
   return `${attempts}\n${paint('bold', 'Body sent')}\n${safeText(d.body, 'multiline')}\n`
 }
 
-export function endpointView(ep: PanelWebhookEndpoint, paint: Paint): string {
+export function endpointView(ep: PanelWebhookEndpoint | NoWebhookEndpoint, paint: Paint): string {
+  if (ep.url === null) {
+    const rows = labelled([['URL', paint('dim', 'none set')]], paint)
+    return `${rows}${paint('dim', `Set one with \`svc sandbox webhook set URL --env ${ep.environment}\`, or run \`svc webhooks listen\`.`)}\n`
+  }
   const state = ep.active ? paint('green', 'active') : paint('red', `deactivated${ep.deactivatedAt ? ` since ${formatLocalTime(ep.deactivatedAt)}` : ''}`)
   const rows: Array<[string, string]> = [
     ['URL', paint('bold', safeText(ep.url))],
@@ -130,7 +134,12 @@ export function endpointView(ep: PanelWebhookEndpoint, paint: Paint): string {
   return ep.active ? text : `${text}${paint('dim', `Save the URL again to reactivate it: svc sandbox webhook set ${safeText(ep.url)} --env ${ep.environment}`)}\n`
 }
 
-export function endpointLines(ep: PanelWebhookEndpoint): string {
+export function endpointLines(ep: PanelWebhookEndpoint | NoWebhookEndpoint): string {
+  if (ep.url === null)
+    return fieldLines([
+      ['environment', ep.environment],
+      ['url', ''],
+    ])
   return fieldLines([
     ['environment', ep.environment],
     ['url', ep.url],

@@ -37,6 +37,8 @@ export interface DetachedSandbox extends SandboxReady {
   log: string
   /** How to stop it: `svc sandbox stop` with the flags that name it, or `kill PID` (a clean stop too). */
   stopCommand: string
+  /** Also stops this one, with the others of its kind (an extra in-memory sandbox). */
+  stopAllCommand?: string
 }
 
 export async function startDetached(opts: { argv: string[]; dataDir?: string; inMemory?: boolean; env: NodeJS.ProcessEnv }): Promise<DetachedSandbox> {
@@ -83,12 +85,9 @@ export async function startDetached(opts: { argv: string[]; dataDir?: string; in
     })
     // An extra in-memory sandbox (one already ran) is not the one `stop --in-memory` names: its pid is.
     // `stop --in-memory --all` stops every in-memory one, this one included.
-    const stopCommand = !opts.inMemory
-      ? `svc sandbox stop${opts.dataDir ? ` --data ${opts.dataDir}` : ''}`
-      : readRunFile(dir)?.pid === child.pid
-        ? 'svc sandbox stop --in-memory'
-        : `kill ${child.pid}\` (or every in-memory one: \`svc sandbox stop --in-memory --all`
-    return { ...ready, pid: child.pid!, log: ready.log ?? log, stopCommand }
+    const extra = opts.inMemory && readRunFile(dir)?.pid !== child.pid
+    const stopCommand = !opts.inMemory ? `svc sandbox stop${opts.dataDir ? ` --data ${opts.dataDir}` : ''}` : extra ? `kill ${child.pid}` : 'svc sandbox stop --in-memory'
+    return { ...ready, pid: child.pid!, log: ready.log ?? log, stopCommand, ...(extra ? { stopAllCommand: 'svc sandbox stop --in-memory --all' } : {}) }
   } finally {
     child.removeAllListeners()
     if (child.connected) child.disconnect()

@@ -200,7 +200,10 @@ export function readyBanner(started: SandboxReady, opts: { speed?: number; chaos
   if (opts.chaos) rows.push(['Chaos', paint('yellow', `${Math.round(opts.chaos * 100)}% of requests get a fault`)])
   const faults = sandbox.webhookFaults
   if (faults) rows.push(['Webhook faults', paint('yellow', `${faults.description} (seed ${faults.seed}: --seed ${faults.seed} replays them)`)])
-  if (profiles.keptFor) rows.push(['Profiles', paint('yellow', `not written: ${SANDBOX_PROFILE} and ${SANDBOX_LIVE_PROFILE} point at the sandbox running at ${profiles.keptFor}`)])
+  if (profiles.keptFor) {
+    const use = `use this one with --base-url ${sandbox.baseUrl} and its test key in SVC_API_KEY`
+    rows.push(['Profiles', paint('yellow', `not written: ${SANDBOX_PROFILE} and ${SANDBOX_LIVE_PROFILE} point at the sandbox running at ${profiles.keptFor} (${use})`)])
+  }
   if (profiles.written) {
     const made = profiles.madeDefault ? `; ${SANDBOX_PROFILE} is now the default` : ''
     rows.push(['Profiles', `${SANDBOX_PROFILE} (test key), ${SANDBOX_LIVE_PROFILE} (live key)${made}`])
@@ -213,8 +216,9 @@ export function readyBanner(started: SandboxReady, opts: { speed?: number; chaos
 /**
  * What to try next (stderr, terminal only). Each line must reach this sandbox: through the
  * `sandbox` profile when it was written, else through --base-url and the credentials exported
- * from the banner (never the default profile, which may be the real service). The keys are not
- * pasted again: the banner above shows them.
+ * by the first line (never the default profile, which may be the real service). That line is
+ * ready to paste, with the test key and webhook secret the banner just printed on this terminal:
+ * asking to copy them from the banner by hand was the friction (issue 29 item 25).
  */
 export function nextSteps(started: SandboxReady, paint: Paint): string {
   const { profiles, sandbox } = started
@@ -223,12 +227,12 @@ export function nextSteps(started: SandboxReady, paint: Paint): string {
   if (!profiles.written) {
     target = ` --base-url ${sandbox.baseUrl}`
     const why = profiles.keptFor ? `the profiles point at the sandbox at ${profiles.keptFor}` : '--no-profile'
-    lead = `${paint('dim', `No profile was written (${why}): export the test key and the webhook secret above first;`)}\n${paint('dim', 'the commands below read $SVC_API_KEY and $SVC_WEBHOOK_SECRET.')}\n`
+    lead = `${paint('dim', `No profile was written (${why}): paste the first line, then the commands read $SVC_API_KEY and $SVC_WEBHOOK_SECRET.`)}\n`
   } else {
     target = profiles.madeDefault ? '' : ` --profile ${SANDBOX_PROFILE}`
   }
   const steps = [
-    ...(profiles.written ? [] : ['export SVC_API_KEY=<test key> SVC_WEBHOOK_SECRET=<webhook secret>']),
+    ...(profiles.written ? [] : [`export SVC_API_KEY=${sandbox.testKey} SVC_WEBHOOK_SECRET=${sandbox.webhookSecret}`]),
     `svc charges create --amount 1500${target}`,
     `svc webhooks listen --forward localhost:3000/webhooks${target}`,
     `svc test advance CHARGE_ID --status paid_pending_settlement${target}`,

@@ -52,6 +52,27 @@ describe('svc pix decode', () => {
     expect(JSON.parse(none.stdout)).toMatchObject({ valid: true, kind: 'static' })
   })
 
+  it('- on a terminal says how to end the paste on stderr, instead of waiting silently (issue 29 item 22)', async () => {
+    const r = await runCommand(PixDecode, ['-'], { tty: true, stdin: `${STATIC}\n`, stdinTty: true, env: { NO_COLOR: '1' } })
+    expect(r.exitCode).toBe(0)
+    expect(r.stderr).toContain('Paste the code, then press Enter and Ctrl-D.')
+    expect(r.stdout).toMatch(/Pix code\s+valid, static/)
+    const piped = await runCommand(PixDecode, ['-'], { stdin: `${STATIC}\n` })
+    expect(piped.stderr).toBe('')
+  })
+
+  it('two codes on two lines: "one code at a time", not a bad character at the line break (issue 29 item 22)', async () => {
+    const r = await runCommand(PixDecode, ['-', '--json'], { stdin: `${STATIC}\n${DYNAMIC}\n` })
+    expect(r.exitCode).toBe(2)
+    const verdict = JSON.parse(r.stdout) as { reason: string; message: string }
+    expect(verdict.reason).toBe('malformed')
+    expect(verdict.message).toContain('it holds 2 lines, and a BR Code is one line: decode one code at a time')
+    const plain = await runCommand(PixDecode, [`${STATIC}\r\n\r\n${STATIC}`])
+    expect(plain.exitCode).toBe(2)
+    expect(plain.stderr).toContain('one code at a time')
+    expect(plain.stderr).not.toContain('U+000')
+  })
+
   it('stdin over 64 KiB is refused without reading on', async () => {
     const r = await runCommand(PixDecode, ['-'], { stdin: 'x'.repeat(70 * 1024) })
     expect(r.exitCode).toBe(2)

@@ -54,6 +54,19 @@ describe('svc sandbox export', () => {
     expect(readdirSync(dir)).toEqual(['state.json'])
   })
 
+  it('counts in the singular what there is one of: "1 product sale", not "1 product sales" (issue 29 item 25)', async () => {
+    const sale = await fetch(`${sb.baseUrl}/_sandbox/product-sales`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sb.testKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ productName: 'Curso de Pix', valueInCents: 9900, buyerEmail: 'ana@example.com' }),
+    })
+    expect(sale.status).toBe(201)
+    const file = join(dir, 'one-sale.json')
+    const r = await runCommand(SandboxExport, ['-o', file])
+    expect(r.exitCode).toBe(0)
+    expect(r.stderr).toMatch(/: 0 charges, 0 withdrawals, 1 product sale, 1 event, \d+ deliver(y|ies); clock at /)
+  })
+
   it('exits 2 naming -o when the file cannot be written', async () => {
     const r = await runCommand(SandboxExport, ['-o', join(dir, 'missing', 'state.json'), '--json'])
     expect(r.exitCode).toBe(2)

@@ -11,6 +11,7 @@ import SandboxDeliveriesResend from '../../../src/commands/sandbox/deliveries/re
 import SandboxKeysCreate from '../../../src/commands/sandbox/keys/create.js'
 import SandboxKeysList from '../../../src/commands/sandbox/keys/list.js'
 import SandboxKeysRevoke from '../../../src/commands/sandbox/keys/revoke.js'
+import SandboxWebhook from '../../../src/commands/sandbox/webhook/index.js'
 import SandboxWebhookSet from '../../../src/commands/sandbox/webhook/set.js'
 import SandboxWebhookShow from '../../../src/commands/sandbox/webhook/show.js'
 import { ProfileStore } from '../../../src/lib/config/store.js'
@@ -67,6 +68,19 @@ describe('svc sandbox webhook', () => {
     expect(JSON.parse(show.stdout)).toEqual({ environment: 'test', url: target.url, active: true })
     const piped = await runCommand(SandboxWebhookShow, [])
     expect(piped.stdout).toBe(`environment\ttest\nurl\t${target.url}\nactive\ttrue\n`)
+  })
+
+  it('the bare topic shows "none set" and how to set one, exit 0, where show exits 4 (issue 29 item 25)', async () => {
+    const tty = await runCommand(SandboxWebhook, ['--env', 'live'], { tty: true, env: { NO_COLOR: '1' } })
+    expect(tty.exitCode).toBe(0)
+    expect(tty.stdout).toMatch(/URL\s+none set\n/)
+    expect(tty.stdout).toContain('Set one with `svc sandbox webhook set URL --env live`, or run `svc webhooks listen`.')
+    expect(tty.stderr).toBe('')
+    const piped = await runCommand(SandboxWebhook, ['--env', 'live'])
+    expect(piped).toMatchObject({ exitCode: 0, stdout: 'environment\tlive\nurl\t\n' })
+    const json = await runCommand(SandboxWebhook, ['--env', 'live', '--json'])
+    expect(JSON.parse(json.stdout)).toEqual({ environment: 'live', url: null })
+    expect((await runCommand(SandboxWebhookShow, ['--env', 'live'])).exitCode).toBe(4)
   })
 
   it('rejects a URL that is not http(s) with exit 2, sending nothing', async () => {

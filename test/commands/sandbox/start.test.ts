@@ -154,6 +154,8 @@ describe('svc sandbox start', () => {
       expect((await ProfileStore.open(env)).get('sandbox')?.baseUrl).toBe(first.baseUrl)
       expect(b.stdout()).toContain(`not written: sandbox and sandbox-live point at the sandbox running at ${first.baseUrl}`)
       expect(b.stderr()).toContain('--base-url http://127.0.0.1:')
+      // Said once, in the banner and the next steps: not again in a warning (issue 29 item 25).
+      expect(b.stderr()).not.toContain('Kept the profiles')
       await b.stop()
       await a.stop()
     })

@@ -32,6 +32,14 @@ describe('svc test advance', () => {
     expect(r.stdout).toContain('24 h hold')
   })
 
+  it('-q prints only the charge id, on a terminal too, for $(…) (issue 29 item 23)', async () => {
+    nock(BASE_URL).post(`/v1/test/charges/${ID}/advance`).reply(200, paid)
+    const r = await runCommand(TestAdvance, [ID, '--status', 'paid_pending_settlement', '-q'], { env: testEnv, tty: true })
+    expect(r).toMatchObject({ exitCode: 0, stdout: `${paid.id}\n` })
+    const both = await runCommand(TestAdvance, [ID, '--status', 'settled', '-q', '--json'], { env: testEnv })
+    expect(both.exitCode).toBe(2)
+  })
+
   it('--json prints the Charge as returned', async () => {
     nock(BASE_URL).post(`/v1/test/charges/${ID}/advance`).reply(200, paid)
     const r = await runCommand(TestAdvance, [ID, '--status', 'paid_pending_settlement', '--json'], { env: testEnv })

@@ -16,14 +16,15 @@ const plain = painter(false)
 const commands = (text: string) => text.split('\n').filter((l) => l.startsWith('  svc '))
 
 describe('the next steps after `svc sandbox start`', () => {
-  it('--no-profile: every command carries --base-url of this sandbox and reads the exported key, never pasted again', () => {
+  it('--no-profile: the first line exports the test key and secret the banner shows, ready to paste; every command carries --base-url of this sandbox', () => {
     const text = nextSteps({ sandbox, profiles: { written: false, madeDefault: false } }, plain)
     const lines = commands(text)
     expect(lines.length).toBeGreaterThanOrEqual(5)
     for (const line of lines) expect(line).toContain(`--base-url ${sandbox.baseUrl}`)
-    expect(text).toContain('export SVC_API_KEY=')
-    expect(text).toContain('$SVC_API_KEY')
-    for (const secret of [sandbox.testKey, sandbox.liveKey, sandbox.webhookSecret]) expect(text).not.toContain(secret)
+    // Not "export SVC_API_KEY=<test key>": the user would copy the key from the banner by hand (issue 29 item 25).
+    expect(text).toContain(`  export SVC_API_KEY=${sandbox.testKey} SVC_WEBHOOK_SECRET=${sandbox.webhookSecret}\n`)
+    expect(text).not.toContain('<test key>')
+    expect(text).not.toContain(sandbox.liveKey)
     expect(text).not.toContain('--profile')
   })
 

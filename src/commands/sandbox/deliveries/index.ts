@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core'
 import { painter } from '../../../lib/output/color.js'
 import { noDeliveryError, type PanelDelivery } from '../../../lib/sandbox-client/client.js'
 import { envFlag, PanelCommand } from '../../../lib/command-kit/sandbox-panel.js'
+import { quietFlag } from '../../../lib/command-kit/base.js'
 import { sandboxDeliveriesTable, deliveriesTsv, deliveryDetail } from '../../../lib/sandbox-client/views.js'
 import type { IO } from '../../../lib/output/io.js'
 
@@ -34,13 +35,14 @@ export default class SandboxDeliveries extends PanelCommand<typeof SandboxDelive
   static override flags = {
     'event-id': Flags.string({ description: 'Only the delivery of this event, with its attempts.', helpValue: 'ID' }),
     limit: Flags.integer({ description: 'At most this many deliveries (1 to 1000).', default: 50, min: 1, max: 1000, helpValue: 'N' }),
+    quiet: quietFlag('the event ids'),
     env: envFlag,
   }
 
   async run(): Promise<DeliveryLog> {
     const panel = await this.panel()
     const filter = { env: this.envChoice(), eventId: this.flags['event-id'], limit: this.flags.limit }
-    const tty = this.io.isStdoutTTY && !this.flags.json
+    const tty = this.io.isStdoutTTY && !this.flags.json && !this.flags.quiet
     const [{ data }, clock] = await Promise.all([panel.listDeliveries(filter), tty ? panel.getClock() : undefined])
     if (filter.eventId && !data.length) throw noDeliveryError(filter.eventId, filter.env ?? (await this.credentials()).environment)
     return { data, now: clock?.now }
@@ -51,6 +53,7 @@ export default class SandboxDeliveries extends PanelCommand<typeof SandboxDelive
   }
 
   protected override async render({ data, now }: DeliveryLog, io: IO): Promise<void> {
+    if (this.flags.quiet) return io.out(data.map((d) => `${d.eventId}\n`).join(''))
     if (now === undefined) return io.out(deliveriesTsv(data))
     const paint = painter(io.color)
     this.note(`${await this.badge('err', this.envChoice())} webhook deliveries`)

@@ -1,6 +1,7 @@
 import { Args } from '@oclif/core'
 import { painter } from '../../../lib/output/color.js'
 import { envFlag, PanelCommand } from '../../../lib/command-kit/sandbox-panel.js'
+import { quietFlag } from '../../../lib/command-kit/base.js'
 import type { IO } from '../../../lib/output/io.js'
 
 export default class SandboxDeliveriesResend extends PanelCommand<typeof SandboxDeliveriesResend, { eventId: string }> {
@@ -14,14 +15,14 @@ export default class SandboxDeliveriesResend extends PanelCommand<typeof Sandbox
   static override examples = ['<%= config.bin %> sandbox deliveries resend evt_3f2a9c01d4e5b6a7c8d9e0f1', '<%= config.bin %> sandbox deliveries resend evt_3f2a9c01d4e5b6a7c8d9e0f1 --env live --json']
 
   static override args = { eventId: Args.string({ description: 'Id of the event whose delivery to send again.', required: true }) }
-  static override flags = { env: envFlag }
+  static override flags = { env: envFlag, quiet: quietFlag('the event id (as piped)') }
 
   async run(): Promise<{ eventId: string }> {
     return (await this.panel()).resendDelivery(this.args.eventId, this.envChoice())
   }
 
   protected override render(result: { eventId: string }, io: IO): void {
-    if (!io.isStdoutTTY) return io.out(`${result.eventId}\n`)
+    if (this.flags.quiet || !io.isStdoutTTY) return io.out(`${result.eventId}\n`)
     const paint = painter(io.color)
     io.out(`Resending ${paint('bold', result.eventId)} (same event id, fresh signature).\n`)
     this.note(paint('dim', `See the outcome with \`svc sandbox deliveries --event-id ${result.eventId}\`.`))
