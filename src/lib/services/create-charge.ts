@@ -13,8 +13,8 @@ import { EXIT, type ExitCode } from '../contract/errors.js'
 import type { Environment } from '../config/mask.js'
 import { ApiError, NetworkError, type WaitError } from '../errors.js'
 import type { IO } from '../output/io.js'
-import { safeText } from '../output/safe-text.js'
 import { runChargeWait } from './wait-charge.js'
+import { shellWord } from '../output/shell-word.js'
 
 export interface CreateChargeOptions {
   input: CreateInput
@@ -98,10 +98,4 @@ const NOT_PAYABLE_WHY: Partial<Record<Charge['status'], string>> = {
 export function notPayableNote(charge: Charge): string {
   const name = charge.externalId ? `for external id ${JSON.stringify(charge.externalId)} (${charge.id})` : charge.id
   return `The existing charge ${name} ${NOT_PAYABLE_WHY[charge.status] ?? `is ${charge.status}`}. No QR shown; exit 5. ` + 'To charge again, create a new charge with another --external-id.'
-}
-
-/** `text` as one shell word: bare when it is safe, else single-quoted (control characters shown escaped). */
-function shellWord(text: string): string {
-  const clean = safeText(text)
-  return /^[\w.:@%+=,/-]+$/.test(clean) ? clean : `'${clean.replaceAll("'", "'\\''")}'`
 }

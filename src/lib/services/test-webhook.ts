@@ -10,6 +10,7 @@ import type { ApiClient } from '../api/types.js'
 import { EXIT } from '../contract/errors.js'
 import type { Environment, WebhookTestResponse } from '../contract/schemas.js'
 import { CliError } from '../errors.js'
+import { shellWord } from '../output/shell-word.js'
 
 export interface WebhookTestTarget {
   /** The base URL is the local sandbox (loopback): the hint names `svc sandbox webhook set`. */
@@ -44,9 +45,4 @@ export async function sendTestWebhook(client: Pick<ApiClient, 'getAccount' | 'te
     )
   }
   return client.testWebhook()
-}
-
-/** The URL as one shell word: as it is when it holds nothing a shell reads, else single-quoted. */
-function shellWord(text: string): string {
-  return /^[\w:/.@%+=,~-]+$/.test(text) ? text : `'${text.replaceAll("'", `'\\''`)}'`
 }
