@@ -1,14 +1,11 @@
 import { statSync } from 'node:fs'
 import { PassThrough } from 'node:stream'
-import { Errors } from '@oclif/core'
 import nock from 'nock'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import Login from '../../src/commands/login.js'
 import { ProfileStore } from '../../src/lib/config/store.js'
-import { setIO } from '../../src/lib/output/io.js'
 import { requestsWithoutMock } from '../helpers/http-mocks.js'
-import { testIO } from '../helpers/test-io.js'
-import { ROOT, runCommand } from '../helpers/run-command.js'
+import { runCommand } from '../helpers/run-command.js'
 import { account, BASE_URL, errorBody, LIVE_KEY, TEST_KEY } from '../helpers/api-fixtures.js'
 import { instantRetries } from '../helpers/instant-retries.js'
 import { overrideCommandFactory } from '../../src/lib/command-kit/factory.js'
@@ -36,21 +33,8 @@ async function runOnTerminal(argv: string[], typed: string, env: Record<string, 
   const stdin = new PassThrough() as PassThrough & { isTTY: boolean; setRawMode: (m: boolean) => void }
   stdin.isTTY = true
   stdin.setRawMode = () => {}
-  const ioEnv = { ...process.env, ...env }
-  delete ioEnv.CI
-  const t = testIO({ tty: true, stdin, env: ioEnv, noColor: true })
-  setIO(t.io)
   stdin.write(typed)
-  let exitCode = 0
-  try {
-    await Login.run(argv, ROOT)
-  } catch (error) {
-    if (error instanceof Errors.ExitError) exitCode = error.oclif.exit ?? 1
-    else throw error
-  } finally {
-    setIO(undefined)
-  }
-  return { stdout: t.out(), stderr: t.err(), exitCode }
+  return runCommand(Login, argv, { tty: true, stdin, env: { ...env, CI: undefined }, noColor: true })
 }
 
 describe('svc login --with-key-stdin', () => {

@@ -3,6 +3,7 @@
  * TTY-ness, feeds stdin, and returns the exit code the binary would have exited with.
  */
 import { fileURLToPath } from 'node:url'
+import type { Readable } from 'node:stream'
 import { Errors } from '@oclif/core'
 import { setIO } from '../../src/lib/output/io.js'
 import { testIO } from './test-io.js'
@@ -14,11 +15,13 @@ export interface RunOptions {
   tty?: boolean
   /** Stderr's TTY-ness when it differs from the others' (`2>log` on a terminal). */
   stderrTty?: boolean
-  stdin?: string
+  /** What stdin yields; or a stream of the test's own (a fake terminal with raw mode, for prompts). */
+  stdin?: string | Readable
   /** Stdin's TTY-ness with `stdin` given (a terminal the user types or pastes into). */
   stdinTty?: boolean
   env?: Record<string, string | undefined>
   columns?: number
+  noColor?: boolean
 }
 
 export interface RunResult {
@@ -38,7 +41,7 @@ export async function runCommand(cmd: RunnableCommand, argv: string[], opts: Run
     if (v === undefined) delete env[k]
     else env[k] = v
   }
-  const t = testIO({ tty, stderrTTY: opts.stderrTty, stdinTTY: opts.stdinTty, columns: opts.columns ?? 100, env, stdin: opts.stdin })
+  const t = testIO({ tty, stderrTTY: opts.stderrTty, stdinTTY: opts.stdinTty, columns: opts.columns ?? 100, env, stdin: opts.stdin, noColor: opts.noColor })
   setIO(t.io)
   let exitCode = 0
   try {
