@@ -9,7 +9,7 @@ import type { AccountSettings, DeliveryRecord, SandboxKey, WebhookEndpoint } fro
 import type { Charge } from '../../contract/schemas.js'
 import type { Split } from '../../contract/split-charges.js'
 import { ADVANCE_TARGETS, advancePath, transitionFor } from '../../domain/charge-states.js'
-import type { BrCode } from '../../domain/brcode.js'
+import type { DecodedPix } from '../../domain/pix-decode.js'
 import { EVENT_TYPES } from '../../contract/events.js'
 import { brl, form, html, Safe, status, when } from './html.js'
 import { DELIVERY_STATES, type DeliveryState } from '../../contract/panel.js'
@@ -194,7 +194,7 @@ ${form(`/panel/clock/advance?env=${env}`, csrf, html`<label for="duration">Move 
 
 export interface BankView {
   code?: string
-  decoded?: BrCode
+  decoded?: DecodedPix
   charge?: Charge
   error?: string
   paid?: boolean
@@ -207,7 +207,7 @@ ${v.error ? notice(v.error, true) : ''}${v.paid && c ? notice(`Paid ${brl(c.amou
 ${form(`/panel/bank?env=${env}`, csrf, html`<label for="code">Pix copy-and-paste</label><textarea id="code" name="code" required spellcheck="false">${v.code ?? ''}</textarea><p><button name="action" value="check" class="secondary">Check</button> <button name="action" value="pay">Pay</button></p>`)}
 ${
   v.decoded
-    ? html`<div class="card"><h2>Payment</h2><dl><dt>To</dt><dd>${v.decoded.merchantName ?? ''}, ${v.decoded.merchantCity ?? ''}</dd>${v.decoded.location ? html`<dt>Location</dt><dd class="mono">${v.decoded.location}</dd>` : ''}
+    ? html`<div class="card"><h2>Payment</h2><dl><dt>To</dt><dd>${v.decoded.merchantName}, ${v.decoded.merchantCity}</dd>${v.decoded.url ? html`<dt>Location</dt><dd class="mono">${v.decoded.url}</dd>` : ''}${v.decoded.key ? html`<dt>Pix key</dt><dd class="mono">${v.decoded.key}</dd>` : ''}
 ${c ? html`<dt>Amount</dt><dd><strong>${brl(c.amount.grossInCents)}</strong></dd><dt>Expires</dt><dd>${when(c.pix.expiresAt)}</dd><dt>Charge</dt><dd><a href="/panel/charges/${c.id}?env=${c.environment}">${c.id}</a> ${status(c.status)} (${c.environment})</dd>` : v.decoded.amountInCents !== undefined ? html`<dt>Amount</dt><dd>${brl(v.decoded.amountInCents)}</dd>` : ''}</dl></div>`
     : ''
 }`
