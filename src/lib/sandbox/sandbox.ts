@@ -72,7 +72,7 @@ export async function startSandboxServer(opts: SandboxStartOptions = {}): Promis
   const withdrawals = new Withdrawals({ store, clock, sink })
   const productSales = new ProductSales({ store, clock, sink })
   const admin = createAdmin(store, clock)
-  web = new WebPanel({ store, engine, deliveries, admin, clock, port: () => Number(new URL(baseUrl).port), withdrawals, productSales })
+  web = new WebPanel({ store, engine, deliveries, admin, clock, port: () => Number(new URL(baseUrl).port), ownHost: () => new URL(baseUrl).hostname, withdrawals, productSales })
   const reset = async (): Promise<void> => {
     engine.reset()
     withdrawals.reset()

@@ -34,6 +34,8 @@ export interface WebPanelDeps {
   clock: SandboxClock
   /** The port the sandbox listens on (Host must name it; the session cookie's name carries it). */
   port: () => number
+  /** The host of the URL the sandbox prints, also allowed as Host (host-check.ts). */
+  ownHost?: () => string
   /** The lists of the Withdrawals and Sales pages. */
   withdrawals?: { list(env: Env): Withdrawal[] }
   productSales?: { list(): ProductPayment[] }
@@ -97,7 +99,7 @@ export class WebPanel {
   private heartbeat?: NodeJS.Timeout
 
   constructor(private readonly deps: WebPanelDeps) {
-    this.guard = new PanelGuard({ port: deps.port })
+    this.guard = new PanelGuard({ port: deps.port, ownHost: deps.ownHost })
   }
 
   /** The URL that opens the panel in a browser (holds the token: shown to the one who started it). */
