@@ -58,9 +58,11 @@ export async function startSandboxServer(opts: SandboxStartOptions = {}): Promis
   let web: WebPanel | undefined
   const ctx: SandboxContext = { db, clock, log, webhookSecret: merchant.webhookSecret, writes, onActivity: () => web?.changed() }
   // Webhook faults are a layer around the worker, installed only when some fault is on.
-  const faults = opts.webhookFaults && faultsOn(opts.webhookFaults) ? new WebhookFaults(opts.webhookFaults, opts.webhookFaultsSeed ?? randomSeed(), clock) : undefined
+  const faults = opts.webhookFaults && faultsOn(opts.webhookFaults) ? new WebhookFaults(opts.webhookFaults, opts.webhookFaultsSeed ?? randomSeed(), clock, log) : undefined
   const deliveries: DeliveryWorker = opts.deliveries ? opts.deliveries(ctx) : new WebhookDeliveries(ctx, faults ? { wrapSend: (send) => faults.sender(send) } : {})
   const toWorker: EventSink = faults ? faults.sink(deliveries) : deliveries
+  // What the panels list: with faults, the events they hold back show as `held`.
+  const shown: DeliveryWorker = faults ? faults.showHeld(deliveries) : deliveries
   const sink: EventSink = {
     publish(event: StoredEvent) {
       toWorker.publish(event)
@@ -72,7 +74,7 @@ export async function startSandboxServer(opts: SandboxStartOptions = {}): Promis
   const withdrawals = new Withdrawals({ store, clock, sink })
   const productSales = new ProductSales({ store, clock, sink })
   const admin = createAdmin(store, clock)
-  web = new WebPanel({ store, engine, deliveries, admin, clock, port: () => Number(new URL(baseUrl).port), ownHost: () => new URL(baseUrl).hostname, withdrawals, productSales })
+  web = new WebPanel({ store, engine, deliveries: shown, admin, clock, port: () => Number(new URL(baseUrl).port), ownHost: () => new URL(baseUrl).hostname, withdrawals, productSales })
   const reset = async (): Promise<void> => {
     engine.reset()
     withdrawals.reset()
@@ -83,7 +85,7 @@ export async function startSandboxServer(opts: SandboxStartOptions = {}): Promis
     log('sandbox data reset: charges, events, deliveries, withdrawals and sales emptied; keys, secret, plan and webhook URLs kept')
   }
   const panelDeps = {
-    deliveries,
+    deliveries: shown,
     admin,
     clock,
     reset,
@@ -100,7 +102,7 @@ export async function startSandboxServer(opts: SandboxStartOptions = {}): Promis
     store,
     engine,
     withdrawals,
-    deliveries,
+    deliveries: shown,
     clock,
     merchant,
     rateLimiter: new RateLimiter(opts.rateLimitPerSecond ?? DEFAULT_RATE_LIMIT_PER_SECOND),

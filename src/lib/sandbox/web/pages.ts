@@ -12,7 +12,7 @@ import { ADVANCE_TARGETS, advancePath, transitionFor } from '../../domain/charge
 import type { DecodedPix } from '../../domain/pix-decode.js'
 import { EVENT_TYPES } from '../../contract/events.js'
 import { brl, form, html, Safe, status, when } from './html.js'
-import { DELIVERY_STATES, type DeliveryState } from '../../contract/panel.js'
+import { DELIVERY_VIEW_STATES, type DeliveryViewState } from '../../contract/panel.js'
 import type { Env } from '../types.js'
 
 export function notice(message: string | undefined, bad = false): Safe | string {
@@ -125,7 +125,7 @@ function pretty(body: string): string {
 /** The delivery log's filter, from the query string (`?type=charge.settled&state=failed`); unknown values are ignored. */
 export interface DeliveryFilter {
   type?: string
-  state?: DeliveryState
+  state?: DeliveryViewState
 }
 
 export function deliveryFilter(q: URLSearchParams): DeliveryFilter {
@@ -133,7 +133,7 @@ export function deliveryFilter(q: URLSearchParams): DeliveryFilter {
   const state = q.get('state') ?? ''
   return {
     ...((EVENT_TYPES as readonly string[]).includes(type) ? { type } : {}),
-    ...((DELIVERY_STATES as readonly string[]).includes(state) ? { state: state as DeliveryFilter['state'] } : {}),
+    ...((DELIVERY_VIEW_STATES as readonly string[]).includes(state) ? { state: state as DeliveryFilter['state'] } : {}),
   }
 }
 
@@ -145,7 +145,7 @@ export function deliveriesPage(deliveries: DeliveryRecord[], env: Env, csrf: str
   const option = (value: string, selected: boolean) => html`<option value="${value}"${selected ? new Safe(' selected') : ''}>${value || 'any'}</option>`
   const filtered = filter.type !== undefined || filter.state !== undefined
   return html`<h1>Delivery log <span class="muted">(${env})</span></h1>${notice(message)}<p class="muted">Every event sent to your webhook URL: the body, your app's answer, each attempt. Resend sends the same event id with a fresh signature.</p>
-<form method="get" action="/panel/deliveries" class="filter"><input type="hidden" name="env" value="${env}"><div><label for="f-type">Event type</label><select id="f-type" name="type">${option('', !filter.type)}${EVENT_TYPES.map((t) => option(t, filter.type === t))}</select></div><div><label for="f-state">State</label><select id="f-state" name="state">${option('', !filter.state)}${DELIVERY_STATES.map((t) => option(t, filter.state === t))}</select></div><button class="secondary">Filter</button>${filtered ? html` <a href="/panel/deliveries?env=${env}">Show all</a>` : ''}</form>
+<form method="get" action="/panel/deliveries" class="filter"><input type="hidden" name="env" value="${env}"><div><label for="f-type">Event type</label><select id="f-type" name="type">${option('', !filter.type)}${EVENT_TYPES.map((t) => option(t, filter.type === t))}</select></div><div><label for="f-state">State</label><select id="f-state" name="state">${option('', !filter.state)}${DELIVERY_VIEW_STATES.map((t) => option(t, filter.state === t))}</select></div><button class="secondary">Filter</button>${filtered ? html` <a href="/panel/deliveries?env=${env}">Show all</a>` : ''}</form>
 ${filtered && deliveries.length === 0 ? html`<p class="muted">No delivery matches this filter.</p>` : deliveryTable(deliveries, env, csrf)}`
 }
 
