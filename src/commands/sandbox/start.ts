@@ -59,7 +59,9 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
     seed: Flags.string({
       description:
         'Digits: the seed of the webhook faults (the same seed and events give the same faults). Anything else: a state file from `svc sandbox export` to start from ' +
-        '(same ids, keys, secret and clock), into an empty data dir or --in-memory. Give it twice for both: --seed 42 --seed state.json.',
+        '(same ids, keys, secret and clock), into an empty data dir or --in-memory. Give it twice for both: --seed 42 --seed state.json. ' +
+        'A state file is a regular file of at most 16 MiB, checked whole before anything is written (ids, states and their fields, fees that balance, ' +
+        'references between tables, a sane clock); a refusal exits 2 naming the field, and any failure (a busy port too) leaves the data dir as it was.',
       helpValue: 'N|FILE',
       multiple: true,
     }),
