@@ -48,6 +48,7 @@ beforeAll(async () => {
   await sb.advance(paid, 'paid_pending_settlement')
   await sb.advance(settled, 'settled')
   await fetch(`${sb.baseUrl}/v1/webhooks/test`, { method: 'POST', headers: { authorization: `Bearer ${sb.testKey}` } })
+  await sb.trigger('charge.split.completed')
   await sb.trigger('withdrawal.paid')
   await sb.trigger('product.paid')
   await sb.clock.advance('20s')
@@ -233,6 +234,14 @@ describe('hostile seeds are refused before the first write, naming the field', (
       (s) => {
         s.exportedAt = `2026-11-22T12:00:00.000Z${' '.repeat(1 << 20)}`
         return 'exportedAt'
+      },
+    ],
+    [
+      "a split charge's division that is no division",
+      (s) => {
+        const i = rowWhere(s, 'charges', (_r, b) => b.split !== undefined)
+        editBody(s, 'charges', i, (b) => (b.split = { status: 'pending', destinations: 5 }))
+        return `tables.charges[${i}].body.split.destinations`
       },
     ],
     [
