@@ -326,5 +326,21 @@ describe('--seed FILE that the sandbox cannot honour (issue 29 item 6)', () => {
     const err = JSON.parse(r.stderr).error
     expect(err.details).toEqual([{ field: 'seed tables.charges[0].body.amount.netInCents', message: expect.stringContaining('is not gross 1500') }])
     expect(existsSync(data)).toBe(false)
+
+    // The same state, balanced again, on a busy port: exit 2 naming the port, and still no data dir.
+    charge.amount.netInCents += 1
+    state.tables.charges[0]!.body = JSON.stringify(charge)
+    writeFileSync(file, JSON.stringify(state))
+    const busy = createServer()
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve))
+    const port = String((busy.address() as { port: number }).port)
+    try {
+      const clash = await runCommand(SandboxStart, ['--data', data, '--port', port, '--no-profile', '--seed', file, '--json'], { env: { SVC_CONFIG_DIR: seedDir } })
+      expect(clash.exitCode).toBe(2)
+      expect(JSON.parse(clash.stderr).error.details).toEqual([{ field: 'port', message: expect.stringContaining('already in use') }])
+      expect(existsSync(data)).toBe(false)
+    } finally {
+      await new Promise<void>((resolve) => busy.close(() => resolve()))
+    }
   })
 })
