@@ -66,7 +66,9 @@ export interface StartSandboxOptions {
    * attempt, ms or `'2s'`): `duplicate` delivers an event twice (signed afresh), `reorder` holds
    * one back until the next event of its resource went out, `lose` never sends it, `failFirst`
    * fails its first attempt as a network error so the retry schedule runs. The delivery log marks
-   * what was injected (`injected` on a delivery and on its attempts).
+   * what was injected (`injected` on a delivery and on its attempts); a lost delivery's `state` is
+   * `lost` (never `succeeded`), an event held back is listed as `held` until it goes out. Faults
+   * hit the `test` environment only: `live` is delivered untouched.
    */
   webhookFaults?: WebhookFaultsSpec
   /**

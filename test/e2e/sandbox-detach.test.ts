@@ -60,6 +60,22 @@ describe('svc sandbox start --detach, status, reset, stop', () => {
     expect((await svc(['sandbox', 'stop'], { env })).exitCode).toBe(0)
   })
 
+  it('with --webhook-faults and no --seed, says the random seed on stderr, --json included (issue 29 item 19)', async () => {
+    const data = mkdtempSync(join(tmpdir(), 'svc-detach-seed-'))
+    const started = await svc(['sandbox', 'start', '--detach', '--port', '0', '--data', data, '--no-profile', '--webhook-faults', 'lose=0.1', '--json'], { env, timeoutMs: 30_000 })
+    expect(started.exitCode).toBe(0)
+    expect(started.stdout.trim().split('\n')).toHaveLength(1)
+    const seed = /Webhook faults seed (\d+) \(drawn at random\): add --seed \1 to replay/.exec(started.stderr)
+    expect(seed, started.stderr).not.toBeNull()
+    pids.push(Number(/pid (\d+)/.exec(started.stderr)![1]))
+    expect((await svc(['sandbox', 'stop', '--data', data], { env })).exitCode).toBe(0)
+    const given = await svc(['sandbox', 'start', '--detach', '--port', '0', '--data', data, '--no-profile', '--webhook-faults', 'lose=0.1', '--seed', '42', '--json'], { env, timeoutMs: 30_000 })
+    expect(given.exitCode).toBe(0)
+    pids.push(Number(/pid (\d+)/.exec(given.stderr)![1]))
+    expect(given.stderr).not.toContain('drawn at random')
+    expect((await svc(['sandbox', 'stop', '--data', data], { env })).exitCode).toBe(0)
+  })
+
   it('after kill -9, status reports it dead and cleans up, and start works again on the same data dir', async () => {
     const started = await svc(['sandbox', 'start', '--detach', '--port', '0', '--json'], { env, timeoutMs: 30_000 })
     expect(started.exitCode).toBe(0)

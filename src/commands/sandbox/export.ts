@@ -3,7 +3,7 @@ import { dirname, resolve } from 'node:path'
 import { Flags } from '@oclif/core'
 import { PanelCommand } from '../../lib/command-kit/sandbox-panel.js'
 import type { SandboxState } from '../../lib/contract/sandbox-state.js'
-import { writePrivateFile } from '../../lib/config/private-file.js'
+import { assertReplaceable, NotARegularFileError, writePrivateFile } from '../../lib/config/private-file.js'
 import { UsageError } from '../../lib/errors.js'
 
 /** What `-o FILE --json` prints. */
@@ -20,7 +20,9 @@ export default class SandboxExport extends PanelCommand<typeof SandboxExport, Ex
   static override description =
     'Account, plan, API keys and webhook secret, webhook URLs, clock, charges (split charges included), withdrawals, product ' +
     'sales, events and their deliveries, as the rows of the sandbox\'s tables under a "format" version (svc-sandbox-state/1). ' +
-    'To stdout, or with -o to FILE, created with mode 0600 (it holds the keys and the secret in full). ' +
+    'To stdout, or with -o to FILE, created with mode 0600 (it holds the keys and the secret in full) and replaced whole. ' +
+    '-o replaces only a regular file: when FILE is a symlink, a directory, a FIFO or a device (/dev/null), it exits 2 and ' +
+    'leaves it as it is (a symlink is not followed: give the path it points to). ' +
     '`svc sandbox start --seed FILE` (into an empty data dir or --in-memory) starts from it with the same ids, keys, secret ' +
     'and clock. With -o and --json: a summary {"file","format","exportedAt","clock","counts"} on stdout.'
 
@@ -32,11 +34,17 @@ export default class SandboxExport extends PanelCommand<typeof SandboxExport, Ex
   ]
 
   static override flags = {
-    output: Flags.string({ char: 'o', description: 'Write it to FILE (mode 0600, replaced whole) instead of stdout.', helpValue: 'FILE' }),
+    output: Flags.string({
+      char: 'o',
+      description: 'Write it to FILE (mode 0600, replaced whole) instead of stdout; FILE must be a regular file or not exist (a symlink, directory, FIFO or device is refused).',
+      helpValue: 'FILE',
+    }),
   }
 
   /** With -o, a summary of what was written; without, the state itself is the output (and there is no result). */
   async run(): Promise<ExportSummary | undefined> {
+    // Refused before asking the sandbox for its keys, so nothing is fetched for nowhere to go.
+    if (this.flags.output !== undefined) checkOutput(this.flags.output)
     const state = await (await this.panel()).exportState()
     const text = `${JSON.stringify(state, null, 2)}\n`
     const file = this.flags.output
@@ -69,11 +77,29 @@ function counts(state: SandboxState): Record<'keys' | 'charges' | 'withdrawals' 
   return { keys: t.api_keys.length, charges: t.charges.length, withdrawals: t.withdrawals.length, productSales: t.product_sales.length, events: t.events.length, deliveries: t.webhook_deliveries.length }
 }
 
-/** writePrivateFile (0600, whole or not at all), its failure worded for -o. */
+function refusal(err: NotARegularFileError): UsageError {
+  const what = err.kind === 'symlink' ? 'a symlink (not followed)' : err.kind === 'device' ? 'a device' : err.kind === 'fifo' ? 'a FIFO' : `a ${err.kind === 'other' ? 'special file' : err.kind}`
+  return new UsageError(`Cannot write ${err.path}: it is ${what}, and -o replaces only a regular file.`, {
+    field: 'output',
+    hint: err.kind === 'symlink' ? 'Pass -o the path of the file the link points to, or a new file name.' : 'Pass -o a new file name or an existing regular file.',
+  })
+}
+
+function checkOutput(path: string): void {
+  try {
+    assertReplaceable(path)
+  } catch (err) {
+    if (err instanceof NotARegularFileError) throw refusal(err)
+    // Anything else (a permission) is worded by writeOutput when it fails for real.
+  }
+}
+
+/** writePrivateFile (0600, whole or not at all, never over a non-regular file), its failure worded for -o. */
 function writeOutput(path: string, text: string): void {
   try {
     writePrivateFile(path, text)
   } catch (err) {
+    if (err instanceof NotARegularFileError) throw refusal(err)
     const code = (err as { code?: string }).code
     const dir = dirname(resolve(path))
     if (code === 'ENOENT' && !existsSync(dir)) {

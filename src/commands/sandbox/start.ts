@@ -51,13 +51,17 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
       description:
         'Inject webhook faults, parts optional: duplicate=R (delivered twice, signed afresh), reorder=R (held until the next event of its resource went out, at most 60 s of sandbox time), ' +
         'lose=R (never sent: confirm with GET), delay=DURATION (every first attempt, sandbox clock), fail-first=R (first attempt fails as a network error; the retry schedule runs). ' +
-        'R is a share from 0 to 1. `sandbox deliveries` marks what was injected.',
+        'R is a share from 0 to 1. Only the test environment gets faults: live stands for production and is delivered untouched. ' +
+        '`sandbox deliveries` marks what was injected (held-back events show as held, lost ones as lost) and the log names each fault as it is injected. ' +
+        'Without --seed a random seed is drawn and printed (on stderr with --detach).',
       helpValue: 'SPEC',
     }),
     seed: Flags.string({
       description:
         'Digits: the seed of the webhook faults (the same seed and events give the same faults). Anything else: a state file from `svc sandbox export` to start from ' +
-        '(same ids, keys, secret and clock), into an empty data dir or --in-memory. Give it twice for both: --seed 42 --seed state.json.',
+        '(same ids, keys, secret and clock), into an empty data dir or --in-memory. Give it twice for both: --seed 42 --seed state.json. ' +
+        'A state file is a regular file of at most 16 MiB, checked whole before anything is written (ids, states and their fields, fees that balance, ' +
+        'references between tables, a sane clock); a refusal exits 2 naming the field, and any failure (a busy port too) leaves the data dir as it was.',
       helpValue: 'N|FILE',
       multiple: true,
     }),
@@ -77,6 +81,9 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
       const ready = await startDetached({ argv: this.argv.filter((a) => a !== '--detach'), dataDir: flags.data, inMemory: flags['in-memory'], env: io.env })
       this.printReady(ready, { speed, chaos }, false)
       this.noteKeptProfiles(ready)
+      // The foreground logs the seed it drew; detached, that log is a file: say it here, or the run cannot be replayed.
+      const faults = ready.sandbox.webhookFaults
+      if (faults && faultsSeed === undefined) this.note(paintErr('dim', `Webhook faults seed ${faults.seed} (drawn at random): add --seed ${faults.seed} to replay the same faults.`))
       // On stderr with --json too: stdout stays the one JSON line, and a script may want the pid.
       const orAll = ready.stopAllCommand ? ` (or every in-memory one: \`${ready.stopAllCommand}\`)` : ''
       this.note(paintErr('dim', `Running in the background (pid ${ready.pid}); log: ${ready.log}. Stop it with \`${ready.stopCommand}\`${orAll}.`))

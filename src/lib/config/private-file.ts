@@ -3,12 +3,56 @@
  * created 0600 beside it (never world-readable, not even for an instant), which is then renamed
  * over it, so a reader never sees half a file. fs errors are thrown as they are, for the caller
  * to word.
+ *
+ * It never replaces something that is not a regular file: a rename would swap a device
+ * (`/dev/null`), a FIFO, a socket or a directory for a file holding secrets, and would replace a
+ * symlink itself rather than what it points to. Those are refused with a NotARegularFileError
+ * before anything is written (checked again just before the rename), and the path is left as it
+ * was. Refusing a symlink rather than writing through it is deliberate: following a link someone
+ * else planted in a shared directory is how a secret lands where they chose.
  */
 import { randomBytes } from 'node:crypto'
-import { closeSync, openSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { closeSync, lstatSync, openSync, renameSync, rmSync, type Stats, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 
+export type NotRegularKind = 'symlink' | 'directory' | 'fifo' | 'device' | 'socket' | 'other'
+
+/** What is at a path that writePrivateFile refuses to replace. */
+export class NotARegularFileError extends Error {
+  readonly code = 'ENOTREGULAR'
+  constructor(
+    readonly path: string,
+    readonly kind: NotRegularKind,
+  ) {
+    super(`${path} is a ${kind === 'other' ? 'special file' : kind}, not a regular file`)
+  }
+}
+
+function kindOf(st: Stats): NotRegularKind | undefined {
+  if (st.isFile()) return undefined
+  if (st.isSymbolicLink()) return 'symlink'
+  if (st.isDirectory()) return 'directory'
+  if (st.isFIFO()) return 'fifo'
+  if (st.isCharacterDevice() || st.isBlockDevice()) return 'device'
+  if (st.isSocket()) return 'socket'
+  return 'other'
+}
+
+/** Throws NotARegularFileError when something other than a regular file is at `path`; nothing there is fine. */
+export function assertReplaceable(path: string): void {
+  let st: Stats
+  try {
+    st = lstatSync(path)
+  } catch (err) {
+    if ((err as { code?: string }).code === 'ENOENT') return
+    throw err
+  }
+  const kind = kindOf(st)
+  if (kind) throw new NotARegularFileError(path, kind)
+}
+
 export function writePrivateFile(path: string, text: string): void {
+  assertReplaceable(path)
   const tmp = join(dirname(path), `.${basename(path)}.${randomBytes(4).toString('hex')}.tmp`)
   const fd = openSync(tmp, 'wx', 0o600)
   try {
@@ -17,6 +61,7 @@ export function writePrivateFile(path: string, text: string): void {
     } finally {
       closeSync(fd)
     }
+    assertReplaceable(path)
     renameSync(tmp, path)
   } catch (err) {
     rmSync(tmp, { force: true })

@@ -8,6 +8,15 @@ export type PanelEnv = 'live' | 'test'
 export const DELIVERY_STATES = ['pending', 'succeeded', 'failed', 'skipped'] as const
 export type DeliveryState = (typeof DELIVERY_STATES)[number]
 
+/**
+ * The states the delivery log shows (`/_sandbox/deliveries`, the library's `deliveries()`): the
+ * stored ones, plus two that only `--webhook-faults` makes: `lost` (never sent by `lose`; stored
+ * as succeeded, as the service would believe) and `held` (held back by `reorder` or `delay`, not
+ * yet handed to delivery).
+ */
+export const DELIVERY_VIEW_STATES = [...DELIVERY_STATES, 'lost', 'held'] as const
+export type DeliveryViewState = (typeof DELIVERY_VIEW_STATES)[number]
+
 export interface WebhookEndpoint {
   environment: PanelEnv
   url: string
@@ -43,7 +52,7 @@ export interface DeliveryRecord {
   lastError?: string
   lastResponse?: string
   nextRetryAt?: string
-  state: DeliveryState
+  state: DeliveryViewState
   createdAt: string
   firstAttemptAt?: string
   body: string

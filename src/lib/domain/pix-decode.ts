@@ -62,6 +62,36 @@ function badCharacter(text: string): PixRefusal | undefined {
   return undefined
 }
 
+/** Templates whose value is itself a list of fields: the merchant accounts (26 to 51) and the additional data (62). */
+const isTemplate = (id: number) => (id >= 26 && id <= 51) || id === 62
+
+/**
+ * The TLV rules the library leaves to whoever reads it (it keeps the last of two fields with one
+ * id, and takes an empty field): each id at most once at its level, and no field of length 00
+ * (EMV QRCPS: lengths run 01 to 99), at the top and inside the templates. A length running past
+ * the end is left to the library's verdict.
+ */
+function structureFault(text: string, where = ''): PixRefusal | undefined {
+  const seen = new Set<string>()
+  let i = 0
+  while (i + 4 <= text.length) {
+    const id = text.slice(i, i + 2)
+    const len = text.slice(i + 2, i + 4)
+    if (!/^\d\d$/.test(id) || !/^\d\d$/.test(len) || i + 4 + Number(len) > text.length) return undefined
+    const name = where ? `${where}-${id}` : id
+    if (seen.has(id)) return refuse('malformed', `field ${name} appears twice: each field may appear once`)
+    seen.add(id)
+    if (len === '00') return refuse('malformed', `field ${name} is empty (length 00): a field holds 1 to 99 characters`)
+    const value = text.slice(i + 4, i + 4 + Number(len))
+    if (!where && isTemplate(Number(id))) {
+      const inner = structureFault(value, id)
+      if (inner) return inner
+    }
+    i += 4 + Number(len)
+  }
+  return undefined
+}
+
 /** Decodes `input` (surrounding whitespace ignored): the fields of a valid code, or its first fault. */
 export function decodePix(input: string): DecodedPix | PixRefusal {
   const text = input.trim()
@@ -79,6 +109,9 @@ export function decodePix(input: string): DecodedPix | PixRefusal {
     return refuse('crc_mismatch', `its CRC is ${given} but its content gives ${expected}${how}`)
   }
   if (!text.toLowerCase().includes(GUI)) return refuse('bad_gui', `it names no ${GUI} template (fields 26 to 51): not a Pix code`)
+
+  const shape = structureFault(text)
+  if (shape) return shape
 
   const info = getPixPayloadInfo(text)
   if (!info) {

@@ -13,7 +13,7 @@ import { MAX_ANSWER_BYTES } from '../api/http.js'
 import { ApiError, NetworkError, ResponseError } from '../errors.js'
 import { OutboundClient, OutboundError } from '../net/outbound.js'
 
-export type { DeliveryState, PanelEnv } from '../contract/panel.js'
+export type { DeliveryState, DeliveryViewState, PanelEnv } from '../contract/panel.js'
 export type PanelDelivery = DeliveryRecord
 export type PanelAttempt = AttemptRecord
 export type PanelKey = SandboxKey

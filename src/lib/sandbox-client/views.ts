@@ -11,9 +11,9 @@ import { formatLocalTime } from '../domain/time.js'
 import type { Paint, Style } from '../output/color.js'
 import { safeText } from '../output/safe-text.js'
 import { type Column, renderTable, visibleWidth } from '../output/table.js'
-import type { DeliveryState, NoWebhookEndpoint, PanelAccountSettings, PanelDelivery, PanelKey, PanelWebhookEndpoint } from './client.js'
+import type { DeliveryViewState, NoWebhookEndpoint, PanelAccountSettings, PanelDelivery, PanelKey, PanelWebhookEndpoint } from './client.js'
 
-const STATE_STYLE: Record<DeliveryState, Style> = { pending: 'yellow', succeeded: 'green', failed: 'red', skipped: 'gray' }
+const STATE_STYLE: Record<DeliveryViewState, Style> = { pending: 'yellow', succeeded: 'green', failed: 'red', skipped: 'gray', lost: 'yellow', held: 'cyan' }
 
 /** `in 10s`, `in 2m`, `in 3h 5m`: the wait until a retry, on the sandbox's clock. */
 export function formatIn(ms: number): string {

@@ -11,6 +11,7 @@ import { SplitChargeCreateRequestSchema } from '../contract/split-charges.js'
 import { rfc3339Millis } from '../domain/time.js'
 import { SandboxApiError, chargeNotFound, invalidRequest, withdrawalNotFound } from './api-error.js'
 import { qrPng } from './brcode.js'
+import { isSandboxHost } from './host-check.js'
 import { type Answer, checkApiBody, parseJson, pathSegment, readBody } from './http-io.js'
 import { planOf } from './plan.js'
 import type { Route } from './router.js'
@@ -130,8 +131,13 @@ function getAccount({ deps, env }: ApiCall): Answer {
 
 async function info(deps: SandboxServerDeps, req: IncomingMessage): Promise<Answer> {
   await readBody(req)
-  // `instance`: the nonce of this start, so `svc sandbox stop` proves whose pid it signals.
-  return { status: 200, body: { sandbox: true, version: deps.version, now: deps.clock.nowDate().toISOString(), speed: deps.clock.speed, ...(deps.instance ? { instance: deps.instance } : {}) } }
+  // `instance`: the nonce of this start, so `svc sandbox stop` proves whose pid it signals. It goes
+  // only to a Host the panel would answer (host-check.ts): the CLI asks with the printed URL, and
+  // a page that rebound its name to 127.0.0.1 learns that a sandbox runs, not its nonce. The rest
+  // answers any Host, so a sandbox started with `--host 0.0.0.0` is still found by its address.
+  const base = new URL(deps.baseUrl())
+  const local = isSandboxHost(req.headers.host, Number(base.port), base.hostname)
+  return { status: 200, body: { sandbox: true, version: deps.version, now: deps.clock.nowDate().toISOString(), speed: deps.clock.speed, ...(deps.instance && local ? { instance: deps.instance } : {}) } }
 }
 
 async function qrImage(deps: SandboxServerDeps, _req: IncomingMessage, params: Record<string, string>): Promise<Answer> {

@@ -4,7 +4,9 @@
  * `svc_test_` and a `svc_live_` key and the webhook secret, kept in the database and reused
  * on every restart, with the sandbox clock's lead over the wall clock.
  */
+import { existsSync, readdirSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
+import { safeText } from '../output/safe-text.js'
 import { packageVersion } from '../config/package.js'
 import type { AddressInfo } from 'node:net'
 import type { Server } from 'node:http'
@@ -27,17 +29,83 @@ import { SandboxStore } from './store.js'
 import type { DatabaseSync } from 'node:sqlite'
 import { describeWebhookFaults, faultsOn } from './faults/spec.js'
 import { randomSeed, WebhookFaults } from './faults/webhook-faults.js'
-import { exportState, hasState, type SandboxState, SandboxStateError, seedState } from './state/state.js'
+import { exportState, hasState, type SandboxState, SandboxStateError, seedState, unseedState } from './state/state.js'
 import type { DeliveryWorker, RunningSandbox, SandboxContext, SandboxStartOptions } from './types.js'
 
 export const DEFAULT_PORT = 8787
 export const DEFAULT_RATE_LIMIT_PER_SECOND = 100
 const CLOCK_LEAD_META = 'clock_lead_ms'
 
+/** The longest line the sandbox logs; a longer one (a value from outside) is cut, saying how much. */
+export const MAX_LOG_LINE = 2000
+
+/** What a failed start must undo: the database it opened, whether it wrote a seed into it. */
+interface StartHooks {
+  db?: DatabaseSync
+  seeded?: boolean
+}
+
+/**
+ * Seeding is all or nothing: a start from a state that fails anywhere (a refused state, a busy
+ * port, a restore that throws) leaves the data dir as it was — a dir it made is removed, database
+ * files it made are removed, and a database that was there (empty) is emptied of the seed again.
+ */
 export async function startSandboxServer(opts: SandboxStartOptions = {}): Promise<RunningSandbox> {
-  const log = opts.log ?? (() => {})
+  const log = safeLog(opts.log)
+  const undo = opts.state && opts.dataDir && !opts.inMemory ? dataDirUndo(opts.dataDir) : undefined
+  const hooks: StartHooks = {}
+  try {
+    return await compose(opts, log, hooks)
+  } catch (err) {
+    if (undo) {
+      try {
+        hooks.db?.close()
+      } catch {
+        // closed already by the step that failed
+      }
+      undo(hooks.seeded === true)
+    }
+    throw err
+  }
+}
+
+/** Every line through safe-text (escapes shown, never obeyed) and cut at MAX_LOG_LINE. */
+export function safeLog(sink: ((line: string) => void) | undefined): (line: string) => void {
+  if (!sink) return () => {}
+  return (line) => {
+    const text = line.length > MAX_LOG_LINE ? `${line.slice(0, MAX_LOG_LINE)}… (${line.length - MAX_LOG_LINE} more characters)` : line
+    sink(safeText(text))
+  }
+}
+
+/** Notes what the data dir holds now; the function it returns puts it back so. */
+function dataDirUndo(dir: string): (seeded: boolean) => void {
+  const existed = existsSync(dir)
+  const before = new Set(existed ? readdirSync(dir) : [])
+  return (seeded) => {
+    if (!existed) {
+      rmSync(dir, { recursive: true, force: true })
+      return
+    }
+    for (const name of readdirSync(dir)) if (!before.has(name) && name.startsWith(DB_FILE)) rmSync(join(dir, name), { force: true })
+    if (seeded && before.has(DB_FILE)) {
+      const db = openDatabase({ dataDir: dir })
+      try {
+        unseedState(db)
+      } finally {
+        db.close()
+      }
+    }
+  }
+}
+
+async function compose(opts: SandboxStartOptions, log: (line: string) => void, hooks: StartHooks): Promise<RunningSandbox> {
   const db = openDatabase({ dataDir: opts.dataDir, inMemory: opts.inMemory })
-  if (opts.state) seedInto(db, opts.state, opts.dataDir)
+  hooks.db = db
+  if (opts.state) {
+    seedInto(db, opts.state, opts.dataDir)
+    hooks.seeded = true
+  }
   const writes = new GroupCommit(db)
   const store = new SandboxStore(db, writes)
   const checkpointer = opts.inMemory || !opts.dataDir ? undefined : new Checkpointer(db, join(opts.dataDir, DB_FILE), writes, log)
@@ -58,9 +126,11 @@ export async function startSandboxServer(opts: SandboxStartOptions = {}): Promis
   let web: WebPanel | undefined
   const ctx: SandboxContext = { db, clock, log, webhookSecret: merchant.webhookSecret, writes, onActivity: () => web?.changed() }
   // Webhook faults are a layer around the worker, installed only when some fault is on.
-  const faults = opts.webhookFaults && faultsOn(opts.webhookFaults) ? new WebhookFaults(opts.webhookFaults, opts.webhookFaultsSeed ?? randomSeed(), clock) : undefined
+  const faults = opts.webhookFaults && faultsOn(opts.webhookFaults) ? new WebhookFaults(opts.webhookFaults, opts.webhookFaultsSeed ?? randomSeed(), clock, log) : undefined
   const deliveries: DeliveryWorker = opts.deliveries ? opts.deliveries(ctx) : new WebhookDeliveries(ctx, faults ? { wrapSend: (send) => faults.sender(send) } : {})
   const toWorker: EventSink = faults ? faults.sink(deliveries) : deliveries
+  // What the panels list: with faults, the events they hold back show as `held`.
+  const shown: DeliveryWorker = faults ? faults.showHeld(deliveries) : deliveries
   const sink: EventSink = {
     publish(event: StoredEvent) {
       toWorker.publish(event)
@@ -72,7 +142,7 @@ export async function startSandboxServer(opts: SandboxStartOptions = {}): Promis
   const withdrawals = new Withdrawals({ store, clock, sink })
   const productSales = new ProductSales({ store, clock, sink })
   const admin = createAdmin(store, clock)
-  web = new WebPanel({ store, engine, deliveries, admin, clock, port: () => Number(new URL(baseUrl).port), withdrawals, productSales })
+  web = new WebPanel({ store, engine, deliveries: shown, admin, clock, port: () => Number(new URL(baseUrl).port), ownHost: () => new URL(baseUrl).hostname, withdrawals, productSales })
   const reset = async (): Promise<void> => {
     engine.reset()
     withdrawals.reset()
@@ -83,7 +153,7 @@ export async function startSandboxServer(opts: SandboxStartOptions = {}): Promis
     log('sandbox data reset: charges, events, deliveries, withdrawals and sales emptied; keys, secret, plan and webhook URLs kept')
   }
   const panelDeps = {
-    deliveries,
+    deliveries: shown,
     admin,
     clock,
     reset,
@@ -100,7 +170,7 @@ export async function startSandboxServer(opts: SandboxStartOptions = {}): Promis
     store,
     engine,
     withdrawals,
-    deliveries,
+    deliveries: shown,
     clock,
     merchant,
     rateLimiter: new RateLimiter(opts.rateLimitPerSecond ?? DEFAULT_RATE_LIMIT_PER_SECOND),
@@ -125,15 +195,6 @@ export async function startSandboxServer(opts: SandboxStartOptions = {}): Promis
     throw err
   }
 
-  // Expiries and settlements that fell due while the sandbox was stopped run now.
-  engine.restoreTimers()
-  withdrawals.restoreTimers()
-  deliveries.restore?.()
-  await clock.tick()
-  log(`sandbox listening on ${baseUrl}`)
-  if (opts.state) log(`sandbox seeded from a state exported at ${opts.state.exportedAt}; its clock starts at ${opts.state.clock.now}`)
-  if (faults) log(`webhook faults on: ${describeWebhookFaults(faults.rates)} (seed ${faults.seed}; --seed ${faults.seed} replays them)`)
-
   let closing: Promise<void> | undefined
   const close = (): Promise<void> => {
     closing ??= (async () => {
@@ -150,6 +211,20 @@ export async function startSandboxServer(opts: SandboxStartOptions = {}): Promis
     })()
     return closing
   }
+
+  try {
+    // Expiries and settlements that fell due while the sandbox was stopped run now.
+    engine.restoreTimers()
+    withdrawals.restoreTimers()
+    deliveries.restore?.()
+    await clock.tick()
+  } catch (err) {
+    await close().catch(() => {})
+    throw err
+  }
+  log(`sandbox listening on ${baseUrl}`)
+  if (opts.state) log(`sandbox seeded from a state exported at ${opts.state.exportedAt}; its clock starts at ${opts.state.clock.now}`)
+  if (faults) log(`webhook faults on: ${describeWebhookFaults(faults.rates)} (seed ${faults.seed}; --seed ${faults.seed} replays them)`)
 
   const webhookFaults = faults ? { description: describeWebhookFaults(faults.rates), seed: faults.seed } : undefined
   return { baseUrl, testKey, liveKey, webhookSecret: merchant.webhookSecret, clock, admin, reset, panelUrl: web.entryUrl(baseUrl), close, ...(webhookFaults ? { webhookFaults } : {}) }

@@ -3,7 +3,7 @@
  * node:sqlite and the HTTP server), writes the `sandbox` / `sandbox-live` profiles so every other
  * command reaches it, and renders the ready banner.
  */
-import { renameSync } from 'node:fs'
+import { existsSync, readdirSync, renameSync, rmdirSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { configDir, ProfileStore } from '../config/store.js'
 import { CliError, UsageError } from '../errors.js'
@@ -99,6 +99,8 @@ export async function startLocalSandbox(opts: LocalSandboxOptions): Promise<Star
   const { detectSandbox } = await import('../sandbox-client/client.js')
   const dir = runDir({ dataDir, inMemory: opts.inMemory, env: opts.env })
   const base = { dataDir, version: packageVersion(), detached: Boolean(opts.detached) }
+  // A seeded start that fails leaves the data dir as it was: one that did not exist goes again.
+  const dirExisted = dataDir === undefined || existsSync(dataDir)
   const claim: RunClaim = await claimRunFile(dir, base, panelProbe)
     .catch((err: unknown) => {
       // In memory only the port can clash (listening checks it): another one runs beside the first.
@@ -126,6 +128,7 @@ export async function startLocalSandbox(opts: LocalSandboxOptions): Promise<Star
     })
   } catch (err) {
     claim.release()
+    if (state && !dirExisted && dataDir !== undefined) removeIfEmpty(dataDir)
     throw (err as Error).name === 'SandboxStateError' ? stateError(err) : listenError(err, opts)
   }
   const logFile = ownLog(opts.logFile, claim.dir)
@@ -279,6 +282,14 @@ export function seedOption(raw: string[] | undefined, faultsOn: boolean): { faul
     })
   }
   return out
+}
+
+function removeIfEmpty(dir: string): void {
+  try {
+    if (readdirSync(dir).length === 0) rmdirSync(dir)
+  } catch {
+    // gone already, or not ours to remove
+  }
 }
 
 function stateError(err: unknown): Error {

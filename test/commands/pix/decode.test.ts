@@ -112,6 +112,12 @@ describe('svc pix decode', () => {
     ['a merchant name of 26', withCrc(longName.replace('5904Loja', `5926${'L'.repeat(26)}`)), 'field_too_long', /merchant name \(59\) has 26 characters; at most 25/],
     ['a city of 16', withCrc(longName.replace('6009Sao Paulo', `6016${'C'.repeat(16)}`)), 'field_too_long', /city \(60\) has 16/],
     ['a txid with a hyphen', withCrc(STATIC.slice(0, -4).replace('62100506ABC123', '62110507ABC-123')), 'bad_txid', /letters and digits/],
+    // Issue 29 item 10: what the library's parser lets through (it keeps the last of two ids, takes an empty field).
+    ['a duplicate top-level field', withCrc(STATIC.slice(0, -4).replace('5802BR', '5802BR5802BR')), 'malformed', /field 58 appears twice/],
+    ['a duplicate field inside 26', withCrc(DYNAMIC.slice(0, -4).replace('26740014br.gov.bcb.pix', '26920014br.gov.bcb.pix0014br.gov.bcb.pix')), 'malformed', /field 26-00 appears twice/],
+    ['an empty field 62', withCrc(DYNAMIC.slice(0, -4).replace('62070503***', '6200')), 'malformed', /field 62 is empty \(length 00\)/],
+    ['an empty txid inside 62', withCrc(DYNAMIC.slice(0, -4).replace('62070503***', '62040500')), 'malformed', /field 62-05 is empty/],
+    ['fields 52, 53 and 58 removed', withCrc(DYNAMIC.slice(0, -4).replace('52040000', '').replace('5303986', '').replace('5802BR', '')), 'malformed', /do not form a Pix BR Code/],
     ['a txid of 26', withCrc(STATIC.slice(0, -4).replace('62100506ABC123', `62300526${'T'.repeat(26)}`)), 'field_too_long', /txid \(62-05\) has 26/],
   ]
   for (const [what, code, reason, message] of invalid) {

@@ -2,7 +2,8 @@
  * `svc sandbox export`: the state to stdout (with a warning on a terminal: it holds the keys in
  * full) or to a file created 0600, replaced whole, with no temporary file left behind.
  */
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -80,5 +81,45 @@ describe('svc sandbox export', () => {
     expect(r.stderr).toContain(`the directory ${missing} does not exist`)
     expect(r.stderr).toContain(`mkdir -p ${missing}`)
     expect(r.stderr).not.toContain('ENOENT')
+  })
+})
+
+describe('svc sandbox export -o never replaces what is not a regular file (issue 29 item 4)', () => {
+  it('refuses a symlink with exit 2, leaving the link and its target as they were', async () => {
+    const target = join(dir, 'target.txt')
+    writeFileSync(target, 'the target')
+    const link = join(dir, 'link.json')
+    symlinkSync(target, link)
+    const r = await runCommand(SandboxExport, ['-o', link, '--json'])
+    expect(r.exitCode).toBe(2)
+    const err = JSON.parse(r.stderr).error
+    expect(err).toMatchObject({ code: 'invalid_request', details: [{ field: 'output' }] })
+    expect(err.message).toContain('symlink')
+    expect(lstatSync(link).isSymbolicLink()).toBe(true)
+    expect(readlinkSync(link)).toBe(target)
+    expect(readFileSync(target, 'utf8')).toBe('the target')
+  })
+
+  it('refuses a device (/dev/null) and a directory, saying what is there', async () => {
+    const dev = await runCommand(SandboxExport, ['-o', '/dev/null'])
+    expect(dev.exitCode).toBe(2)
+    expect(dev.stderr).toContain('Cannot write /dev/null: it is a device')
+    expect(lstatSync('/dev/null').isCharacterDevice()).toBe(true)
+    const sub = join(dir, 'a-dir')
+    mkdirSync(sub)
+    const d = await runCommand(SandboxExport, ['-o', sub])
+    expect(d.exitCode).toBe(2)
+    expect(d.stderr).toContain('it is a directory')
+    expect(statSync(sub).isDirectory()).toBe(true)
+  })
+
+  it('refuses a FIFO without opening it (which would block)', async () => {
+    const fifo = join(dir, 'pipe')
+    execFileSync('mkfifo', [fifo])
+    const r = await runCommand(SandboxExport, ['-o', fifo])
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toContain('it is a FIFO')
+    expect(lstatSync(fifo).isFIFO()).toBe(true)
+    expect(readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([])
   })
 })

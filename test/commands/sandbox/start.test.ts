@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, truncateSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -7,6 +8,7 @@ import { Errors } from '@oclif/core'
 import { afterEach, describe, expect, it } from 'vitest'
 import SandboxStart from '../../../src/commands/sandbox/start.js'
 import { ProfileStore } from '../../../src/lib/config/store.js'
+import { startSandboxServer } from '../../../src/lib/sandbox/sandbox.js'
 import { setIO } from '../../../src/lib/output/io.js'
 import { detectSandbox } from '../../../src/lib/sandbox-client/client.js'
 import { isLoopbackHost as isLoopback } from '../../../src/lib/net/loopback.js'
@@ -276,5 +278,71 @@ describe('a --seed FILE that is not JSON (trial report item 9)', () => {
     expect(r.exitCode).toBe(2)
     expect(r.stderr).toContain(`svc sandbox export -o ${join(dir, 'bad.export.json')}`)
     expect(r.stderr).not.toContain(`-o ${bad}`)
+  })
+})
+
+describe('--seed FILE that the sandbox cannot honour (issue 29 item 6)', () => {
+  const seedDir = mkdtempSync(join(tmpdir(), 'svc-seed-hostile-'))
+
+  it('a FIFO or a device is refused by what it is, without waiting for a writer', async () => {
+    const fifo = join(seedDir, 'pipe')
+    execFileSync('mkfifo', [fifo])
+    for (const [path, what] of [
+      [fifo, 'is a FIFO'],
+      ['/dev/zero', 'is a device'],
+      [seedDir, 'is a directory'],
+    ] as const) {
+      const r = await runCommand(SandboxStart, ['--in-memory', '--port', '0', '--no-profile', '--seed', path], { env: { SVC_CONFIG_DIR: seedDir } })
+      expect(r.exitCode, path).toBe(2)
+      expect(r.stderr, path).toContain(`the state file ${path} ${what}`)
+    }
+  })
+
+  it('a file over 16 MiB is refused before it is read', async () => {
+    const big = join(seedDir, 'big.json')
+    writeFileSync(big, '')
+    truncateSync(big, 16 * 1024 * 1024 + 1)
+    const r = await runCommand(SandboxStart, ['--in-memory', '--port', '0', '--no-profile', '--seed', big], { env: { SVC_CONFIG_DIR: seedDir } })
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toContain('a state holds at most 16777216')
+  })
+
+  it('a fee that does not balance: exit 2 naming the field, and the data dir is not made', async () => {
+    const sb = await startSandboxServer({ port: 0, inMemory: true })
+    await fetch(`${sb.baseUrl}/v1/charges`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sb.testKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ amountInCents: 1500, payerTaxNumber: '529.982.247-25' }),
+    })
+    const res = await fetch(`${sb.baseUrl}/_sandbox/export`, { headers: { authorization: `Bearer ${sb.testKey}` } })
+    const state = (await res.json()) as { tables: { charges: Array<{ body: string }> } }
+    await sb.close()
+    const charge = JSON.parse(state.tables.charges[0]!.body)
+    charge.amount.netInCents -= 1
+    state.tables.charges[0]!.body = JSON.stringify(charge)
+    const file = join(seedDir, 'unbalanced.json')
+    writeFileSync(file, JSON.stringify(state))
+    const data = join(seedDir, 'never-made')
+    const r = await runCommand(SandboxStart, ['--data', data, '--port', '0', '--no-profile', '--seed', file, '--json'], { env: { SVC_CONFIG_DIR: seedDir } })
+    expect(r.exitCode).toBe(2)
+    const err = JSON.parse(r.stderr).error
+    expect(err.details).toEqual([{ field: 'seed tables.charges[0].body.amount.netInCents', message: expect.stringContaining('is not gross 1500') }])
+    expect(existsSync(data)).toBe(false)
+
+    // The same state, balanced again, on a busy port: exit 2 naming the port, and still no data dir.
+    charge.amount.netInCents += 1
+    state.tables.charges[0]!.body = JSON.stringify(charge)
+    writeFileSync(file, JSON.stringify(state))
+    const busy = createServer()
+    await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve))
+    const port = String((busy.address() as { port: number }).port)
+    try {
+      const clash = await runCommand(SandboxStart, ['--data', data, '--port', port, '--no-profile', '--seed', file, '--json'], { env: { SVC_CONFIG_DIR: seedDir } })
+      expect(clash.exitCode).toBe(2)
+      expect(JSON.parse(clash.stderr).error.details).toEqual([{ field: 'port', message: expect.stringContaining('already in use') }])
+      expect(existsSync(data)).toBe(false)
+    } finally {
+      await new Promise<void>((resolve) => busy.close(() => resolve()))
+    }
   })
 })

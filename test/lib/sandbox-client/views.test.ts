@@ -93,6 +93,15 @@ describe('injected webhook faults (--webhook-faults)', () => {
     expect(table).toContain('lost (injected)')
     expect(table).toContain('succeeded (injected: fail-first)')
     expect(deliveriesTsv([lost]).split('\t').slice(6)).toEqual(['lost (injected)', 'lose\n'])
+    // Issue 29 items 19, 20: the states the faults layer shows, as the log sends them.
+    const held = delivery({ state: 'held', attempts: 0, nextRetryAt: undefined, lastError: undefined, injected: ['reorder'] })
+    expect(sandboxDeliveriesTable([held], NOW, plain, 240)).toContain('held (injected: reorder)')
+    expect(deliveriesTsv([held]).split('\t').slice(6)).toEqual(['held', 'reorder\n'])
+    expect(
+      deliveriesTsv([{ ...lost, state: 'lost' }])
+        .split('\t')
+        .slice(6),
+    ).toEqual(['lost (injected)', 'lose\n'])
     // The piped rows keep the marker a terminal shows (trial report item 7): the faults, last, comma-separated.
     const duplicated = delivery({ state: 'succeeded', nextRetryAt: undefined, lastError: undefined, lastStatus: 200, injected: ['fail-first', 'duplicate'] })
     expect(deliveriesTsv([duplicated]).split('\t').slice(6)).toEqual(['succeeded', 'fail-first,duplicate\n'])

@@ -12,7 +12,7 @@ let sb: RunningSandbox
 let port: string
 let cookie: string
 beforeAll(async () => {
-  sb = await startSandboxServer({ port: 0, inMemory: true })
+  sb = await startSandboxServer({ port: 0, inMemory: true, instance: 'nonce-of-this-start' })
   port = new URL(sb.baseUrl).port
   const signIn = await call(new URL(sb.panelUrl).pathname + new URL(sb.panelUrl).search)
   cookie = signIn.headers['set-cookie']![0]!.split(';')[0]!
@@ -59,8 +59,31 @@ describe('web panel guard', () => {
     for (const host of [`127.0.0.1:${port}`, `localhost:${port}`, `LOCALHOST:${port}`, `[::1]:${port}`]) {
       expect((await call('/panel/charges', { headers: signedIn({ host }) })).status, host).toBe(200)
     }
-    for (const host of ['attacker.example', `attacker.example:${port}`, `127.0.0.1:${Number(port) + 1}`, '127.0.0.1', `::1:${port}`, `127.example.test:${port}`]) {
+    // Issue 29 item 11: the README's list is the code's list; another 127.x address is not on it.
+    for (const host of [
+      'attacker.example',
+      `attacker.example:${port}`,
+      `127.0.0.1:${Number(port) + 1}`,
+      '127.0.0.1',
+      `::1:${port}`,
+      `127.example.test:${port}`,
+      `127.0.0.2:${port}`,
+      `[::ffff:127.0.0.1]:${port}`,
+      `localhost.:${port}`,
+    ]) {
       expect((await call('/panel/charges', { headers: signedIn({ host }) })).status, host).toBe(403)
+    }
+  })
+
+  it("/_sandbox/info tells its start's nonce only to a Host the panel answers (issue 29 item 11)", async () => {
+    const mine = JSON.parse((await call('/_sandbox/info', { headers: { host: `127.0.0.1:${port}` } })).text) as Record<string, unknown>
+    expect(mine).toMatchObject({ sandbox: true, instance: 'nonce-of-this-start' })
+    for (const host of [`attacker.example:${port}`, `127.0.0.2:${port}`, `127.0.0.1:${Number(port) + 1}`]) {
+      const r = await call('/_sandbox/info', { headers: { host } })
+      expect(r.status, host).toBe(200)
+      const body = JSON.parse(r.text) as Record<string, unknown>
+      expect(body.sandbox, host).toBe(true)
+      expect(body, host).not.toHaveProperty('instance')
     }
   })
 

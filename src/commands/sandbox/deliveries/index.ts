@@ -18,7 +18,8 @@ export default class SandboxDeliveries extends PanelCommand<typeof SandboxDelive
     'Newest first, for the environment of the key (or --env). On a terminal the table fits its width: TRIES is the ' +
     'number of attempts, ANSWER the last status (or error), RETRY when the next one is due on the sandbox clock. State is pending (retrying at 10s, 30s, 2min … 12h within 24 h), ' +
     'succeeded (a 2xx), failed (no 2xx within 24 h) or skipped (the endpoint was deactivated). Faults a `sandbox start --webhook-faults` injected are marked: ' +
-    '"lost (injected)" for an event never sent, "succeeded (injected: fail-first, duplicate)" and per attempt otherwise; `injected` in --json. With --event-id, a terminal also ' +
+    '"lost (injected)" for an event never sent (state `lost` in --json), "held (injected: reorder)" for an event held back and not yet sent (state `held`, 0 attempts; ' +
+    'also `delay`), "succeeded (injected: fail-first, duplicate)" and per attempt otherwise; `injected` in --json. Faults touch the test environment only. With --event-id, a terminal also ' +
     'shows every attempt with its answer and the body that was sent; an event with no delivery in the environment exits 4 ' +
     '(not_found), like `deliveries resend`, while a log with no deliveries at all is an empty list (exit 0). Piped: tab-separated rows, no header, in the order ' +
     '`eventId type url attempts lastStatus nextRetryAt state injected`, the last column the injected faults, comma-separated (empty when none).'

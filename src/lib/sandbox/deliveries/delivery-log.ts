@@ -279,6 +279,8 @@ function toRecord(row: Row): DeliveryRecord {
   if (first !== undefined) rec.firstAttemptAt = iso(first)
   const injected = marks(row.injected)
   if (injected) rec.injected = injected
+  // Never sent (`lose`): stored as succeeded (what the service believes), shown as what happened.
+  if (rec.state === 'succeeded' && injected?.includes('lose')) rec.state = 'lost'
   return rec
 }
 

@@ -7,22 +7,21 @@
 import type { DatabaseSync } from 'node:sqlite'
 import { SANDBOX_STATE_FORMAT, SANDBOX_STATE_TABLES, type SandboxState, SandboxStateSchema, type SandboxStateTable } from '../../contract/sandbox-state.js'
 import { transaction } from '../db.js'
+import { checkState, fieldOf } from './check.js'
+import { SandboxStateError } from './errors.js'
 
 export { SANDBOX_STATE_FORMAT, type SandboxState }
 
 /** Meta rows that are not state but this process's bookkeeping (the clock travels as `clock.now`). */
 const NOT_EXPORTED_META = new Set(['clock_lead_ms'])
 
-/** A state that cannot be used; `field` is what to fix (`format`, `tables.charges.0.id`…). */
-export class SandboxStateError extends Error {
-  constructor(
-    message: string,
-    readonly field: string,
-  ) {
-    super(message)
-    this.name = 'SandboxStateError'
-  }
-}
+export { SandboxStateError }
+
+/**
+ * The largest state file `--seed` reads: the CLI's panel client refuses an export answer over
+ * 16 MiB, so no export is larger; a bigger file is refused before it is read.
+ */
+export const MAX_SEED_BYTES = 16 * 1024 * 1024
 
 /** Every table's rows, oldest first. The caller commits pending writes first. */
 export function exportState(db: DatabaseSync, clockNow: number, wallNow = Date.now()): SandboxState {
@@ -38,7 +37,8 @@ export function exportState(db: DatabaseSync, clockNow: number, wallNow = Date.n
 
 /**
  * Checks a state read from a file or given as an object: its format version first (another one
- * is refused, saying which was found), then every row against the tables' columns.
+ * is refused, saying which was found), then every row against the tables' columns, then what the
+ * sandbox relies on (check.ts: ids, states and their fields, fees, references, the clock).
  */
 export function parseState(value: unknown): SandboxState {
   const format = (value as { format?: unknown } | null)?.format
@@ -50,10 +50,17 @@ export function parseState(value: unknown): SandboxState {
   const result = SandboxStateSchema.safeParse(value)
   if (!result.success) {
     const issue = result.error.issues[0]!
-    const field = issue.path.map(String).join('.') || '(state)'
+    const field = pathOf(issue.path)
     throw new SandboxStateError(`invalid sandbox state at ${field}: ${issue.message}`, field)
   }
+  checkState(result.data)
   return result.data
+}
+
+/** A zod path as check.ts names fields: `tables.charges[0].seq`. */
+function pathOf(path: readonly PropertyKey[]): string {
+  if (path.length >= 3 && path[0] === 'tables' && typeof path[2] === 'number') return fieldOf(String(path[1]), path[2], ...path.slice(3).map((p) => (typeof p === 'number' ? p : String(p))))
+  return path.map(String).join('.') || '(state)'
 }
 
 /** Whether the database holds a sandbox already (a merchant, or any data). */
@@ -79,6 +86,14 @@ export function seedState(db: DatabaseSync, state: SandboxState): void {
   })
 }
 
+/** Empties what seedState wrote (a start that failed after seeding puts the database back as it was). */
+export function unseedState(db: DatabaseSync): void {
+  transaction(db, () => {
+    for (const table of (Object.keys(SANDBOX_STATE_TABLES) as SandboxStateTable[]).reverse()) db.exec(`DELETE FROM ${table}`)
+    db.exec("DELETE FROM sqlite_sequence WHERE name IN ('charges', 'events', 'webhook_deliveries', 'webhook_attempts', 'withdrawals', 'product_sales')")
+  })
+}
+
 /** `dir/bad.json` → `dir/bad.export.json`: a name beside `path` that is not `path`. */
 function freshName(path: string): string {
   const dot = path.lastIndexOf('.')
@@ -86,13 +101,37 @@ function freshName(path: string): string {
   return dot > slash + 1 ? `${path.slice(0, dot)}.export${path.slice(dot)}` : `${path}.export.json`
 }
 
-/** Reads and checks a state file written by `svc sandbox export`. */
+/** Reads and checks a state file written by `svc sandbox export`: a regular file of at most MAX_SEED_BYTES. */
 export async function readStateFile(path: string): Promise<SandboxState> {
-  const { readFile } = await import('node:fs/promises')
+  const { open } = await import('node:fs/promises')
+  const { constants } = await import('node:fs')
   let text: string
   try {
-    text = await readFile(path, 'utf8')
+    // Opened without blocking (a FIFO would wait for a writer), then checked through the same
+    // descriptor before a byte is read: a FIFO, a device or a directory is refused by what it is.
+    const handle = await open(path, constants.O_RDONLY | constants.O_NONBLOCK)
+    try {
+      const st = await handle.stat()
+      if (!st.isFile()) {
+        const what = st.isFIFO() ? 'a FIFO' : st.isCharacterDevice() || st.isBlockDevice() ? 'a device' : st.isDirectory() ? 'a directory' : st.isSocket() ? 'a socket' : 'not a regular file'
+        throw new SandboxStateError(`the state file ${path} is ${what}: give a file written by \`svc sandbox export -o FILE\``, 'seed')
+      }
+      if (st.size > MAX_SEED_BYTES) {
+        throw new SandboxStateError(`the state file ${path} has ${st.size} bytes; a state holds at most ${MAX_SEED_BYTES} (16 MiB, the most \`svc sandbox export\` writes)`, 'seed')
+      }
+      const bytes = Buffer.alloc(st.size)
+      let read = 0
+      while (read < st.size) {
+        const { bytesRead } = await handle.read(bytes, read, st.size - read, read)
+        if (bytesRead === 0) break
+        read += bytesRead
+      }
+      text = bytes.subarray(0, read).toString('utf8')
+    } finally {
+      await handle.close()
+    }
   } catch (err) {
+    if (err instanceof SandboxStateError) throw err
     throw new SandboxStateError(`cannot read the state file ${path}: ${(err as { code?: string }).code ?? String(err)}`, 'seed')
   }
   let value: unknown

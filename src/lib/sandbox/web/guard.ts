@@ -15,7 +15,8 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { isLoopbackHost, isLoopbackPeer } from '../../net/loopback.js'
+import { isLoopbackPeer } from '../../net/loopback.js'
+import { isSandboxHost } from '../host-check.js'
 import { readForm } from '../http-io.js'
 
 export const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
@@ -38,6 +39,8 @@ export class PanelRefusal extends Error {
 export interface PanelGuardDeps {
   /** The port the sandbox listens on (Host must name it; the cookie's name carries it). */
   port: () => number
+  /** The host of the URL the sandbox prints (the address it listens on), also allowed as Host. */
+  ownHost?: () => string
   /** Wall-clock milliseconds, for the tickets' 60 s (tests inject it). */
   now?: () => number
 }
@@ -86,7 +89,7 @@ export class PanelGuard {
     if (!isLoopbackPeer(req.socket.remoteAddress)) throw new PanelRefusal(403, 'Forbidden', 'The panel answers this machine only.')
     if (!this.allowedHost(req.headers.host ?? '')) {
       // A page of another site that resolved its name to 127.0.0.1 (DNS rebinding) ends here.
-      throw new PanelRefusal(403, 'Forbidden', 'The panel answers only to 127.0.0.1, localhost or [::1] with its own port.')
+      throw new PanelRefusal(403, 'Forbidden', 'The panel answers only to 127.0.0.1, localhost or [::1] (or the address it listens on) with its own port.')
     }
   }
 
@@ -137,13 +140,9 @@ export class PanelGuard {
     return false
   }
 
-  /** `127.0.0.1:PORT`, `localhost:PORT`, `[::1]:PORT` (any loopback spelling), with this sandbox's port. */
+  /** host-check.ts: `127.0.0.1`, `localhost`, `[::1]` or the sandbox's own address, with its port. */
   private allowedHost(host: string): boolean {
-    const colon = host.lastIndexOf(':')
-    const name = host.slice(0, colon)
-    if (colon < 0 || host.slice(colon + 1) !== String(this.deps.port())) return false
-    // An IPv6 address in a Host header is bracketed; `::1:8787` is no host.
-    return (!name.includes(':') || /^\[.*\]$/.test(name)) && isLoopbackHost(name)
+    return isSandboxHost(host, this.deps.port(), this.deps.ownHost?.())
   }
 
   /** A POST from a page of another origin (when the browser says where it came from) is refused. */

@@ -9,10 +9,10 @@ import type { AccountSettings, DeliveryRecord, SandboxKey, WebhookEndpoint } fro
 import type { Charge } from '../../contract/schemas.js'
 import type { Split } from '../../contract/split-charges.js'
 import { ADVANCE_TARGETS, advancePath, transitionFor } from '../../domain/charge-states.js'
-import type { BrCode } from '../../domain/brcode.js'
+import type { DecodedPix } from '../../domain/pix-decode.js'
 import { EVENT_TYPES } from '../../contract/events.js'
 import { brl, form, html, Safe, status, when } from './html.js'
-import { DELIVERY_STATES, type DeliveryState } from '../../contract/panel.js'
+import { DELIVERY_VIEW_STATES, type DeliveryViewState } from '../../contract/panel.js'
 import type { Env } from '../types.js'
 
 export function notice(message: string | undefined, bad = false): Safe | string {
@@ -125,7 +125,7 @@ function pretty(body: string): string {
 /** The delivery log's filter, from the query string (`?type=charge.settled&state=failed`); unknown values are ignored. */
 export interface DeliveryFilter {
   type?: string
-  state?: DeliveryState
+  state?: DeliveryViewState
 }
 
 export function deliveryFilter(q: URLSearchParams): DeliveryFilter {
@@ -133,7 +133,7 @@ export function deliveryFilter(q: URLSearchParams): DeliveryFilter {
   const state = q.get('state') ?? ''
   return {
     ...((EVENT_TYPES as readonly string[]).includes(type) ? { type } : {}),
-    ...((DELIVERY_STATES as readonly string[]).includes(state) ? { state: state as DeliveryFilter['state'] } : {}),
+    ...((DELIVERY_VIEW_STATES as readonly string[]).includes(state) ? { state: state as DeliveryFilter['state'] } : {}),
   }
 }
 
@@ -145,7 +145,7 @@ export function deliveriesPage(deliveries: DeliveryRecord[], env: Env, csrf: str
   const option = (value: string, selected: boolean) => html`<option value="${value}"${selected ? new Safe(' selected') : ''}>${value || 'any'}</option>`
   const filtered = filter.type !== undefined || filter.state !== undefined
   return html`<h1>Delivery log <span class="muted">(${env})</span></h1>${notice(message)}<p class="muted">Every event sent to your webhook URL: the body, your app's answer, each attempt. Resend sends the same event id with a fresh signature.</p>
-<form method="get" action="/panel/deliveries" class="filter"><input type="hidden" name="env" value="${env}"><div><label for="f-type">Event type</label><select id="f-type" name="type">${option('', !filter.type)}${EVENT_TYPES.map((t) => option(t, filter.type === t))}</select></div><div><label for="f-state">State</label><select id="f-state" name="state">${option('', !filter.state)}${DELIVERY_STATES.map((t) => option(t, filter.state === t))}</select></div><button class="secondary">Filter</button>${filtered ? html` <a href="/panel/deliveries?env=${env}">Show all</a>` : ''}</form>
+<form method="get" action="/panel/deliveries" class="filter"><input type="hidden" name="env" value="${env}"><div><label for="f-type">Event type</label><select id="f-type" name="type">${option('', !filter.type)}${EVENT_TYPES.map((t) => option(t, filter.type === t))}</select></div><div><label for="f-state">State</label><select id="f-state" name="state">${option('', !filter.state)}${DELIVERY_VIEW_STATES.map((t) => option(t, filter.state === t))}</select></div><button class="secondary">Filter</button>${filtered ? html` <a href="/panel/deliveries?env=${env}">Show all</a>` : ''}</form>
 ${filtered && deliveries.length === 0 ? html`<p class="muted">No delivery matches this filter.</p>` : deliveryTable(deliveries, env, csrf)}`
 }
 
@@ -194,7 +194,7 @@ ${form(`/panel/clock/advance?env=${env}`, csrf, html`<label for="duration">Move 
 
 export interface BankView {
   code?: string
-  decoded?: BrCode
+  decoded?: DecodedPix
   charge?: Charge
   error?: string
   paid?: boolean
@@ -207,7 +207,7 @@ ${v.error ? notice(v.error, true) : ''}${v.paid && c ? notice(`Paid ${brl(c.amou
 ${form(`/panel/bank?env=${env}`, csrf, html`<label for="code">Pix copy-and-paste</label><textarea id="code" name="code" required spellcheck="false">${v.code ?? ''}</textarea><p><button name="action" value="check" class="secondary">Check</button> <button name="action" value="pay">Pay</button></p>`)}
 ${
   v.decoded
-    ? html`<div class="card"><h2>Payment</h2><dl><dt>To</dt><dd>${v.decoded.merchantName ?? ''}, ${v.decoded.merchantCity ?? ''}</dd>${v.decoded.location ? html`<dt>Location</dt><dd class="mono">${v.decoded.location}</dd>` : ''}
+    ? html`<div class="card"><h2>Payment</h2><dl><dt>To</dt><dd>${v.decoded.merchantName}, ${v.decoded.merchantCity}</dd>${v.decoded.url ? html`<dt>Location</dt><dd class="mono">${v.decoded.url}</dd>` : ''}${v.decoded.key ? html`<dt>Pix key</dt><dd class="mono">${v.decoded.key}</dd>` : ''}
 ${c ? html`<dt>Amount</dt><dd><strong>${brl(c.amount.grossInCents)}</strong></dd><dt>Expires</dt><dd>${when(c.pix.expiresAt)}</dd><dt>Charge</dt><dd><a href="/panel/charges/${c.id}?env=${c.environment}">${c.id}</a> ${status(c.status)} (${c.environment})</dd>` : v.decoded.amountInCents !== undefined ? html`<dt>Amount</dt><dd>${brl(v.decoded.amountInCents)}</dd>` : ''}</dl></div>`
     : ''
 }`

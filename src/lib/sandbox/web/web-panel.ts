@@ -5,7 +5,7 @@
  * session cookie, CSRF, CSP) is guard.ts, and every outside string is escaped (html.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { parseBrCode } from '../../domain/brcode.js'
+import { decodePix } from '../../domain/pix-decode.js'
 import { ADVANCE_TARGETS, type AdvanceTarget } from '../../domain/charge-states.js'
 import { parseDuration } from '../../domain/time.js'
 import { isHttpUrl } from '../../contract/url.js'
@@ -34,6 +34,8 @@ export interface WebPanelDeps {
   clock: SandboxClock
   /** The port the sandbox listens on (Host must name it; the session cookie's name carries it). */
   port: () => number
+  /** The host of the URL the sandbox prints, also allowed as Host (host-check.ts). */
+  ownHost?: () => string
   /** The lists of the Withdrawals and Sales pages. */
   withdrawals?: { list(env: Env): Withdrawal[] }
   productSales?: { list(): ProductPayment[] }
@@ -97,7 +99,7 @@ export class WebPanel {
   private heartbeat?: NodeJS.Timeout
 
   constructor(private readonly deps: WebPanelDeps) {
-    this.guard = new PanelGuard({ port: deps.port })
+    this.guard = new PanelGuard({ port: deps.port, ownHost: deps.ownHost })
   }
 
   /** The URL that opens the panel in a browser (holds the token: shown to the one who started it). */
@@ -362,12 +364,13 @@ export class WebPanel {
 
   private bankView(code: string): pages.BankView {
     if (!code) return { error: 'Paste a Pix copy-and-paste string.' }
-    const parsed = parseBrCode(code)
-    if (!parsed.ok) return { code, error: `This string cannot be paid: ${parsed.reason}.` }
-    const id = /\/qr\/v2\/([0-9a-f]{24})$/.exec(parsed.code.location ?? '')?.[1]
+    // The same decoder and verdict as `svc pix decode`: the bank pays no code that command refuses.
+    const decoded = decodePix(code)
+    if (!decoded.valid) return { code, error: `This string cannot be paid: ${decoded.message}.` }
+    const id = /\/qr\/v2\/([0-9a-f]{24})$/.exec(decoded.url ?? '')?.[1]
     const found = id ? this.deps.store.getChargeAnyEnv(id) : undefined
-    if (!found) return { code, decoded: parsed.code, error: "No charge of this sandbox has this QR (the bank can only pay this sandbox's charges)." }
-    return { code, decoded: parsed.code, charge: found.charge }
+    if (!found) return { code, decoded, error: "No charge of this sandbox has this QR (the bank can only pay this sandbox's charges)." }
+    return { code, decoded, charge: found.charge }
   }
 
   // ------------------------------------------------------------ plumbing

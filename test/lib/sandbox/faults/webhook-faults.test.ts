@@ -82,6 +82,9 @@ describe('--webhook-faults lose', () => {
     expect(lost.length).toBeLessThan(deliveries.length)
     expect(merchant.arrivals).toHaveLength(deliveries.length - lost.length)
     for (const d of lost) expect(merchant.arrivals.some((a) => a.id === d.eventId)).toBe(false)
+    // Issue 29 item 20: a lost delivery has a state of its own, so `state === 'succeeded'` never means "never sent".
+    for (const d of lost) expect(d.state).toBe('lost')
+    expect(deliveries.filter((d) => d.state === 'succeeded').every((d) => !d.injected?.includes('lose'))).toBe(true)
     const [detail] = await sandbox.deliveries({ eventId: lost[0]!.eventId })
     expect(detail!.attemptLog).toHaveLength(1)
     expect(detail!.attemptLog![0]).toMatchObject({ injected: ['lose'], response: '(not sent: lost by --webhook-faults)' })
@@ -142,10 +145,17 @@ describe('--webhook-faults reorder and delay', () => {
     await sandbox.advance(id, 'settled')
     await settle(sandbox)
     expect(merchant.arrivals.map((a) => a.type)).toEqual(['charge.paid_pending_settlement', 'charge.awaiting_payment'])
+    // Issue 29 item 19: the event held back shows in the log as held, not nowhere.
+    const [held] = await sandbox.deliveries({ type: 'charge.settled' })
+    expect(held).toMatchObject({ state: 'held', attempts: 0, injected: ['reorder'] })
+    const [heldDetail] = await sandbox.deliveries({ eventId: held!.eventId })
+    expect(heldDetail).toMatchObject({ state: 'held', attemptLog: [] })
     await sandbox.clock.advance('60s')
     expect(merchant.arrivals.map((a) => a.type)).toEqual(['charge.paid_pending_settlement', 'charge.awaiting_payment', 'charge.settled'])
     expect(await faultTrail(sandbox)).toEqual(['charge.paid_pending_settlement:', 'charge.awaiting_payment:reorder', 'charge.settled:reorder'])
     expect(merchant.confirmed.get(id)).toBe('settled')
+    const settled = await sandbox.deliveries({ type: 'charge.settled' })
+    expect(settled.map((d) => d.state)).toEqual(['succeeded'])
   })
 
   it('delay postpones every first attempt by the duration on the sandbox clock', async () => {
@@ -153,10 +163,58 @@ describe('--webhook-faults reorder and delay', () => {
     await createCharge(sandbox.baseUrl, sandbox.testKey, 'order-d')
     await sandbox.clock.advance('1999ms')
     expect(merchant.arrivals).toHaveLength(0)
+    expect((await sandbox.deliveries()).map((d) => [d.state, d.injected])).toEqual([['held', ['delay']]])
     await sandbox.clock.advance(1)
     expect(merchant.arrivals.map((a) => a.type)).toEqual(['charge.awaiting_payment'])
     const [d] = await sandbox.deliveries()
     expect(d!.injected).toEqual(['delay'])
+  })
+})
+
+describe('faults and the live environment (issue 29 item 12)', () => {
+  it('leave live alone: every live event delivered once, unmarked, while test events are lost or failed', async () => {
+    const lines: string[] = []
+    const { sandbox, merchant } = await sandboxWith({ webhookFaults: { lose: 1, failFirst: 1, duplicate: 1, reorder: 1, delay: '2s' }, seed: 11, log: (l) => lines.push(l) })
+    await sandbox.setWebhookUrl(merchant.url, 'live')
+    const live = await createCharge(sandbox.baseUrl, sandbox.liveKey, 'order-live')
+    await createCharge(sandbox.baseUrl, sandbox.testKey, 'order-test')
+    await settle(sandbox)
+    expect(merchant.arrivals.map((a) => a.type)).toEqual(['charge.awaiting_payment'])
+    const [liveDelivery] = await sandbox.deliveries({ env: 'live' })
+    expect(liveDelivery).toMatchObject({ state: 'succeeded', attempts: 1 })
+    expect(liveDelivery!.injected).toBeUndefined()
+    expect(JSON.parse(liveDelivery!.body).data.charge.id).toBe(live)
+    await sandbox.clock.advance('2s')
+    expect((await sandbox.deliveries({ env: 'test' })).map((d) => d.state)).toEqual(['lost'])
+    expect(merchant.arrivals).toHaveLength(1)
+    expect(lines.filter((l) => l.includes('webhook fault')).every((l) => !l.includes(liveDelivery!.eventId))).toBe(true)
+  })
+})
+
+describe('the sandbox log names each injected fault (issue 29 item 19)', () => {
+  it('fail-first, lose, duplicate and reorder each get a line naming the fault and the event', async () => {
+    const lines: string[] = []
+    const log = (l: string) => lines.push(l)
+    const ff = await sandboxWith({ webhookFaults: { failFirst: 1 }, seed: 3, log })
+    await createCharge(ff.sandbox.baseUrl, ff.sandbox.testKey, 'order-log-ff')
+    await settle(ff.sandbox)
+    const [d] = await ff.sandbox.deliveries()
+    expect(lines).toContainEqual(expect.stringContaining(`webhook fault (injected, --webhook-faults fail-first): ${d!.eventId} charge.awaiting_payment`))
+    for (const [faults, name] of [
+      [{ lose: 1 }, 'lose'],
+      [{ duplicate: 1 }, 'duplicate'],
+      [{ reorder: 1 }, 'reorder'],
+    ] as const) {
+      lines.length = 0
+      const { sandbox } = await sandboxWith({ webhookFaults: faults, seed: 3, log })
+      const id = await createCharge(sandbox.baseUrl, sandbox.testKey, `order-log-${name}`)
+      await sandbox.advance(id, 'paid_pending_settlement')
+      await settle(sandbox)
+      expect(
+        lines.some((l) => l.startsWith(`webhook fault (injected, --webhook-faults ${name}): evt_`)),
+        name,
+      ).toBe(true)
+    }
   })
 })
 

@@ -96,7 +96,7 @@ describe('refusals', () => {
     const { sandbox: a } = await busySandbox()
     const state = (await a.exportState()) as { tables: { charges: Array<Record<string, unknown>> } }
     state.tables.charges[0]!.seq = 'one'
-    await expect(startSandbox({ seed: state })).rejects.toThrow(/invalid sandbox state at tables\.charges\.0\.seq/)
+    await expect(startSandbox({ seed: state })).rejects.toThrow(/invalid sandbox state at tables\.charges\[0\]\.seq/)
   })
 
   it('seeds an empty data dir, and refuses one that holds a sandbox already', async () => {
