@@ -14,7 +14,7 @@
  *
  * Pure: no I/O.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { AccountPatchSchema } from '../../contract/panel-requests.js'
 import type { SandboxState } from '../../contract/sandbox-state.js'
 import { ChargeSchema, EventSchema } from '../../contract/schemas.js'
