@@ -3,18 +3,26 @@
  * bold; ● reached, ◌ passed without its event being received, ↯ arrived out of order, ○ not
  * reached (LANE_LEGEND, shown by both views that draw lanes). `created` has no event, so it is
  * never ◌: reached is all there is to know.
- * Narrower terminals get short state names, then the icons alone; the time and the amount go
- * first, the verdict last.
+ * Narrower terminals lose the time first (it comes back when a later step leaves room), then get
+ * short state names, then the icons alone (with the current state's name); the amount goes after
+ * that, the verdict last.
  */
 import type { ChargeStatus } from '../../domain/charge-states.js'
 import { formatBRL } from '../../domain/money.js'
 import type { Piece, Segment } from '../text/fit.js'
 import { FitText } from './FitText.js'
-import { clockTime, shortId, statusColor, verdictShort, verdictText } from '../text/format.js'
+import { shortId, statusColor, verdictShort, verdictText, viewTime } from '../text/format.js'
 import { type Lane, laneColumns } from '../view-models/lanes.js'
 
 /** The one legend of the lanes, in `webhooks listen` and `charges watch` alike. */
 export const LANE_LEGEND = '● reached · ◌ reached, event not received · ↯ out of order · ○ not reached'
+/** The legend for narrow terminals (each sign still explained). */
+export const LANE_LEGEND_SHORT = '● reached ◌ no event ↯ out of order ○ not reached'
+
+/** The legend as a fitted segment: whole, short, or gone when even that does not fit. */
+export function legendSegment(gap = ' '): Segment {
+  return { forms: [[{ text: LANE_LEGEND, dim: true }], [{ text: LANE_LEGEND_SHORT, dim: true }], []], priority: 10, gap }
+}
 
 const SHORT: Partial<Record<ChargeStatus, string>> = { awaiting_payment: 'awaiting', paid_pending_settlement: 'paid' }
 
@@ -36,14 +44,18 @@ function stepPieces(lane: Lane, form: 'full' | 'short' | 'icons'): Piece[] {
   return out
 }
 
-/** The aligned part of a lane (see fitColumns): id, states, amount, time of the last state. */
-export function laneCells(lane: Lane): Segment[] {
+/**
+ * The aligned part of a lane (see fitColumns): id, states, amount, time of the last state (on the
+ * service's clock, dated when it is not from `now`'s day; see viewTime).
+ */
+export function laneCells(lane: Lane, now?: string): Segment[] {
   const last = lane.steps[lane.steps.length - 1]
   return [
     { forms: [[{ text: shortId(lane.chargeId) }]], priority: 100 },
     { forms: [stepPieces(lane, 'full'), stepPieces(lane, 'short'), stepPieces(lane, 'icons')], priority: 60, gap: '  ' },
-    { forms: [lane.grossInCents !== undefined ? [{ text: formatBRL(lane.grossInCents) }] : [], []], priority: 30 },
-    { forms: [last ? [{ text: clockTime(last.at), dim: true }] : [], []], priority: 20 },
+    // The amount outlives the states' names (short, then icons): it is how a person tells two charges apart.
+    { forms: [lane.grossInCents !== undefined ? [{ text: formatBRL(lane.grossInCents) }] : [], []], priority: 65 },
+    { forms: [last ? [{ text: viewTime(last.at, now), dim: true }] : [], []], priority: 20 },
   ]
 }
 

@@ -6,15 +6,16 @@ import { Box, Text } from 'ink'
 import type { ReactNode } from 'react'
 import { safeText } from '../../output/safe-text.js'
 import type { FeedDelivery } from '../view-models/listen-feed.js'
-import { subjectText, verdictText } from '../text/format.js'
+import { subjectText, verdictText, viewTime } from '../text/format.js'
 
-export function DeliveryDetails({ delivery: d, maxLines = 24 }: { delivery: FeedDelivery; maxLines?: number }) {
+/** `now`: the local clock as last seen (FeedState.localNow), for the one date format. */
+export function DeliveryDetails({ delivery: d, maxLines = 24, now }: { delivery: FeedDelivery; maxLines?: number; now?: string }) {
   const verdict = verdictText(d.verdict)
   const head: ReactNode[] = [
     <Text key="t" bold wrap="truncate-end">
       {safeText(d.type ?? '(no type)')} {safeText(d.eventId ?? '')}{' '}
       <Text dimColor>
-        received {d.attempt}× here · {d.receivedAt}
+        received {d.attempt}× here · {viewTime(d.receivedAt, now)}
       </Text>
     </Text>,
     <Text key="s" wrap="truncate-end">
