@@ -337,7 +337,7 @@ describe('ListenApp', () => {
     await until(app, 'x-svc-event-type')
     // The details box says when in the same format (the body below is the raw bytes, ISO times and all).
     const head = (app.lastFrame() ?? '').split('\n').find((l) => l.includes('received 1× here'))!
-    expect(head).toContain(`here · ${clockTime('2026-11-24T12:00:00.000Z')}`)
+    expect(head).toContain(`charge.settled · ${clockTime('2026-11-24T12:00:00.000Z')} · received 1× here`)
     expect(head).not.toMatch(/\d{4}-\d\d-\d\dT/)
   })
 })

@@ -236,8 +236,13 @@ describe('WatchApp', () => {
     mounted.push(app)
     await vi.waitFor(() => expect(app.lastFrame()).toContain('aaaaaa…aaaa'), { interval: 10 })
     const lane = (app.lastFrame() ?? '').split('\n').find((l) => l.includes('aaaaaa…aaaa'))!
-    expect(lane).toMatch(/split ✓ 2 parts$/)
+    expect(lane).toMatch(/split ✓ 2 parts\s*$/)
     expect(lane).toContain('R$ 1.234,56')
+    // Narrow, the states' names give way before the amount and the outcome.
+    const narrow = renderAt(<WatchApp watcher={w} scope="the 10 newest charges" environment="test" intervalMs={2000} onQuit={() => {}} />, 60, 30)
+    mounted.push(narrow)
+    await vi.waitFor(() => expect(narrow.lastFrame()).toContain('aaaaaa…aaaa'), { interval: 10 })
+    expect((narrow.lastFrame() ?? '').split('\n').find((l) => l.includes('aaaaaa…aaaa'))).toMatch(/R\$ 1\.234,56 .*split ✓/)
     app.stdin.write('\r')
     await vi.waitFor(() => expect(app.lastFrame()).toContain('updated'), { interval: 10 })
     const details = app.lastFrame() ?? ''

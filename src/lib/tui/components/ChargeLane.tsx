@@ -59,6 +59,26 @@ export function laneCells(lane: Lane, now?: string): Segment[] {
   ]
 }
 
+/**
+ * The end of a lane as aligned columns (charges watch, which has no verdicts): the split's outcome
+ * and whether a state arrived out of order, every lane with both columns (empty when it has
+ * neither), so fitColumns weighs them against the states and the amount.
+ */
+export function laneEndCells(lane: Lane): Segment[] {
+  const [split, late] = [lane.split ? splitSegment(lane.split) : undefined, lane.steps.some((s) => s.outOfOrder) ? lateSegment() : undefined]
+  return [split ?? { forms: [[]], priority: 55 }, late ?? { forms: [[]], priority: 50 }]
+}
+
+function splitSegment(split: NonNullable<Lane['split']>): Segment {
+  const ok = split.status === 'completed'
+  const text = ok ? `split ✓ ${split.parts} part${split.parts === 1 ? '' : 's'}` : 'split ✗ failed, asset held'
+  return { forms: [[{ text, color: ok ? 'green' : 'red' }], [{ text: ok ? 'split ✓' : 'split ✗', color: ok ? 'green' : 'red' }]], priority: 55 }
+}
+
+function lateSegment(): Segment {
+  return { forms: [[{ text: 'out of order', color: 'yellow' }], [{ text: '↯', color: 'yellow' }]], priority: 50 }
+}
+
 /** The free end of a lane: the API's verdict and whether a state arrived out of order. */
 export function laneTail(lane: Lane, showVerdict = true): Segment[] {
   const verdict = showVerdict ? verdictText(lane.verdict) : undefined
@@ -69,15 +89,12 @@ export function laneTail(lane: Lane, showVerdict = true): Segment[] {
       priority: 50,
       cut: lane.verdict?.kind === 'mismatch' || lane.verdict?.kind === 'unavailable',
     })
-  if (lane.split) {
-    const ok = lane.split.status === 'completed'
-    const text = ok ? `split ✓ ${lane.split.parts} part${lane.split.parts === 1 ? '' : 's'}` : 'split ✗ failed, asset held'
-    tail.push({ forms: [[{ text, color: ok ? 'green' : 'red' }], [{ text: ok ? 'split ✓' : 'split ✗', color: ok ? 'green' : 'red' }]], priority: 55 })
-  }
-  if (lane.steps.some((s) => s.outOfOrder)) tail.push({ forms: [[{ text: 'out of order', color: 'yellow' }], [{ text: '↯', color: 'yellow' }]], priority: 50 })
+  if (lane.split) tail.push(splitSegment(lane.split))
+  if (lane.steps.some((s) => s.outOfOrder)) tail.push(lateSegment())
   return tail
 }
 
-export function ChargeLane({ lane, cells, width, showVerdict = true }: { lane: Lane; cells: Piece[]; width: number; showVerdict?: boolean }) {
-  return <FitText segments={[{ forms: [cells], priority: 1000 }, ...laneTail(lane, showVerdict)]} width={width} />
+/** `tail`: false when `cells` already hold the lane's end (laneEndCells). */
+export function ChargeLane({ lane, cells, width, showVerdict = true, tail = true }: { lane: Lane; cells: Piece[]; width: number; showVerdict?: boolean; tail?: boolean }) {
+  return <FitText segments={[{ forms: [cells], priority: 1000 }, ...(tail ? laneTail(lane, showVerdict) : [])]} width={width} />
 }

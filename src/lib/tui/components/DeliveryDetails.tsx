@@ -12,11 +12,15 @@ import { subjectText, verdictText, viewTime } from '../text/format.js'
 export function DeliveryDetails({ delivery: d, maxLines = 24, now }: { delivery: FeedDelivery; maxLines?: number; now?: string }) {
   const verdict = verdictText(d.verdict)
   const head: ReactNode[] = [
+    // When first: on a narrow terminal the end of the line is cut, and the id has a line of its own.
     <Text key="t" bold wrap="truncate-end">
-      {safeText(d.type ?? '(no type)')} {safeText(d.eventId ?? '')}{' '}
+      {safeText(d.type ?? '(no type)')}{' '}
       <Text dimColor>
-        received {d.attempt}× here · {viewTime(d.receivedAt, now)}
+        · {viewTime(d.receivedAt, now)} · received {d.attempt}× here
       </Text>
+    </Text>,
+    <Text key="i" wrap="truncate-end">
+      event {safeText(d.eventId ?? '—')}
     </Text>,
     <Text key="s" wrap="truncate-end">
       {subjectText(d.summary)}

@@ -50,9 +50,9 @@ function registrationOf(props: ListenAppProps, state: FeedState): string | undef
   return props.registration ?? state.registration
 }
 
-/** `127.0.0.1:4242/` for `http://127.0.0.1:4242/`: the header's narrow form. */
+/** `127.0.0.1:4242/` for `http://127.0.0.1:4242/` (each target's, with routes): the header's narrow form. */
 function noScheme(url: string): string {
-  return url.replace(/^http:\/\//, '')
+  return url.replace(/http:\/\//g, '')
 }
 
 /** A fitted line's segment: one text, and what it may shrink to (`[]`: gone). */

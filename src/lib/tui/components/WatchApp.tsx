@@ -4,10 +4,10 @@ import { useState } from 'react'
 import type { Charge } from '../../contract/schemas.js'
 import { formatBRL } from '../../domain/money.js'
 import { safeText } from '../../output/safe-text.js'
-import { ChargeLane, laneCells, laneTail, legendSegment } from './ChargeLane.js'
+import { ChargeLane, laneCells, laneEndCells, legendSegment } from './ChargeLane.js'
 import { FitText } from './FitText.js'
 import type { ChargeWatcher } from '../view-models/charge-watcher.js'
-import { fitColumns, fullestWidth, type Segment } from '../text/fit.js'
+import { fitColumns, type Segment } from '../text/fit.js'
 import { shortId, viewTime } from '../text/format.js'
 import { splitOf } from '../../output/charge-view.js'
 import { StatusLog } from '../view-models/status-log.js'
@@ -103,11 +103,11 @@ export function WatchApp(props: WatchAppProps) {
   const start = Math.max(0, Math.min(index - Math.floor(rows / 2), state.lanes.length - rows))
   const shown = state.lanes.slice(start, start + rows)
   const marker = (on: boolean): Segment => ({ forms: [[{ text: on ? '›' : ' ', inverse: on }]], priority: 100 })
-  // The aligned columns leave room for each lane's end (a split's outcome) in its fullest form:
-  // `split ✓ 2 parts` is what the lane is there to say once the charge settled.
+  // A lane's end (a split's outcome, out of order) is aligned columns too, weighed against the
+  // states and the amount: `split ✓ 2 parts` whole at 120 columns, the amount kept at 60.
   const cells = fitColumns(
-    shown.map((l) => [marker(l.chargeId === current?.chargeId), ...laneCells(l, state.lastPollAt)]),
-    columns - Math.max(0, ...shown.map((l) => fullestWidth(laneTail(l, false)))),
+    shown.map((l) => [marker(l.chargeId === current?.chargeId), ...laneCells(l, state.lastPollAt), ...laneEndCells(l)]),
+    columns,
   )
   const badge = badgePieces(props.environment)
   const poll = state.lastPollAt ? ` at ${viewTime(state.lastPollAt)}` : ''
@@ -132,7 +132,7 @@ export function WatchApp(props: WatchAppProps) {
       <Box flexDirection="column" marginTop={gap}>
         {state.lanes.length === 0 ? <Text dimColor>{state.polls === 0 ? 'loading…' : 'no charges yet'}</Text> : null}
         {shown.map((l, i) => (
-          <ChargeLane key={l.chargeId} lane={l} cells={cells[i]!} showVerdict={false} width={columns} />
+          <ChargeLane key={l.chargeId} lane={l} cells={cells[i]!} showVerdict={false} tail={false} width={columns} />
         ))}
       </Box>
       {legend ? <FitText width={columns} segments={[{ ...legendSegment(), forms: legendSegment().forms.slice(0, 2) }]} /> : null}

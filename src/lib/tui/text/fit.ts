@@ -160,14 +160,6 @@ export function leastWidth(segments: readonly Segment[]): number {
   return w
 }
 
-/** The most columns `segments` take (each at its fullest form), with the gap before them. */
-export function fullestWidth(segments: readonly Segment[]): number {
-  return segments.reduce((n, s) => {
-    const w = piecesWidth(s.forms[0] ?? [])
-    return w === 0 ? n : n + (s.gap ?? ' ').length + w
-  }, 0)
-}
-
 /** The pieces as plain text (tests, widths). */
 export function plain(pieces: readonly Piece[]): string {
   return pieces.map((p) => p.text).join('')
