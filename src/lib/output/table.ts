@@ -16,8 +16,12 @@ export interface Column {
   align?: 'left' | 'right'
   /** Fixed width (streaming tables), or a cap for computed widths; longer cells are cut with `…`. */
   width?: number
-  /** Where a cell too long for its column is cut: at its end (`charge.paid_pen…`, the default) or in its middle (`evt_3f9a…9e0a`, for ids). */
-  cut?: 'end' | 'middle'
+  /**
+   * Where a cell too long for its column is cut: at its end (`charge.paid_pen…`, the default), in
+   * its middle keeping the id's last 4 (`evt_3f9a…9e0a`, for ids), or keeping as much of both ends
+   * (`localho…it-hooks`, for URLs, which differ by port as often as by path).
+   */
+  cut?: 'end' | 'middle' | 'halves'
 }
 
 export function visibleWidth(text: string): number {
@@ -31,18 +35,18 @@ export function truncate(text: string, width: number): string {
   return width <= 1 ? chars.slice(0, width).join('') : `${chars.slice(0, width - 1).join('')}…`
 }
 
-/** `evt_3f9a…9e0a`: the start and the end of an id, which is how people match ids by eye. */
-export function middleTruncate(text: string, width: number): string {
+/** `evt_3f9a…9e0a`: the start and the end of an id, which is how people match ids by eye; `halves`: as much of each end. */
+export function middleTruncate(text: string, width: number, halves = false): string {
   const chars = [...text]
   if (chars.length <= width) return text
-  const tail = Math.min(4, Math.max(1, Math.floor((width - 1) / 3)))
+  const tail = halves ? Math.max(1, Math.floor((width - 1) / 2)) : Math.min(4, Math.max(1, Math.floor((width - 1) / 3)))
   return `${chars.slice(0, width - 1 - tail).join('')}…${chars.slice(-tail).join('')}`
 }
 
 /** `text` cut to `width` visible characters, its colour codes kept (so a painted cell still ends its colour). */
-function cutCell(text: string, width: number, where: 'end' | 'middle'): string {
+function cutCell(text: string, width: number, where: 'end' | 'middle' | 'halves'): string {
   const plainText = stripAnsi(text)
-  if (plainText === text) return where === 'middle' ? middleTruncate(text, width) : truncate(text, width)
+  if (plainText === text) return where === 'end' ? truncate(text, width) : middleTruncate(text, width, where === 'halves')
   // Painted: cut at the end, keeping every escape (the closing one included).
   let left = width <= 1 ? width : width - 1
   let out = ''

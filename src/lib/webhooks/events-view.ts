@@ -102,7 +102,7 @@ export function eventLogTable(records: DeliveryRecord[], paint: Paint, width = N
     { key: 'try', header: 'TIMES', align: 'right', cell: (r) => `${r.attempt}×` },
   ]
   // Routed to several apps: which one each went to (`http://` left out: the targets are local apps; --json and piped keep the URL whole).
-  if (new Set(records.map((r) => r.forwardUrl ?? '')).size > 1) columns.push({ key: 'target', header: 'TARGET', cut: 'middle', cell: (r) => safeText(r.forwardUrl?.replace(/^http:\/\//, '') ?? '-') })
+  if (new Set(records.map((r) => r.forwardUrl ?? '')).size > 1) columns.push({ key: 'target', header: 'TARGET', cut: 'halves', cell: (r) => safeText(r.forwardUrl?.replace(/^http:\/\//, '') ?? '-') })
   const natural = columns.reduce((sum, c) => sum + Math.max(visibleWidth(c.header), ...records.map((r) => visibleWidth(c.cell(r)))), 0) + GAP * (columns.length - 1)
   if (natural > width) columns[0] = { ...columns[0]!, cell: receivedShort(records) }
   const at = (key: string) => columns.findIndex((c) => c.key === key)

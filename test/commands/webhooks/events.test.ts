@@ -106,7 +106,7 @@ describe('svc webhooks events', () => {
     const routed = await EventStore.open({ path: ':memory:' })
     try {
       const types = ['charge.paid_pending_settlement', 'withdrawal.paid', 'charge.settled']
-      const targets = ['http://localhost:4000/payments/webhooks', 'http://localhost:3000/', 'http://localhost:4000/payments/webhooks']
+      const targets = ['http://localhost:3055/payments/webhooks', 'http://localhost:3056/split-hooks', 'http://localhost:3055/payments/webhooks']
       types.forEach((type, i) => {
         const id = `evt_01a2325${i}7c0d2b7e4a5f69f3c`
         const body = Buffer.from(chargeEvent(id, type))
@@ -130,15 +130,15 @@ describe('svc webhooks events', () => {
         const lines = eventLogTable(records, painter(false), width).trimEnd().split('\n')
         for (const l of lines) expect(l.length, `${width}: ${l}`).toBeLessThanOrEqual(width)
         expect(lines[0], String(width)).toMatch(/TARGET$/)
-        // Each row says which app: the end of its target is there, whole or cut in the middle.
-        expect(
-          lines.find((l) => l.includes('withdrawal.paid')),
-          String(width),
-        ).toMatch(/3000\/$/)
-        expect(
-          lines.find((l) => l.includes('charge.settled')),
-          String(width),
-        ).toMatch(/ooks$/)
+        // Each row says which app: the two targets (one port and path apart) still read apart.
+        const target = (type: string) =>
+          lines
+            .find((l) => l.includes(type))!
+            .split(/\s{2,}/)
+            .at(-1)!
+        expect(target('withdrawal.paid'), String(width)).toMatch(/^localhost:3056\/split-hooks$|^local\S*…\S*t-hooks$/)
+        expect(target('charge.settled'), String(width)).toMatch(/^localhost:3055\/payments\/webhooks$|^local\S*…\S*ebhooks$/)
+        expect(target('charge.settled'), String(width)).toBe(target('charge.paid'))
         // Ids are never cut at the end (`evt_01a23257…`): whole, or their start and end.
         for (const l of lines.slice(1)) expect(l, String(width)).toMatch(/evt_01a2325\d7c0d2b7e4a5f69f3c|evt_01a2\S*…9f3c/)
       }
