@@ -10,7 +10,7 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
   static override summary = 'List charges, newest first, filtered by status, order id and creation time.'
   static override description =
     'On a terminal: a table fitted to its width (narrower than about 110 columns the CREATED column goes, then ids are cut ' +
-    'in the middle, then AGE; -q and piped output keep whole ids). Piped: tab-separated rows, no header, in the stable column order ' +
+    'in the middle, then AGE, then EXTERNAL ID below 66 columns; -q and piped output keep whole ids). Piped: tab-separated rows, no header, in the stable column order ' +
     '`id status amountInCents externalId createdAt` (RFC 3339 times). -q prints ids only, --ndjson one charge per ' +
     'line, --json the API list object (with --all, a JSON array). --all follows every page, streaming as it goes. ' +
     'Times take RFC 3339 or friendly forms: 2h, 7d, today, yesterday, 2026-11-01. Relative forms count back from the ' +

@@ -7,7 +7,9 @@ export default class ChargesWatch extends ApiCommand<typeof ChargesWatch> {
   static override summary = 'Watch charges move through their states, live (polling the API).'
   static override description =
     'On a terminal: a lane per charge (created → awaiting_payment → paid_pending_settlement → settled, and any other state ' +
-    'it reaches), updated by polling GET /v1/charges. Keys: ↑/↓ select, Enter details, q quit. Piped: one line per status ' +
+    "it reaches), updated by polling GET /v1/charges; a split charge's lane ends with the division (split ✓ 2 parts), its " +
+    "details list each share. Times are on the service's clock, dated when not from that day. Keys: ↑/↓ select, Enter " +
+    'details, q quit. Piped: one line per status ' +
     'change, `updatedAt TAB id TAB status TAB grossInCents` (--json: the Charge), and with named charges it ends once all ' +
     'of them are in a final state (settled, expired, canceled, failed, refunded). Exit 4 when a named charge does not exist.'
 

@@ -15,7 +15,8 @@ export default class WebhooksEvents extends BaseCommand<typeof WebhooksEvents, E
   static override summary = 'Show the deliveries `svc webhooks listen` received, newest first, from the local event log.'
   static override description =
     'Every delivery is there, verified or not: verification result, what became of it (forwarded, failed, rejected, ' +
-    "duplicate, skipped), the app's status, latency and how many times this listener received the event (not the service's attempt count, which `svc sandbox deliveries` shows). On a terminal: a table. Piped: tab-separated rows in the " +
+    "duplicate, skipped), the app's status, latency and how many times this listener received the event (not the service's attempt count, which `svc sandbox deliveries` shows). On a terminal: a table fitted to its width (with a TARGET column when the listener routed to several apps, kept " +
+    'down to 80 columns; narrower, columns go and event ids and targets are cut in the middle). Piped: tab-separated rows in the ' +
     'order receivedAt eventId type verification outcome status forwardStatus latencyMs received source target (the app it was forwarded to). --json prints an ' +
     'array with headers and the raw body (text, or bodyBase64 when it is not UTF-8), each with target (the URL) and route (the --forward PATTERN ' +
     'that chose it; null for the bare URL and for events logged before 0.3); --ndjson one object per line.'

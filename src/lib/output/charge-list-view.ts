@@ -29,35 +29,42 @@ export function shortLocalTime(iso: string): string {
 }
 
 /**
- * Layouts from the widest to the narrowest; the first that fits the terminal is used, so no row
- * wraps (a wrapped table is unreadable). Narrower: the CREATED column goes (AGE says when), then
- * the ids are cut in the middle (`01a20ea3d8…0001`, -q and piped output keep them whole), then AGE.
+ * Layouts from the widest to the narrowest; the first whose header and rows fit the terminal is
+ * used, so no line wraps (a wrapped table is unreadable). Narrower: the CREATED column goes (AGE
+ * says when), then the ids are cut in the middle (`01a20ea3d8…0001`, -q and piped output keep
+ * them whole), then AGE, then EXTERNAL ID (its header alone takes 11 columns), then AMOUNT.
  */
 const LAYOUTS = [
-  { id: 24, amount: 12, extMin: 11, created: true, age: true },
-  { id: 24, amount: 12, extMin: 11, created: false, age: true },
-  { id: 15, amount: 11, extMin: 11, created: false, age: true },
-  { id: 15, amount: 11, extMin: 11, created: false, age: false },
+  { id: 24, amount: 12, ext: true, created: true, age: true },
+  { id: 24, amount: 12, ext: true, created: false, age: true },
+  { id: 15, amount: 11, ext: true, created: false, age: true },
+  { id: 15, amount: 11, ext: true, created: false, age: false },
+  { id: 15, amount: 11, ext: false, created: false, age: false },
+  { id: 15, amount: 0, ext: false, created: false, age: false },
 ] as const
 const STATUS_WIDTH = 23
+const EXT_HEADER = 'EXTERNAL ID'
 const GAP = 2
 
 /**
  * The terminal table of charges, fitted to `columns`; the external id column takes what the
- * width leaves (up to 40). `now` is the server's clock (ApiClient.serverNow) for the age column.
+ * width leaves (up to 40), never less than its header. `now` is the server's clock
+ * (ApiClient.serverNow) for the age column.
  */
 export function chargeTable(paint: Paint, columns: number, now: () => Date = () => new Date()) {
+  // Every column's width, headers counted (a header wider than its cells still takes its room).
   const fixedOf = (l: (typeof LAYOUTS)[number]) => {
-    const widths = [l.id, STATUS_WIDTH, l.amount, ...(l.created ? [16] : []), ...(l.age ? [12] : [])]
-    return widths.reduce((a, b) => a + b, 0) + GAP * widths.length
+    const widths = [l.id, STATUS_WIDTH, ...(l.amount ? [l.amount] : []), ...(l.created ? [16] : []), ...(l.age ? [12] : [])]
+    return widths.reduce((a, b) => a + b, 0) + GAP * (widths.length - 1)
   }
-  const layout = LAYOUTS.find((l) => fixedOf(l) + l.extMin <= columns) ?? LAYOUTS[LAYOUTS.length - 1]!
-  const extWidth = Math.max(layout.extMin, Math.min(40, columns - fixedOf(layout)))
+  const totalOf = (l: (typeof LAYOUTS)[number]) => fixedOf(l) + (l.ext ? GAP + EXT_HEADER.length : 0)
+  const layout = LAYOUTS.find((l) => totalOf(l) <= columns) ?? LAYOUTS[LAYOUTS.length - 1]!
+  const extWidth = Math.max(EXT_HEADER.length, Math.min(40, columns - fixedOf(layout) - GAP))
   const cols: Column[] = [
     { header: 'ID', width: layout.id },
     { header: 'STATUS', width: STATUS_WIDTH },
-    { header: 'AMOUNT', width: layout.amount, align: 'right' },
-    { header: 'EXTERNAL ID', width: extWidth },
+    ...(layout.amount ? [{ header: 'AMOUNT', width: layout.amount, align: 'right' as const }] : []),
+    ...(layout.ext ? [{ header: EXT_HEADER, width: extWidth }] : []),
     ...(layout.created ? [{ header: 'CREATED', width: 16 }] : []),
     ...(layout.age ? [{ header: 'AGE', width: 12 }] : []),
   ]
@@ -68,8 +75,8 @@ export function chargeTable(paint: Paint, columns: number, now: () => Date = () 
       table.row([
         middleTruncate(c.id, layout.id),
         paintStatus(paint, c.status),
-        formatBRL(c.amount.grossInCents),
-        truncate(safeText(c.externalId ?? '') || '-', extWidth),
+        ...(layout.amount ? [formatBRL(c.amount.grossInCents)] : []),
+        ...(layout.ext ? [truncate(safeText(c.externalId ?? '') || '-', extWidth)] : []),
         ...(layout.created ? [shortLocalTime(c.createdAt)] : []),
         ...(layout.age ? [paint('dim', relativeTime(new Date(c.createdAt), now(), { happened: true }))] : []),
       ]),

@@ -10,7 +10,7 @@ import { formatBps, formatBRL } from '../domain/money.js'
 import { formatLocalTime } from '../domain/time.js'
 import type { Paint, Style } from '../output/color.js'
 import { safeText } from '../output/safe-text.js'
-import { type Column, renderTable, visibleWidth } from '../output/table.js'
+import { type Column, fitTable, renderTable } from '../output/table.js'
 import type { DeliveryViewState, NoWebhookEndpoint, PanelAccountSettings, PanelDelivery, PanelKey, PanelWebhookEndpoint } from './client.js'
 
 const STATE_STYLE: Record<DeliveryViewState, Style> = { pending: 'yellow', succeeded: 'green', failed: 'red', skipped: 'gray', lost: 'yellow', held: 'cyan' }
@@ -42,38 +42,8 @@ function tsv(value: string | number | boolean | undefined): string {
   return safeText(String(value ?? ''), 'tsv')
 }
 
-const GAP = 2
-
-/** One way a table gives up width: a column shrinks down to `min` (never below its header), or is dropped. */
-export type FitStep = { index: number; min: number } | { index: number; drop: true }
-
-/**
- * Fits a table in `total` terminal columns: the steps run in order until its lines fit, each
- * shrinking a column (its cells are cut with `…`) or dropping it. A terminal too narrow even
- * then gets the smallest table the steps allow.
- */
-export function fitColumns(columns: Column[], cells: string[][], total: number, steps: FitStep[]): { columns: Column[]; cells: string[][] } {
-  const widths = columns.map((c, i) => Math.max(visibleWidth(c.header), ...cells.map((r) => visibleWidth(r[i] ?? ''))))
-  const dropped = new Set<number>()
-  let excess = widths.reduce((a, b) => a + b, 0) + GAP * (columns.length - 1) - total
-  for (const step of steps) {
-    if (excess <= 0) break
-    if ('drop' in step) {
-      dropped.add(step.index)
-      excess -= widths[step.index]! + GAP
-      continue
-    }
-    const floor = Math.max(step.min, visibleWidth(columns[step.index]!.header))
-    const give = Math.min(excess, Math.max(0, widths[step.index]! - floor))
-    widths[step.index]! -= give
-    excess -= give
-  }
-  const keep = (_: unknown, i: number) => !dropped.has(i)
-  return { columns: columns.map((c, i) => ({ ...c, width: widths[i] })).filter(keep), cells: cells.map((r) => r.filter(keep)) }
-}
-
 export function sandboxDeliveriesTable(rows: PanelDelivery[], sandboxNow: number, paint: Paint, totalWidth = 120): string {
-  const columns: Column[] = [{ header: 'EVENT ID' }, { header: 'TYPE' }, { header: 'URL' }, { header: 'TRIES', align: 'right' }, { header: 'ANSWER' }, { header: 'RETRY' }, { header: 'STATE' }]
+  const columns: Column[] = [{ header: 'EVENT ID', cut: 'middle' }, { header: 'TYPE' }, { header: 'URL' }, { header: 'TRIES', align: 'right' }, { header: 'ANSWER' }, { header: 'RETRY' }, { header: 'STATE' }]
   const cells = rows.map((d) => [
     safeText(d.eventId),
     safeText(d.type),
@@ -85,14 +55,18 @@ export function sandboxDeliveriesTable(rows: PanelDelivery[], sandboxNow: number
   ])
   // The URL (the same endpoint on most rows) and the last answer give way first, then the URL
   // goes (--event-id shows it); event ids are cut last: they are what gets copied.
-  const fitted = fitColumns(columns, cells, totalWidth, [
+  const fitted = fitTable(columns, cells, totalWidth, [
     { index: 2, min: 20 },
     { index: 4, min: 8 },
     { index: 1, min: 14 },
     { index: 2, drop: true },
     { index: 4, min: 6 },
-    { index: 0, min: 12 },
+    { index: 0, min: 13 },
     { index: 6, min: 15 },
+    // Narrower still: the count of tries and the last answer go (--event-id shows both).
+    { index: 3, drop: true },
+    { index: 4, drop: true },
+    { index: 6, min: 9 },
   ])
   return renderTable(fitted.columns, fitted.cells, paint)
 }
@@ -156,8 +130,8 @@ function shownKey(key: string): string {
 
 export function keysTable(keys: PanelKey[], paint: Paint, totalWidth = 120): string {
   const cells = keys.map((k) => [safeText(shownKey(k.key)), k.environment, k.revoked ? paint('red', 'revoked') : paint('green', 'active'), formatLocalTime(k.createdAt)])
-  const columns: Column[] = [{ header: 'KEY' }, { header: 'ENV' }, { header: 'STATE' }, { header: 'CREATED' }]
-  const fitted = fitColumns(columns, cells, totalWidth, [
+  const columns: Column[] = [{ header: 'KEY', cut: 'middle' }, { header: 'ENV' }, { header: 'STATE' }, { header: 'CREATED' }]
+  const fitted = fitTable(columns, cells, totalWidth, [
     { index: 3, min: 10 },
     { index: 0, min: 14 },
   ])

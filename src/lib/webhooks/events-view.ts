@@ -5,7 +5,7 @@
  */
 import type { Paint } from '../output/color.js'
 import { safeText } from '../output/safe-text.js'
-import { type Column, renderTable, visibleWidth } from '../output/table.js'
+import { type Column, type FitStep, fitTable, renderTable, visibleWidth } from '../output/table.js'
 import type { DeliveryRecord } from './event-store.js'
 
 export const EVENTS_TSV_COLUMNS = ['receivedAt', 'eventId', 'type', 'verification', 'outcome', 'status', 'forwardStatus', 'latencyMs', 'received', 'source', 'target'] as const
@@ -56,10 +56,6 @@ export function deliveryTsvRow(r: DeliveryRecord): string {
 
 const OUTCOME_STYLE = { forwarded: 'green', failed: 'red', rejected: 'red', duplicate: 'gray', skipped: 'gray' } as const
 
-import { middleTruncate } from '../output/table.js'
-
-export { middleTruncate }
-
 interface EventsColumn extends Column {
   key: string
   cell: (r: DeliveryRecord) => string
@@ -83,15 +79,16 @@ function receivedShort(records: DeliveryRecord[]): (r: DeliveryRecord) => string
 }
 
 /**
- * The terminal table, fitted to `width` columns (a wrapped row is unreadable). Narrower, in
- * this order: the date goes when every row is from one day (else the year and seconds), then
- * the times received, the latency, the middle of the event ids (--json and the piped form keep them
- * whole), the app's status; the type is cut last.
+ * The terminal table, fitted to `width` columns (a wrapped row is unreadable) by the tables' one
+ * fitter (fitTable). Narrower, in this order: the date goes when every row is from one day (else
+ * the year and seconds), then the times received, the latency, the middle of the event ids
+ * (--json and the piped form keep them whole), the middle of the targets, the app's status, the
+ * end of the type, the targets' middle again; the target goes only below about 80 columns.
  */
 export function eventLogTable(records: DeliveryRecord[], paint: Paint, width = Number.POSITIVE_INFINITY): string {
   const columns: EventsColumn[] = [
     { key: 'received', header: 'RECEIVED', cell: receivedLong },
-    { key: 'id', header: 'EVENT ID', cell: (r) => safeText(r.eventId ?? '-') },
+    { key: 'id', header: 'EVENT ID', cut: 'middle', cell: (r) => safeText(r.eventId ?? '-') },
     { key: 'type', header: 'TYPE', cell: (r) => safeText(r.type ?? '-') },
     {
       key: 'verified',
@@ -104,25 +101,22 @@ export function eventLogTable(records: DeliveryRecord[], paint: Paint, width = N
     { key: 'latency', header: 'LATENCY', align: 'right', cell: (r) => (r.latencyMs !== undefined ? `${r.latencyMs} ms` : '-') },
     { key: 'try', header: 'TIMES', align: 'right', cell: (r) => `${r.attempt}×` },
   ]
-  // Routed to several apps: which one each went to (the first column to go when narrow).
-  if (new Set(records.map((r) => r.forwardUrl ?? '')).size > 1) columns.push({ key: 'target', header: 'TARGET', cell: (r) => safeText(r.forwardUrl ?? '-') })
-  const natural = (cols: EventsColumn[]) => cols.reduce((sum, c) => sum + Math.max(visibleWidth(c.header), ...records.map((r) => visibleWidth(c.cell(r)))), 0) + GAP * (cols.length - 1)
-  const steps: Array<(cols: EventsColumn[]) => EventsColumn[]> = [
-    (cols) => cols.filter((c) => c.key !== 'target'),
-    (cols) => cols.map((c) => (c.key === 'received' ? { ...c, cell: receivedShort(records) } : c)),
-    (cols) => cols.filter((c) => c.key !== 'try'),
-    (cols) => cols.filter((c) => c.key !== 'latency'),
-    (cols) => cols.map((c) => (c.key === 'id' ? { ...c, cell: (r: DeliveryRecord) => middleTruncate(safeText(r.eventId ?? '-'), 13) } : c)),
-    (cols) => cols.filter((c) => c.key !== 'app'),
+  // Routed to several apps: which one each went to (`http://` left out: the targets are local apps; --json and piped keep the URL whole).
+  if (new Set(records.map((r) => r.forwardUrl ?? '')).size > 1) columns.push({ key: 'target', header: 'TARGET', cut: 'halves', cell: (r) => safeText(r.forwardUrl?.replace(/^http:\/\//, '') ?? '-') })
+  const natural = columns.reduce((sum, c) => sum + Math.max(visibleWidth(c.header), ...records.map((r) => visibleWidth(c.cell(r)))), 0) + GAP * (columns.length - 1)
+  if (natural > width) columns[0] = { ...columns[0]!, cell: receivedShort(records) }
+  const at = (key: string) => columns.findIndex((c) => c.key === key)
+  const rows = records.map((r) => columns.map((c) => (c.paint ? c.paint(r, c.cell(r), paint) : c.cell(r))))
+  const steps: FitStep[] = [
+    { index: at('try'), drop: true },
+    { index: at('latency'), drop: true },
+    { index: at('id'), min: 13 },
+    ...(at('target') === -1 ? [] : [{ index: at('target'), min: 24 }]),
+    { index: at('app'), drop: true },
+    { index: at('type'), min: 16 },
+    ...(at('target') === -1 ? [] : [{ index: at('target'), min: 16 }, { index: at('target'), drop: true } as const]),
+    { index: at('type'), min: 4 },
   ]
-  let cols = columns
-  for (const step of steps) {
-    if (natural(cols) <= width) break
-    cols = step(cols)
-  }
-  // Still too wide: the type gives up what is missing (renderTable cuts it with …).
-  const over = natural(cols) - width
-  if (over > 0) cols = cols.map((c) => (c.key === 'type' ? { ...c, width: Math.max(visibleWidth(c.header), Math.max(...records.map((r) => visibleWidth(c.cell(r)))) - over) } : c))
-  const rows = records.map((r) => cols.map((c) => (c.paint ? c.paint(r, c.cell(r), paint) : c.cell(r))))
-  return renderTable(cols, rows, paint)
+  const fitted = fitTable(columns, rows, width, steps)
+  return renderTable(fitted.columns, fitted.cells, paint)
 }

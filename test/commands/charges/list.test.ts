@@ -178,7 +178,7 @@ describe('svc charges list: validation (exit 2, nothing sent)', () => {
 
   describe('fits the terminal width (issue 16 item 8)', () => {
     const wide = (n: number) => chargeN(n, { status: 'paid_pending_settlement', externalId: 'order-with-a-long-name-1042', amount: { ...chargeN(n).amount, grossInCents: 500_000 } })
-    for (const columns of [80, 100, 120, 60]) {
+    for (const columns of [80, 100, 120, 60, 40]) {
       it(`no line is wider than ${columns} columns`, async () => {
         nock(BASE_URL)
           .get('/v1/charges')
@@ -187,10 +187,22 @@ describe('svc charges list: validation (exit 2, nothing sent)', () => {
         expect(r.exitCode).toBe(0)
         const lines = r.stdout.split('\n').filter(Boolean)
         expect(lines).toHaveLength(3)
-        for (const l of lines) expect([...l].length).toBeLessThanOrEqual(Math.max(columns, 66))
+        for (const l of lines) expect([...l].length, l).toBeLessThanOrEqual(columns)
         expect(r.stdout).toContain('paid_pending_settlement')
       })
     }
+
+    it('at 60 columns the header fits too, when no charge has an external id (issue 29 item 16)', async () => {
+      const bare = (n: number) => ({ ...chargeN(n), externalId: undefined })
+      nock(BASE_URL)
+        .get('/v1/charges')
+        .reply(200, { data: [bare(1), bare(2)], hasMore: false })
+      const r = await runCommand(ChargesList, [], { env: { ...testEnv, NO_COLOR: '1' }, tty: true, columns: 60 })
+      const lines = r.stdout.split('\n').filter(Boolean)
+      for (const l of lines) expect([...l].length, l).toBeLessThanOrEqual(60)
+      expect(lines[0]).toMatch(/^ID\s+STATUS\s+AMOUNT$/)
+      expect(lines[1]).toMatch(/^0000000000…0001\s+\S+\s+R\$/)
+    })
 
     it('at 80 columns the ids are cut in the middle and CREATED goes; at 120 everything is whole', async () => {
       nock(BASE_URL)

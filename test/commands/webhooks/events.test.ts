@@ -102,6 +102,54 @@ describe('svc webhooks events', () => {
     }
   })
 
+  it('keeps TARGET at ordinary widths when routing, cutting ids and targets in the middle (issue 29 items 17, 18)', async () => {
+    const routed = await EventStore.open({ path: ':memory:' })
+    try {
+      const types = ['charge.paid_pending_settlement', 'withdrawal.paid', 'charge.settled']
+      const targets = ['http://localhost:3055/payments/webhooks', 'http://localhost:3056/split-hooks', 'http://localhost:3055/payments/webhooks']
+      types.forEach((type, i) => {
+        const id = `evt_01a2325${i}7c0d2b7e4a5f69f3c`
+        const body = Buffer.from(chargeEvent(id, type))
+        routed.record({
+          receivedAt: `2026-11-22T12:00:0${i}.000Z`,
+          source: 'service',
+          eventId: id,
+          type,
+          headers: {},
+          body,
+          verification: 'verified',
+          outcome: 'forwarded',
+          answeredStatus: 200,
+          forwardStatus: 200,
+          latencyMs: 12,
+          forwardUrl: targets[i],
+        })
+      })
+      const records = routed.list()
+      for (const width of [80, 100, 120, 140]) {
+        const lines = eventLogTable(records, painter(false), width).trimEnd().split('\n')
+        for (const l of lines) expect(l.length, `${width}: ${l}`).toBeLessThanOrEqual(width)
+        expect(lines[0], String(width)).toMatch(/TARGET$/)
+        // Each row says which app: the two targets (one port and path apart) still read apart.
+        const target = (type: string) =>
+          lines
+            .find((l) => l.includes(type))!
+            .split(/\s{2,}/)
+            .at(-1)!
+        expect(target('withdrawal.paid'), String(width)).toMatch(/^localhost:3056\/split-hooks$|^local\S*…\S*t-hooks$/)
+        expect(target('charge.settled'), String(width)).toMatch(/^localhost:3055\/payments\/webhooks$|^local\S*…\S*ebhooks$/)
+        expect(target('charge.settled'), String(width)).toBe(target('charge.paid'))
+        // Ids are never cut at the end (`evt_01a23257…`): whole, or their start and end.
+        for (const l of lines.slice(1)) expect(l, String(width)).toMatch(/evt_01a2325\d7c0d2b7e4a5f69f3c|evt_01a2\S*…9f3c/)
+      }
+      const at60 = eventLogTable(records, painter(false), 60).trimEnd().split('\n')
+      for (const l of at60) expect(l.length, l).toBeLessThanOrEqual(60)
+      for (const l of at60.slice(1)) expect(l).toMatch(/evt_01a2\S*…9f3c/)
+    } finally {
+      routed.close()
+    }
+  })
+
   it('shows which app each delivery went to when the listener routed to several', async () => {
     const routed = await EventStore.open({ path: ':memory:' })
     try {
@@ -112,9 +160,9 @@ describe('svc webhooks events', () => {
       const records = routed.list()
       const table = eventLogTable(records, painter(false), 200).trimEnd().split('\n')
       expect(table[0]).toMatch(/TIMES\s+TARGET$/)
-      expect(table[2]).toMatch(/evt_x .*http:\/\/localhost:4000\/money$/)
-      // Narrow: the target is the first to go.
-      expect(eventLogTable(records, painter(false), 90).split('\n')[0]).not.toContain('TARGET')
+      expect(table[2]).toMatch(/evt_x .* {2}localhost:4000\/money$/)
+      // Narrow: the target stays at ordinary widths (issue 29 item 18); it goes only below 80 columns.
+      expect(eventLogTable(records, painter(false), 90).split('\n')[0]).toContain('TARGET')
       expect(deliveryJson(records[0]!)).toMatchObject({ eventId: 'evt_y', target: 'http://localhost:3000/', route: null })
       expect(deliveryJson(records[1]!)).toMatchObject({ eventId: 'evt_x', target: 'http://localhost:4000/money', route: 'charge.settled' })
       expect(deliveryTsvRow(records[1]!).trimEnd().split('\t').at(-1)).toBe('http://localhost:4000/money')

@@ -28,7 +28,15 @@ const rows = [delivery(), delivery({ eventId: 'evt_000000000000000000000001', ty
 describe('sandboxDeliveriesTable', () => {
   it.each([60, 80, 100, 120, 160])('fits %i columns', (columns) => {
     const text = sandboxDeliveriesTable(rows, NOW, plain, columns)
-    expect(Math.max(...text.split('\n').map(visibleWidth))).toBeLessThanOrEqual(Math.max(columns, 72))
+    expect(Math.max(...text.split('\n').map(visibleWidth))).toBeLessThanOrEqual(columns)
+  })
+
+  it('narrow, cuts event ids in the middle, so that rows still differ (issue 29 item 17)', () => {
+    for (const columns of [60, 72]) {
+      const lines = sandboxDeliveriesTable(rows, NOW, plain, columns).trimEnd().split('\n')
+      expect(lines[1], String(columns)).toMatch(/^evt_3f2a\S*…e0f1 /)
+      expect(lines[2], String(columns)).toMatch(/^evt_0000\S*…0001 /)
+    }
   })
 
   it('keeps event ids whole from 80 columns up, dropping the URL first; a wide terminal shows everything', () => {

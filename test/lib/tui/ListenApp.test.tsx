@@ -11,6 +11,7 @@ import { chargeEvent } from '../../helpers/webhooks.js'
 import { renderAt } from '../../helpers/render-at.js'
 import { ApiError } from '../../../src/lib/errors.js'
 import { deliveryLine } from '../../../src/lib/webhooks/ndjson.js'
+import { clockTime } from '../../../src/lib/tui/text/format.js'
 
 const CHARGE = 'c0ffee'.padEnd(24, '0')
 let seq = 0
@@ -276,6 +277,24 @@ describe('ListenApp', () => {
       })
     }
 
+    it('at 60×30: the header keeps both addresses, the lanes their amounts, the key line "q quit" (issue 29 item 21)', async () => {
+      const feed = await busyFeed()
+      const app = mount(feed, { size: [60, 30], registration })
+      await until(app, 'charge.settled')
+      const shown = lines(app)
+      for (const l of shown) expect([...l].length, l).toBeLessThanOrEqual(60)
+      expect(shown.length).toBeLessThan(30)
+      expect(shown[0]).toMatch(/TEST .*127\.0\.0\.1:4242\/ → .*localhost:3000\/$/)
+      expect(shown.find((l) => l.startsWith('beef00…0000'))).toContain('R$ 15,00')
+      expect(shown.find((l) => l.startsWith('c0ffee…0000'))).toContain('R$ 15,00')
+      expect(shown.find((l) => l.includes('deliveries'))).toMatch(/^26 deliveries · 26 forwarded/)
+      expect(shown.at(-1)).toMatch(/· q quit$/)
+      app.stdin.write('\r')
+      await until(app, 'x-svc-event-type')
+      for (const l of lines(app)) expect([...l].length, l).toBeLessThanOrEqual(60)
+      expect(lines(app).at(-1)).toMatch(/· q quit$/)
+    })
+
     it('shows what reached stderr as its last status lines, never inside the rows', async () => {
       const status = new StatusLog()
       const feed = await busyFeed()
@@ -296,5 +315,29 @@ describe('ListenApp', () => {
     expect(s.deliveries).toHaveLength(50)
     expect(s.lanes).toHaveLength(5)
     expect(s.counts.total).toBe(500)
+  })
+
+  it("one clock with charges watch: a lane's time is the event's own (the service's), a row's is its arrival; one date format (issue 29 item 21)", async () => {
+    const feed = new ListenFeed()
+    // Sent by the service two days before this listener got it (a retry after a long outage).
+    const late = delivery('charge.settled', { receivedAt: '2026-11-24T12:00:00.000Z' })
+    feed.add(late)
+    feed.add(delivery('charge.awaiting_payment', { receivedAt: '2026-11-24T12:00:05.000Z' }, 'beef'.padEnd(24, '0')))
+    const state = feed.getSnapshot()
+    expect(state.lanes.find((l) => l.chargeId === CHARGE)!.steps.at(-1)!.at).toBe('2026-11-22T12:00:00.000Z')
+    const app = mount(feed, { size: [140, 30] })
+    await until(app, 'charge.settled')
+    const shown = (app.lastFrame() ?? '').split('\n')
+    // Both lanes' events were created on 22/11 (the helper's createdAt); the service was last seen that day.
+    expect(shown.find((l) => l.startsWith('c0ffee…0000'))).toMatch(/R\$ 15,00 \d\d:\d\d:\d\d/)
+    // The rows: arrivals, on this machine's clock.
+    expect(shown.find((l) => l.includes('charge.settled'))).toContain(clockTime('2026-11-24T12:00:00.000Z'))
+    app.stdin.write('\u001B[B')
+    app.stdin.write('\r')
+    await until(app, 'x-svc-event-type')
+    // The details box says when in the same format (the body below is the raw bytes, ISO times and all).
+    const head = (app.lastFrame() ?? '').split('\n').find((l) => l.includes('received 1× here'))!
+    expect(head).toContain(`charge.settled · ${clockTime('2026-11-24T12:00:00.000Z')} · received 1× here`)
+    expect(head).not.toMatch(/\d{4}-\d\d-\d\dT/)
   })
 })

@@ -23,7 +23,9 @@ describe('fitting a line to the terminal', () => {
       [seg(100, 'charge.paid_pending_settlement'), seg(20, 'evt_22', ''), seg(70, '✘ signature_mismatch', '✘')],
     ]
     expect(fitColumns(rows, 80).map(plain)).toEqual(['charge.settled                 evt_1  ✔ verified          ', 'charge.paid_pending_settlement evt_22 ✘ signature_mismatch'])
-    expect(fitColumns(rows, 40).map(plain)).toEqual(['charge.settled                 ✔', 'charge.paid_pending_settlement ✘'])
+    expect(fitColumns(rows, 33).map(plain)).toEqual(['charge.settled                 ✔', 'charge.paid_pending_settlement ✘'])
+    // The room the verification's short form left is given back to what went before it (the ids).
+    expect(fitColumns(rows, 40).map(plain)).toEqual(['charge.settled                 evt_1  ✔', 'charge.paid_pending_settlement evt_22 ✘'])
     expect(leastWidth([seg(30, 'subject', ''), seg(50, '✔ confirmed', '✔')])).toBe(2)
   })
 })

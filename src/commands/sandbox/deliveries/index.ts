@@ -15,7 +15,8 @@ interface DeliveryLog {
 export default class SandboxDeliveries extends PanelCommand<typeof SandboxDeliveries, DeliveryLog> {
   static override summary = "Show the sandbox's webhook delivery log: attempts, last status, next retry, state (`resend EVENT_ID` sends one again)."
   static override description =
-    'Newest first, for the environment of the key (or --env). On a terminal the table fits its width: TRIES is the ' +
+    'Newest first, for the environment of the key (or --env). On a terminal the table fits its width (narrower, the URL ' +
+    'goes, event ids are cut in the middle, evt_01a2…9f3c, then TRIES and ANSWER go): TRIES is the ' +
     'number of attempts, ANSWER the last status (or error), RETRY when the next one is due on the sandbox clock. State is pending (retrying at 10s, 30s, 2min … 12h within 24 h), ' +
     'succeeded (a 2xx), failed (no 2xx within 24 h) or skipped (the endpoint was deactivated). Faults a `sandbox start --webhook-faults` injected are marked: ' +
     '"lost (injected)" for an event never sent (state `lost` in --json), "held (injected: reorder)" for an event held back and not yet sent (state `held`, 0 attempts; ' +

@@ -8,7 +8,7 @@ import type { ActivityLane } from '../view-models/activity.js'
 import { withdrawalColumns } from '../view-models/activity.js'
 import type { Piece, Segment } from '../text/fit.js'
 import { FitText } from './FitText.js'
-import { clockTime, shortId } from '../text/format.js'
+import { shortId, viewTime } from '../text/format.js'
 
 const COLOR: Record<string, Piece['color']> = { processing: 'yellow', paid: 'green', failed: 'red' }
 
@@ -29,14 +29,14 @@ function stepPieces(lane: ActivityLane, form: 'full' | 'icons'): Piece[] {
   return out
 }
 
-export function activityCells(lane: ActivityLane): Segment[] {
+export function activityCells(lane: ActivityLane, now?: string): Segment[] {
   const last = lane.steps.at(-1)
   const label = lane.kind === 'withdrawal' ? `withdrawal ${shortId(lane.id)}` : 'product sale'
   return [
     { forms: [[{ text: label }], [{ text: lane.kind === 'withdrawal' ? shortId(lane.id) : 'sale' }]], priority: 100 },
     { forms: [stepPieces(lane, 'full'), stepPieces(lane, 'icons')], priority: 60, gap: '  ' },
     { forms: [lane.amountInCents !== undefined ? [{ text: formatBRL(lane.amountInCents) }] : [], []], priority: 30 },
-    { forms: [last ? [{ text: clockTime(last.at), dim: true }] : [], []], priority: 20 },
+    { forms: [last ? [{ text: viewTime(last.at, now), dim: true }] : [], []], priority: 20 },
   ]
 }
 

@@ -3,18 +3,26 @@
  * bold; ● reached, ◌ passed without its event being received, ↯ arrived out of order, ○ not
  * reached (LANE_LEGEND, shown by both views that draw lanes). `created` has no event, so it is
  * never ◌: reached is all there is to know.
- * Narrower terminals get short state names, then the icons alone; the time and the amount go
- * first, the verdict last.
+ * Narrower terminals lose the time first (it comes back when a later step leaves room), then get
+ * short state names, then the icons alone (with the current state's name); the amount goes after
+ * that, the verdict last.
  */
 import type { ChargeStatus } from '../../domain/charge-states.js'
 import { formatBRL } from '../../domain/money.js'
 import type { Piece, Segment } from '../text/fit.js'
 import { FitText } from './FitText.js'
-import { clockTime, shortId, statusColor, verdictShort, verdictText } from '../text/format.js'
+import { shortId, statusColor, verdictShort, verdictText, viewTime } from '../text/format.js'
 import { type Lane, laneColumns } from '../view-models/lanes.js'
 
 /** The one legend of the lanes, in `webhooks listen` and `charges watch` alike. */
 export const LANE_LEGEND = '● reached · ◌ reached, event not received · ↯ out of order · ○ not reached'
+/** The legend for narrow terminals (each sign still explained). */
+export const LANE_LEGEND_SHORT = '● reached ◌ no event ↯ out of order ○ not reached'
+
+/** The legend as a fitted segment: whole, short, or gone when even that does not fit. */
+export function legendSegment(gap = ' '): Segment {
+  return { forms: [[{ text: LANE_LEGEND, dim: true }], [{ text: LANE_LEGEND_SHORT, dim: true }], []], priority: 10, gap }
+}
 
 const SHORT: Partial<Record<ChargeStatus, string>> = { awaiting_payment: 'awaiting', paid_pending_settlement: 'paid' }
 
@@ -36,15 +44,39 @@ function stepPieces(lane: Lane, form: 'full' | 'short' | 'icons'): Piece[] {
   return out
 }
 
-/** The aligned part of a lane (see fitColumns): id, states, amount, time of the last state. */
-export function laneCells(lane: Lane): Segment[] {
+/**
+ * The aligned part of a lane (see fitColumns): id, states, amount, time of the last state (on the
+ * service's clock, dated when it is not from `now`'s day; see viewTime).
+ */
+export function laneCells(lane: Lane, now?: string): Segment[] {
   const last = lane.steps[lane.steps.length - 1]
   return [
     { forms: [[{ text: shortId(lane.chargeId) }]], priority: 100 },
     { forms: [stepPieces(lane, 'full'), stepPieces(lane, 'short'), stepPieces(lane, 'icons')], priority: 60, gap: '  ' },
-    { forms: [lane.grossInCents !== undefined ? [{ text: formatBRL(lane.grossInCents) }] : [], []], priority: 30 },
-    { forms: [last ? [{ text: clockTime(last.at), dim: true }] : [], []], priority: 20 },
+    // The amount outlives the states' names (short, then icons): it is how a person tells two charges apart.
+    { forms: [lane.grossInCents !== undefined ? [{ text: formatBRL(lane.grossInCents) }] : [], []], priority: 65 },
+    { forms: [last ? [{ text: viewTime(last.at, now), dim: true }] : [], []], priority: 20 },
   ]
+}
+
+/**
+ * The end of a lane as aligned columns (charges watch, which has no verdicts): the split's outcome
+ * and whether a state arrived out of order, every lane with both columns (empty when it has
+ * neither), so fitColumns weighs them against the states and the amount.
+ */
+export function laneEndCells(lane: Lane): Segment[] {
+  const [split, late] = [lane.split ? splitSegment(lane.split) : undefined, lane.steps.some((s) => s.outOfOrder) ? lateSegment() : undefined]
+  return [split ?? { forms: [[]], priority: 55 }, late ?? { forms: [[]], priority: 50 }]
+}
+
+function splitSegment(split: NonNullable<Lane['split']>): Segment {
+  const ok = split.status === 'completed'
+  const text = ok ? `split ✓ ${split.parts} part${split.parts === 1 ? '' : 's'}` : 'split ✗ failed, asset held'
+  return { forms: [[{ text, color: ok ? 'green' : 'red' }], [{ text: ok ? 'split ✓' : 'split ✗', color: ok ? 'green' : 'red' }]], priority: 55 }
+}
+
+function lateSegment(): Segment {
+  return { forms: [[{ text: 'out of order', color: 'yellow' }], [{ text: '↯', color: 'yellow' }]], priority: 50 }
 }
 
 /** The free end of a lane: the API's verdict and whether a state arrived out of order. */
@@ -57,15 +89,12 @@ export function laneTail(lane: Lane, showVerdict = true): Segment[] {
       priority: 50,
       cut: lane.verdict?.kind === 'mismatch' || lane.verdict?.kind === 'unavailable',
     })
-  if (lane.split) {
-    const ok = lane.split.status === 'completed'
-    const text = ok ? `split ✓ ${lane.split.parts} part${lane.split.parts === 1 ? '' : 's'}` : 'split ✗ failed, asset held'
-    tail.push({ forms: [[{ text, color: ok ? 'green' : 'red' }], [{ text: ok ? 'split ✓' : 'split ✗', color: ok ? 'green' : 'red' }]], priority: 55 })
-  }
-  if (lane.steps.some((s) => s.outOfOrder)) tail.push({ forms: [[{ text: 'out of order', color: 'yellow' }], [{ text: '↯', color: 'yellow' }]], priority: 50 })
+  if (lane.split) tail.push(splitSegment(lane.split))
+  if (lane.steps.some((s) => s.outOfOrder)) tail.push(lateSegment())
   return tail
 }
 
-export function ChargeLane({ lane, cells, width, showVerdict = true }: { lane: Lane; cells: Piece[]; width: number; showVerdict?: boolean }) {
-  return <FitText segments={[{ forms: [cells], priority: 1000 }, ...laneTail(lane, showVerdict)]} width={width} />
+/** `tail`: false when `cells` already hold the lane's end (laneEndCells). */
+export function ChargeLane({ lane, cells, width, showVerdict = true, tail = true }: { lane: Lane; cells: Piece[]; width: number; showVerdict?: boolean; tail?: boolean }) {
+  return <FitText segments={[{ forms: [cells], priority: 1000 }, ...(tail ? laneTail(lane, showVerdict) : [])]} width={width} />
 }

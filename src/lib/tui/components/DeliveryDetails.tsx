@@ -6,16 +6,21 @@ import { Box, Text } from 'ink'
 import type { ReactNode } from 'react'
 import { safeText } from '../../output/safe-text.js'
 import type { FeedDelivery } from '../view-models/listen-feed.js'
-import { subjectText, verdictText } from '../text/format.js'
+import { subjectText, verdictText, viewTime } from '../text/format.js'
 
-export function DeliveryDetails({ delivery: d, maxLines = 24 }: { delivery: FeedDelivery; maxLines?: number }) {
+/** `now`: the local clock as last seen (FeedState.localNow), for the one date format. */
+export function DeliveryDetails({ delivery: d, maxLines = 24, now }: { delivery: FeedDelivery; maxLines?: number; now?: string }) {
   const verdict = verdictText(d.verdict)
   const head: ReactNode[] = [
+    // When first: on a narrow terminal the end of the line is cut, and the id has a line of its own.
     <Text key="t" bold wrap="truncate-end">
-      {safeText(d.type ?? '(no type)')} {safeText(d.eventId ?? '')}{' '}
+      {safeText(d.type ?? '(no type)')}{' '}
       <Text dimColor>
-        received {d.attempt}× here · {d.receivedAt}
+        · {viewTime(d.receivedAt, now)} · received {d.attempt}× here
       </Text>
+    </Text>,
+    <Text key="i" wrap="truncate-end">
+      event {safeText(d.eventId ?? '—')}
     </Text>,
     <Text key="s" wrap="truncate-end">
       {subjectText(d.summary)}

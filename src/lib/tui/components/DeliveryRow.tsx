@@ -7,7 +7,7 @@ import { safeText } from '../../output/safe-text.js'
 import type { Piece, Segment } from '../text/fit.js'
 import { FitText } from './FitText.js'
 import type { FeedDelivery } from '../view-models/listen-feed.js'
-import { clockTime, type InkColor, shortId, subjectShort, subjectText, verdictShort, verdictText } from '../text/format.js'
+import { type InkColor, shortId, subjectShort, subjectText, verdictShort, verdictText, viewTime } from '../text/format.js'
 
 function verification(d: FeedDelivery): { forms: string[]; color: InkColor } {
   if (d.source === 'replay') return { forms: ['↻ replay', '↻'], color: 'cyan' }
@@ -37,12 +37,12 @@ function outcome(d: FeedDelivery): { forms: string[]; color: InkColor } {
 const one = (text: string, style: Omit<Piece, 'text'> = {}): Piece[] => [{ text, ...style }]
 
 /** The aligned part of a row (see fitColumns): marker, time, type, event id, verification, the app's answer, times received. */
-export function deliveryCells(d: FeedDelivery, selected: boolean): Segment[] {
+export function deliveryCells(d: FeedDelivery, selected: boolean, now?: string): Segment[] {
   const v = verification(d)
   const o = outcome(d)
   return [
     { forms: [one(selected ? '›' : ' ', { inverse: selected })], priority: 100 },
-    { forms: [one(clockTime(d.receivedAt), { dim: true }), []], priority: 25 },
+    { forms: [one(viewTime(d.receivedAt, now), { dim: true }), []], priority: 25 },
     { forms: [one(safeText(d.type ?? '(no type)'), { bold: true })], priority: 100 },
     { forms: [one(shortId(d.eventId), { dim: true }), []], priority: 20 },
     { forms: v.forms.map((t) => one(t, { color: v.color })), priority: 70 },

@@ -6,15 +6,16 @@
 import { Box, Static, Text, useApp, useInput, useWindowSize } from 'ink'
 import { useState } from 'react'
 import { safeText } from '../../output/safe-text.js'
-import { ChargeLane, LANE_LEGEND, laneCells, laneTail } from './ChargeLane.js'
+import { ChargeLane, laneCells, laneTail, legendSegment } from './ChargeLane.js'
 import { ActivityRow, activityCells, activityTail } from './ActivityLane.js'
 import { DeliveryDetails } from './DeliveryDetails.js'
 import { DeliveryRow, deliveryCells, deliveryTail } from './DeliveryRow.js'
-import { fitColumns, leastWidth } from '../text/fit.js'
+import { fitColumns, leastWidth, type Piece, type Segment } from '../text/fit.js'
+import { FitText } from './FitText.js'
 import type { FeedDelivery, FeedState, ListenFeed } from '../view-models/listen-feed.js'
 import { StatusLog } from '../view-models/status-log.js'
 import { useFeed } from '../hooks/use-feed.js'
-import { EnvironmentBadge } from './EnvironmentBadge.js'
+import { badgePieces } from './EnvironmentBadge.js'
 
 export const FILTERS = ['all', 'charges', 'problems'] as const
 export type FilterMode = (typeof FILTERS)[number]
@@ -49,26 +50,75 @@ function registrationOf(props: ListenAppProps, state: FeedState): string | undef
   return props.registration ?? state.registration
 }
 
-function Header({ props, state, filter }: { props: ListenAppProps; state: FeedState; filter: FilterMode }) {
-  const c = state.counts
+/** `127.0.0.1:4242/` for `http://127.0.0.1:4242/` (each target's, with routes): the header's narrow form. */
+function noScheme(url: string): string {
+  return url.replace(/http:\/\//g, '')
+}
+
+/** A fitted line's segment: one text, and what it may shrink to (`[]`: gone). */
+function seg(forms: Array<string | null>, priority: number, style: Omit<Piece, 'text'> = {}, gap?: string): Segment {
+  return { forms: forms.map((t) => (t === null ? [] : [{ text: t, ...style }])), priority, ...(gap !== undefined ? { gap } : {}) }
+}
+
+/** What the deliveries came to, the counts that are 0 going first on a narrow terminal. */
+export function countsLine(c: FeedState['counts'], filter: FilterMode): Segment[] {
+  const count = (n: number, long: string, short: string, important = false) => seg([`${n} ${long}`, `${n} ${short}`, null], n === 0 ? 10 : important ? 80 : 40, {}, ' · ')
+  return [
+    seg([`${c.total} deliveries`], 100),
+    count(c.forwarded, 'forwarded', 'fwd'),
+    count(c.failed, 'failed', 'failed', true),
+    count(c.rejected, 'rejected', 'rejected', true),
+    count(c.duplicate, 'duplicates', 'dup'),
+    count(c.skipped, 'filtered', 'filtered'),
+    ...(c.replays ? [count(c.replays, 'replayed', 'replayed')] : []),
+    seg([`view: ${filter}`, null], filter === 'all' ? 20 : 90, {}, ' · '),
+  ]
+}
+
+/** The keys, `q quit` last to go. */
+export function keyLine(filter: FilterMode): Segment[] {
+  return [
+    seg(['↑/↓ select', '↑/↓', null], 30),
+    seg(['Enter details', 'Enter', null], 40, {}, ' · '),
+    seg(['r replay', 'r', null], 50, {}, ' · '),
+    seg([`f filter (${filter})`, 'f filter', 'f', null], 45, {}, ' · '),
+    seg(['q quit'], 100, {}, ' · '),
+  ]
+}
+
+function Header({ props, state, filter, width }: { props: ListenAppProps; state: FeedState; filter: FilterMode; width: number }) {
+  const badge = badgePieces(props.environment)
   return (
     <Box flexDirection="column">
-      <Text wrap="truncate-end">
-        <EnvironmentBadge environment={props.environment} /> <Text bold>listening</Text> {props.listening} <Text dimColor>→</Text> <Text bold>forwarding</Text> {props.forward}
-      </Text>
+      <FitText
+        width={width}
+        segments={[
+          ...(badge.length ? [{ forms: [badge], priority: 100 }] : []),
+          seg(['listening', null], 20, { bold: true }),
+          seg([props.listening, noScheme(props.listening)], 80),
+          seg(['→'], 100, { dim: true }),
+          seg(['forwarding', null], 20, { bold: true }),
+          { ...seg([props.forward, noScheme(props.forward)], 70), cut: true },
+        ]}
+      />
       {registrationOf(props, state) ? (
         <Text dimColor wrap="truncate-end">
           {registrationOf(props, state)}
         </Text>
       ) : null}
       {props.skipVerify ? (
-        <Text inverse bold color="red" wrap="truncate-end">
-          {' ⚠ --skip-verify: SIGNATURES ARE NOT CHECKED — anything sent here reaches your app '}
-        </Text>
+        <FitText
+          width={width}
+          segments={[
+            seg([' ⚠ --skip-verify: SIGNATURES ARE NOT CHECKED — anything sent here reaches your app ', ' ⚠ --skip-verify: SIGNATURES NOT CHECKED ', ' ⚠ NOT CHECKED '], 100, {
+              inverse: true,
+              bold: true,
+              color: 'red',
+            }),
+          ]}
+        />
       ) : null}
-      <Text dimColor wrap="truncate-end">
-        {c.total} deliveries · {c.forwarded} forwarded · {c.failed} failed · {c.rejected} rejected · {c.duplicate} duplicates · {c.skipped} filtered{c.replays ? ` · ${c.replays} replayed` : ''} · view: {filter}
-      </Text>
+      <FitText width={width} segments={countsLine(state.counts, filter).map((s) => ({ ...s, forms: s.forms.map((f) => f.map((p) => ({ ...p, dim: true }))) }))} />
     </Box>
   )
 }
@@ -134,30 +184,27 @@ export function ListenApp(props: ListenAppProps) {
   const lanes = state.lanes.slice(0, Math.max(activityCount ? Math.min(state.lanes.length, layout.laneRows - 1) : layout.laneRows, 0))
   const activity = (state.activity ?? []).slice(0, activityRows)
   const activityLines = fitColumns(
-    activity.map((a) => activityCells(a)),
+    activity.map((a) => activityCells(a, state.serviceNow)),
     columns - Math.max(0, ...activity.map((a) => leastWidth(activityTail(a)))),
   )
   // The aligned columns leave room for the shortest form of every row's end (its verdict).
   const laneRows = fitColumns(
-    lanes.map((l) => laneCells(l)),
+    lanes.map((l) => laneCells(l, state.serviceNow)),
     columns - Math.max(0, ...lanes.map((l) => leastWidth(laneTail(l)))),
   )
   const shown = visible.slice(start, start + rows)
   const rowCells = fitColumns(
-    shown.map((d) => deliveryCells(d, d.seq === selected?.seq)),
+    shown.map((d) => deliveryCells(d, d.seq === selected?.seq, state.localNow)),
     columns - Math.max(0, ...shown.map((d) => leastWidth(deliveryTail(d)))),
   )
   return (
     <Box flexDirection="column" width={columns} maxHeight={Math.max(1, height - 1)} overflow="hidden">
       {/* Printed once above the frame and left there, as if written before the view. */}
       <Static items={state.startNotes}>{(note, i) => <Text key={i}>{note}</Text>}</Static>
-      <Header props={props} state={state} filter={filter} />
+      <Header props={props} state={state} filter={filter} width={columns} />
       {open ? null : (
         <Box flexDirection="column" marginTop={layout.gap}>
-          <Text wrap="truncate-end">
-            <Text bold>Charges</Text>
-            {lanes.length > 0 ? <Text dimColor>{`  ${LANE_LEGEND}`}</Text> : null}
-          </Text>
+          <FitText width={columns} segments={[seg(['Charges'], 100, { bold: true }), ...(lanes.length > 0 ? [legendSegment('  ')] : [])]} />
           {lanes.length === 0 && activity.length === 0 ? <Text dimColor> no charge events yet</Text> : lanes.map((l, i) => <ChargeLane key={l.chargeId} lane={l} cells={laneRows[i]!} width={columns} />)}
           {activity.map((a, i) => (
             <ActivityRow key={`${a.kind}:${a.id}`} lane={a} cells={activityLines[i]!} width={columns} />
@@ -168,7 +215,7 @@ export function ListenApp(props: ListenAppProps) {
         <Text bold>Deliveries</Text>
         {visible.length === 0 ? <Text dimColor> waiting for deliveries…</Text> : shown.map((d, i) => <DeliveryRow key={d.seq} delivery={d} cells={rowCells[i]!} width={columns} />)}
       </Box>
-      {open ? <DeliveryDetails delivery={selected} maxLines={layout.detailsLines} /> : null}
+      {open ? <DeliveryDetails delivery={selected} maxLines={layout.detailsLines} now={state.localNow} /> : null}
       {state.notices.map((n, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: notices are a short rolling list
         <Text key={i} color="cyan" wrap="truncate-end">
@@ -181,9 +228,7 @@ export function ListenApp(props: ListenAppProps) {
           {safeText(l)}
         </Text>
       ))}
-      <Text dimColor wrap="truncate-end">
-        ↑/↓ select · Enter details · r replay · f filter ({filter}) · q quit
-      </Text>
+      <FitText width={columns} segments={keyLine(filter).map((k) => ({ ...k, forms: k.forms.map((f) => f.map((p) => ({ ...p, dim: true }))) }))} />
     </Box>
   )
 }

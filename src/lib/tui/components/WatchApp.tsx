@@ -4,13 +4,15 @@ import { useState } from 'react'
 import type { Charge } from '../../contract/schemas.js'
 import { formatBRL } from '../../domain/money.js'
 import { safeText } from '../../output/safe-text.js'
-import { ChargeLane, LANE_LEGEND, laneCells } from './ChargeLane.js'
+import { ChargeLane, laneCells, laneEndCells, legendSegment } from './ChargeLane.js'
+import { FitText } from './FitText.js'
 import type { ChargeWatcher } from '../view-models/charge-watcher.js'
 import { fitColumns, type Segment } from '../text/fit.js'
-import { clockTime } from '../text/format.js'
+import { shortId, viewTime } from '../text/format.js'
+import { splitOf } from '../../output/charge-view.js'
 import { StatusLog } from '../view-models/status-log.js'
 import { useFeed } from '../hooks/use-feed.js'
-import { EnvironmentBadge } from './EnvironmentBadge.js'
+import { badgePieces } from './EnvironmentBadge.js'
 
 export interface WatchAppProps {
   watcher: ChargeWatcher
@@ -23,26 +25,40 @@ export interface WatchAppProps {
   status?: StatusLog
 }
 
-function chargeRows(c: Charge): Array<[string, string]> {
+/**
+ * The details box's rows: times in the views' one format (viewTime, on the service's clock as the
+ * lanes are: `now` is the last poll's time), and a split charge's division, share by share.
+ */
+export function chargeRows(c: Charge, now?: string): Array<[string, string]> {
+  const time = (iso: string | undefined) => (iso === undefined ? undefined : viewTime(iso, now))
   const rows: Array<[string, string | undefined]> = [
     ['id', c.id],
     ['status', c.status],
     ['amount', `${formatBRL(c.amount.grossInCents)} (fee ${formatBRL(c.amount.feeInCents)}, net ${formatBRL(c.amount.netInCents)})`],
     ['order id', c.externalId],
-    ['expires', c.pix.expiresAt],
-    ['paid', c.settlement.paidAt],
-    ['settles (est.)', c.settlement.estimatedAt],
-    ['settled', c.settlement.settledAt],
+    ['expires', time(c.pix.expiresAt)],
+    ['paid', time(c.settlement.paidAt)],
+    ['settles (est.)', time(c.settlement.estimatedAt)],
+    ['settled', time(c.settlement.settledAt)],
     ['blockchain tx', c.settlement.blockchainTxId],
-    ['updated', c.updatedAt],
   ]
+  const split = splitOf(c)
+  if (split) {
+    const parts = `${split.destinations.length} destination${split.destinations.length === 1 ? '' : 's'}`
+    const when = split.completedAt ? ` at ${time(split.completedAt)}` : ''
+    rows.push(['split', `${split.status}${when}, ${parts}${split.failureReason ? ` — ${split.failureReason}` : ''}`])
+    for (const d of split.destinations) {
+      rows.push([`  ${(d.shareBps / 100).toLocaleString('pt-BR')}%`, `${formatBRL(d.amountInCents)} → ${shortId(d.wallet, 10)}${d.txId ? ` tx ${shortId(d.txId)}` : ''}`])
+    }
+  }
+  rows.push(['updated', time(c.updatedAt)])
   return rows.filter((r): r is [string, string] => r[1] !== undefined)
 }
 
-function ChargeDetails({ charge }: { charge: Charge }) {
+function ChargeDetails({ charge, now }: { charge: Charge; now?: string }) {
   return (
     <Box flexDirection="column" borderStyle="round" paddingX={1}>
-      {chargeRows(charge).map(([k, v]) => (
+      {chargeRows(charge, now).map(([k, v]) => (
         <Text key={k} wrap="truncate-end">
           <Text dimColor>{k.padEnd(14)}</Text> {safeText(v)}
         </Text>
@@ -77,7 +93,7 @@ export function WatchApp(props: WatchAppProps) {
 
   const charge = current ? state.charges[current.chargeId] : undefined
   const statusLines = status.slice(-2)
-  const detailRows = details && charge ? chargeRows(charge).length + 2 : 0
+  const detailRows = details && charge ? chargeRows(charge, state.lastPollAt).length + 2 : 0
   const legend = state.lanes.length > 0 ? 1 : 0
   const fixed = 1 + legend + (state.missing.length > 0 ? 1 : 0) + (state.error ? 1 : 0) + statusLines.length + 1 + detailRows
   // Below the terminal's height (see ListenApp): lanes scroll around the selected one.
@@ -87,31 +103,40 @@ export function WatchApp(props: WatchAppProps) {
   const start = Math.max(0, Math.min(index - Math.floor(rows / 2), state.lanes.length - rows))
   const shown = state.lanes.slice(start, start + rows)
   const marker = (on: boolean): Segment => ({ forms: [[{ text: on ? '›' : ' ', inverse: on }]], priority: 100 })
+  // A lane's end (a split's outcome, out of order) is aligned columns too, weighed against the
+  // states and the amount: `split ✓ 2 parts` whole at 120 columns, the amount kept at 60.
   const cells = fitColumns(
-    shown.map((l) => [marker(l.chargeId === current?.chargeId), ...laneCells(l)]),
+    shown.map((l) => [marker(l.chargeId === current?.chargeId), ...laneCells(l, state.lastPollAt), ...laneEndCells(l)]),
     columns,
   )
+  const badge = badgePieces(props.environment)
+  const poll = state.lastPollAt ? ` at ${viewTime(state.lastPollAt)}` : ''
+  const header: Segment[] = [
+    ...(badge.length ? [{ forms: [badge], priority: 100 }] : []),
+    { forms: [[{ text: 'watching', bold: true }], []], priority: 30 },
+    { forms: [[{ text: props.scope }]], priority: 90, cut: true },
+    { forms: [[{ text: `· every ${props.intervalMs / 1000} s`, dim: true }], []], priority: 20 },
+    {
+      forms: [
+        [{ text: `· poll #${state.polls}${poll}${state.serviceClock ? ' (service clock)' : ''}`, dim: true }],
+        ...(state.serviceClock ? [[{ text: `· #${state.polls}${poll} (service)`, dim: true }]] : []),
+        [{ text: `· #${state.polls}${poll}`, dim: true }],
+        [],
+      ],
+      priority: 50,
+    },
+  ]
   return (
     <Box flexDirection="column" width={columns} maxHeight={Math.max(1, height - 1)} overflow="hidden">
-      <Text wrap="truncate-end">
-        <EnvironmentBadge environment={props.environment} /> <Text bold>watching</Text> {props.scope}{' '}
-        <Text dimColor>
-          · every {props.intervalMs / 1000} s · poll #{state.polls}
-          {state.lastPollAt ? ` at ${clockTime(state.lastPollAt)}${state.serviceClock ? ' (service clock)' : ''}` : ''}
-        </Text>
-      </Text>
+      <FitText width={columns} segments={header} />
       <Box flexDirection="column" marginTop={gap}>
         {state.lanes.length === 0 ? <Text dimColor>{state.polls === 0 ? 'loading…' : 'no charges yet'}</Text> : null}
         {shown.map((l, i) => (
-          <ChargeLane key={l.chargeId} lane={l} cells={cells[i]!} showVerdict={false} width={columns} />
+          <ChargeLane key={l.chargeId} lane={l} cells={cells[i]!} showVerdict={false} tail={false} width={columns} />
         ))}
       </Box>
-      {legend ? (
-        <Text dimColor wrap="truncate-end">
-          {LANE_LEGEND}
-        </Text>
-      ) : null}
-      {details && charge ? <ChargeDetails charge={charge} /> : null}
+      {legend ? <FitText width={columns} segments={[{ ...legendSegment(), forms: legendSegment().forms.slice(0, 2) }]} /> : null}
+      {details && charge ? <ChargeDetails charge={charge} now={state.lastPollAt} /> : null}
       {state.missing.length > 0 ? (
         <Text color="yellow" wrap="truncate-end">
           not found in this environment: {safeText(state.missing.join(', '))}

@@ -95,7 +95,8 @@ export function fitLine(segments: readonly Segment[], width: number): Piece[] {
 
 /**
  * Rows of aligned columns (the same form for a column in every row, each column as wide as its
- * widest cell), shrunk by priority until the widest row fits in `width`. Rows must have the
+ * widest cell), shrunk by priority until the widest row fits in `width`, then grown back where
+ * the last shrinks left room. Rows must have the
  * same columns; the first row's priorities and gaps rule. Each result is one row's pieces,
  * padded so that whatever follows starts at the same column.
  */
@@ -123,6 +124,17 @@ export function fitColumns(rows: readonly Segment[][], width: number): Piece[][]
     })
     if (pick === -1) break
     choice[pick]!++
+  }
+  // What a later shrink made room for comes back, the highest priority first: states drawn as
+  // icons leave room for the amount that went before them.
+  const byPriority = model.map((s, i) => ({ s, i })).sort((a, b) => b.s.priority - a.s.priority)
+  for (const { i } of byPriority) {
+    while (choice[i]! > 0) {
+      choice[i]!--
+      if (total() <= width) continue
+      choice[i]!++
+      break
+    }
   }
   const widths = model.map((_, i) => colWidth(i, choice[i]!))
   return rows.map((row) => {

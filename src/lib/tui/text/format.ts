@@ -24,6 +24,23 @@ export function clockTime(iso: string): string {
   return Number.isNaN(d.getTime()) ? iso : d.toTimeString().slice(0, 8)
 }
 
+const pad2 = (n: number) => String(n).padStart(2, '0')
+
+/**
+ * The one date format of the live views (lanes, rows, headers, details boxes), in local time:
+ * `14:05:09` on `now`'s day, `21/11 14:05` on another day of its year, `21/11/2025 14:05` before.
+ * `now` is on the same clock as `iso` (the service's for the lanes); none: the time of day.
+ */
+export function viewTime(iso: string, now?: string | Date): string {
+  const d = new Date(iso)
+  if (Number.isNaN(d.getTime())) return safeText(iso)
+  const ref = now === undefined ? undefined : new Date(now)
+  if (!ref || Number.isNaN(ref.getTime()) || d.toDateString() === ref.toDateString()) return clockTime(iso)
+  const day = `${pad2(d.getDate())}/${pad2(d.getMonth() + 1)}`
+  const time = `${pad2(d.getHours())}:${pad2(d.getMinutes())}`
+  return d.getFullYear() === ref.getFullYear() ? `${day} ${time}` : `${day}/${d.getFullYear()} ${time}`
+}
+
 /** `a1b2c3…e5f6` for long ids, as is for short ones. */
 export function shortId(id: string | undefined, keep = 6): string {
   if (!id) return '—'

@@ -38,6 +38,14 @@ export interface FeedState {
   startNotes: string[]
   /** Deliveries from the service by outcome; replays are counted apart. */
   counts: Record<Outcome, number> & { total: number; replays: number }
+  /**
+   * The service's clock as last seen (the newest event's `createdAt`): the lanes' times are the
+   * events' own (when the service moved the charge, as `charges watch` shows them), and a lane is
+   * dated when it is not from this day.
+   */
+  serviceNow?: string
+  /** The local clock as last seen (the newest delivery's arrival): the rows' times are arrivals. */
+  localNow?: string
 }
 
 export interface ListenFeedOptions {
@@ -103,8 +111,14 @@ export class ListenFeed {
     const c = this.state.counts
     const counts = record.source === 'replay' ? { ...c, replays: c.replays + 1 } : { ...c, total: c.total + 1, [record.outcome]: c[record.outcome] + 1 }
     const charge = summary.charge
+    // One clock for the lanes, the service's: when the event says the state changed (its arrival
+    // when it does not say), as `charges watch` shows the charge's own times.
+    const at = summary.createdAt && !Number.isNaN(Date.parse(summary.createdAt)) ? new Date(summary.createdAt).toISOString() : record.receivedAt
+    const localNow = this.state.localNow && this.state.localNow > record.receivedAt ? this.state.localNow : record.receivedAt
     // Only trusted (or knowingly unverified), first-seen charge events move a lane.
     const trusted = record.source === 'service' && record.verification !== 'failed' && record.outcome !== 'duplicate'
+    // A forged event's date must not move the view's idea of the service's day.
+    const serviceNow = !trusted || (this.state.serviceNow && this.state.serviceNow > at) ? this.state.serviceNow : at
     const announced = summary.type ? statusOfEventType(summary.type) : undefined
     let confirm = false
     const testEvent = summary.type === TEST_EVENT_TYPE
@@ -112,7 +126,7 @@ export class ListenFeed {
     if (testEvent && record.verification !== 'failed') delivery.verdict = { kind: 'test' }
     if (charge && trusted && !testEvent) {
       if (announced) {
-        const r = this.lanes.apply(charge.id, { status: announced, at: record.receivedAt, eventId: summary.eventId, grossInCents: charge.grossInCents })
+        const r = this.lanes.apply(charge.id, { status: announced, at, eventId: summary.eventId, grossInCents: charge.grossInCents })
         delivery.outOfOrder = r.outOfOrder
       }
       const readable = !this.confirmEnvironment || !summary.environment || summary.environment === this.confirmEnvironment
@@ -129,19 +143,19 @@ export class ListenFeed {
       confirm = true
     }
     if (trusted && charge && summary.type?.startsWith('charge.split.')) {
-      this.lanes.setSplit(charge.id, { status: summary.type === 'charge.split.completed' ? 'completed' : 'failed', parts: summary.split?.length ?? 0 }, record.receivedAt, charge.grossInCents)
+      this.lanes.setSplit(charge.id, { status: summary.type === 'charge.split.completed' ? 'completed' : 'failed', parts: summary.split?.length ?? 0 }, at, charge.grossInCents)
     }
     const w = summary.withdrawal
     if (trusted && w?.id && w.status) {
-      this.activity.apply('withdrawal', w.id, { status: w.status, at: record.receivedAt, amountInCents: w.amountInCents, detail: w.endToEndId })
+      this.activity.apply('withdrawal', w.id, { status: w.status, at, amountInCents: w.amountInCents, detail: w.endToEndId })
     }
     const sale = summary.productPayment
     if (trusted && sale && summary.type === 'product.paid') {
       const detail = [sale.product, sale.buyerEmail].filter(Boolean).join(' · ')
-      this.activity.apply('product', summary.eventId ?? String(record.seq), { status: 'paid', at: record.receivedAt, amountInCents: sale.valueInCents, detail })
+      this.activity.apply('product', summary.eventId ?? String(record.seq), { status: 'paid', at, amountInCents: sale.valueInCents, detail })
     }
     const deliveries = [delivery, ...this.state.deliveries].slice(0, this.maxDeliveries)
-    this.set({ ...this.state, deliveries, counts, lanes: this.lanes.list(), activity: this.activity.list() })
+    this.set({ ...this.state, deliveries, counts, lanes: this.lanes.list(), activity: this.activity.list(), serviceNow, localNow })
     if (confirm && charge && this.confirmer) {
       const job = this.confirmer
         .confirm(charge.id, announced, summary.environment)
