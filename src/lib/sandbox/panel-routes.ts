@@ -46,7 +46,7 @@ type Resources = NonNullable<PanelDeps['resources']>
 type PanelHandler = (req: PanelRequest, deps: PanelDeps, params: Record<string, string>) => PanelResponse | Promise<PanelResponse>
 
 /** Every route of `/_sandbox/…` (paths below it); adding one is a line here. */
-const PANEL_ROUTES: Route<PanelHandler>[] = [
+export const PANEL_ROUTES: Route<PanelHandler>[] = [
   { method: 'GET', pattern: '/webhook', handler: getWebhook },
   { method: 'PUT', pattern: '/webhook', handler: putWebhook },
   { method: 'DELETE', pattern: '/webhook', handler: deleteWebhook },
