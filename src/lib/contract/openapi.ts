@@ -73,6 +73,8 @@ export interface OpenApiExtension {
   tags?: OpenApiDocument['tags']
   /** More component schemas from zod, by name; a name the service has already is replaced (the sandbox's choices for 4.8). */
   schemas?: Record<string, z.ZodType>
+  /** What JSON Schema cannot say about those schemas (a rule in a refine), added to their components. */
+  schemaExtras?: Record<string, JsonSchema>
   paths?: Record<string, OpenApiPathItem>
   /** Text added to info.description. */
   description?: string
@@ -175,13 +177,13 @@ const COMPONENT_EXTRAS: Record<string, JsonSchema> = {
 }
 
 /** The zod schemas as JSON Schema 2020-12 components, referring to each other with `$ref`. */
-function componentSchemas(schemas: Record<string, z.ZodType>): Record<string, JsonSchema> {
+function componentSchemas(schemas: Record<string, z.ZodType>, extras: Record<string, JsonSchema>): Record<string, JsonSchema> {
   const registry = z.registry<{ id: string }>()
   for (const [id, schema] of Object.entries(schemas)) registry.add(schema, { id })
   const out = z.toJSONSchema(registry, { io: 'input', unrepresentable: 'any', uri: (id) => `#/components/schemas/${id}` }).schemas as Record<string, JsonSchema>
   for (const [id, schema] of Object.entries(out)) {
     const { $schema: _s, $id: _i, ...rest } = schema
-    out[id] = { ...rest, ...COMPONENT_EXTRAS[id] }
+    out[id] = { ...rest, ...extras[id] }
   }
   return out
 }
@@ -393,7 +395,7 @@ function errorComponents(): Record<string, JsonSchema> {
 
 /** The service's document; `extension` adds another server's routes and choices (the sandbox's). */
 export function buildOpenApiDocument(extension: OpenApiExtension = {}): OpenApiDocument {
-  const schemas = componentSchemas({ ...serviceSchemas(), ...extension.schemas })
+  const schemas = componentSchemas({ ...serviceSchemas(), ...extension.schemas }, { ...COMPONENT_EXTRAS, ...extension.schemaExtras })
   const query = schemas.ChargeListQuery!
   const idempotencyKey = schemas.IdempotencyKey!
   delete schemas.ChargeListQuery

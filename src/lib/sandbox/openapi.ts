@@ -251,6 +251,11 @@ export function sandboxOpenApiDocument(baseUrl: string): OpenApiDocument {
     servers: [{ url: baseUrl, description: 'This local sandbox.' }],
     tags: [{ name: 'sandbox', description: "The sandbox's own control routes (not part of the service): clock, triggers, deliveries, keys, account settings, state export." }],
     schemas: SANDBOX_SCHEMAS,
+    schemaExtras: {
+      SplitChargeCreateRequest: { description: "The sandbox's choice (spec 4.8 does not show it): a charge request plus 2 to 10 destinations, each wallet once, whose `shareBps` add up to 10000." },
+      SplitCharge: { description: "The sandbox's choice (spec 4.8 does not show it): a Charge with its `split`." },
+      Withdrawal: { description: "The sandbox's choice (spec 4.8 does not show it): the withdrawal record." },
+    },
     paths: sandboxPaths(),
     description:
       "This copy is served by a local sandbox (`svc sandbox start`): it adds the sandbox's control routes under the `sandbox` tag " +
