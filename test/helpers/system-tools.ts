@@ -1,5 +1,5 @@
 /**
- * Tests that need a program the machine may lack (zsh, fish, Chromium): `npm test` needs only
+ * Tests that need a program the machine may lack (zsh, fish, Chromium, Python 3): `npm test` needs only
  * Node.js and npm. Where the program is missing, such a test is skipped with the note
  * `needs TOOL: INSTALL` (test/helpers/needs-reporter.ts lists them once at the end of the run);
  * in CI (CI=true) it fails instead, so that CI never passes without having run it.
@@ -12,6 +12,8 @@ export const SYSTEM_TOOLS = {
   zsh: { install: 'apt-get install -y zsh' },
   fish: { install: 'apt-get install -y fish' },
   chromium: { install: 'apt-get install -y chromium' },
+  // examples/python/drive_sandbox.py: a merchant's script with no package but the standard library.
+  python3: { install: 'apt-get install -y python3' },
 } as const
 
 export type SystemTool = keyof typeof SYSTEM_TOOLS
