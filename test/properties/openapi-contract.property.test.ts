@@ -256,6 +256,34 @@ describe('the sandbox against its OpenAPI document (property-based)', () => {
     )
   })
 
+  it('createCharge: a body that is not JSON, or not sent as JSON, is refused', async () => {
+    await property(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.constantFrom('text/plain', 'application/xml', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x').map((type) => ({ type, raw: undefined })),
+          fc
+            .string({ unit: TEXT_UNIT, minLength: 1, maxLength: 30 })
+            .filter((t) => {
+              try {
+                JSON.parse(t)
+                return false
+              } catch {
+                return true
+              }
+            })
+            .map((raw) => ({ type: 'application/json', raw })),
+        ),
+        async ({ type, raw }) => {
+          const { path } = findOperation('createCharge')
+          const body = raw ?? JSON.stringify({ amountInCents: 1500, payerTaxNumber: generateCpf() })
+          const res = await send(new URL(sandbox.baseUrl + path), 'POST', { ...auth(), 'content-type': type }, body)
+          cases.set('createCharge', (cases.get('createCharge') ?? 0) + 1)
+          expectRefused(checkAnswer('createCharge', res, `POST ${path} as ${type}`), raw === undefined ? 'Content-Type' : '(body)')
+        },
+      ),
+    )
+  })
+
   it('createCharge: an Idempotency-Key over its limit is refused', async () => {
     const max = (resolve(doc.components.parameters.IdempotencyKey!).schema as { maxLength: number }).maxLength
     await property(
@@ -341,6 +369,20 @@ describe('the sandbox against its OpenAPI document (property-based)', () => {
     )
   })
 
+  it('cancelCharge: an unpaid charge cancels once; again, or once paid, it is 409 charge_not_cancelable', async () => {
+    await property(
+      fc.asyncProperty(fc.constantFrom(undefined, 'paid_pending_settlement', 'settled', 'expired'), async (before) => {
+        const id = await createCharge()
+        if (before) expect((await call('advanceCharge', { params: { id }, body: { status: before } })).status).toBe(200)
+        const first = await call('cancelCharge', { params: { id } })
+        expect(first.status).toBe(before ? 409 : 200)
+        const again = await call('cancelCharge', { params: { id } })
+        expect(again.status).toBe(409)
+        expect((again.body as { error: { code: string } }).error.code).toBe('charge_not_cancelable')
+      }),
+    )
+  })
+
   it('advanceCharge: an invalid body is refused; a live key gets 403 not_available_in_live', async () => {
     const id = await createCharge()
     await property(
@@ -359,6 +401,29 @@ describe('the sandbox against its OpenAPI document (property-based)', () => {
         const reply = await call(operationId, { key })
         if (which === 'bad') expect(reply.status).toBe(401)
         else expect(reply.status).toBe(operationId === 'getAccount' ? 200 : which === 'test' ? 202 : 404)
+      }),
+    )
+  })
+
+  it('every /v1 operation: an Authorization that is not a key of this sandbox is 401 with the error shape', async () => {
+    const v1 = Object.values(doc.paths)
+      .flatMap((item) => Object.values(item) as OpenApiOperation[])
+      .filter((op) => !op.tags.includes('sandbox'))
+      .map((op) => op.operationId)
+    const headers = fc.oneof(
+      fc.constant<Record<string, string>>({}),
+      fc.constantFrom('Basic dXNlcjpwYXNz', 'Bearer', 'Bearer svc_test_', 'bearer svc_live_x y', 'Token abc').map((v) => ({ authorization: v })),
+      fc.stringMatching(/^svc_(test|live)_[0-9a-f]{32}$/).map((k) => ({ authorization: `Bearer ${k}` })),
+    )
+    await property(
+      fc.asyncProperty(fc.constantFrom(...v1), headers, async (operationId, h) => {
+        const { path, method } = findOperation(operationId)
+        const url = new URL(sandbox.baseUrl + path.replace(/\{\w+\}/g, '0123456789abcdef01234567'))
+        const res = await send(url, method.toUpperCase(), { 'content-type': 'application/json', ...h }, method === 'post' ? '{}' : undefined)
+        cases.set(operationId, (cases.get(operationId) ?? 0) + 1)
+        const reply = checkAnswer(operationId, res, `${method.toUpperCase()} ${path} with ${JSON.stringify(h)}`)
+        expect(reply.status).toBe(401)
+        expect(['invalid_api_key', 'revoked_api_key']).toContain((reply.body as { error: { code: string } }).error.code)
       }),
     )
   })
@@ -422,6 +487,30 @@ describe("the sandbox's control routes against the document", () => {
         const reply = await call(operationId, { query: env ? { env } : {} })
         if (env === 'staging' && !open) expectRefused(reply, 'env')
         else expect([200, 201, 404]).toContain(reply.status)
+      }),
+    )
+  })
+
+  it.each(['sandboxListDeliveries', 'sandboxEventLog'])('%s: any query its parameters allow is answered; one that breaks them is refused naming it', async (operationId) => {
+    const params = findOperation(operationId)
+      .op.parameters!.map((p) => resolve(p))
+      .filter((p) => p.in === 'query' && p.name !== 'env')
+    const query: Record<string, fc.Arbitrary<unknown>> = {}
+    for (const p of params) query[p.name as string] = valid(p.schema as JsonSchema)
+    await property(
+      fc.asyncProperty(fc.record(query, { requiredKeys: [] }), async (q) => {
+        const reply = await call(operationId, { query: Object.fromEntries(Object.entries(q).map(([k, v]) => [k, String(v)])) })
+        expect(reply.status, JSON.stringify(reply.body)).toBe(200)
+      }),
+    )
+    const bad = params.flatMap((p) => {
+      const schema = p.schema as { type?: string; minimum?: number; maximum?: number }
+      if (schema.type !== 'integer') return []
+      return [String((schema.minimum ?? 0) - 1), ...(schema.maximum === undefined ? [] : [String(schema.maximum + 1)]), 'ten', '1.5'].map((v) => [p.name as string, v] as const)
+    })
+    await property(
+      fc.asyncProperty(fc.constantFrom(...bad), async ([name, value]) => {
+        expectRefused(await call(operationId, { query: { [name]: value } }), name)
       }),
     )
   })
