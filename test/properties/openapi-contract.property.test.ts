@@ -233,6 +233,17 @@ async function createCharge(body?: unknown): Promise<string> {
   return (reply.body as { id: string }).id
 }
 
+/** Every event body in the delivery log matches the document's schema for its type (`webhooks`); returns how many. */
+async function checkDeliveredBodies(env: 'test' | 'live'): Promise<number> {
+  const log = (await call('sandboxListDeliveries', { query: { env, limit: '1000' } })).body as { data: Array<{ type: string; body: string }> }
+  for (const d of log.data) {
+    const webhook = doc.webhooks[d.type] ?? doc.webhooks.event!
+    const ref = ((webhook.post!.requestBody!.content as Record<string, { schema: { $ref: string } }>)['application/json']!.schema.$ref as string).slice(1)
+    expect(validate(ref, JSON.parse(d.body)), `${d.type}: ${d.body.slice(0, 300)}`).toEqual([])
+  }
+  return log.data.length
+}
+
 const property = (p: fc.IAsyncPropertyWithHooks<unknown[]> | fc.IAsyncProperty<unknown[]>) => fc.assert(p, { numRuns: RUNS })
 
 // ---------------------------------------------------------------- the service's operations
@@ -367,6 +378,8 @@ describe('the sandbox against its OpenAPI document (property-based)', () => {
         }
       }),
     )
+    // What the sandbox sent for all of it matches the document's webhook bodies.
+    expect(await checkDeliveredBodies('test')).toBeGreaterThan(100)
   })
 
   it('cancelCharge: an unpaid charge cancels once; again, or once paid, it is 409 charge_not_cancelable', async () => {
@@ -554,7 +567,8 @@ describe("the sandbox's control routes against the document", () => {
     )
   })
 
-  it('withdrawals and split runs along their resources', async () => {
+  it('withdrawals and split runs along their resources; the events they send match the document', async () => {
+    for (const env of ['test', 'live']) await call('sandboxSetWebhook', { query: { env }, body: { url: 'http://127.0.0.1:9/hook' } })
     await property(
       fc.asyncProperty(valid(bodySchema('sandboxCreateWithdrawal')), fc.option(valid(bodySchema('sandboxAdvanceWithdrawal')), { nil: undefined }), async (body, advance) => {
         const created = await call('sandboxCreateWithdrawal', { body })
@@ -575,6 +589,8 @@ describe("the sandbox's control routes against the document", () => {
         expect([200, 409], JSON.stringify(split.body)).toContain(split.status)
       }),
     )
+    const sent = (await checkDeliveredBodies('test')) + (await checkDeliveredBodies('live'))
+    expect(sent).toBeGreaterThan(100)
     // A real charge's QR image: a PNG (drawing one costs more than the rest of a case, so a few).
     for (let i = 0; i < 5; i++) {
       const qr = await call('sandboxQrImage', { params: { id: await createCharge() } })

@@ -11,7 +11,8 @@
  */
 import { z } from 'zod'
 import { ERROR_CODES, STATUS_OF_CODE } from './errors.js'
-import { EVENT_TYPES, WEBHOOK_HEADERS } from './events.js'
+import { ChargeAwaitingPaymentEvent, ChargeCanceledEvent, ChargeExpiredEvent, ChargeFailedEvent, ChargePaidPendingSettlementEvent, ChargeRefundedEvent, ChargeSettledEvent, ChargeTestEvent } from './event-schemas.js'
+import { EVENT_TYPES, type EventType, WEBHOOK_HEADERS } from './events.js'
 import { LIMITS } from './limits.js'
 import {
   AccountSchema,
@@ -76,8 +77,29 @@ export interface OpenApiExtension {
   /** What JSON Schema cannot say about those schemas (a rule in a refine), added to their components. */
   schemaExtras?: Record<string, JsonSchema>
   paths?: Record<string, OpenApiPathItem>
+  /** The body of more event types (by type: component name and zod schema); the others are the generic `Event`. */
+  eventSchemas?: EventSchemas
   /** Text added to info.description. */
   description?: string
+}
+
+/** The body of an event type: its component's name and its zod schema. */
+export type EventSchemas = Partial<Record<EventType, [name: string, schema: z.ZodType]>>
+
+/**
+ * The charge events carry the Charge of spec 2.2 (spec 2.8); the bodies of the split, withdrawal
+ * and product events are only partly shown, so the service's document gives them the generic
+ * Event (the sandbox's copy adds its own choices).
+ */
+const SERVICE_EVENT_SCHEMAS: EventSchemas = {
+  'charge.awaiting_payment': ['ChargeAwaitingPaymentEvent', ChargeAwaitingPaymentEvent],
+  'charge.paid_pending_settlement': ['ChargePaidPendingSettlementEvent', ChargePaidPendingSettlementEvent],
+  'charge.settled': ['ChargeSettledEvent', ChargeSettledEvent],
+  'charge.expired': ['ChargeExpiredEvent', ChargeExpiredEvent],
+  'charge.canceled': ['ChargeCanceledEvent', ChargeCanceledEvent],
+  'charge.failed': ['ChargeFailedEvent', ChargeFailedEvent],
+  'charge.refunded': ['ChargeRefundedEvent', ChargeRefundedEvent],
+  'charge.test': ['ChargeTestEvent', ChargeTestEvent],
 }
 
 /** `{ $ref }` to a component schema. */
@@ -332,41 +354,44 @@ function cap(s: string): string {
 }
 
 /** Spec part 6: what the service sends to the merchant's URL (OpenAPI 3.1 `webhooks`). */
-function webhooks(): Record<string, OpenApiPathItem> {
+function webhooks(events: EventSchemas): Record<string, OpenApiPathItem> {
   const header = (name: string, description: string, schema: JsonSchema): JsonSchema => ({ name, in: 'header', required: true, description, schema })
   const steps = LIMITS.webhookRetryStepsSeconds.join(', ')
-  return {
-    event: {
-      post: {
-        operationId: 'receiveEvent',
-        summary: 'An event delivered to the merchant',
-        description:
-          'Spec 6: on every state change the service POSTs the event to the URL configured for the environment, signed with the ' +
-          'webhook secret: `X-SVC-Signature` is `v1=` and the lowercase hex HMAC-SHA256 of `<timestamp>.<raw body>`. Verify ' +
-          `against the raw body, in constant time, and reject a timestamp more than ${LIMITS.webhookToleranceSeconds} s from your clock. ` +
-          `Only a 2xx is success; a delivery times out after ${LIMITS.webhookTimeoutMs / 1000} s; retries wait ${steps} seconds, within ` +
-          `${LIMITS.webhookRetryWindowSeconds / 3600} hours. Delivery is at-least-once: deduplicate by \`id\`, answer 2xx to unknown types, ` +
-          'and confirm with `GET /v1/charges/{id}` before releasing goods.',
-        tags: ['webhooks'],
-        security: [],
-        parameters: [
-          header(WEBHOOK_HEADERS.eventId, 'The event id (deduplicate by it).', { type: 'string' }),
-          header(WEBHOOK_HEADERS.eventType, `The event type: ${EVENT_TYPES.join(', ')}, or a type added later.`, { type: 'string' }),
-          header(WEBHOOK_HEADERS.timestamp, `Epoch seconds; reject a delivery more than ${LIMITS.webhookToleranceSeconds} seconds from your clock.`, { type: 'integer' }),
-          header(WEBHOOK_HEADERS.signature, 'HMAC-SHA256 over `<timestamp>.<raw body>` with the webhook secret.', { type: 'string', pattern: '^v1=[0-9a-f]{64}$' }),
-        ],
-        requestBody: { required: true, content: jsonContent(schemaRef('Event')) },
-        responses: { '200': { description: 'Any 2xx: received (a 3xx is a failure).' }, '400': { description: 'Any other status is a failure: the service retries.' } },
-        'x-svc-delivery': {
-          timestampToleranceSeconds: LIMITS.webhookToleranceSeconds,
-          timeoutSeconds: LIMITS.webhookTimeoutMs / 1000,
-          retryStepsSeconds: [...LIMITS.webhookRetryStepsSeconds],
-          retryWindowSeconds: LIMITS.webhookRetryWindowSeconds,
-          eventTypes: [...EVENT_TYPES],
-        },
+  const delivery = (operationId: string, summary: string, type: string | undefined, body: string): OpenApiPathItem => ({
+    post: {
+      operationId,
+      summary,
+      description:
+        'Spec 6: on every state change the service POSTs the event to the URL configured for the environment, signed with the ' +
+        'webhook secret: `X-SVC-Signature` is `v1=` and the lowercase hex HMAC-SHA256 of `<timestamp>.<raw body>`. Verify ' +
+        `against the raw body, in constant time, and reject a timestamp more than ${LIMITS.webhookToleranceSeconds} s from your clock. ` +
+        `Only a 2xx is success; a delivery times out after ${LIMITS.webhookTimeoutMs / 1000} s; retries wait ${steps} seconds, within ` +
+        `${LIMITS.webhookRetryWindowSeconds / 3600} hours. Delivery is at-least-once: deduplicate by \`id\`, answer 2xx to unknown types, ` +
+        'and confirm with `GET /v1/charges/{id}` before releasing goods.',
+      tags: ['webhooks'],
+      security: [],
+      parameters: [
+        header(WEBHOOK_HEADERS.eventId, 'The event id (deduplicate by it).', { type: 'string' }),
+        header(WEBHOOK_HEADERS.eventType, type ? `\`${type}\`.` : `The event type: ${EVENT_TYPES.join(', ')}, or a type added later.`, type ? { type: 'string', const: type } : { type: 'string' }),
+        header(WEBHOOK_HEADERS.timestamp, `Epoch seconds; reject a delivery more than ${LIMITS.webhookToleranceSeconds} seconds from your clock.`, { type: 'integer' }),
+        header(WEBHOOK_HEADERS.signature, 'HMAC-SHA256 over `<timestamp>.<raw body>` with the webhook secret.', { type: 'string', pattern: '^v1=[0-9a-f]{64}$' }),
+      ],
+      requestBody: { required: true, content: jsonContent(schemaRef(body)) },
+      responses: { '200': { description: 'Any 2xx: received (a 3xx is a failure).' }, '400': { description: 'Any other status is a failure: the service retries.' } },
+      'x-svc-delivery': {
+        timestampToleranceSeconds: LIMITS.webhookToleranceSeconds,
+        timeoutSeconds: LIMITS.webhookTimeoutMs / 1000,
+        retryStepsSeconds: [...LIMITS.webhookRetryStepsSeconds],
+        retryWindowSeconds: LIMITS.webhookRetryWindowSeconds,
       },
     },
+  })
+  const out: Record<string, OpenApiPathItem> = { event: delivery('receiveEvent', 'Any event, a type added later included', undefined, 'Event') }
+  for (const type of EVENT_TYPES) {
+    const operationId = `receive${type.split(/[._]/).map(cap).join('')}`
+    out[type] = delivery(operationId, `The \`${type}\` event`, type, events[type]?.[0] ?? 'Event')
   }
+  return out
 }
 
 function errorComponents(): Record<string, JsonSchema> {
@@ -395,7 +420,9 @@ function errorComponents(): Record<string, JsonSchema> {
 
 /** The service's document; `extension` adds another server's routes and choices (the sandbox's). */
 export function buildOpenApiDocument(extension: OpenApiExtension = {}): OpenApiDocument {
-  const schemas = componentSchemas({ ...serviceSchemas(), ...extension.schemas }, { ...COMPONENT_EXTRAS, ...extension.schemaExtras })
+  const events: EventSchemas = { ...SERVICE_EVENT_SCHEMAS, ...extension.eventSchemas }
+  const eventComponents = Object.fromEntries(Object.values(events).map(([name, schema]) => [name, schema]))
+  const schemas = componentSchemas({ ...serviceSchemas(), ...eventComponents, ...extension.schemas }, { ...COMPONENT_EXTRAS, ...extension.schemaExtras })
   const query = schemas.ChargeListQuery!
   const idempotencyKey = schemas.IdempotencyKey!
   delete schemas.ChargeListQuery
@@ -440,7 +467,7 @@ export function buildOpenApiDocument(extension: OpenApiExtension = {}): OpenApiD
       ...(extension.tags ?? []),
     ],
     paths: { ...servicePaths(), ...extension.paths },
-    webhooks: webhooks(),
+    webhooks: webhooks(events),
     components: {
       securitySchemes: {
         bearerAuth: {

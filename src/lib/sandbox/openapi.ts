@@ -10,6 +10,7 @@ import type { IncomingMessage } from 'node:http'
 import type { z } from 'zod'
 import { buildOpenApiDocument, errorResponses, type JsonSchema, jsonContent, type OpenApiDocument, type OpenApiOperation, type OpenApiPathItem, schemaRef } from '../contract/openapi.js'
 import { AccountPatchSchema, ClockAdvanceSchema, KeyCreateSchema, KeyRevokeSchema, SplitRunSchema, WebhookPutSchema, WithdrawalAdvanceSchema } from '../contract/panel-requests.js'
+import { ChargeSplitCompletedEvent, ChargeSplitFailedEvent, ProductPaidEvent, WithdrawalFailedEvent, WithdrawalPaidEvent, WithdrawalProcessingEvent } from '../contract/event-schemas.js'
 import { ProductSaleRequestSchema } from '../contract/product-sales.js'
 import { SplitChargeCreateRequestSchema, SplitChargeSchema } from '../contract/split-charges.js'
 import { WithdrawalCreateRequestSchema, WithdrawalSchema } from '../contract/withdrawals.js'
@@ -251,6 +252,15 @@ export function sandboxOpenApiDocument(baseUrl: string): OpenApiDocument {
     servers: [{ url: baseUrl, description: 'This local sandbox.' }],
     tags: [{ name: 'sandbox', description: "The sandbox's own control routes (not part of the service): clock, triggers, deliveries, keys, account settings, state export." }],
     schemas: SANDBOX_SCHEMAS,
+    // The sandbox's choices for the events whose bodies the spec shows only in part.
+    eventSchemas: {
+      'charge.split.completed': ['ChargeSplitCompletedEvent', ChargeSplitCompletedEvent],
+      'charge.split.failed': ['ChargeSplitFailedEvent', ChargeSplitFailedEvent],
+      'withdrawal.processing': ['WithdrawalProcessingEvent', WithdrawalProcessingEvent],
+      'withdrawal.paid': ['WithdrawalPaidEvent', WithdrawalPaidEvent],
+      'withdrawal.failed': ['WithdrawalFailedEvent', WithdrawalFailedEvent],
+      'product.paid': ['ProductPaidEvent', ProductPaidEvent],
+    },
     schemaExtras: {
       SplitChargeCreateRequest: { description: "The sandbox's choice (spec 4.8 does not show it): a charge request plus 2 to 10 destinations, each wallet once, whose `shareBps` add up to 10000." },
       SplitCharge: { description: "The sandbox's choice (spec 4.8 does not show it): a Charge with its `split`." },

@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { buildOpenApiDocument, type JsonSchema, type OpenApiDocument } from '../../../src/lib/contract/openapi.js'
+import { EVENT_TYPES } from '../../../src/lib/contract/events.js'
 import { LIMITS } from '../../../src/lib/contract/limits.js'
 import { ChargeCreateRequestSchema } from '../../../src/lib/contract/schemas.js'
 import { API_ROUTES } from '../../../src/lib/sandbox/api-routes.js'
@@ -110,6 +111,18 @@ describe('the OpenAPI document', () => {
     expect(prop('ChargeCreateRequest', 'payerName')).toEqual({ type: 'string', maxLength: LIMITS.payerNameMax })
     // The CLI's own validation is stricter (it refuses a bad CPF): the document does not invent that rule for the service.
     expect(ChargeCreateRequestSchema.safeParse({ amountInCents: 1500, payerTaxNumber: '111' }).success).toBe(false)
+  })
+
+  it('describes the webhook body of every event type of spec 6.3, and any type added later', () => {
+    const bodyOf = (d: OpenApiDocument, type: string) => ((d.webhooks[type]!.post!.requestBody!.content as Record<string, { schema: JsonSchema }>)['application/json']!.schema as { $ref: string }).$ref
+    const sandbox = sandboxOpenApiDocument('http://127.0.0.1:1')
+    for (const type of EVENT_TYPES) {
+      expect(bodyOf(doc, type), type).toEqual(type.startsWith('charge.') && !type.startsWith('charge.split') ? expect.stringMatching(/Event$/) : '#/components/schemas/Event')
+      expect(bodyOf(sandbox, type), type).not.toBe('#/components/schemas/Event')
+    }
+    expect(bodyOf(doc, 'event')).toBe('#/components/schemas/Event')
+    expect(bodyOf(doc, 'charge.settled')).toBe('#/components/schemas/ChargeSettledEvent')
+    expect((schema('ChargeSettledEvent').properties as Record<string, JsonSchema>).data).toMatchObject({ properties: { charge: { $ref: '#/components/schemas/Charge' } } })
   })
 
   it("the sandbox's copy: its address, its choices for 4.8, and every control route under the sandbox tag", () => {
