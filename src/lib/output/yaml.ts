@@ -4,8 +4,12 @@
  * so the text parses back to the same value with any YAML 1.2 (or 1.1) parser. No dependency.
  */
 
-/** A plain scalar that no YAML 1.1 or 1.2 parser reads as anything but this string. */
-const PLAIN = /^[A-Za-z_/][A-Za-z0-9_./-]*$/
+/**
+ * A plain scalar that no YAML 1.1 or 1.2 parser reads as anything but this string: a letter, `_`
+ * or `/` first, then no character YAML gives a meaning to (no `:`, `#`, quote first, brackets,
+ * and so no `: ` or ` #`), and not ending in a space.
+ */
+const PLAIN = /^[A-Za-z_/](?:[A-Za-z0-9_./(), '-]*[A-Za-z0-9_./)])?$/
 /** Words YAML 1.1 reads as booleans or null. */
 const RESERVED = /^(y|n|yes|no|on|off|true|false|null|~)$/i
 

@@ -12,12 +12,37 @@ describe('toYaml', () => {
   })
 
   it('quotes what YAML would read as something else (numbers, booleans, null, keys that are numbers)', () => {
-    const value = { '200': 'yes', on: 'off', n: 'null', s: '1e3', t: '', u: '#x', v: '- a', w: 'a: b', x: [[], {}, [1, ['a']]], y: null, z: 'é\n\t"' }
+    const value = {
+      '200': 'yes',
+      on: 'off',
+      n: 'null',
+      s: '1e3',
+      t: '',
+      u: '#x',
+      v: '- a',
+      w: 'a: b',
+      x: [[], {}, [1, ['a']]],
+      y: null,
+      z: 'é\n\t"',
+      a: 'two words',
+      b: 'trailing ',
+      c: 'a #b',
+      d: "it's (x, y)",
+      e: 'No',
+      f: '~',
+    }
     expect(parse(toYaml(value))).toEqual(value)
   })
 
-  test.prop([fc.jsonValue()], { numRuns: 300 })('any JSON value round-trips', (value) => {
+  test.prop([fc.jsonValue({ maxDepth: 3 })], { numRuns: 300 })('any JSON value round-trips', (value) => {
     const json = JSON.parse(JSON.stringify(value))
     expect(parse(toYaml(json))).toEqual(json)
   })
+
+  test.prop([fc.array(fc.string({ unit: fc.constantFrom(...'aZ_/ .,()\'-:#"[]{}!&*?|>%@`'.split('')), maxLength: 8 }))], { numRuns: 500 })(
+    'strings made of the characters YAML gives a meaning to round-trip',
+    (value) => {
+      expect(parse(toYaml({ value }))).toEqual({ value })
+    },
+  )
 })
