@@ -1,6 +1,6 @@
 /**
- * Tests that need a program the machine may lack (zsh, fish, Chromium, a Node.js older than the
- * package supports, to see its message): `npm test` needs only
+ * Tests that need a program the machine may lack (zsh, fish, Chromium, Python 3, a Node.js older
+ * than the package supports, to see its message): `npm test` needs only
  * Node.js and npm. Where the program is missing, such a test is skipped with the note
  * `needs TOOL: INSTALL` (test/helpers/needs-reporter.ts lists them once at the end of the run);
  * in CI (CI=true) it fails instead, so that CI never passes without having run it.
@@ -17,6 +17,8 @@ export const SYSTEM_TOOLS = {
   chromium: { install: 'apt-get install -y chromium' },
   // A `node` outside node_modules older than MIN_NODE (Debian's, or the machine's own: v20 here and in CI).
   'old-node': { install: 'apt-get install -y nodejs (a Node.js older than ' + MIN_NODE + ')' },
+  // examples/python/drive_sandbox.py: a merchant's script with no package but the standard library.
+  python3: { install: 'apt-get install -y python3' },
 } as const
 
 export type SystemTool = keyof typeof SYSTEM_TOOLS

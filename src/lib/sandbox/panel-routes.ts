@@ -46,7 +46,7 @@ type Resources = NonNullable<PanelDeps['resources']>
 type PanelHandler = (req: PanelRequest, deps: PanelDeps, params: Record<string, string>) => PanelResponse | Promise<PanelResponse>
 
 /** Every route of `/_sandbox/…` (paths below it); adding one is a line here. */
-const PANEL_ROUTES: Route<PanelHandler>[] = [
+export const PANEL_ROUTES: Route<PanelHandler>[] = [
   { method: 'GET', pattern: '/webhook', handler: getWebhook },
   { method: 'PUT', pattern: '/webhook', handler: putWebhook },
   { method: 'DELETE', pattern: '/webhook', handler: deleteWebhook },
@@ -128,7 +128,7 @@ function resendDelivery(req: PanelRequest, deps: PanelDeps, params: Record<strin
 }
 
 function createKey(req: PanelRequest, deps: PanelDeps): PanelResponse {
-  const body = checkPanelBody(KeyCreateSchema, req.body ?? {})
+  const body = checkPanelBody(KeyCreateSchema, optionalBody(req))
   // The one answer that shows the key in full: the merchant copies it now or never.
   return ok(201, deps.admin.createKey(body.env ?? req.environment))
 }
@@ -178,17 +178,17 @@ async function createWithdrawal(req: PanelRequest, r: Resources): Promise<PanelR
 }
 
 async function advanceWithdrawal(req: PanelRequest, r: Resources, params: Record<string, string>): Promise<PanelResponse> {
-  const body = checkPanelBody(WithdrawalAdvanceSchema, req.body ?? {})
+  const body = checkPanelBody(WithdrawalAdvanceSchema, optionalBody(req))
   return ok(200, await r.withdrawals.advance(req.environment, pathSegment(params.id!, withdrawalNotFound), body.status))
 }
 
 function runSplit(req: PanelRequest, r: Resources, params: Record<string, string>): PanelResponse {
-  const body = checkPanelBody(SplitRunSchema, req.body ?? {})
+  const body = checkPanelBody(SplitRunSchema, optionalBody(req))
   return ok(200, r.engine.divideNow(req.environment, pathSegment(params.id!, chargeNotFound), body.outcome))
 }
 
 async function createProductSale(req: PanelRequest, r: Resources): Promise<PanelResponse> {
-  return ok(201, await r.productSales.create(checkPanelBody(ProductSaleRequestSchema, req.body ?? {})))
+  return ok(201, await r.productSales.create(checkPanelBody(ProductSaleRequestSchema, optionalBody(req))))
 }
 
 /** `GET /_sandbox/events?afterSeq=&limit=&resource=&env=`: what the sandbox emitted, in order. */
@@ -228,4 +228,9 @@ function masked(k: SandboxKey): SandboxKey {
 
 function ok(status: number, body: unknown): PanelResponse {
   return { status, body }
+}
+
+/** A body these routes may go without: none at all is `{}`; a JSON `null` is a body, and not an object (400). */
+function optionalBody(req: PanelRequest): unknown {
+  return req.body === undefined ? {} : req.body
 }

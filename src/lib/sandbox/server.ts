@@ -18,6 +18,7 @@ import type { SandboxClock } from './clock.js'
 import type { ChargeEngine } from './engine.js'
 import { type Answer, parseJson, parseTarget, readBody, send } from './http-io.js'
 import { newRequestId } from './ids.js'
+import { OPENAPI_ROUTE } from './openapi.js'
 import type { RateLimiter } from './rate-limit.js'
 import { Router } from './router.js'
 import type { Merchant, SandboxStore } from './store.js'
@@ -50,7 +51,8 @@ export interface SandboxServerDeps {
 }
 
 const apiRouter = new Router(API_ROUTES)
-const openRouter = new Router(OPEN_ROUTES, { headAsGet: false })
+// `/openapi.json` is open too: the document of this sandbox (openapi.ts).
+const openRouter = new Router([...OPEN_ROUTES, OPENAPI_ROUTE], { headAsGet: false })
 
 export function createSandboxServer(deps: SandboxServerDeps): Server {
   // Deadlines against slow-loris clients, and a 2.9-shaped answer to requests node cannot parse.

@@ -149,6 +149,11 @@ describe('keys', () => {
     expect(await call('POST', '/keys/revoke', {})).toMatchObject({ status: 400, body: { error: { details: [{ field: 'key' }] } } })
   })
 
+  it('a body may be left out (a new key of the environment), but a JSON null is not an object: 400 (found by the OpenAPI contract test)', async () => {
+    expect(await call('POST', '/keys')).toMatchObject({ status: 201 })
+    expect(await call('POST', '/keys', null)).toMatchObject({ status: 400, body: { error: { code: 'invalid_request', details: [{ field: '(body)' }] } } })
+  })
+
   it('refuses a masked form that names several keys (400 on key), and reads three dots as the ellipsis', async () => {
     const twin = `svc_live_${'9'.repeat(28)}3210`
     const listKeys = deps.admin.listKeys
