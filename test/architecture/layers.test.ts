@@ -19,7 +19,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['charges', 'webhooks', 'sandbox', 'sandbox-client', 'scenarios'],
   ['tui'],
   ['services'],
-  ['command-kit'],
+  ['command-kit', 'mcp'],
   ['commands', 'hooks', 'public', 'entry'],
 ]
 
@@ -67,12 +67,51 @@ function edges(): Edge[] {
   return out
 }
 
+/**
+ * Arrows that the layers alone would allow but that must never exist. `svc mcp` is another front
+ * door, not another house: it maps tools to the use-cases the commands call, knows no terminal
+ * and no oclif, and nothing below it knows it exists (DESIGN.md, "Where 0.4 goes").
+ */
+const NEVER: ReadonlyArray<readonly [from: string, to: string, why: string]> = [
+  ['mcp', 'commands', 'the MCP server maps tools to use-cases, never to oclif commands'],
+  ['mcp', 'command-kit', 'the MCP server has no flags and no oclif base command'],
+  ['mcp', 'tui', 'the MCP server has no screen'],
+  ['mcp', 'output', 'stdout is the protocol: the MCP server writes no terminal output'],
+  ['mcp', 'sandbox', 'the MCP server drives a running sandbox through its panel client, never its server code'],
+  ['services', 'mcp', 'use-cases never know the MCP server exists'],
+  ['command-kit', 'mcp', 'the command base never knows the MCP server exists'],
+]
+
+/** Packages a room must never import directly. */
+const NEVER_PACKAGES: ReadonlyArray<readonly [room: string, pkg: RegExp, why: string]> = [
+  ['mcp', /^(undici|node:https?|@oclif\/|ink|react)(\/|$)/, 'the MCP server has no HTTP of its own (the API and panel clients do it) and no terminal'],
+]
+
 describe('the import picture of src/', () => {
   const all = edges()
 
   it('has no arrow from a lower layer to a higher one', () => {
     const upward = all.filter((e) => layerOf(e.from) < layerOf(e.to)).map((e) => `${e.file} (${e.from}) → ${e.spec} (${e.to})`)
     expect(upward).toEqual([])
+  })
+
+  it('has none of the arrows that must never exist', () => {
+    const found = all.filter((e) => NEVER.some(([from, to]) => e.from === from && e.to === to)).map((e) => `${e.file} (${e.from}) → ${e.spec} (${e.to})`)
+    expect(found).toEqual([])
+    const rooms = new Set(files(SRC).map(roomOf))
+    for (const [from, to] of NEVER) expect({ from, to, known: rooms.has(from) && rooms.has(to) }).toEqual({ from, to, known: true })
+  })
+
+  it('has no room importing a package it must never use', () => {
+    const found: string[] = []
+    for (const file of files(SRC)) {
+      const room = roomOf(file)
+      for (const [r, pkg] of NEVER_PACKAGES) {
+        if (r !== room) continue
+        for (const m of readFileSync(file, 'utf8').matchAll(/(?:from|import\()\s*'([^.'][^']*)'/g)) if (pkg.test(m[1]!)) found.push(`${relative(SRC, file)} → ${m[1]}`)
+      }
+    }
+    expect(found).toEqual([])
   })
 
   it('has no two rooms importing each other', () => {
