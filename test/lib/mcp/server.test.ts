@@ -4,7 +4,7 @@
  * a failure becomes an isError result with the error object and no key in it.
  */
 import { describe, expect, it } from 'vitest'
-import { z } from 'zod'
+import type { z } from 'zod'
 import { EXIT } from '../../../src/lib/contract/errors.js'
 import { ApiError, NetworkError, UsageError } from '../../../src/lib/errors.js'
 import { errorResult, successResult } from '../../../src/lib/mcp/results.js'
@@ -12,7 +12,7 @@ import { argumentIssues, chooseTools } from '../../../src/lib/mcp/server.js'
 import { TOOLS } from '../../../src/lib/mcp/tools.js'
 
 const KEY = 'svc_test_0123456789abcdef0123'
-const names = (tools: Array<{ name: string }>) => tools.map((t) => t.name)
+const names = (tools: ReadonlyArray<{ name: string }>) => tools.map((t) => t.name)
 const READ = ['get_charge', 'list_charges', 'get_account', 'settlement_report', 'decode_pix', 'verify_webhook']
 
 describe('chooseTools', () => {
