@@ -34,10 +34,17 @@ export default class Mcp extends ApiCommand<typeof Mcp> {
     console.log = console.error
     console.info = console.error
     console.debug = console.error
+    // The SDK is most of the start-up: its load overlaps reading the credentials.
+    const loading = import('../lib/mcp/server.js').then((m) => {
+      m.loadSdk().catch(() => {})
+      return m
+    })
+    // Awaited below; a failed load is reported there, not as an unhandled rejection when the credentials fail first.
+    loading.catch(() => {})
     const credentials = await this.credentials()
     const clear = plainHttpWarning(credentials.baseUrl)
     if (clear) this.warnUser(clear)
-    const [{ McpSession }, { serveMcp }] = await Promise.all([import('../lib/mcp/session.js'), import('../lib/mcp/server.js')])
+    const [{ McpSession }, { serveMcp }] = await Promise.all([import('../lib/mcp/session.js'), loading])
     const session = new McpSession({
       credentials,
       profile: this.flags.profile,

@@ -127,6 +127,27 @@ export async function callTool(tool: ToolDef, args: unknown, session: McpSession
   }
 }
 
+let sdk: ReturnType<typeof importSdk> | undefined
+
+function importSdk() {
+  return Promise.all([import('@modelcontextprotocol/sdk/server/index.js'), import('@modelcontextprotocol/sdk/server/stdio.js'), import('@modelcontextprotocol/sdk/types.js')])
+}
+
+/** Starts loading the SDK (the most of the start-up); the command calls it first, so the load overlaps reading the credentials. */
+export function loadSdk(): ReturnType<typeof importSdk> {
+  sdk ??= importSdk()
+  return sdk
+}
+
+/**
+ * The SDK checks elicitation answers with a JSON Schema validator, by default an Ajv instance it
+ * builds (compiling Ajv's meta-schemas) at construction. This server asks the client nothing, so
+ * it passes a validator that refuses instead, and an agent waits less for `initialize`.
+ */
+const NO_ELICITATION = {
+  getValidator: () => () => ({ valid: false as const, data: undefined, errorMessage: 'svc mcp asks the client no questions (no elicitation)' }),
+}
+
 export interface McpServeOptions {
   session: McpSession
   allowLiveWrites: boolean
@@ -148,12 +169,11 @@ export async function serveMcp(opts: McpServeOptions): Promise<void> {
     only: opts.only,
   }
   const { offered, withheld } = chooseTools(choice)
-  const [{ Server }, { StdioServerTransport }, { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError }] = await Promise.all([
-    import('@modelcontextprotocol/sdk/server/index.js'),
-    import('@modelcontextprotocol/sdk/server/stdio.js'),
-    import('@modelcontextprotocol/sdk/types.js'),
-  ])
-  const server = new Server({ name: 'svc', title: 'svc — Pix charges and the local sandbox', version: opts.version }, { capabilities: { tools: {} }, instructions: instructionsFor(session, choice, withheld) })
+  const [{ Server }, { StdioServerTransport }, { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError }] = await loadSdk()
+  const server = new Server(
+    { name: 'svc', title: 'svc — Pix charges and the local sandbox', version: opts.version },
+    { capabilities: { tools: {} }, instructions: instructionsFor(session, choice, withheld), jsonSchemaValidator: NO_ELICITATION },
+  )
   const byName = new Map(offered.map((t) => [t.name, t]))
   let listed: unknown[] | undefined
   server.setRequestHandler(ListToolsRequestSchema, () => {

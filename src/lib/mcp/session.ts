@@ -7,7 +7,7 @@
 import type { ApiClient } from '../api/types.js'
 import { redact } from '../config/mask.js'
 import { type Credentials, resolveWebhookSecrets } from '../config/resolve.js'
-import { PanelClient } from '../sandbox-client/client.js'
+import type { PanelClient } from '../sandbox-client/client.js'
 
 export interface SessionOptions {
   credentials: Credentials
@@ -46,8 +46,9 @@ export class McpSession {
     return c
   }
 
-  panel(): PanelClient {
+  async panel(): Promise<PanelClient> {
     const { apiKey, baseUrl } = this.credentials
+    const { PanelClient } = await import('../sandbox-client/client.js')
     this.panelClient ??= new PanelClient({ apiKey, baseUrl, timeoutMs: this.opts.timeoutMs, debug: this.debug(apiKey) })
     return this.panelClient
   }

@@ -6,25 +6,30 @@
  * user allows writes); `needs` whether it works only on a local sandbox or in test.
  */
 import { z } from 'zod'
-import { advanceCharge } from '../charges/advance.js'
 import { CHARGE_ID } from '../charges/charge-id.js'
 import { EVENT_TYPES } from '../contract/events.js'
 import { LIMITS } from '../contract/limits.js'
 import { type Charge, ChargeCreateRequestSchema, ChargeStatusSchema, IdempotencyKeySchema } from '../contract/schemas.js'
 import { ADVANCE_TARGETS } from '../domain/charge-states.js'
 import { formatBps, formatBRL } from '../domain/money.js'
-import { decodePix } from '../domain/pix-decode.js'
-import { addToSettlementTotals, emptySettlementTotals, type SettlementTotals } from '../domain/settlement-sum.js'
+import type { SettlementTotals } from '../domain/settlement-sum.js'
 import { parseDuration, parseInstant } from '../domain/time.js'
 import { ApiError, UsageError } from '../errors.js'
 import { isLoopbackHost } from '../net/loopback.js'
-import { noDeliveryError } from '../sandbox-client/client.js'
-import { parseOverride } from '../scenarios/fixture.js'
-import { createCharge, notPayableNote, PAYABLE } from '../services/create-charge.js'
-import { keysFor, requireSandbox, runTrigger, setWebhookHint, triggerSummary } from '../services/trigger.js'
-import { verifyDelivery } from '../webhooks/verify-delivery.js'
 import type { ToolOutput } from './results.js'
 import type { McpSession } from './session.js'
+
+// The use-cases are loaded by the call that needs them, not at start-up: an agent waits for
+// `initialize` (the trigger fixtures' schemas alone cost more than the rest of the server).
+const useCases = {
+  advance: () => import('../charges/advance.js'),
+  createCharge: () => import('../services/create-charge.js'),
+  pix: () => import('../domain/pix-decode.js'),
+  panel: () => import('../sandbox-client/client.js'),
+  settlement: () => import('../domain/settlement-sum.js'),
+  trigger: () => Promise.all([import('../services/trigger.js'), import('../scenarios/fixture.js')]),
+  verify: () => import('../webhooks/verify-delivery.js'),
+}
 
 export interface ToolDef<S extends z.ZodObject = z.ZodObject> {
   name: string
@@ -83,12 +88,19 @@ export const TOOLS: readonly ToolDef[] = [
       idempotencyKey: IdempotencyKeySchema.optional().describe('Idempotency-Key for a safe retry (default: a new one per call).'),
     }),
     async run({ idempotencyKey, payerTaxNumber, ...body }, s) {
+      const { createCharge, notPayableNote, PAYABLE } = await useCases.createCharge()
       const notes: string[] = []
       const { charge, created } = await createCharge(
         { input: { body, ...(idempotencyKey ? { idempotencyKey } : {}) }, payerTaxNumber, environment: s.credentials.environment },
         { client: await s.client(), canPrompt: false, ask: () => Promise.reject(new Error('no prompt in svc mcp')), note: (t) => notes.push(t.replaceAll('--payer-tax-number', 'payerTaxNumber')) },
       )
-      if (!created && !PAYABLE.includes(charge.status)) notes.push(notePayable(charge))
+      if (!created && !PAYABLE.includes(charge.status)) {
+        notes.push(
+          notPayableNote(charge)
+            .replace(/ No QR shown; exit 5\./, ' Do not show its QR to a payer.')
+            .replace('--external-id', 'externalId'),
+        )
+      }
       const head = created ? `Created charge ${charge.id}` : `An existing charge was returned (idempotent replay): ${charge.id}`
       return { structured: { charge, created }, text: [`${head}, ${charge.status}, ${amountLine(charge)}, expires ${charge.pix.expiresAt}.`, ...notes].join(' ') }
     },
@@ -170,6 +182,7 @@ export const TOOLS: readonly ToolDef[] = [
     needs: 'test',
     input: z.strictObject({ id: chargeId('a test charge'), status: z.enum(ADVANCE_TARGETS).describe('The state to move the charge to.') }),
     async run({ id, status }, s) {
+      const { advanceCharge } = await useCases.advance()
       const charge = await advanceCharge(() => s.client(), s.credentials, id, status)
       const settled = charge.settlement.blockchainTxId ? `, blockchainTxId ${charge.settlement.blockchainTxId}` : ''
       return { structured: { charge }, text: `Charge ${charge.id} moved to ${charge.status}${settled}.` }
@@ -200,9 +213,10 @@ export const TOOLS: readonly ToolDef[] = [
     input: z.strictObject({}),
     async run(_args, s) {
       const client = await s.client()
-      const { eventId } = await client.testWebhook().catch((err: unknown) => {
+      const { eventId } = await client.testWebhook().catch(async (err: unknown) => {
         if (!(err instanceof ApiError) || err.status !== 404) throw err
         const { baseUrl, environment } = s.credentials
+        const [{ setWebhookHint }] = await useCases.trigger()
         const hint = isLocalUrl(baseUrl)
           ? `No webhook URL is set for the ${environment} environment of the local sandbox: ${setWebhookHint(environment)}.`
           : `No webhook URL is set for the ${environment} environment: set it in the panel (API, Webhook).`
@@ -235,6 +249,7 @@ export const TOOLS: readonly ToolDef[] = [
       const from = Date.parse(at(args.from, now))
       const to = Date.parse(at(args.to, now))
       if (from >= to) throw new UsageError('from must be earlier than to; nothing was sent.', { field: 'from' })
+      const { addToSettlementTotals, emptySettlementTotals } = await useCases.settlement()
       const oldest = from - parseDuration(args.lookback ?? '30d')!
       const range = { from, to }
       let totals: SettlementTotals = emptySettlementTotals()
@@ -263,6 +278,7 @@ export const TOOLS: readonly ToolDef[] = [
     access: 'read',
     input: z.strictObject({ brcode: z.string().describe('The copy-and-paste string, e.g. a charge’s pix.qrCode.') }),
     async run({ brcode }) {
+      const { decodePix } = await useCases.pix()
       const verdict = decodePix(brcode.trim())
       const text = verdict.valid
         ? `Valid ${verdict.kind} Pix code: ${verdict.merchantName}, ${verdict.merchantCity}${verdict.amountInCents !== undefined ? `, ${formatBRL(verdict.amountInCents)}` : ''}.`
@@ -289,6 +305,7 @@ export const TOOLS: readonly ToolDef[] = [
       if (secrets.length === 0) {
         throw new UsageError('A webhook secret is required.', { field: 'secret', hint: 'Pass secret, set SVC_WEBHOOK_SECRET for svc mcp, or use a profile that has one (`svc login`, `svc sandbox start`).' })
       }
+      const { verifyDelivery } = await useCases.verify()
       const headers = Object.fromEntries(Object.entries(args.headers).map(([k, v]) => [k.toLowerCase(), v]))
       const v = verifyDelivery({ body: args.body, headers, secrets, toleranceSeconds: args.toleranceSeconds })
       if (!v.ok) return { structured: { valid: false, reason: v.reason, message: v.message, field: v.field }, text: `Invalid delivery (${v.reason}, ${v.field}): ${v.message}.` }
@@ -311,6 +328,7 @@ export const TOOLS: readonly ToolDef[] = [
     }),
     async run(args, s) {
       const { credentials } = s
+      const [{ keysFor, requireSandbox, runTrigger, setWebhookHint, triggerSummary }, { parseOverride }] = await useCases.trigger()
       await requireSandbox(credentials.baseUrl, 'trigger_event')
       const overrides = (args.overrides ?? []).map(parseOverride)
       const session = async () => ({ keys: keysFor(credentials, s.env), source: credentials.source, clientFor: (key: string) => s.client(key) })
@@ -336,7 +354,7 @@ export const TOOLS: readonly ToolDef[] = [
         .describe('How far to move: 90s, 10m, 25h, 1h30m, 2d.'),
     }),
     async run({ duration }, s) {
-      const result = await s.panel().advanceClock(parseDuration(duration)!)
+      const result = await (await s.panel()).advanceClock(parseDuration(duration)!)
       return { structured: result, text: `Sandbox clock moved ${duration} ahead: now ${result.now}.` }
     },
   }),
@@ -355,7 +373,8 @@ export const TOOLS: readonly ToolDef[] = [
     }),
     async run(args, s) {
       const env = args.env ?? s.credentials.environment
-      const { data } = await s.panel().listDeliveries({ env, eventId: args.eventId, limit: args.limit ?? 50 })
+      const [panel, { noDeliveryError }] = await Promise.all([s.panel(), useCases.panel()])
+      const { data } = await panel.listDeliveries({ env, eventId: args.eventId, limit: args.limit ?? 50 })
       if (args.eventId && data.length === 0) throw noDeliveryError(args.eventId, env)
       const states = new Map<string, number>()
       for (const d of data) states.set(d.state, (states.get(d.state) ?? 0) + 1)
@@ -364,9 +383,3 @@ export const TOOLS: readonly ToolDef[] = [
     },
   }),
 ]
-
-function notePayable(charge: Charge): string {
-  return notPayableNote(charge)
-    .replace(/ No QR shown; exit 5\./, ' Do not show its QR to a payer.')
-    .replace('--external-id', 'externalId')
-}
