@@ -21,7 +21,7 @@ export default class Mcp extends ApiCommand<typeof Mcp> {
     'claude mcp add svc-sandbox -- <%= config.bin %> mcp --profile sandbox',
     '<%= config.bin %> mcp --profile production --tools get_charge,list_charges,get_account   # read-only, three tools',
     '<%= config.bin %> mcp --profile production --allow-live-writes   # live key, create and cancel allowed',
-    '{"mcpServers": {"svc": {"command": "svc", "args": ["mcp", "--profile", "sandbox"]}}}   # .cursor/mcp.json or any mcp.json',
+    '<%= config.bin %> mcp --profile sandbox   # Cursor and any mcp.json: {"mcpServers": {"svc": {"command": "svc", "args": ["mcp", "--profile", "sandbox"]}}}',
   ]
 
   static override flags = {
