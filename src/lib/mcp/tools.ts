@@ -13,7 +13,7 @@ import { type Charge, ChargeCreateRequestSchema, ChargeStatusSchema, Idempotency
 import { ADVANCE_TARGETS } from '../domain/charge-states.js'
 import { formatBps, formatBRL } from '../domain/money.js'
 import type { SettlementTotals } from '../domain/settlement-sum.js'
-import { parseDuration, parseInstant } from '../domain/time.js'
+import { isRelativeInstant, parseDuration, parseInstant } from '../domain/time.js'
 import { ApiError, UsageError } from '../errors.js'
 import { isLoopbackHost } from '../net/loopback.js'
 import type { ToolOutput } from './results.js'
@@ -133,7 +133,7 @@ export const TOOLS: readonly ToolDef[] = [
     }),
     async run(args, s) {
       const client = await s.client()
-      const relative = [args.createdAfter, args.createdBefore].some((t) => t !== undefined && !/^\d{4}-\d{2}-\d{2}/.test(t.trim()))
+      const relative = [args.createdAfter, args.createdBefore].some((t) => t !== undefined && isRelativeInstant(t))
       // `2h` counts back from the service's now: one small request reads its Date header first.
       if (relative) await client.listCharges({ limit: 1 })
       const now = client.serverNow()
