@@ -35,40 +35,21 @@ export default class Mcp extends ApiCommand<typeof Mcp> {
     console.info = console.error
     console.debug = console.error
     // The SDK is most of the start-up: its load overlaps reading the credentials.
-    const loading = import('../lib/mcp/server.js').then((m) => {
-      m.loadSdk().catch(() => {})
-      return m
-    })
-    // Awaited below; a failed load is reported there, not as an unhandled rejection when the credentials fail first.
-    loading.catch(() => {})
+    const loading = import('../lib/mcp/launch.js')
+    loading.then((m) => m.loadSdk()).catch(() => {})
     const credentials = await this.credentials()
     const clear = plainHttpWarning(credentials.baseUrl)
     if (clear) this.warnUser(clear)
-    const [{ McpSession }, { serveMcp }] = await Promise.all([import('../lib/mcp/session.js'), loading])
-    const session = new McpSession({
+    const { startMcp } = await loading
+    await startMcp({
       credentials,
       profile: this.flags.profile,
       env: this.io.env,
       timeoutMs: this.timeoutMs(),
-      userAgent: `svc/${this.config.version} (mcp)`,
+      version: this.config.version,
+      allowLiveWrites: this.flags['allow-live-writes'],
+      only: this.flags.tools?.split(','),
       log: (line) => this.io.err(`${line}\n`),
     })
-    const stop = new AbortController()
-    const onSignal = () => stop.abort()
-    process.once('SIGINT', onSignal)
-    process.once('SIGTERM', onSignal)
-    try {
-      await serveMcp({
-        session,
-        allowLiveWrites: this.flags['allow-live-writes'],
-        only: this.flags.tools?.split(','),
-        version: this.config.version,
-        stop: stop.signal,
-      })
-    } finally {
-      process.off('SIGINT', onSignal)
-      process.off('SIGTERM', onSignal)
-      await session.close()
-    }
   }
 }

@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -238,6 +238,33 @@ describe('svc mcp with a live key', () => {
     expect(names).not.toContain('advance_charge')
     const r = ok<ChargeOut>(await call(client, 'create_charge', { amountInCents: 1500, payerTaxNumber: '12345678909' }))
     expect(r.charge.status).toBe('awaiting_payment')
+  })
+})
+
+describe('svc mcp through oclif', () => {
+  it('is served without loading oclif when its flags are the plain ones (an agent waits for initialize)', async () => {
+    // A module hook in the child records every bundle file it loads.
+    const dir = mkdtempSync(join(tmpdir(), 'svc-mcp-loads-'))
+    const hook = join(dir, 'hook.mjs')
+    const log = join(dir, 'loaded.txt')
+    writeFileSync(
+      hook,
+      `import { registerHooks } from 'node:module'; import { appendFileSync } from 'node:fs';\nregisterHooks({ load(url, context, next) { if (url.includes('/dist-bundle/')) appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context) } })\n`,
+    )
+    const { client } = await connect(['--profile', 'sandbox', '--tools', 'get_account'], { NODE_OPTIONS: `--import=${hook}` })
+    expect(ok<{ account: { environment: string } }>(await call(client, 'get_account')).account.environment).toBe('test')
+    const loaded = readFileSync(log, 'utf8')
+    expect(loaded).toContain('/dist-bundle/mcp.js')
+    expect(loaded).not.toContain('/dist-bundle/cli.js')
+  })
+
+  it('serves the same with the fast path turned off, and --help is the command help', async () => {
+    const { client } = await connect([], { SVC_NO_FAST_PATH: '1' })
+    expect((await client.listTools()).tools).toHaveLength(13)
+    expect(ok<{ account: { environment: string } }>(await call(client, 'get_account')).account.environment).toBe('test')
+    const help = await svc(['mcp', '--help'], { env: { SVC_CONFIG_DIR: configDir } })
+    expect(help.exitCode).toBe(0)
+    expect(help.stdout).toContain('claude mcp add svc')
   })
 })
 
