@@ -9,7 +9,7 @@ import { z } from 'zod'
 import { CHARGE_ID } from '../charges/charge-id.js'
 import { EVENT_TYPES } from '../contract/events.js'
 import { LIMITS } from '../contract/limits.js'
-import { type Charge, ChargeCreateRequestSchema, ChargeStatusSchema, IdempotencyKeySchema } from '../contract/schemas.js'
+import { type Charge, ChargeCreateRequestSchema, ChargeListQuerySchema, ChargeStatusSchema, IdempotencyKeySchema } from '../contract/schemas.js'
 import { ADVANCE_TARGETS } from '../domain/charge-states.js'
 import { formatBps, formatBRL } from '../domain/money.js'
 import type { SettlementTotals } from '../domain/settlement-sum.js'
@@ -76,7 +76,7 @@ export const TOOLS: readonly ToolDef[] = [
     description:
       'Creates a Pix charge (POST /v1/charges) and returns it with its copy-and-paste code (pix.qrCode) and QR image URL. ' +
       'Amounts are integer centavos (1500 = R$ 15,00). The request carries an idempotency key (yours, or a new one per call): the same ' +
-      'externalId or key returns the existing charge (created: false) instead of a second one. Without payerTaxNumber a test key uses a generated test CPF.',
+      'idempotency key, or the same externalId with the same body, returns the existing charge (created: false) instead of a second one. Without payerTaxNumber a test key uses a generated test CPF.',
     access: 'write',
     input: z.strictObject({
       amountInCents: ChargeCreateRequestSchema.shape.amountInCents.describe(`Gross amount in integer centavos, ${LIMITS.amountMin} to ${LIMITS.amountMax} (1500 = R$ 15,00).`),
@@ -125,7 +125,7 @@ export const TOOLS: readonly ToolDef[] = [
     access: 'read',
     input: z.strictObject({
       status: ChargeStatusSchema.optional().describe('Only charges in this state.'),
-      externalId: z.string().min(1).max(LIMITS.externalIdMax).optional().describe('Only the charge with this order id.'),
+      externalId: ChargeListQuerySchema.shape.externalId.describe('Only the charge with this order id.'),
       createdAfter: instant('Created after this time').optional(),
       createdBefore: instant('Created before this time').optional(),
       limit: z.number().int('must be an integer').min(LIMITS.listLimitMin).max(LIMITS.listLimitMax).optional().describe(`Charges per page, ${LIMITS.listLimitMin} to ${LIMITS.listLimitMax} (default 20).`),
