@@ -16,7 +16,7 @@ import type { ErrorDetail } from '../contract/schemas.js'
 import { CliError, UsageError } from '../errors.js'
 import { errorResult, successResult, type ToolResult } from './results.js'
 import type { McpSession } from './session.js'
-import { isLocalUrl, TOOLS, type ToolDef } from './tools.js'
+import { inputOf, isLocalUrl, loadContract, TOOLS, type ToolDef } from './tools.js'
 
 export interface ToolChoice {
   /** The key's environment. */
@@ -89,8 +89,8 @@ export function instructionsFor(session: McpSession, choice: ToolChoice, withhel
 }
 
 /** A tool's input as JSON Schema (what `tools/list` shows), from the same zod schema that checks the arguments. */
-function inputSchemaOf(tool: ToolDef): Record<string, unknown> {
-  const { $schema: _, ...schema } = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>
+async function inputSchemaOf(tool: ToolDef): Promise<Record<string, unknown>> {
+  const { $schema: _, ...schema } = z.toJSONSchema(await inputOf(tool), { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>
   return { type: 'object', ...schema }
 }
 
@@ -112,7 +112,7 @@ export function argumentIssues(error: z.ZodError): ErrorDetail[] {
 
 /** Runs one call: arguments checked (the field named, nothing sent), the tool, and its result or error object. */
 export async function callTool(tool: ToolDef, args: unknown, session: McpSession): Promise<ToolResult> {
-  const parsed = tool.input.safeParse(args ?? {})
+  const parsed = (await inputOf(tool)).safeParse(args ?? {})
   if (!parsed.success) {
     const details = argumentIssues(parsed.error)
     const message = `Invalid arguments for ${tool.name}: ${details.map((d) => `${d.field} ${d.message}`).join('; ')}. Nothing was sent.`
@@ -175,16 +175,18 @@ export async function serveMcp(opts: McpServeOptions): Promise<void> {
     { capabilities: { tools: {} }, instructions: instructionsFor(session, choice, withheld), jsonSchemaValidator: NO_ELICITATION },
   )
   const byName = new Map(offered.map((t) => [t.name, t]))
-  let listed: unknown[] | undefined
-  server.setRequestHandler(ListToolsRequestSchema, () => {
-    listed ??= offered.map((t) => ({
-      name: t.name,
-      title: t.title,
-      description: t.description,
-      inputSchema: inputSchemaOf(t),
-      annotations: { title: t.title, readOnlyHint: t.access === 'read', destructiveHint: Boolean(t.destructive), idempotentHint: t.access === 'read', openWorldHint: false },
-    }))
-    return { tools: listed } as never
+  let listed: Promise<unknown[]> | undefined
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    listed ??= Promise.all(
+      offered.map(async (t) => ({
+        name: t.name,
+        title: t.title,
+        description: t.description,
+        inputSchema: await inputSchemaOf(t),
+        annotations: { title: t.title, readOnlyHint: t.access === 'read', destructiveHint: Boolean(t.destructive), idempotentHint: t.access === 'read', openWorldHint: false },
+      })),
+    )
+    return { tools: await listed } as never
   })
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const tool = byName.get(request.params.name)
@@ -196,6 +198,9 @@ export async function serveMcp(opts: McpServeOptions): Promise<void> {
     return callTool(tool, request.params.arguments, session) as never
   })
   server.onerror = (err) => session.log(`svc mcp: ${err.message}`)
+  // The contract's schemas load once the handshake is done (they are not needed to answer
+  // `initialize`), ready for the tools/list that follows.
+  server.oninitialized = () => void loadContract().catch(() => {})
 
   const stdin = opts.stdin ?? process.stdin
   const transport = new StdioServerTransport(stdin, opts.stdout ?? process.stdout)

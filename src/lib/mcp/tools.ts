@@ -9,7 +9,7 @@ import { z } from 'zod'
 import { CHARGE_ID } from '../charges/charge-id.js'
 import { EVENT_TYPES } from '../contract/events.js'
 import { LIMITS } from '../contract/limits.js'
-import { type Charge, ChargeCreateRequestSchema, ChargeListQuerySchema, ChargeStatusSchema, IdempotencyKeySchema } from '../contract/schemas.js'
+import type { Charge } from '../contract/schemas.js'
 import { ADVANCE_TARGETS } from '../domain/charge-states.js'
 import { formatBps, formatBRL } from '../domain/money.js'
 import type { SettlementTotals } from '../domain/settlement-sum.js'
@@ -31,11 +31,22 @@ const useCases = {
   verify: () => import('../webhooks/verify-delivery.js'),
 }
 
+/** The contract's schemas (contract/schemas.ts), loaded once a client lists or calls a tool, not before `initialize`. */
+export type ContractSchemas = typeof import('../contract/schemas.js')
+
+let contract: Promise<ContractSchemas> | undefined
+
+export function loadContract(): Promise<ContractSchemas> {
+  contract ??= import('../contract/schemas.js')
+  return contract
+}
+
 export interface ToolDef<S extends z.ZodObject = z.ZodObject> {
   name: string
   title: string
   description: string
-  input: S
+  /** Its arguments' schema, built from the contract's. */
+  input: (contract: ContractSchemas) => S
   /** `write`: it changes something (a charge, an event sent, the sandbox's clock). */
   access: 'read' | 'write'
   /** `sandbox`: only against a local sandbox; `test`: only with a test key. */
@@ -47,6 +58,18 @@ export interface ToolDef<S extends z.ZodObject = z.ZodObject> {
 
 function tool<S extends z.ZodObject>(def: ToolDef<S>): ToolDef {
   return def as unknown as ToolDef
+}
+
+const inputs = new WeakMap<ToolDef, z.ZodObject>()
+
+/** A tool's argument schema (built once). */
+export async function inputOf(tool: ToolDef): Promise<z.ZodObject> {
+  let schema = inputs.get(tool)
+  if (!schema) {
+    schema = tool.input(await loadContract())
+    inputs.set(tool, schema)
+  }
+  return schema
 }
 
 const chargeId = (what = 'the charge') => z.string().regex(CHARGE_ID, 'must be a charge id: 24 hexadecimal characters').describe(`Id of ${what} (24 hexadecimal characters).`)
@@ -78,15 +101,16 @@ export const TOOLS: readonly ToolDef[] = [
       'Amounts are integer centavos (1500 = R$ 15,00). The request carries an idempotency key (yours, or a new one per call): the same ' +
       'idempotency key, or the same externalId with the same body, returns the existing charge (created: false) instead of a second one. Without payerTaxNumber a test key uses a generated test CPF.',
     access: 'write',
-    input: z.strictObject({
-      amountInCents: ChargeCreateRequestSchema.shape.amountInCents.describe(`Gross amount in integer centavos, ${LIMITS.amountMin} to ${LIMITS.amountMax} (1500 = R$ 15,00).`),
-      payerTaxNumber: ChargeCreateRequestSchema.shape.payerTaxNumber.optional().describe("Payer's CPF or CNPJ, with or without punctuation (required with a live key)."),
-      payerName: ChargeCreateRequestSchema.shape.payerName.describe("Payer's name."),
-      externalId: ChargeCreateRequestSchema.shape.externalId.describe('Your order id: the same value never becomes two charges.'),
-      description: ChargeCreateRequestSchema.shape.description.describe('Shown in responses and events, not on the payer statement.'),
-      metadata: ChargeCreateRequestSchema.shape.metadata.describe(`Up to ${LIMITS.metadataEntriesMax} string key/value pairs.`),
-      idempotencyKey: IdempotencyKeySchema.optional().describe('Idempotency-Key for a safe retry (default: a new one per call).'),
-    }),
+    input: ({ ChargeCreateRequestSchema, IdempotencyKeySchema }) =>
+      z.strictObject({
+        amountInCents: ChargeCreateRequestSchema.shape.amountInCents.describe(`Gross amount in integer centavos, ${LIMITS.amountMin} to ${LIMITS.amountMax} (1500 = R$ 15,00).`),
+        payerTaxNumber: ChargeCreateRequestSchema.shape.payerTaxNumber.optional().describe("Payer's CPF or CNPJ, with or without punctuation (required with a live key)."),
+        payerName: ChargeCreateRequestSchema.shape.payerName.describe("Payer's name."),
+        externalId: ChargeCreateRequestSchema.shape.externalId.describe('Your order id: the same value never becomes two charges.'),
+        description: ChargeCreateRequestSchema.shape.description.describe('Shown in responses and events, not on the payer statement.'),
+        metadata: ChargeCreateRequestSchema.shape.metadata.describe(`Up to ${LIMITS.metadataEntriesMax} string key/value pairs.`),
+        idempotencyKey: IdempotencyKeySchema.optional().describe('Idempotency-Key for a safe retry (default: a new one per call).'),
+      }),
     async run({ idempotencyKey, payerTaxNumber, ...body }, s) {
       const { createCharge, notPayableNote, PAYABLE } = await useCases.createCharge()
       const notes: string[] = []
@@ -110,7 +134,7 @@ export const TOOLS: readonly ToolDef[] = [
     title: 'Read a charge',
     description: 'Reads one charge (GET /v1/charges/{id}): status, amounts, Pix code, settlement (paidAt, estimatedAt, settledAt, blockchainTxId), payer, metadata.',
     access: 'read',
-    input: z.strictObject({ id: chargeId() }),
+    input: () => z.strictObject({ id: chargeId() }),
     async run({ id }, s) {
       const charge = await (await s.client()).getCharge(id)
       return { structured: { charge }, text: `Charge ${charge.id}: ${charge.status}, ${amountLine(charge)}.` }
@@ -123,14 +147,15 @@ export const TOOLS: readonly ToolDef[] = [
       'Lists charges newest first (GET /v1/charges), filtered by status, externalId and creation time; at most `limit` (1 to 100, default 20) per call. ' +
       'When hasMore is true, call again with startingAfter = nextCursor for the next page.',
     access: 'read',
-    input: z.strictObject({
-      status: ChargeStatusSchema.optional().describe('Only charges in this state.'),
-      externalId: ChargeListQuerySchema.shape.externalId.describe('Only the charge with this order id.'),
-      createdAfter: instant('Created after this time').optional(),
-      createdBefore: instant('Created before this time').optional(),
-      limit: z.number().int('must be an integer').min(LIMITS.listLimitMin).max(LIMITS.listLimitMax).optional().describe(`Charges per page, ${LIMITS.listLimitMin} to ${LIMITS.listLimitMax} (default 20).`),
-      startingAfter: chargeId('the last charge of the previous page (its nextCursor)').optional(),
-    }),
+    input: ({ ChargeListQuerySchema, ChargeStatusSchema }) =>
+      z.strictObject({
+        status: ChargeStatusSchema.optional().describe('Only charges in this state.'),
+        externalId: ChargeListQuerySchema.shape.externalId.describe('Only the charge with this order id.'),
+        createdAfter: instant('Created after this time').optional(),
+        createdBefore: instant('Created before this time').optional(),
+        limit: z.number().int('must be an integer').min(LIMITS.listLimitMin).max(LIMITS.listLimitMax).optional().describe(`Charges per page, ${LIMITS.listLimitMin} to ${LIMITS.listLimitMax} (default 20).`),
+        startingAfter: chargeId('the last charge of the previous page (its nextCursor)').optional(),
+      }),
     async run(args, s) {
       const client = await s.client()
       const relative = [args.createdAfter, args.createdBefore].some((t) => t !== undefined && isRelativeInstant(t))
@@ -165,7 +190,7 @@ export const TOOLS: readonly ToolDef[] = [
       'a late payment still goes through. A paid charge is refused (409 charge_not_cancelable).',
     access: 'write',
     destructive: true,
-    input: z.strictObject({ id: chargeId('the charge to cancel') }),
+    input: () => z.strictObject({ id: chargeId('the charge to cancel') }),
     async run({ id }, s) {
       const charge = await (await s.client()).cancelCharge(id)
       return { structured: { charge }, text: `Charge ${charge.id} is ${charge.status}. Its QR stays payable: remove it from the payer's view.` }
@@ -180,7 +205,7 @@ export const TOOLS: readonly ToolDef[] = [
       'A backwards move is refused (409 invalid_transition). Each move sends its webhook event.',
     access: 'write',
     needs: 'test',
-    input: z.strictObject({ id: chargeId('a test charge'), status: z.enum(ADVANCE_TARGETS).describe('The state to move the charge to.') }),
+    input: () => z.strictObject({ id: chargeId('a test charge'), status: z.enum(ADVANCE_TARGETS).describe('The state to move the charge to.') }),
     async run({ id, status }, s) {
       const { advanceCharge } = await useCases.advance()
       const charge = await advanceCharge(() => s.client(), s.credentials, id, status)
@@ -193,7 +218,7 @@ export const TOOLS: readonly ToolDef[] = [
     title: 'Read the merchant account',
     description: 'Reads the merchant account (GET /v1/account): environment, plan and fee (feeBps, feeFixedInCents), charge limits, settlement hold, webhook URL and whether it is active.',
     access: 'read',
-    input: z.strictObject({}),
+    input: () => z.strictObject({}),
     async run(_args, s) {
       const account = await (await s.client()).getAccount()
       const hook = account.webhook ? `webhook ${account.webhook.url} (${account.webhook.active ? 'active' : 'INACTIVE'})` : 'no webhook URL'
@@ -210,7 +235,7 @@ export const TOOLS: readonly ToolDef[] = [
       "Makes the service sign and deliver a charge.test event to this environment's webhook URL (POST /v1/webhooks/test), exactly like a real event. " +
       'Returns its eventId, the id of the delivered body. Refused (404 webhook_not_configured) when no URL is set.',
     access: 'write',
-    input: z.strictObject({}),
+    input: () => z.strictObject({}),
     async run(_args, s) {
       const client = await s.client()
       const { eventId } = await client.testWebhook().catch(async (err: unknown) => {
@@ -233,15 +258,16 @@ export const TOOLS: readonly ToolDef[] = [
       'refunded in it (by updatedAt). Every charge is checked: one whose fee + net differs from its gross is listed in `unbalanced`, never summed. ' +
       'The API filters by creation only: this scans settled and refunded charges created up to `lookback` (default 30d) before `from`.',
     access: 'read',
-    input: z.strictObject({
-      from: instant('Start of the period (included)'),
-      to: instant('End of the period (excluded)'),
-      lookback: z
-        .string()
-        .refine((t) => parseDuration(t) !== undefined, 'must be a duration such as 30d or 72h')
-        .optional()
-        .describe('How long before `from` a charge settled in the period may have been created (default 30d).'),
-    }),
+    input: () =>
+      z.strictObject({
+        from: instant('Start of the period (included)'),
+        to: instant('End of the period (excluded)'),
+        lookback: z
+          .string()
+          .refine((t) => parseDuration(t) !== undefined, 'must be a duration such as 30d or 72h')
+          .optional()
+          .describe('How long before `from` a charge settled in the period may have been created (default 30d).'),
+      }),
     async run(args, s) {
       const client = await s.client()
       await client.listCharges({ limit: 1 })
@@ -276,7 +302,7 @@ export const TOOLS: readonly ToolDef[] = [
       "Checks a Pix copy-and-paste string (EMV BR Code) as a payer's bank would (characters, length, CRC16, the br.gov.bcb.pix template, the Bacen limits) " +
       'and returns its fields: kind (static or dynamic), merchantName, merchantCity, key or url, amountInCents, txid, crc; or valid: false with the reason.',
     access: 'read',
-    input: z.strictObject({ brcode: z.string().describe('The copy-and-paste string, e.g. a charge’s pix.qrCode.') }),
+    input: () => z.strictObject({ brcode: z.string().describe('The copy-and-paste string, e.g. a charge’s pix.qrCode.') }),
     async run({ brcode }) {
       const { decodePix } = await useCases.pix()
       const verdict = decodePix(brcode.trim())
@@ -294,12 +320,13 @@ export const TOOLS: readonly ToolDef[] = [
       'the timestamp within the tolerance, and X-SVC-Event-Id / X-SVC-Event-Type equal to the signed body’s. Give the body exactly as received (never re-serialised). ' +
       "Without a secret, SVC_WEBHOOK_SECRET or the profile's is used. Returns valid: true with the event id and type, or valid: false with the reason and the header at fault.",
     access: 'read',
-    input: z.strictObject({
-      headers: z.record(z.string(), z.string()).describe('The delivery’s headers (X-SVC-Signature, X-SVC-Timestamp, X-SVC-Event-Id, X-SVC-Event-Type), any case.'),
-      body: z.string().describe('The raw body, byte for byte as received.'),
-      secret: z.string().min(1).optional().describe("The webhook secret (whsec_…); default SVC_WEBHOOK_SECRET or the profile's."),
-      toleranceSeconds: z.number().int().min(0).optional().describe(`Allowed clock difference either way (default ${LIMITS.webhookToleranceSeconds}).`),
-    }),
+    input: () =>
+      z.strictObject({
+        headers: z.record(z.string(), z.string()).describe('The delivery’s headers (X-SVC-Signature, X-SVC-Timestamp, X-SVC-Event-Id, X-SVC-Event-Type), any case.'),
+        body: z.string().describe('The raw body, byte for byte as received.'),
+        secret: z.string().min(1).optional().describe("The webhook secret (whsec_…); default SVC_WEBHOOK_SECRET or the profile's."),
+        toleranceSeconds: z.number().int().min(0).optional().describe(`Allowed clock difference either way (default ${LIMITS.webhookToleranceSeconds}).`),
+      }),
     async run(args, s) {
       const secrets = args.secret ? [args.secret] : await s.webhookSecrets()
       if (secrets.length === 0) {
@@ -321,11 +348,12 @@ export const TOOLS: readonly ToolDef[] = [
       "to the environment's webhook URL. charge.* advances exist only in test; product.paid is always live. Returns the events and the resources made.",
     access: 'write',
     needs: 'sandbox',
-    input: z.strictObject({
-      type: z.enum(EVENT_TYPES).describe('The event type (spec 6.3).'),
-      env: z.enum(['test', 'live']).optional().describe("Environment to emit in (default: the type's, else the key's)."),
-      overrides: z.array(z.string()).optional().describe('Fields of the first request body: path=value (amountInCents=2500, metadata.order=42) or path:=json.'),
-    }),
+    input: () =>
+      z.strictObject({
+        type: z.enum(EVENT_TYPES).describe('The event type (spec 6.3).'),
+        env: z.enum(['test', 'live']).optional().describe("Environment to emit in (default: the type's, else the key's)."),
+        overrides: z.array(z.string()).optional().describe('Fields of the first request body: path=value (amountInCents=2500, metadata.order=42) or path:=json.'),
+      }),
     async run(args, s) {
       const { credentials } = s
       const [{ keysFor, requireSandbox, runTrigger, setWebhookHint, triggerSummary }, { parseOverride }] = await useCases.trigger()
@@ -347,12 +375,13 @@ export const TOOLS: readonly ToolDef[] = [
       'settlements after the hold, webhook retries. The clock only moves forward.',
     access: 'write',
     needs: 'sandbox',
-    input: z.strictObject({
-      duration: z
-        .string()
-        .refine((t) => (parseDuration(t) ?? 0) >= 1, 'must be a duration such as 90s, 10m or 25h')
-        .describe('How far to move: 90s, 10m, 25h, 1h30m, 2d.'),
-    }),
+    input: () =>
+      z.strictObject({
+        duration: z
+          .string()
+          .refine((t) => (parseDuration(t) ?? 0) >= 1, 'must be a duration such as 90s, 10m or 25h')
+          .describe('How far to move: 90s, 10m, 25h, 1h30m, 2d.'),
+      }),
     async run({ duration }, s) {
       const result = await (await s.panel()).advanceClock(parseDuration(duration)!)
       return { structured: result, text: `Sandbox clock moved ${duration} ahead: now ${result.now}.` }
@@ -366,11 +395,12 @@ export const TOOLS: readonly ToolDef[] = [
       'With eventId, only that event’s delivery with every attempt and the body sent.',
     access: 'read',
     needs: 'sandbox',
-    input: z.strictObject({
-      eventId: z.string().min(1).optional().describe('Only the delivery of this event.'),
-      env: z.enum(['test', 'live']).optional().describe("Environment (default: the key's)."),
-      limit: z.number().int().min(1).max(1000).optional().describe('At most this many deliveries (1 to 1000, default 50).'),
-    }),
+    input: () =>
+      z.strictObject({
+        eventId: z.string().min(1).optional().describe('Only the delivery of this event.'),
+        env: z.enum(['test', 'live']).optional().describe("Environment (default: the key's)."),
+        limit: z.number().int().min(1).max(1000).optional().describe('At most this many deliveries (1 to 1000, default 50).'),
+      }),
     async run(args, s) {
       const env = args.env ?? s.credentials.environment
       const [panel, { noDeliveryError }] = await Promise.all([s.panel(), useCases.panel()])

@@ -9,7 +9,7 @@ import { EXIT } from '../../../src/lib/contract/errors.js'
 import { ApiError, NetworkError, UsageError } from '../../../src/lib/errors.js'
 import { errorResult, successResult } from '../../../src/lib/mcp/results.js'
 import { argumentIssues, chooseTools } from '../../../src/lib/mcp/server.js'
-import { TOOLS } from '../../../src/lib/mcp/tools.js'
+import { inputOf, TOOLS } from '../../../src/lib/mcp/tools.js'
 
 const KEY = 'svc_test_0123456789abcdef0123'
 const names = (tools: ReadonlyArray<{ name: string }>) => tools.map((t) => t.name)
@@ -57,9 +57,9 @@ describe('chooseTools', () => {
 })
 
 describe('argumentIssues', () => {
-  it('names each bad field, and an argument the tool does not take', () => {
+  it('names each bad field, and an argument the tool does not take', async () => {
     const create = TOOLS.find((t) => t.name === 'create_charge')!
-    const parsed = create.input.safeParse({ amountInCents: 1500.5, metadata: { k: 'x'.repeat(501) }, amount: 1 })
+    const parsed = (await inputOf(create)).safeParse({ amountInCents: 1500.5, metadata: { k: 'x'.repeat(501) }, amount: 1 })
     expect(parsed.success).toBe(false)
     const issues = argumentIssues(parsed.error as z.ZodError)
     expect(issues.map((i) => i.field).sort()).toEqual(['amount', 'amountInCents', 'metadata.k'])
