@@ -42,6 +42,8 @@ const NODE_ENV_SWITCH =
 const YOGA_FETCH_FIRST = 'return w||"function"!=typeof fetch?'
 const ZOD_BARREL_REEXPORT = 'export * as locales from "../locales/index.js";'
 const UNDICI_AGENT_EXPORT = "const Agent = require('./lib/dispatcher/agent')"
+const MCP_AJV_IMPORT = "import { AjvJsonSchemaValidator } from '../validation/ajv-provider.js';"
+const MCP_AJV_DEFAULT = 'options?.jsonSchemaValidator ?? new AjvJsonSchemaValidator()'
 
 /**
  * The patches. `package`@`version`: what it was written for. `checks`: files of that package
@@ -101,6 +103,16 @@ export const PATCHES = [
     checks: [
       ['index.js', UNDICI_AGENT_EXPORT],
       ['index.js', 'module.exports.Agent = Agent'],
+    ],
+  },
+  {
+    id: 'mcp-server-without-ajv',
+    package: '@modelcontextprotocol/sdk',
+    version: '1.32.2',
+    why: "The SDK's Server imports its Ajv validator (Ajv and its vocabularies) only to build one when no `jsonSchemaValidator` is given, for elicitation answers; `svc mcp` elicits nothing and always gives its own (lib/mcp/server.ts), so the bundle's Server takes a stub that refuses to be built. ~6 % of the CPU to answer `initialize`.",
+    checks: [
+      ['dist/esm/server/index.js', MCP_AJV_IMPORT],
+      ['dist/esm/server/index.js', MCP_AJV_DEFAULT],
     ],
   },
   {
@@ -168,6 +180,15 @@ export function patchesPlugin({ dist }) {
         if (!isIn(args.importer, 'ink', 'build/ink.js')) return undefined
         return { path: join(packageDir('es-toolkit', dirname(args.importer)), 'dist', 'compat', 'function', 'throttle.mjs') }
       })
+      // mcp-server-without-ajv: only the Server's import; the SDK's client and anything else keep Ajv.
+      b.onResolve({ filter: /^\.\.\/validation\/ajv-provider\.js$/ }, (args) => {
+        if (!isIn(args.importer, '@modelcontextprotocol/sdk', 'dist/esm/server/index.js')) return undefined
+        return { path: 'ajv-provider', namespace: 'svc-mcp-no-ajv' }
+      })
+      b.onLoad({ filter: /.*/, namespace: 'svc-mcp-no-ajv' }, () => ({
+        contents: "export class AjvJsonSchemaValidator { constructor() { throw new Error('svc bundles the MCP Server without Ajv: pass jsonSchemaValidator (packaging/patches.js, mcp-server-without-ajv)') } }\n",
+        loader: 'js',
+      }))
       // undici-agent-alone: `import { Agent } from 'undici'` in dist/lib/net/outbound.js.
       // A getter, so undici's Agent is evaluated when a client is first made, not when the chunk
       // that holds net/outbound.js loads (esbuild's interop reads the export at each use).
