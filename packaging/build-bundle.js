@@ -6,6 +6,7 @@
  *
  *   dist-bundle/main.js  ESM entry: --version and the root help without oclif (root-help.ts),
  *                        the EPIPE bridge, and the lazy import of cli.js for everything else.
+ *   dist-bundle/mcp.js   `svc mcp` without oclif (main.js's fast path for an agent's server).
  *   dist-bundle/cli.js   oclif, code-split: oclif and the command base in the first chunks, each
  *                        command in its own, and what only some commands need (Ink/React, the
  *                        sandbox with node:sqlite, qrcode, conf…) in lazy chunks of their own.
@@ -127,9 +128,9 @@ function svcPlugin() {
   }
 }
 
-/** main.js imports ./cli.js as it is (the ESM build); the SEA script passes its own loader instead. */
+/** main.js imports ./cli.js and ./mcp.js as they are (the ESM build); the SEA script passes its own loader instead. */
 function mainPlugin() {
-  return { name: 'svc-main', setup: (b) => b.onResolve({ filter: /^\.\/cli\.js$/ }, (args) => (args.importer.endsWith(`${sep}main.js`) ? { path: './cli.js', external: true } : undefined)) }
+  return { name: 'svc-main', setup: (b) => b.onResolve({ filter: /^\.\/(cli|mcp)\.js$/ }, (args) => (args.importer.endsWith(`${sep}main.js`) ? { path: args.path, external: true } : undefined)) }
 }
 
 /** Only the node:fs redirect of svcPlugin (the SEA script compiles root-help in through main.js). */
@@ -157,7 +158,8 @@ export async function buildEsm() {
   rmSync(OUT, { recursive: true, force: true })
   const result = await build({
     ...common,
-    entryPoints: { cli: join(ROOT, 'packaging/entries/cli.js') },
+    // mcp.js: `svc mcp` without oclif (main.js's fast path), sharing the chunks of cli.js.
+    entryPoints: { cli: join(ROOT, 'packaging/entries/cli.js'), mcp: join(ROOT, 'packaging/entries/mcp.js') },
     outdir: OUT,
     format: 'esm',
     splitting: true,

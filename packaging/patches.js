@@ -13,7 +13,7 @@
  * other use of a dependency's internals; it is listed here too, so an upgrade of zod names it.
  */
 import { readFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
+import { dirname, join, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)))
@@ -38,6 +38,8 @@ export function installedVersion(name, from) {
 
 const YOGA_FETCH_FIRST = 'return w||"function"!=typeof fetch?'
 const UNDICI_AGENT_EXPORT = "const Agent = require('./lib/dispatcher/agent')"
+const MCP_AJV_IMPORT = "import { AjvJsonSchemaValidator } from '../validation/ajv-provider.js';"
+const MCP_AJV_DEFAULT = 'options?.jsonSchemaValidator ?? new AjvJsonSchemaValidator()'
 
 /**
  * The patches. `package`@`version`: what it was written for. `checks`: files of that package
@@ -78,6 +80,16 @@ export const PATCHES = [
     ],
   },
   {
+    id: 'mcp-server-without-ajv',
+    package: '@modelcontextprotocol/sdk',
+    version: '1.32.2',
+    why: "The SDK's Server imports its Ajv validator (Ajv and its vocabularies) only to build one when no `jsonSchemaValidator` is given, for elicitation answers; `svc mcp` elicits nothing and always gives its own (lib/mcp/server.ts), so the bundle's Server takes a stub that refuses to be built. ~6 % of the CPU to answer `initialize`.",
+    checks: [
+      ['dist/esm/server/index.js', MCP_AJV_IMPORT],
+      ['dist/esm/server/index.js', MCP_AJV_DEFAULT],
+    ],
+  },
+  {
     id: 'zod-compiled-answer-parsers',
     package: 'zod',
     version: '4.6.7',
@@ -112,6 +124,8 @@ export function patchProblems(from = ROOT) {
   return problems
 }
 
+const isIn = (path, name, rest) => path.includes(`${sep}node_modules${sep}${name}${sep}${rest.split('/').join(sep)}`)
+
 /** The esbuild plugin that applies every patch; `dist` is the compiled src/ the bundle is made from. */
 export function patchesPlugin({ dist }) {
   const fail = (id, what) => {
@@ -126,6 +140,15 @@ export function patchesPlugin({ dist }) {
         if (src.split(YOGA_FETCH_FIRST).length !== 2) fail('yoga-wasm-without-fetch', `${args.path} no longer reads its wasm as expected`)
         return { contents: src.replace(YOGA_FETCH_FIRST, 'return (w||(w=Buffer.from(H.slice(37),"base64"))),true?'), resolveDir: dirname(args.path), loader: 'js' }
       })
+      // mcp-server-without-ajv: only the Server's import; the SDK's client and anything else keep Ajv.
+      b.onResolve({ filter: /^\.\.\/validation\/ajv-provider\.js$/ }, (args) => {
+        if (!isIn(args.importer, '@modelcontextprotocol/sdk', 'dist/esm/server/index.js')) return undefined
+        return { path: 'ajv-provider', namespace: 'svc-mcp-no-ajv' }
+      })
+      b.onLoad({ filter: /.*/, namespace: 'svc-mcp-no-ajv' }, () => ({
+        contents: "export class AjvJsonSchemaValidator { constructor() { throw new Error('svc bundles the MCP Server without Ajv: pass jsonSchemaValidator (packaging/patches.js, mcp-server-without-ajv)') } }\n",
+        loader: 'js',
+      }))
       // undici-agent-alone: `import { Agent } from 'undici'` in dist/lib/net/outbound.js.
       // A getter, so undici's Agent is evaluated when a client is first made, not when the chunk
       // that holds net/outbound.js loads (esbuild's interop reads the export at each use).

@@ -10,7 +10,7 @@
  */
 import { fastAnswer } from '../../dist/root-help.js'
 
-export async function main({ root, argv = process.argv.slice(2), loadCli = () => import('./cli.js') }) {
+export async function main({ root, argv = process.argv.slice(2), loadCli = () => import('./cli.js'), loadMcp = () => import('./mcp.js') }) {
   if (argv.length <= 1 && !process.env.SVC_NO_FAST_PATH) {
     let answer
     try {
@@ -44,6 +44,13 @@ export async function main({ root, argv = process.argv.slice(2), loadCli = () =>
     if (process.listenerCount('SIGTERM') > 0) process.emit('SIGTERM')
     else process.exit(0)
   })
+  // `svc mcp` with its plain flags: the MCP server without oclif (an agent waits for it to answer
+  // `initialize`); anything it is not sure of comes back here for oclif. `loadMcp: null` (the single
+  // executable) always takes oclif.
+  if (argv[0] === 'mcp' && loadMcp && !process.env.SVC_NO_FAST_PATH) {
+    const { runMcp } = await loadMcp()
+    if (await runMcp({ argv: argv.slice(1) })) return
+  }
   const { runCli } = await loadCli()
   await runCli({ root, argv })
 }

@@ -49,7 +49,8 @@ function loadCli() {
   return import(`${ROOT_URL}dist-bundle/cli.js`)
 }
 
-main({ root: ROOT, argv: process.argv.slice(2), loadCli }).catch((err) => {
+// loadMcp: null: `svc mcp` runs through oclif here (its fast path would need the module hook first).
+main({ root: ROOT, argv: process.argv.slice(2), loadCli, loadMcp: null }).catch((err) => {
   process.stderr.write(`${err?.stack ?? err}\n`)
   process.exitCode = 1
 })

@@ -19,7 +19,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['charges', 'webhooks', 'sandbox', 'sandbox-client', 'scenarios'],
   ['tui'],
   ['services'],
-  ['command-kit'],
+  ['command-kit', 'mcp'],
   ['commands', 'hooks', 'public', 'entry'],
 ]
 
@@ -46,6 +46,15 @@ const NEVER: readonly (readonly [from: string, to: string, why: string])[] = [
   ['sandbox', 'services', 'the emulator knows no use-case'],
   ['webhooks', 'services', 'machinery never reaches up'],
   ['tui', 'services', 'views get their feed handed in'],
+  // `svc mcp` is another front door, not another house: it maps tools to the use-cases the
+  // commands call, knows no terminal and no oclif, and nothing below it knows it exists.
+  ['mcp', 'commands', 'the MCP server maps tools to use-cases, never to oclif commands'],
+  ['mcp', 'command-kit', 'the MCP server has no flags and no oclif base command'],
+  ['mcp', 'tui', 'the MCP server has no screen'],
+  ['mcp', 'output', 'stdout is the protocol: the MCP server writes no terminal output'],
+  ['mcp', 'sandbox', 'the MCP server drives a running sandbox through its panel client, never its server code'],
+  ['services', 'mcp', 'use-cases never know the MCP server exists'],
+  ['command-kit', 'mcp', 'the command base never knows the MCP server exists'],
 ]
 
 function files(dir: string): string[] {
@@ -92,6 +101,11 @@ function edges(): Edge[] {
   return out
 }
 
+/** Packages a room must never import directly. */
+const NEVER_PACKAGES: ReadonlyArray<readonly [room: string, pkg: RegExp, why: string]> = [
+  ['mcp', /^(undici|node:https?|@oclif\/|ink|react)(\/|$)/, 'the MCP server has no HTTP of its own (the API and panel clients do it) and no terminal'],
+]
+
 describe('the import picture of src/', () => {
   const all = edges()
 
@@ -109,6 +123,18 @@ describe('the import picture of src/', () => {
     const rooms = new Set(files(SRC).map(roomOf))
     const unknown = NEVER.flatMap(([from, to]) => [from, to]).filter((r) => !rooms.has(r))
     expect([...new Set(unknown)]).toEqual([])
+  })
+
+  it('has no room importing a package it must never use', () => {
+    const found: string[] = []
+    for (const file of files(SRC)) {
+      const room = roomOf(file)
+      for (const [r, pkg] of NEVER_PACKAGES) {
+        if (r !== room) continue
+        for (const m of readFileSync(file, 'utf8').matchAll(/(?:from|import\()\s*'([^.'][^']*)'/g)) if (pkg.test(m[1]!)) found.push(`${relative(SRC, file)} → ${m[1]}`)
+      }
+    }
+    expect(found).toEqual([])
   })
 
   it('has no two rooms importing each other', () => {

@@ -1,0 +1,73 @@
+/**
+ * What a tool call answers (MCP `CallToolResult`): the object an agent reads in
+ * `structuredContent`, a short sentence, and the same object as JSON text for clients that only
+ * read text. A failure is a result with `isError: true` carrying the error object in the API's
+ * shape (`code`, `message`, `details`, `requestId`), never a success that hides a 4xx. Every
+ * text is passed through `redact`, so no key or secret leaves in full.
+ */
+import { redact } from '../config/mask.js'
+import type { ErrorDetail } from '../contract/schemas.js'
+import { ApiError, CliError, NetworkError } from '../errors.js'
+
+export interface ToolOutput {
+  structured: Record<string, unknown>
+  /** One or two sentences for the agent (and the person reading its transcript). */
+  text: string
+}
+
+export interface ToolResult {
+  [key: string]: unknown
+  content: Array<{ type: 'text'; text: string }>
+  structuredContent: Record<string, unknown>
+  isError?: boolean
+}
+
+/** The error object of a failed call: the API's (spec 2.9), plus the HTTP status and a hint when known. */
+export interface ToolError {
+  error: { code: string; message: string; details?: ErrorDetail[]; requestId?: string }
+  status?: number
+  hint?: string
+}
+
+/** Every key- or secret-shaped string masked, and the session's own secrets wherever they appear. */
+function clean<T>(value: T, secrets: readonly string[]): T {
+  return JSON.parse(redact(JSON.stringify(value), [...secrets])) as T
+}
+
+export function successResult(output: ToolOutput, secrets: readonly string[]): ToolResult {
+  const structured = clean(output.structured, secrets)
+  return {
+    content: [
+      { type: 'text', text: redact(output.text, [...secrets]) },
+      { type: 'text', text: JSON.stringify(structured) },
+    ],
+    structuredContent: structured,
+  }
+}
+
+/** The error object of anything a tool threw: API errors as the API sent them, the CLI's own errors in the same shape. */
+export function toolErrorOf(err: unknown): ToolError {
+  if (err instanceof ApiError) {
+    const body = err.toBody().error as ToolError['error']
+    return { error: body, status: err.status, ...(err.hint ? { hint: err.hint } : {}) }
+  }
+  if (err instanceof CliError) {
+    const error: ToolError['error'] = { code: err.code, message: err.message, ...(err.details?.length ? { details: err.details } : {}) }
+    return { error, ...(err.hint ? { hint: err.hint } : {}) }
+  }
+  const message = err instanceof Error ? err.message : String(err)
+  return { error: { code: 'internal_error', message: `svc failed unexpectedly: ${message}` }, hint: 'This is a bug in svc; run `svc mcp` with SVC_DEBUG=1 and report its stderr.' }
+}
+
+export function errorResult(err: unknown, secrets: readonly string[]): ToolResult {
+  const body = clean(toolErrorOf(err), secrets)
+  const { code, message, requestId } = body.error
+  const kind = err instanceof NetworkError ? 'Network failure' : err instanceof ApiError ? `The API refused (${body.status} ${code})` : `Error [${code}]`
+  // Details the message does not already name are added to the sentence.
+  const fields = body.error.details
+    ?.filter((d) => !message.includes(d.field))
+    .map((d) => `${d.field}: ${d.message}`)
+    .join('; ')
+  const text = `${kind}: ${message}${fields ? ` (${fields})` : ''}${requestId ? ` requestId ${requestId}` : ''}${body.hint ? `. ${body.hint}` : ''}`
+  return { content: [{ type: 'text', text }], structuredContent: { ...body }, isError: true }
+}
