@@ -25,7 +25,7 @@ describe('npm run typecheck on a fresh clone', () => {
     const found: string[] = []
     for (const file of include.flatMap((dir) => files(join(ROOT, dir)))) {
       const text = readFileSync(file, 'utf8')
-      for (const m of text.matchAll(/(?:from|import\()\s*['"]([^'"]*\/dist(?:-bundle|-bin)?\/[^'"]*)['"]/g)) found.push(`${relative(ROOT, file)}: ${m[1]}`)
+      for (const m of text.matchAll(/(?:from|import\()\s*['"]((?:\.\.?\/)+dist(?:-bundle|-bin)?\/[^'"]*)['"]/g)) found.push(`${relative(ROOT, file)}: ${m[1]}`)
     }
     expect(found).toEqual([])
   })

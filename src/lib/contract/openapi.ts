@@ -9,7 +9,7 @@
  * `default` answer, and rules this project chose (tax-number check digits, no control
  * characters) are not written as constraints.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { ERROR_CODES, STATUS_OF_CODE } from './errors.js'
 import { ChargeAwaitingPaymentEvent, ChargeCanceledEvent, ChargeExpiredEvent, ChargeFailedEvent, ChargePaidPendingSettlementEvent, ChargeRefundedEvent, ChargeSettledEvent, ChargeTestEvent } from './event-schemas.js'
 import { EVENT_TYPES, type EventType, WEBHOOK_HEADERS } from './events.js'

@@ -11,7 +11,7 @@
  * field) from every other failure; and it would load a second JSON Schema converter at start-up.
  */
 import type { Readable, Writable } from 'node:stream'
-import { z } from 'zod'
+import * as z from 'zod'
 import type { ErrorDetail } from '../contract/schemas.js'
 import { CliError, UsageError } from '../errors.js'
 import { errorResult, successResult, type ToolResult } from './results.js'

@@ -5,7 +5,7 @@
  * `access` says whether a tool can change anything (live keys get only `read` tools unless the
  * user allows writes); `needs` whether it works only on a local sandbox or in test.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 import { CHARGE_ID } from '../charges/charge-id.js'
 import { EVENT_TYPES } from '../contract/events.js'
 import { LIMITS } from '../contract/limits.js'
