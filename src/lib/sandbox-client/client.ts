@@ -23,7 +23,7 @@ export interface PanelWebhookEndpoint extends WebhookEndpoint {
   lastSuccessAt?: string
 }
 
-export type PanelAccountPatch = Partial<Pick<PanelAccountSettings, 'feeBps' | 'feeFixedInCents' | 'settlementDelayHours' | 'activated' | 'blocked' | 'qrValiditySeconds'>>
+export type PanelAccountPatch = Partial<Pick<PanelAccountSettings, 'feeBps' | 'feeFixedInCents' | 'settlementDelayHours' | 'activated' | 'blocked' | 'qrValiditySeconds' | 'holdSettlements'>>
 
 export interface PanelClock {
   now: string

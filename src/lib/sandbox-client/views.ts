@@ -168,6 +168,7 @@ const SETTINGS: Array<[keyof PanelAccountSettings, string, (s: PanelAccountSetti
   ['blocked', 'Blocked', (s) => yesNo(s.blocked)],
   ['merchantIdPresent', 'Merchant id present', (s) => yesNo(s.merchantIdPresent)],
   ['qrValiditySeconds', 'QR validity', (s) => formatSeconds(s.qrValiditySeconds)],
+  ['holdSettlements', 'Settlements held', (s) => yesNo(s.holdSettlements ?? false)],
 ]
 
 export function settingsView(s: PanelAccountSettings, paint: Paint): string {

@@ -71,7 +71,10 @@ export async function startSandboxServer(opts: SandboxStartOptions = {}): Promis
   const engine = new ChargeEngine({ store, clock, sink, log, baseUrl: () => baseUrl, beforeChargeInsert: opts.beforeChargeInsert })
   const withdrawals = new Withdrawals({ store, clock, sink })
   const productSales = new ProductSales({ store, clock, sink })
-  const admin = createAdmin(store, clock)
+  const admin = createAdmin(store, clock, () => {
+    engine.restoreTimers()
+    void clock.tick()
+  })
   web = new WebPanel({ store, engine, deliveries, admin, clock, port: () => Number(new URL(baseUrl).port), withdrawals, productSales })
   const reset = async (): Promise<void> => {
     engine.reset()

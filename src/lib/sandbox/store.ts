@@ -23,6 +23,7 @@ export const DEFAULT_SETTINGS: AccountSettings = {
   blocked: false,
   merchantIdPresent: true,
   qrValiditySeconds: 3600,
+  holdSettlements: false,
 }
 
 export interface Merchant {

@@ -1,0 +1,83 @@
+/**
+ * Flags of the operator's commands (CLI.md 0.4): `--tz`, dates as the operator's days
+ * (`YYYY-MM-DD` in the zone, ISO instants, `24h`/`7d` back from now), durations (`--lookback`,
+ * `--grace`, `--since`) and a report's range. Every bad value is reported at once, naming its
+ * flag, before anything is sent (exit 2).
+ */
+import { isValidTimeZone, machineTimeZone, PERIOD_UNITS, type PeriodUnit } from '../domain/calendar.js'
+import { isRelativeOperatorDate, parseOperatorDate } from '../domain/operator-dates.js'
+import { parseDuration } from '../domain/time.js'
+import { type FlagIssue, flagsError } from './flag-issues.js'
+
+export const DATE_FORMS = 'a day (2026-11-03, in --tz), today, yesterday, an ISO instant (2026-11-03T10:00:00-03:00) or an age (24h, 7d)'
+
+/** Collects issues while flags are read; `done()` throws them all as one usage error. */
+export class FlagReader {
+  readonly issues: FlagIssue[] = []
+  constructor(private readonly hint: string) {}
+
+  zone(raw: string | undefined): string {
+    if (raw === undefined) return machineTimeZone()
+    if (isValidTimeZone(raw)) return raw
+    this.issues.push({ field: '--tz', message: `"${raw}" is not a time zone this system knows: use an IANA name such as America/Sao_Paulo or UTC` })
+    return 'UTC'
+  }
+
+  date(flag: string, raw: string | undefined, opts: { timeZone: string; now: Date; edge?: 'start' | 'end' }): Date | undefined {
+    if (raw === undefined) return undefined
+    const d = parseOperatorDate(raw, opts)
+    if (!d) this.issues.push({ field: `--${flag}`, message: `"${raw}" is not a date: use ${DATE_FORMS}` })
+    return d
+  }
+
+  duration(flag: string, raw: string | undefined, fallback: string): number {
+    const ms = parseDuration(raw ?? fallback)
+    if (ms === undefined || ms <= 0) {
+      this.issues.push({ field: `--${flag}`, message: `"${raw}" is not a duration: use e.g. 30m, 1h, 24h, 7d` })
+      return 0
+    }
+    return ms
+  }
+
+  order(fromFlag: string, from: Date | undefined, toFlag: string, to: Date | undefined): void {
+    if (from && to && from.getTime() >= to.getTime()) this.issues.push({ field: `--${fromFlag}`, message: `must be earlier than --${toFlag}` })
+  }
+
+  done(): void {
+    if (this.issues.length > 0) throw flagsError(this.issues, this.hint)
+  }
+}
+
+/** Whether any of these date texts counts back from now: it is then read on the service's clock. */
+export function anyRelative(...texts: Array<string | undefined>): boolean {
+  return texts.some((t) => t !== undefined && isRelativeOperatorDate(t))
+}
+
+export interface ReportFlags {
+  from?: string
+  to?: string
+  by?: string
+  tz?: string
+}
+
+export interface ReportRangeFlags {
+  from: Date
+  to: Date
+  by: PeriodUnit
+  timeZone: string
+}
+
+/** `--from DATE --to DATE [--by day|week|month] [--tz ZONE]`: a whole day in --to counts (to its end). */
+export function parseReportFlags(flags: ReportFlags, now: Date, hint: string): ReportRangeFlags {
+  const r = new FlagReader(hint)
+  const timeZone = r.zone(flags.tz)
+  const by = (flags.by ?? 'day') as PeriodUnit
+  if (!PERIOD_UNITS.includes(by)) r.issues.push({ field: '--by', message: `must be one of ${PERIOD_UNITS.join(', ')}, not "${flags.by}"` })
+  if (flags.from === undefined) r.issues.push({ field: '--from', message: 'is required' })
+  if (flags.to === undefined) r.issues.push({ field: '--to', message: 'is required' })
+  const from = r.date('from', flags.from, { timeZone, now })
+  const to = r.date('to', flags.to, { timeZone, now, edge: 'end' })
+  r.order('from', from, 'to', to)
+  r.done()
+  return { from: from!, to: to!, by, timeZone }
+}
