@@ -37,7 +37,8 @@ export interface SettledRange {
 /** `status=settled` and `status=refunded`, created from `after − lookback` (and before `before`): every charge that can have settled in range. */
 export function settledScanQueries(range: SettledRange): ChargeListQuery[] {
   const base: ChargeListQuery = {}
-  if (range.after) base.createdAfter = new Date(range.after.getTime() - range.lookbackMs).toISOString()
+  // The API's createdAfter is strict: one millisecond earlier keeps a charge created exactly at the bound.
+  if (range.after) base.createdAfter = new Date(range.after.getTime() - range.lookbackMs - 1).toISOString()
   if (range.before) base.createdBefore = range.before.toISOString()
   return [
     { ...base, status: 'settled' },
