@@ -71,6 +71,8 @@ export const EXIT = {
   rateLimited: 6,
   network: 7,
   waitFailed: 8,
+  /** (0.4) The command worked and found something that needs a person (`svc status --exit-status`). */
+  needsAttention: 9,
 } as const
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT]
 
