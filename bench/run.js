@@ -4,7 +4,7 @@
  * same run and its target. Exits non-zero only when a benchmark could not run; a missed target
  * is reported, not fatal.
  *
- *   node bench/run.js [--quick] [--only startup,ink,list,forwarder,sandbox,library,panel] [--runs N]
+ *   node bench/run.js [--quick] [--only startup,ink,list,forwarder,sandbox,library,panel,report] [--runs N]
  *
  * Needs a build (dist/ and oclif.manifest.json): `npm run bench` builds first.
  */
@@ -22,6 +22,7 @@ const SUITES = {
   sandbox: () => import('./sandbox.js').then((m) => m.benchSandbox),
   library: () => import('./library.js').then((m) => m.benchLibrary),
   panel: () => import('./panel.js').then((m) => m.benchPanel),
+  report: () => import('./report.js').then((m) => m.benchReport),
 }
 
 const { values } = parseArgs({
