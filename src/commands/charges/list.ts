@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core'
 import { ApiCommand } from '../../lib/command-kit/api.js'
 import { hasRelativeTime, parseListFlags } from '../../lib/charges/list-query.js'
 import { chargeSink, listMode } from '../../lib/charges/list-sink.js'
-import { anyRelative, FlagReader } from '../../lib/charges/operator-flags.js'
+import { anyRelative, FlagReader, parseSettledFlags } from '../../lib/charges/operator-flags.js'
 import { overdueCharges, settledBetween } from '../../lib/charges/operator-lists.js'
 import { parseSeparator } from '../../lib/output/csv.js'
 import { overdueTable } from '../../lib/output/overdue-view.js'
@@ -54,8 +54,18 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
     quiet: Flags.boolean({ char: 'q', description: 'Print only ids, one per line.', exclusive: ['json', 'ndjson', 'csv'], helpGroup: 'OUTPUT' }),
     csv: Flags.boolean({ description: 'RFC 4180 CSV with a header row and the documented columns (streamed).', exclusive: ['json', 'ndjson', 'quiet'], helpGroup: 'OUTPUT' }),
     separator: Flags.string({ description: "CSV field separator, one character (e.g. ';').", dependsOn: ['csv'], helpValue: 'CHAR', helpGroup: 'OUTPUT' }),
-    'settled-after': Flags.string({ description: 'Settled at or after this date (every page is scanned).', helpValue: 'DATE', exclusive: ['status', 'overdue', 'starting-after'], helpGroup: 'OPERATORS' }),
-    'settled-before': Flags.string({ description: 'Settled before this date.', helpValue: 'DATE', exclusive: ['status', 'overdue', 'starting-after'], helpGroup: 'OPERATORS' }),
+    'settled-after': Flags.string({
+      description: 'Settled at or after this date (every page is scanned).',
+      helpValue: 'DATE',
+      exclusive: ['status', 'overdue', 'starting-after', 'created-after', 'created-before', 'external-id'],
+      helpGroup: 'OPERATORS',
+    }),
+    'settled-before': Flags.string({
+      description: 'Settled before this date.',
+      helpValue: 'DATE',
+      exclusive: ['status', 'overdue', 'starting-after', 'created-after', 'created-before', 'external-id'],
+      helpGroup: 'OPERATORS',
+    }),
     lookback: Flags.string({ description: 'How long before --settled-after a charge may have been created (default 30d).', helpValue: 'DURATION', helpGroup: 'OPERATORS' }),
     overdue: Flags.boolean({
       description: 'Paid charges past their settlement estimate by more than --grace, oldest first.',
@@ -91,28 +101,16 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
   /** --settled-after/--settled-before: every page of settled and refunded charges, filtered by settledAt, streamed. */
   private async listSettled(separator: string): Promise<undefined> {
     const f = this.flags
-    const read = (now: Date) => {
-      const r = new FlagReader('See `svc charges list --help` for the date forms.')
-      const timeZone = r.zone(f.tz)
-      const range = {
-        after: r.date('settled-after', f['settled-after'], { timeZone, now }),
-        before: r.date('settled-before', f['settled-before'], { timeZone, now }),
-        lookbackMs: r.duration('lookback', f.lookback, '30d'),
-      }
-      r.order('settled-after', range.after, 'settled-before', range.before)
-      r.done()
-      return range
-    }
-    let range = read(new Date())
+    const pageSize = f.limit === undefined ? undefined : parseListFlags({ limit: f.limit }).limit
+    let range = parseSettledFlags(f, new Date())
     const client = await this.client()
     if (anyRelative(f['settled-after'], f['settled-before'])) {
       await client.listCharges({ limit: 1 })
-      range = read(client.serverNow())
+      range = parseSettledFlags(f, client.serverNow())
     }
     const mode = listMode(f, this.io)
     if (mode === 'table') this.note(`${await this.badge('err')} charges · settled in range`)
     const sink = chargeSink(this.io, mode, () => client.serverNow(), separator)
-    const pageSize = f.limit === undefined ? undefined : parseListFlags({ limit: f.limit }).limit
     for await (const charge of settledBetween(client, range, pageSize)) sink.write(charge)
     this.footer(sink.end(), undefined)
     return undefined

@@ -53,6 +53,20 @@ export function anyRelative(...texts: Array<string | undefined>): boolean {
   return texts.some((t) => t !== undefined && isRelativeOperatorDate(t))
 }
 
+/** `--settled-after/--settled-before [--lookback] [--tz]` of `charges list`. */
+export function parseSettledFlags(flags: { 'settled-after'?: string; 'settled-before'?: string; lookback?: string; tz?: string }, now: Date): { after?: Date; before?: Date; lookbackMs: number } {
+  const r = new FlagReader('See `svc charges list --help` for the date forms.')
+  const timeZone = r.zone(flags.tz)
+  const range = {
+    after: r.date('settled-after', flags['settled-after'], { timeZone, now }),
+    before: r.date('settled-before', flags['settled-before'], { timeZone, now }),
+    lookbackMs: r.duration('lookback', flags.lookback, '30d'),
+  }
+  r.order('settled-after', range.after, 'settled-before', range.before)
+  r.done()
+  return range
+}
+
 export interface ReportFlags {
   from?: string
   to?: string

@@ -53,6 +53,8 @@ describe('charges list --settled-after/--settled-before', () => {
     [['--settled-after', '2026-11-03', '--lookback', 'forever'], '--lookback'],
     [['--overdue', '--grace', 'soon'], '--grace'],
     [['--csv', '--separator', '""'], '--separator'],
+    [['--settled-after', '2026-11-03', '--created-after', '2026-11-01'], '--settled-after'],
+    [['--settled-after', '2026-11-03', '--limit', 'many'], '--limit'],
   ])('%j → exit 2 naming %s, nothing sent', async (argv, flag) => {
     const before = op.trapped.length
     const r = await runCommand(ChargesList, argv, { env: op.trapEnv })
