@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core'
 import { ApiCommand } from '../../lib/command-kit/api.js'
 import { hasRelativeTime, parseListFlags } from '../../lib/charges/list-query.js'
 import { chargeSink, listMode } from '../../lib/charges/list-sink.js'
-import { anyRelative, FlagReader, parseSettledFlags } from '../../lib/charges/operator-flags.js'
+import { anyRelative, FlagReader, parseSettledFlags, zonedCreatedFlags } from '../../lib/charges/operator-flags.js'
 import { overdueCharges, settledBetween } from '../../lib/charges/operator-lists.js'
 import { parseSeparator } from '../../lib/output/csv.js'
 import { overdueTable } from '../../lib/output/overdue-view.js'
@@ -73,7 +73,7 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
       helpGroup: 'OPERATORS',
     }),
     grace: Flags.string({ description: 'With --overdue: how late counts as overdue (default 1h).', helpValue: 'DURATION', dependsOn: ['overdue'], helpGroup: 'OPERATORS' }),
-    tz: Flags.string({ description: "Zone of the days in dates (default the machine's), e.g. America/Sao_Paulo.", helpValue: 'ZONE', helpGroup: 'OPERATORS' }),
+    tz: Flags.string({ description: "Zone of the days in dates, created-* included (default the machine's), e.g. America/Sao_Paulo.", helpValue: 'ZONE', helpGroup: 'OPERATORS' }),
   }
 
   /** One page is the result; --all streams every page as it comes, and returns nothing. */
@@ -81,13 +81,13 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
     const separator = parseSeparator(this.flags.separator)
     if (this.flags.overdue) return this.listOverdue(separator)
     if (this.flags['settled-after'] !== undefined || this.flags['settled-before'] !== undefined) return this.listSettled(separator)
-    let query = parseListFlags(this.flags)
+    let query = parseListFlags(zonedCreatedFlags(this.flags, new Date()))
     const client = await this.client()
     if (hasRelativeTime(this.flags)) {
       // `2h` means two hours before the server's now (a sandbox clock may be days ahead): one
       // small request reads its Date header, then the flags are computed again on that clock.
       await client.listCharges({ limit: 1 })
-      query = parseListFlags(this.flags, client.serverNow())
+      query = parseListFlags(zonedCreatedFlags(this.flags, client.serverNow()), client.serverNow())
     }
     const mode = listMode(this.flags, this.io)
     if (mode === 'table') this.note(`${await this.badge('err')} charges${query.status ? ` · ${query.status}` : ''}`)

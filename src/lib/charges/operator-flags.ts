@@ -53,6 +53,26 @@ export function anyRelative(...texts: Array<string | undefined>): boolean {
   return texts.some((t) => t !== undefined && isRelativeOperatorDate(t))
 }
 
+/**
+ * With --tz, `charges list --created-after/--created-before` days (`2026-11-03`, `today`,
+ * `yesterday`) are that zone's days too: they are rewritten to the instant the day starts there.
+ * Other forms (RFC 3339, ages) are left as written. An unknown zone is exit 2 naming --tz.
+ */
+export function zonedCreatedFlags<F extends { 'created-after'?: string; 'created-before'?: string; tz?: string }>(flags: F, now: Date): F {
+  if (flags.tz === undefined) return flags
+  const r = new FlagReader('See `svc charges list --help`.')
+  const timeZone = r.zone(flags.tz)
+  r.done()
+  const out = { ...flags }
+  for (const flag of ['created-after', 'created-before'] as const) {
+    const raw = flags[flag]?.trim().toLowerCase()
+    if (raw === undefined || !(/^\d{4}-\d{2}-\d{2}$/.test(raw) || raw === 'today' || raw === 'yesterday')) continue
+    const d = parseOperatorDate(raw, { timeZone, now })
+    if (d) out[flag] = d.toISOString()
+  }
+  return out
+}
+
 /** `--settled-after/--settled-before [--lookback] [--tz]` of `charges list`. */
 export function parseSettledFlags(flags: { 'settled-after'?: string; 'settled-before'?: string; lookback?: string; tz?: string }, now: Date): { after?: Date; before?: Date; lookbackMs: number } {
   const r = new FlagReader('See `svc charges list --help` for the date forms.')

@@ -64,6 +64,16 @@ describe('charges list --settled-after/--settled-before', () => {
   })
 })
 
+describe('charges list --created-after/--created-before --tz', () => {
+  it('days in --tz: 3 Nov in São Paulo holds the charges created at 22:00 local, 3 Nov in UTC does not', async () => {
+    const sp = await runCommand(ChargesList, ['--created-after', '2026-11-03', '--created-before', '2026-11-04', '--tz', SP, '-q'], { env: op.env })
+    // d, e and f were created at 4 Nov 01:00 UTC: 3 Nov, 22:00 in São Paulo.
+    expect(lines(sp.stdout)).toEqual([op.ids.f, op.ids.e, op.ids.d, op.ids.c, op.ids.b])
+    const utc = await runCommand(ChargesList, ['--created-after', '2026-11-03', '--created-before', '2026-11-04', '--tz', 'UTC', '-q'], { env: op.env })
+    expect(lines(utc.stdout)).toEqual([op.ids.c, op.ids.b])
+  })
+})
+
 describe('charges list --overdue', () => {
   it('piped: the paid charge whose estimate passed 2 h ago (grace 1h), nothing else', async () => {
     const r = await runCommand(ChargesList, ['--overdue', '-q'], { env: op.env })
