@@ -4,6 +4,7 @@ import { chargesReport } from '../../lib/charges/reports.js'
 import type { ChargesReport } from '../../lib/domain/reports.js'
 import { painter } from '../../lib/output/color.js'
 import { csvWriter, parseSeparator } from '../../lib/output/csv.js'
+import { createSpinner } from '../../lib/output/spinner.js'
 import type { IO } from '../../lib/output/io.js'
 import { CHARGES_CSV_COLUMNS, chargesTable, chargesTsv } from '../../lib/output/report-view.js'
 
@@ -30,7 +31,9 @@ export default class ReportCharges extends ApiCommand<typeof ReportCharges, Char
     const range = await readReportRange(this.flags, () => this.client(), 'See `svc report charges --help` for the date forms.')
     const client = await this.client()
     if (this.io.isStderrTTY && !this.flags.json) this.note(`${await this.badge('err')} charges created · ${range.timeZone}`)
-    const report = await chargesReport(client, range)
+    // Every page is read: on a terminal, say how far it got (stderr; gone once the report prints).
+    const spinner = createSpinner(this.io, 'reading charges…')
+    const report = await chargesReport(client, range, (n) => spinner.update(`reading charges… ${n.toLocaleString('en-US')}`)).finally(() => spinner.stop())
     if (report.unbalanced.length > 0) {
       this.warnUser(`${report.unbalanced.length} charge(s) do not balance (fee + net ≠ gross) and were not summed: ${report.unbalanced.join(', ')}`)
     }

@@ -6,6 +6,7 @@ import { settlementReport } from '../../lib/charges/reports.js'
 import type { SettlementReport } from '../../lib/domain/reports.js'
 import { painter } from '../../lib/output/color.js'
 import { csvWriter, parseSeparator } from '../../lib/output/csv.js'
+import { createSpinner } from '../../lib/output/spinner.js'
 import type { IO } from '../../lib/output/io.js'
 import { SETTLEMENT_CSV_COLUMNS, settlementTable, settlementTsv } from '../../lib/output/report-view.js'
 
@@ -41,7 +42,9 @@ export default class ReportSettlements extends ApiCommand<typeof ReportSettlemen
     const range = await readReportRange(this.flags, () => this.client(), 'See `svc report settlements --help` for the date forms.')
     const client = await this.client()
     if (this.io.isStderrTTY && !this.flags.json) this.note(`${await this.badge('err')} settlements · ${range.timeZone}`)
-    const report = await settlementReport(client, { ...range, lookbackMs })
+    // Every page is read: on a terminal, say how far it got (stderr; gone once the report prints).
+    const spinner = createSpinner(this.io, 'reading charges…')
+    const report = await settlementReport(client, { ...range, lookbackMs }, (n) => spinner.update(`reading settled and refunded charges… ${n.toLocaleString('en-US')}`)).finally(() => spinner.stop())
     this.warnUnbalanced(report.unbalanced)
     if (this.flags.csv) {
       const csv = csvWriter((t) => this.io.out(t), SETTLEMENT_CSV_COLUMNS, separator)
