@@ -21,7 +21,7 @@ export default class SandboxAccountSet extends PanelCommand<typeof SandboxAccoun
     '<%= config.bin %> sandbox account set --hold-hours 1',
     '<%= config.bin %> sandbox account set --activated false',
     '<%= config.bin %> sandbox account set --blocked true --json',
-    '<%= config.bin %> sandbox account set --hold-settlements   # then: svc charges list --overdue',
+    '<%= config.bin %> sandbox account set --hold-settlements   # paid charges wait: rehearse late settlements',
   ]
 
   static override flags = {
