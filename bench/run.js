@@ -4,7 +4,7 @@
  * same run and its target. Exits non-zero only when a benchmark could not run; a missed target
  * is reported, not fatal.
  *
- *   node bench/run.js [--quick] [--only startup,ink,list,forwarder,sandbox,library,panel,mcp] [--runs N]
+ *   node bench/run.js [--quick] [--only startup,ink,list,forwarder,sandbox,library,panel,mcp,report] [--runs N]
  *
  * Needs a build (dist/ and oclif.manifest.json): `npm run bench` builds first.
  */
@@ -23,6 +23,7 @@ const SUITES = {
   library: () => import('./library.js').then((m) => m.benchLibrary),
   panel: () => import('./panel.js').then((m) => m.benchPanel),
   mcp: () => import('./mcp.js').then((m) => m.benchMcp),
+  report: () => import('./report.js').then((m) => m.benchReport),
 }
 
 const { values } = parseArgs({

@@ -10,8 +10,8 @@ import { brCodeFor, qrImagePath } from '../../dist/lib/sandbox/brcode.js'
 import { DB_FILE } from '../../dist/lib/sandbox/db.js'
 import { chargeId } from '../../dist/lib/sandbox/ids.js'
 
-/** Adds `count` copies of the charge `templateId`, 1 ms apart after it; returns the newest createdMs. */
-export function seedCharges(dataDir, templateId, count) {
+/** Adds `count` copies of the charge `templateId`, `spacingMs` apart after it (default 1 ms); returns the newest createdMs. */
+export function seedCharges(dataDir, templateId, count, spacingMs = 1) {
   const db = new DatabaseSync(join(dataDir, DB_FILE))
   try {
     const row = db.prepare('SELECT * FROM charges WHERE id = ?').get(templateId)
@@ -23,7 +23,7 @@ export function seedCharges(dataDir, templateId, count) {
     const offsets = timeOffsets(template)
     db.exec('BEGIN')
     for (let i = 0; i < count; i++) {
-      const createdMs = baseMs + 1 + i
+      const createdMs = baseMs + (1 + i) * spacingMs
       const seq = firstSeq + i
       const id = chargeId(createdMs, seq)
       const charge = structuredClone(template)
@@ -34,7 +34,7 @@ export function seedCharges(dataDir, templateId, count) {
       insert.run(seq, id, row.environment, charge.status, createdMs, `${row.request_hash}-${i}`, JSON.stringify(charge))
     }
     db.exec('COMMIT')
-    return baseMs + count
+    return baseMs + count * spacingMs
   } finally {
     db.close()
   }

@@ -2,6 +2,10 @@ import { Flags } from '@oclif/core'
 import { ApiCommand } from '../../lib/command-kit/api.js'
 import { hasRelativeTime, parseListFlags } from '../../lib/charges/list-query.js'
 import { chargeSink, listMode } from '../../lib/charges/list-sink.js'
+import { anyRelative, FlagReader, parseSettledFlags, zonedCreatedFlags } from '../../lib/charges/operator-flags.js'
+import { overdueCharges, settledBetween } from '../../lib/charges/operator-lists.js'
+import { parseSeparator } from '../../lib/output/csv.js'
+import { overdueTable } from '../../lib/output/overdue-view.js'
 import { CHARGE_STATUSES } from '../../lib/domain/charge-states.js'
 import type { IO } from '../../lib/output/io.js'
 import type { ChargeList } from '../../lib/contract/schemas.js'
@@ -15,7 +19,17 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
     'line, --json the API list object (with --all, a JSON array). --all follows every page, streaming as it goes. ' +
     'Times take RFC 3339 or friendly forms: 2h, 7d, today, yesterday, 2026-11-01. Relative forms count back from the ' +
     "service's clock (read from its Date header, one small request first), so they follow a sandbox clock moved with " +
-    '`svc sandbox clock advance`.'
+    '`svc sandbox clock advance`.\n\n' +
+    'Operators: --settled-after/--settled-before list charges whose settlement.settledAt falls in the range, whatever their ' +
+    'status now (a refunded charge was settled first); they scan status=settled and status=refunded back by creation until ' +
+    'createdAt is older than --settled-after minus --lookback (default 30d), every page, streamed. Their dates are the ' +
+    "operator's days: 2026-11-03 is that day in --tz (default the machine's zone), also today, yesterday, an ISO instant, or " +
+    "24h / 7d back from the service's clock. --overdue lists paid_pending_settlement charges whose settlement.estimatedAt " +
+    "lies more than --grace (default 1h) in the past by the service's clock (its Date header), oldest first, with how late " +
+    'each is. --csv writes RFC 4180 with a header row and the columns id, externalId, status, environment, createdAt, paidAt, ' +
+    'estimatedAt, settledAt, grossInCents, feeInCents, netInCents, feeBps, feeFixedInCents, blockchainTxId, payerName, ' +
+    "description, metadata (JSON); a text cell beginning with =, +, -, @, tab or CR is prefixed with ' so a spreadsheet never " +
+    "runs it; --separator ';' for spreadsheets set to Portuguese."
 
   static override examples = [
     '<%= config.bin %> charges list --status awaiting_payment --created-after 2h',
@@ -23,6 +37,9 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
     '<%= config.bin %> charges list --all --created-after yesterday --ndjson | jq -r .amount.netInCents',
     '<%= config.bin %> charges list --external-id order-1042 --json',
     '<%= config.bin %> sandbox clock advance 25h && <%= config.bin %> charges list --created-after 2h   # 2 h on the sandbox clock',
+    '<%= config.bin %> charges list --settled-after yesterday --settled-before today --tz America/Sao_Paulo   # what settled yesterday',
+    '<%= config.bin %> charges list --overdue --grace 1h   # paid, late to settle',
+    "<%= config.bin %> charges list --all --created-after 2026-11-01 --csv --separator ';' > charges.csv   # for accounting",
   ]
 
   static override flags = {
@@ -34,25 +51,89 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
     'starting-after': Flags.string({ description: 'Cursor: the id of the last charge of the previous page.', helpValue: 'ID' }),
     all: Flags.boolean({ description: 'Follow every page to the end (streamed).' }),
     ndjson: Flags.boolean({ description: 'One charge per line as JSON, streamed.', exclusive: ['json', 'quiet'], helpGroup: 'OUTPUT' }),
-    quiet: Flags.boolean({ char: 'q', description: 'Print only ids, one per line.', exclusive: ['json', 'ndjson'], helpGroup: 'OUTPUT' }),
+    quiet: Flags.boolean({ char: 'q', description: 'Print only ids, one per line.', exclusive: ['json', 'ndjson', 'csv'], helpGroup: 'OUTPUT' }),
+    csv: Flags.boolean({ description: 'RFC 4180 CSV with a header row and the documented columns (streamed).', exclusive: ['json', 'ndjson', 'quiet'], helpGroup: 'OUTPUT' }),
+    separator: Flags.string({ description: "CSV field separator, one character (e.g. ';').", dependsOn: ['csv'], helpValue: 'CHAR', helpGroup: 'OUTPUT' }),
+    'settled-after': Flags.string({
+      description: 'Settled at or after this date (every page is scanned).',
+      helpValue: 'DATE',
+      exclusive: ['status', 'overdue', 'starting-after', 'created-after', 'created-before', 'external-id'],
+      helpGroup: 'OPERATORS',
+    }),
+    'settled-before': Flags.string({
+      description: 'Settled before this date.',
+      helpValue: 'DATE',
+      exclusive: ['status', 'overdue', 'starting-after', 'created-after', 'created-before', 'external-id'],
+      helpGroup: 'OPERATORS',
+    }),
+    lookback: Flags.string({ description: 'How long before --settled-after a charge may have been created (default 30d).', helpValue: 'DURATION', helpGroup: 'OPERATORS' }),
+    overdue: Flags.boolean({
+      description: 'Paid charges past their settlement estimate by more than --grace, oldest first.',
+      exclusive: ['status', 'starting-after', 'created-after', 'created-before', 'external-id'],
+      helpGroup: 'OPERATORS',
+    }),
+    grace: Flags.string({ description: 'With --overdue: how late counts as overdue (default 1h).', helpValue: 'DURATION', dependsOn: ['overdue'], helpGroup: 'OPERATORS' }),
+    tz: Flags.string({ description: "Zone of the days in dates, created-* included (default the machine's), e.g. America/Sao_Paulo.", helpValue: 'ZONE', helpGroup: 'OPERATORS' }),
   }
 
   /** One page is the result; --all streams every page as it comes, and returns nothing. */
   async run(): Promise<ChargeList | undefined> {
-    let query = parseListFlags(this.flags)
+    const separator = parseSeparator(this.flags.separator)
+    if (this.flags.overdue) return this.listOverdue(separator)
+    if (this.flags['settled-after'] !== undefined || this.flags['settled-before'] !== undefined) return this.listSettled(separator)
+    let query = parseListFlags(zonedCreatedFlags(this.flags, new Date()))
     const client = await this.client()
     if (hasRelativeTime(this.flags)) {
       // `2h` means two hours before the server's now (a sandbox clock may be days ahead): one
       // small request reads its Date header, then the flags are computed again on that clock.
       await client.listCharges({ limit: 1 })
-      query = parseListFlags(this.flags, client.serverNow())
+      query = parseListFlags(zonedCreatedFlags(this.flags, client.serverNow()), client.serverNow())
     }
     const mode = listMode(this.flags, this.io)
     if (mode === 'table') this.note(`${await this.badge('err')} charges${query.status ? ` · ${query.status}` : ''}`)
     if (!this.flags.all) return client.listCharges(query)
-    const sink = chargeSink(this.io, mode, () => client.serverNow())
+    const sink = chargeSink(this.io, mode, () => client.serverNow(), separator)
     for await (const charge of client.paginateCharges(query)) sink.write(charge)
     this.footer(sink.end(), undefined)
+    return undefined
+  }
+
+  /** --settled-after/--settled-before: every page of settled and refunded charges, filtered by settledAt, streamed. */
+  private async listSettled(separator: string): Promise<undefined> {
+    const f = this.flags
+    const pageSize = f.limit === undefined ? undefined : parseListFlags({ limit: f.limit }).limit
+    let range = parseSettledFlags(f, new Date())
+    const client = await this.client()
+    if (anyRelative(f['settled-after'], f['settled-before'])) {
+      await client.listCharges({ limit: 1 })
+      range = parseSettledFlags(f, client.serverNow())
+    }
+    const mode = listMode(f, this.io)
+    if (mode === 'table') this.note(`${await this.badge('err')} charges · settled in range`)
+    const sink = chargeSink(this.io, mode, () => client.serverNow(), separator)
+    for await (const charge of settledBetween(client, range, pageSize)) sink.write(charge)
+    this.footer(sink.end(), undefined)
+    return undefined
+  }
+
+  /** --overdue: paid_pending_settlement past estimatedAt + grace on the service's clock, oldest first. */
+  private async listOverdue(separator: string): Promise<undefined> {
+    const r = new FlagReader('See `svc charges list --help`.')
+    const graceMs = r.duration('grace', this.flags.grace, '1h')
+    r.done()
+    const client = await this.client()
+    const late = await overdueCharges(client, { graceMs, now: () => client.serverNow() })
+    const mode = listMode(this.flags, this.io)
+    if (mode === 'table') {
+      this.note(`${await this.badge('err')} charges · overdue settlements (grace ${this.flags.grace ?? '1h'})`)
+      const table = overdueTable(this.io)
+      for (const [i, item] of late.entries()) this.io.out(`${i === 0 ? table.header() : ''}${table.row(item)}`)
+      this.footer(late.length, undefined)
+      return undefined
+    }
+    const sink = chargeSink(this.io, mode, () => client.serverNow(), separator)
+    for (const item of late) sink.write(item.charge)
+    sink.end()
     return undefined
   }
 
@@ -60,7 +141,7 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
     if (!page) return
     const client = await this.client()
     const mode = listMode(this.flags, io)
-    const sink = chargeSink(io, mode, () => client.serverNow())
+    const sink = chargeSink(io, mode, () => client.serverNow(), parseSeparator(this.flags.separator))
     for (const charge of page.data) sink.write(charge)
     this.footer(sink.end(), mode === 'table' && page.hasMore ? page.data.at(-1)?.id : undefined)
     // A pipeline (list -q | cancel -) would silently act on the first page only: say so, on stderr.

@@ -1,6 +1,11 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand, quietFlag } from '../../lib/command-kit/base.js'
+import { FlagReader } from '../../lib/charges/operator-flags.js'
+import { machineTimeZone } from '../../lib/domain/calendar.js'
 import { painter } from '../../lib/output/color.js'
+import { csvWriter, parseSeparator } from '../../lib/output/csv.js'
+import { eventLogPages } from '../../lib/webhooks/event-log-pages.js'
+import { EVENT_LOG_CSV_COLUMNS } from '../../lib/webhooks/events-csv.js'
 import { type DeliveryRecord, EventStore } from '../../lib/webhooks/event-store.js'
 import { eventLogTable, deliveryJson, deliveryTsvRow } from '../../lib/webhooks/events-view.js'
 import type { IO } from '../../lib/output/io.js'
@@ -11,7 +16,7 @@ interface EventLogPage {
   records: DeliveryRecord[]
 }
 
-export default class WebhooksEvents extends BaseCommand<typeof WebhooksEvents, EventLogPage> {
+export default class WebhooksEvents extends BaseCommand<typeof WebhooksEvents, EventLogPage | undefined> {
   static override summary = 'Show the deliveries `svc webhooks listen` received, newest first, from the local event log.'
   static override description =
     'Every delivery is there, verified or not: verification result, what became of it (forwarded, failed, rejected, ' +
@@ -19,29 +24,66 @@ export default class WebhooksEvents extends BaseCommand<typeof WebhooksEvents, E
     'down to 80 columns; narrower, columns go and event ids and targets are cut in the middle). Piped: tab-separated rows in the ' +
     'order receivedAt eventId type verification outcome status forwardStatus latencyMs received source target (the app it was forwarded to). --json prints an ' +
     'array with headers and the raw body (text, or bodyBase64 when it is not UTF-8), each with target (the URL) and route (the --forward PATTERN ' +
-    'that chose it; null for the bare URL and for events logged before 0.3); --ndjson one object per line.'
+    'that chose it; null for the bare URL and for events logged before 0.3); --ndjson one object per line. ' +
+    '--state keeps one outcome (failed: never reached the app), --since the deliveries received since (24h, 7d, a day, an ' +
+    'ISO instant), --all every row (streamed page by page, whatever the log holds). --csv: RFC 4180 with a header row ' +
+    '(receivedAt, eventId, type, verification, verifyReason, outcome, answeredStatus, forwardStatus, latencyMs, received, ' +
+    "source, target, error), formula cells prefixed with '; --separator ';'."
 
   static override examples = [
     '<%= config.bin %> webhooks events',
     '<%= config.bin %> webhooks events --type charge.settled --limit 5 --json',
     '<%= config.bin %> webhooks events --type "charge.*" --ndjson | jq -r .eventId',
+    '<%= config.bin %> webhooks events --state failed --since 24h   # what never reached the app today',
+    "<%= config.bin %> webhooks events --all --csv --separator ';' > events.csv",
   ]
 
   static override flags = {
     limit: Flags.integer({ description: 'How many deliveries, newest first.', default: 20, min: 1, max: 10_000 }),
     type: Flags.string({ description: 'Only this event type (a trailing * matches a prefix, e.g. charge.*).' }),
     'event-id': Flags.string({ description: 'Only the deliveries of this event.' }),
-    ndjson: Flags.boolean({ description: 'One delivery per line as JSON.', exclusive: ['json', 'quiet'], helpGroup: 'OUTPUT' }),
+    ndjson: Flags.boolean({ description: 'One delivery per line as JSON.', exclusive: ['json', 'csv', 'quiet'], helpGroup: 'OUTPUT' }),
     quiet: quietFlag('the event ids (an event forwarded to several targets: once per delivery)'),
+    state: Flags.string({ description: 'Only deliveries with this outcome.', options: ['forwarded', 'failed', 'rejected', 'duplicate', 'skipped'] }),
+    since: Flags.string({ description: 'Only deliveries received since (24h, 7d, 2026-11-03, an ISO instant).', helpValue: 'DATE' }),
+    all: Flags.boolean({ description: 'Every matching delivery, not just --limit (streamed).' }),
+    csv: Flags.boolean({ description: 'RFC 4180 CSV with a header row (streamed).', exclusive: ['json', 'ndjson', 'quiet'], helpGroup: 'OUTPUT' }),
+    separator: Flags.string({ description: "CSV field separator, one character (e.g. ';').", dependsOn: ['csv'], helpValue: 'CHAR', helpGroup: 'OUTPUT' }),
   }
 
-  async run(): Promise<EventLogPage> {
+  async run(): Promise<EventLogPage | undefined> {
+    const separator = parseSeparator(this.flags.separator)
+    const check = new FlagReader('See `svc webhooks events --help`.')
+    // The log's times are this machine's clock (the listener stamps them).
+    const since = check.date('since', this.flags.since, { timeZone: machineTimeZone(), now: new Date() })
+    check.done()
     const store = await EventStore.open({ env: this.io.env })
     try {
-      return { path: store.path, records: store.list({ limit: this.flags.limit, type: this.flags.type, eventId: this.flags['event-id'] }) }
+      const filter = { type: this.flags.type, eventId: this.flags['event-id'], outcome: this.flags.state, since: since?.toISOString() }
+      const pages = eventLogPages(store, filter, this.flags.all ? Number.POSITIVE_INFINITY : this.flags.limit)
+      if (this.flags.all || this.flags.csv || this.flags.ndjson) return this.stream(pages, separator)
+      return { path: store.path, records: [...pages].flat() }
     } finally {
       store.close()
     }
+  }
+
+  /** Rows as they are read, one page in memory: --ndjson, --csv, and --all in any output. */
+  private stream(pages: Iterable<DeliveryRecord[]>, separator: string): undefined {
+    const csv = this.flags.csv ? csvWriter((t) => this.io.out(t), EVENT_LOG_CSV_COLUMNS, separator) : undefined
+    let count = 0
+    for (const page of pages) {
+      if (csv) for (const r of page) csv.row(r)
+      else if (this.flags.ndjson) this.io.out(page.map((r) => `${JSON.stringify(deliveryJson(r))}\n`).join(''))
+      else if (this.flags.quiet) this.io.out(page.map((r) => `${r.eventId}\n`).join(''))
+      else if (this.flags.json) this.io.out(page.map((r, i) => `${count + i === 0 ? '[\n' : ',\n'}${JSON.stringify(deliveryJson(r))}`).join(''))
+      else if (this.io.isStdoutTTY) this.io.out(eventLogTable(page, painter(this.io.color), this.io.columns))
+      else this.io.out(page.map(deliveryTsvRow).join(''))
+      count += page.length
+    }
+    csv?.end()
+    if (this.flags.json) this.io.out(count === 0 ? '[]\n' : '\n]\n')
+    return undefined
   }
 
   protected override toJson({ records }: EventLogPage): unknown {

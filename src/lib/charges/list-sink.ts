@@ -4,11 +4,13 @@
  * element by element (closed only when every page was read, so a failure never looks complete).
  */
 import type { Charge } from '../contract/schemas.js'
+import { CHARGE_CSV_COLUMNS } from '../output/charge-csv.js'
 import { chargeTable, chargeTsvRow } from '../output/charge-list-view.js'
+import { csvWriter } from '../output/csv.js'
 import { painter } from '../output/color.js'
 import type { IO } from '../output/io.js'
 
-export type ListMode = 'table' | 'tsv' | 'quiet' | 'ndjson' | 'json-array'
+export type ListMode = 'table' | 'tsv' | 'quiet' | 'ndjson' | 'json-array' | 'csv'
 
 export interface ChargeSink {
   write(charge: Charge): void
@@ -16,15 +18,29 @@ export interface ChargeSink {
   end(): number
 }
 
-export function listMode(flags: { json?: boolean; ndjson?: boolean; quiet?: boolean }, io: IO): ListMode {
+export function listMode(flags: { json?: boolean; ndjson?: boolean; quiet?: boolean; csv?: boolean }, io: IO): ListMode {
   if (flags.json) return 'json-array'
+  if (flags.csv) return 'csv'
   if (flags.ndjson) return 'ndjson'
   if (flags.quiet) return 'quiet'
   return io.isStdoutTTY ? 'table' : 'tsv'
 }
 
-export function chargeSink(io: IO, mode: ListMode, now: () => Date = () => new Date()): ChargeSink {
+export function chargeSink(io: IO, mode: ListMode, now: () => Date = () => new Date(), separator = ','): ChargeSink {
   let count = 0
+  if (mode === 'csv') {
+    const csv = csvWriter((t) => io.out(t), CHARGE_CSV_COLUMNS, separator)
+    return {
+      write(charge) {
+        csv.row(charge)
+        count++
+      },
+      end() {
+        csv.end()
+        return count
+      },
+    }
+  }
   const table = mode === 'table' ? chargeTable(painter(io.color), io.columns, now) : undefined
   const line: (c: Charge) => string = {
     table: (c: Charge) => `${count === 0 ? table!.header() : ''}${table!.row(c)}`,

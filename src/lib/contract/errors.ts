@@ -71,7 +71,7 @@ export const EXIT = {
   rateLimited: 6,
   network: 7,
   waitFailed: 8,
-  /** (0.4) The command worked and found something that needs a person: e.g. `webhooks test` to an inactive endpoint. */
+  /** (0.4) The command worked and found something that needs a person: `svc status --exit-status` with items, `webhooks test` to an inactive endpoint. */
   needsAttention: 9,
 } as const
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT]

@@ -37,6 +37,7 @@ export const AccountPatchSchema = z.strictObject({
     .min(1)
     .max(30 * 24 * 3600)
     .optional(),
+  holdSettlements: z.boolean().optional(),
 })
 
 export const ClockAdvanceSchema = z.strictObject({ ms: z.int().min(1).max(MAX_CLOCK_ADVANCE_MS) })

@@ -79,4 +79,9 @@ export interface AccountSettings {
   merchantIdPresent: boolean
   /** Seconds a QR stays payable (spec: "not shown"). */
   qrValiditySeconds: number
+  /**
+   * Operators' rehearsal (CLI.md 0.4): paid charges stay in paid_pending_settlement past their
+   * estimatedAt until this is false again or `test advance --status settled` settles one.
+   */
+  holdSettlements?: boolean
 }

@@ -15,6 +15,17 @@ import { OutboundClient, OutboundError } from '../net/outbound.js'
 
 export type { DeliveryState, DeliveryViewState, PanelEnv } from '../contract/panel.js'
 export type PanelDelivery = DeliveryRecord
+
+/** The delivery log's filters (CLI.md 0.4): state, event type (`charge.*`), created since (RFC 3339), a cursor. */
+export interface DeliveryListFilter {
+  env?: PanelEnv
+  eventId?: string
+  limit?: number
+  state?: string
+  type?: string
+  since?: string
+  startingAfter?: string
+}
 export type PanelAttempt = AttemptRecord
 export type PanelKey = SandboxKey
 export type PanelAccountSettings = AccountSettings
@@ -29,7 +40,7 @@ export interface NoWebhookEndpoint {
   url: null
 }
 
-export type PanelAccountPatch = Partial<Pick<PanelAccountSettings, 'feeBps' | 'feeFixedInCents' | 'settlementDelayHours' | 'activated' | 'blocked' | 'qrValiditySeconds'>>
+export type PanelAccountPatch = Partial<Pick<PanelAccountSettings, 'feeBps' | 'feeFixedInCents' | 'settlementDelayHours' | 'activated' | 'blocked' | 'qrValiditySeconds' | 'holdSettlements'>>
 
 export interface PanelClock {
   now: string
@@ -152,9 +163,22 @@ export class PanelClient {
     return this.call('PUT', '/webhook', { body: { url, ...(env ? { env } : {}) } })
   }
 
-  listDeliveries(filter: { env?: PanelEnv; eventId?: string; limit?: number } = {}): Promise<{ data: PanelDelivery[] }> {
+  listDeliveries(filter: DeliveryListFilter = {}): Promise<{ data: PanelDelivery[]; hasMore?: boolean }> {
     const limit = filter.limit === undefined ? undefined : String(filter.limit)
-    return this.call('GET', '/deliveries', { query: { env: filter.env, eventId: filter.eventId, limit } })
+    const { env, eventId, state, type, since, startingAfter } = filter
+    return this.call('GET', '/deliveries', { query: { env, eventId, limit, state, type, since, startingAfter } })
+  }
+
+  /** Every delivery matching the filter, newest first, one page (1000) in memory at a time. */
+  async *allDeliveries(filter: Omit<DeliveryListFilter, 'limit' | 'startingAfter'> = {}): AsyncGenerator<PanelDelivery[]> {
+    let startingAfter: string | undefined
+    for (;;) {
+      const page = await this.listDeliveries({ ...filter, limit: 1000, startingAfter })
+      if (page.data.length > 0) yield page.data
+      const last = page.data.at(-1)
+      if (!page.hasMore || !last || last.eventId === startingAfter) return
+      startingAfter = last.eventId
+    }
   }
 
   /** 404 (exit 4) when the environment (the key's, or `env`) has no delivery of that event. */

@@ -43,7 +43,7 @@ function tsv(value: string | number | boolean | undefined): string {
 }
 
 export function sandboxDeliveriesTable(rows: PanelDelivery[], sandboxNow: number, paint: Paint, totalWidth = 120): string {
-  const columns: Column[] = [{ header: 'EVENT ID', cut: 'middle' }, { header: 'TYPE' }, { header: 'URL' }, { header: 'TRIES', align: 'right' }, { header: 'ANSWER' }, { header: 'RETRY' }, { header: 'STATE' }]
+  const columns: Column[] = [{ header: 'EVENT ID', cut: 'middle' }, { header: 'TYPE' }, { header: 'URL' }, { header: 'TRIES', align: 'right' }, { header: 'ANSWER' }, { header: 'RETRY' }, { header: 'STATE' }, { header: 'CREATED' }]
   const cells = rows.map((d) => [
     safeText(d.eventId),
     safeText(d.type),
@@ -52,6 +52,8 @@ export function sandboxDeliveriesTable(rows: PanelDelivery[], sandboxNow: number
     safeText(lastOutcome(d)),
     d.nextRetryAt ? formatIn(Date.parse(d.nextRetryAt) - sandboxNow) : '',
     paint(d.injected?.includes('lose') ? 'yellow' : (STATE_STYLE[d.state] ?? 'bold'), stateText(d)),
+    // When the event was made (local time): which deliveries failed today.
+    shortLocal(d.createdAt),
   ])
   // The URL (the same endpoint on most rows) and the last answer give way first, then the URL
   // goes (--event-id shows it); event ids are cut last: they are what gets copied.
@@ -61,6 +63,8 @@ export function sandboxDeliveriesTable(rows: PanelDelivery[], sandboxNow: number
     { index: 1, min: 14 },
     { index: 2, drop: true },
     { index: 4, min: 6 },
+    // CREATED goes before event ids are cut (they are what gets copied).
+    { index: 7, drop: true },
     { index: 0, min: 13 },
     { index: 6, min: 15 },
     // Narrower still: the count of tries and the last answer go (--event-id shows both).
@@ -74,10 +78,19 @@ export function sandboxDeliveriesTable(rows: PanelDelivery[], sandboxNow: number
 /**
  * Piped: `eventId type url attempts lastStatus nextRetryAt state injected`, tab-separated; the
  * last column is the faults `--webhook-faults` injected, comma-separated (empty when none), last
- * so that scripts reading the first seven keep working.
+ * so that scripts reading the first seven keep working; then (0.4) createdAt, RFC 3339.
  */
 export function deliveriesTsv(rows: PanelDelivery[]): string {
-  return rows.map((d) => [d.eventId, d.type, d.url, d.attempts, lastOutcome(d), d.nextRetryAt, d.injected?.includes('lose') ? 'lost (injected)' : d.state, d.injected?.join(',')].map(tsv).join('\t') + '\n').join('')
+  return rows
+    .map((d) => [d.eventId, d.type, d.url, d.attempts, lastOutcome(d), d.nextRetryAt, d.injected?.includes('lose') ? 'lost (injected)' : d.state, d.injected?.join(','), d.createdAt].map(tsv).join('\t') + '\n')
+    .join('')
+}
+
+/** `26/11 14:05`: day and time, local, compact enough for a fitted table. */
+function shortLocal(iso: string): string {
+  const d = new Date(iso)
+  const p = (n: number) => String(n).padStart(2, '0')
+  return `${p(d.getDate())}/${p(d.getMonth() + 1)} ${p(d.getHours())}:${p(d.getMinutes())}`
 }
 
 /** One delivery in full (terminal): every attempt with its answer, then the body that was sent. */
@@ -151,6 +164,7 @@ const SETTINGS: Array<[keyof PanelAccountSettings, string, (s: PanelAccountSetti
   ['blocked', 'Blocked', (s) => yesNo(s.blocked)],
   ['merchantIdPresent', 'Merchant id present', (s) => yesNo(s.merchantIdPresent)],
   ['qrValiditySeconds', 'QR validity', (s) => formatSeconds(s.qrValiditySeconds)],
+  ['holdSettlements', 'Settlements held', (s) => yesNo(s.holdSettlements ?? false)],
 ]
 
 export function settingsView(s: PanelAccountSettings, paint: Paint): string {

@@ -7,9 +7,10 @@ import type { SandboxClock } from './clock.js'
 import type { KeyRecord, SandboxStore } from './store.js'
 import type { AccountSettings, Env, SandboxAdmin, SandboxKey } from './types.js'
 
-const SETTING_KEYS: ReadonlyArray<keyof AccountSettings> = ['feeBps', 'feeFixedInCents', 'settlementDelayHours', 'activated', 'blocked', 'merchantIdPresent', 'qrValiditySeconds']
+const SETTING_KEYS: ReadonlyArray<keyof AccountSettings> = ['feeBps', 'feeFixedInCents', 'settlementDelayHours', 'activated', 'blocked', 'merchantIdPresent', 'qrValiditySeconds', 'holdSettlements']
 
-export function createAdmin(store: SandboxStore, clock: SandboxClock): SandboxAdmin {
+/** `onHoldReleased`: settlements were held and no longer are; the engine re-arms the waiting ones. */
+export function createAdmin(store: SandboxStore, clock: SandboxClock, onHoldReleased: () => void = () => {}): SandboxAdmin {
   const full = (k: KeyRecord): SandboxKey => ({ key: k.key, environment: k.environment, revoked: k.revoked, createdAt: k.createdAt })
   return {
     listKeys: () => store.listKeys().map(full),
@@ -31,7 +32,10 @@ export function createAdmin(store: SandboxStore, clock: SandboxClock): SandboxAd
     updateSettings(patch: Partial<AccountSettings>) {
       const known: Partial<AccountSettings> = {}
       for (const k of SETTING_KEYS) if (patch[k] !== undefined) (known as Record<string, unknown>)[k] = patch[k]
-      return store.updateSettings(known)
+      const wasHeld = store.getSettings().holdSettlements === true
+      const next = store.updateSettings(known)
+      if (wasHeld && next.holdSettlements !== true) onHoldReleased()
+      return next
     },
   }
 }

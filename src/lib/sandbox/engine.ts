@@ -363,6 +363,9 @@ export class ChargeEngine {
         if (found.charge.status === 'settled' && splitOf(found.charge)?.status === 'pending') this.runSplit(found.charge, dueAt)
         return
       }
+      // Settlements held (sandbox account setting): the charge stays paid past estimatedAt; turning
+      // the hold off re-arms every waiting settlement (SandboxAdmin), which then falls due at once.
+      if (trigger === 'settle' && this.deps.store.getSettings().holdSettlements === true) return
       const t = transitionFor(found.charge.status as ChargeStatus, trigger)
       if (!t) return
       this.commit(found.charge, [t], dueAt)

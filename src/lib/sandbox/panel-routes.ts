@@ -5,6 +5,7 @@
  * calling here; errors are thrown, and the core shapes them as all its errors (spec 2.9).
  */
 import { CHOSEN_CODES } from '../contract/errors.js'
+import { DELIVERY_STATES } from '../contract/panel.js'
 import { AccountPatchSchema, ClockAdvanceSchema, KeyCreateSchema, KeyRevokeSchema, SplitRunSchema, WebhookPutSchema, WithdrawalAdvanceSchema } from '../contract/panel-requests.js'
 import type { ErrorDetail } from '../contract/schemas.js'
 import { maskSecret } from '../config/mask.js'
@@ -116,7 +117,16 @@ function listDeliveries(req: PanelRequest, deps: PanelDeps): PanelResponse {
     limit = Number(limitRaw)
     if (!/^\d+$/.test(limitRaw) || limit < 1 || limit > 1000) throw invalidRequest([{ field: 'limit', message: 'limit must be an integer from 1 to 1000' }])
   }
-  return ok(200, { data: deps.deliveries.list({ environment: req.environment, eventId, limit }) })
+  const state = req.query.get('state') ?? undefined
+  if (state !== undefined && !(DELIVERY_STATES as readonly string[]).includes(state)) throw invalidRequest([{ field: 'state', message: `state must be one of ${DELIVERY_STATES.join(', ')}` }])
+  const sinceRaw = req.query.get('since')
+  const sinceMs = sinceRaw === null ? undefined : Date.parse(sinceRaw)
+  if (sinceMs !== undefined && Number.isNaN(sinceMs)) throw invalidRequest([{ field: 'since', message: 'since must be an RFC 3339 instant' }])
+  const filter = { environment: req.environment, eventId, limit, state, type: req.query.get('type') ?? undefined, sinceMs, startingAfter: req.query.get('startingAfter') ?? undefined }
+  // One more than asked tells whether another page follows (`hasMore`, as the API's lists).
+  const rows = deps.deliveries.list({ ...filter, limit: (limit ?? 50) + 1 })
+  const pageSize = limit ?? 50
+  return ok(200, { data: rows.slice(0, pageSize), hasMore: rows.length > pageSize })
 }
 
 function resendDelivery(req: PanelRequest, deps: PanelDeps, params: Record<string, string>): PanelResponse {

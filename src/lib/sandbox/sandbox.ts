@@ -141,7 +141,10 @@ async function compose(opts: SandboxStartOptions, log: (line: string) => void, h
   const engine = new ChargeEngine({ store, clock, sink, log, baseUrl: () => baseUrl, beforeChargeInsert: opts.beforeChargeInsert })
   const withdrawals = new Withdrawals({ store, clock, sink })
   const productSales = new ProductSales({ store, clock, sink })
-  const admin = createAdmin(store, clock)
+  const admin = createAdmin(store, clock, () => {
+    engine.restoreTimers()
+    void clock.tick()
+  })
   web = new WebPanel({ store, engine, deliveries: shown, admin, clock, port: () => Number(new URL(baseUrl).port), ownHost: () => new URL(baseUrl).hostname, withdrawals, productSales })
   const reset = async (): Promise<void> => {
     engine.reset()

@@ -23,6 +23,7 @@ export const DEFAULT_SETTINGS: AccountSettings = {
   blocked: false,
   merchantIdPresent: true,
   qrValiditySeconds: 3600,
+  holdSettlements: false,
 }
 
 export interface Merchant {
@@ -234,7 +235,11 @@ export class SandboxStore {
     if (f.status) where.push('status = ?'), args.push(f.status)
     if (f.externalId !== undefined) where.push('external_id = ?'), args.push(f.externalId)
     if (f.createdAfterMs !== undefined) where.push('created_ms > ?'), args.push(f.createdAfterMs)
-    if (f.createdBeforeMs !== undefined) where.push('created_ms < ?'), args.push(f.createdBeforeMs)
+    // Past the first page the cursor is already below createdBefore: that bound then only made
+    // SQLite pick a created_ms range over the row-value seek, scanning from the top on every page
+    // (a month's report over 100 000 charges took 35 s instead of a few).
+    const cursorBelow = f.after !== undefined && f.createdBeforeMs !== undefined && f.after.createdMs < f.createdBeforeMs
+    if (f.createdBeforeMs !== undefined && !cursorBelow) where.push('created_ms < ?'), args.push(f.createdBeforeMs)
     if (f.after) {
       // A row-value comparison lets SQLite seek the listing index; the equivalent OR form made it
       // scan from the top on every page, so deep pages got slower and slower.

@@ -394,6 +394,43 @@ export class EventStore {
   }
 
   /**
+   * (0.4) One page of the log, newest first, older than `beforeSeq`: `svc webhooks events --all`
+   * follows pages by seq, so the whole log streams with one page in memory. Filters as `list`,
+   * plus `outcome` and `since` (receivedAt at or after, RFC 3339).
+   */
+  page(opts: { limit: number; type?: string; eventId?: string; outcome?: string; since?: string; beforeSeq?: number }): DeliveryRecord[] {
+    const where: string[] = []
+    const params: Array<string | number> = []
+    if (opts.type?.endsWith('*')) {
+      where.push('event_type LIKE ?')
+      params.push(`${opts.type.slice(0, -1).replace(/[%_]/g, '')}%`)
+    } else if (opts.type) {
+      where.push('event_type = ?')
+      params.push(opts.type)
+    }
+    for (const [column, value] of [
+      ['event_id', opts.eventId],
+      ['outcome', opts.outcome],
+    ] as const) {
+      if (value !== undefined) {
+        where.push(`${column} = ?`)
+        params.push(value)
+      }
+    }
+    if (opts.since !== undefined) {
+      where.push('received_at >= ?')
+      params.push(opts.since)
+    }
+    if (opts.beforeSeq !== undefined) {
+      where.push('seq < ?')
+      params.push(opts.beforeSeq)
+    }
+    params.push(opts.limit)
+    const sql = `SELECT * FROM deliveries ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC LIMIT ?`
+    return (this.db.prepare(sql).all(...params) as unknown as Row[]).map(fromRow)
+  }
+
+  /**
    * The delivery to replay for an event: the newest one the service sent that passed
    * verification, else the newest the service sent, else a replay's copy.
    */

@@ -100,7 +100,8 @@ describe('svc sandbox deliveries and clock', () => {
     await runCommand(SandboxClockAdvance, ['1s']) // waits for the first attempt
 
     const pending = await runCommand(SandboxDeliveries, ['--event-id', eventId])
-    expect(pending.stdout).toBe(`${eventId}\tcharge.test\t${target.url}\t1\t500\t${new Date(START + 10_000).toISOString()}\tpending\t\n`)
+    // The ninth column (0.4) is when the event was made: createdAt, on the sandbox clock.
+    expect(pending.stdout).toBe(`${eventId}\tcharge.test\t${target.url}\t1\t500\t${new Date(START + 10_000).toISOString()}\tpending\t\t${new Date(START).toISOString()}\n`)
 
     const advanced = await runCommand(SandboxClockAdvance, ['25h', '--json'])
     expect(JSON.parse(advanced.stdout)).toEqual({ now: new Date(START + 1000 + 25 * 3600_000).toISOString() })
@@ -133,7 +134,8 @@ describe('svc sandbox deliveries and clock', () => {
     const r = await runCommand(SandboxDeliveries, [], { tty: true })
     expect(r.exitCode).toBe(0)
     expect(r.stdout).toMatch(ANSI)
-    for (const h of ['EVENT ID', 'TYPE', 'URL', 'TRIES', 'ANSWER', 'RETRY', 'STATE']) expect(r.stdout).toContain(h)
+    // 100 columns: the URL (the same on every row) gives way to CREATED, the time column (0.4).
+    for (const h of ['EVENT ID', 'TYPE', 'TRIES', 'ANSWER', 'RETRY', 'STATE', 'CREATED']) expect(r.stdout).toContain(h)
     expect(r.stdout).toContain('charge.test')
   })
 

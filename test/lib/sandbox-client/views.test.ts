@@ -72,11 +72,11 @@ describe("outside data (the receiver's answers, event types, URLs, bodies)", () 
     expect(text).toContain('\\x1b[2J')
   })
 
-  it('cannot break a piped row: one line, eight fields', async () => {
+  it('cannot break a piped row: one line, nine fields', async () => {
     const { deliveriesTsv } = await import('../../../src/lib/sandbox-client/views.js')
     const out = deliveriesTsv([{ ...hostile, lastStatus: undefined }])
     expect(out.split('\n')).toHaveLength(2)
-    expect(out.split('\t')).toHaveLength(8)
+    expect(out.split('\t')).toHaveLength(9)
     expect(out).toContain('boom\\x1b[2J\\tthen\\nmore')
   })
 })
@@ -100,24 +100,24 @@ describe('injected webhook faults (--webhook-faults)', () => {
     const table = sandboxDeliveriesTable([lost, retried], NOW, plain, 240)
     expect(table).toContain('lost (injected)')
     expect(table).toContain('succeeded (injected: fail-first)')
-    expect(deliveriesTsv([lost]).split('\t').slice(6)).toEqual(['lost (injected)', 'lose\n'])
+    expect(deliveriesTsv([lost]).split('\t').slice(6, 8)).toEqual(['lost (injected)', 'lose'])
     // Issue 29 items 19, 20: the states the faults layer shows, as the log sends them.
     const held = delivery({ state: 'held', attempts: 0, nextRetryAt: undefined, lastError: undefined, injected: ['reorder'] })
     expect(sandboxDeliveriesTable([held], NOW, plain, 240)).toContain('held (injected: reorder)')
-    expect(deliveriesTsv([held]).split('\t').slice(6)).toEqual(['held', 'reorder\n'])
+    expect(deliveriesTsv([held]).split('\t').slice(6, 8)).toEqual(['held', 'reorder'])
     expect(
       deliveriesTsv([{ ...lost, state: 'lost' }])
         .split('\t')
-        .slice(6),
-    ).toEqual(['lost (injected)', 'lose\n'])
+        .slice(6, 8),
+    ).toEqual(['lost (injected)', 'lose'])
     // The piped rows keep the marker a terminal shows (trial report item 7): the faults, last, comma-separated.
     const duplicated = delivery({ state: 'succeeded', nextRetryAt: undefined, lastError: undefined, lastStatus: 200, injected: ['fail-first', 'duplicate'] })
-    expect(deliveriesTsv([duplicated]).split('\t').slice(6)).toEqual(['succeeded', 'fail-first,duplicate\n'])
+    expect(deliveriesTsv([duplicated]).split('\t').slice(6, 8)).toEqual(['succeeded', 'fail-first,duplicate'])
     expect(
       deliveriesTsv([delivery({ state: 'succeeded', nextRetryAt: undefined, lastError: undefined, lastStatus: 200 })])
         .split('\t')
-        .slice(6),
-    ).toEqual(['succeeded', '\n'])
+        .slice(6, 8),
+    ).toEqual(['succeeded', ''])
     const detail = deliveryDetail(retried, plain)
     expect(detail).toMatch(/#1 .*ECONNRESET.*\(injected: fail-first\)/)
     expect(detail).not.toMatch(/#2 .*injected/)

@@ -13,7 +13,7 @@ export default class SandboxAccountSet extends PanelCommand<typeof SandboxAccoun
   static override summary = "Change the sandbox merchant's plan and account state: fees, settlement hold, activation, block."
   static override description =
     'What the real service changes when the merchant switches plan or support acts on the account. Fees apply to charges ' +
-    'created afterwards and to `svc account`; the hold applies to charges paid afterwards. --activated false answers charge ' +
+    'created afterwards and to `svc account`; the hold applies to charges paid afterwards. --hold-settlements keeps paid charges waiting past their settlement estimate (`svc test advance ID --status settled` still settles one), so `svc charges list --overdue` and `svc status` can be rehearsed. --activated false answers charge ' +
     'creation 403 merchant_not_activated, --blocked true 403 charge_blocked. Prints the resulting settings.'
 
   static override examples = [
@@ -21,6 +21,7 @@ export default class SandboxAccountSet extends PanelCommand<typeof SandboxAccoun
     '<%= config.bin %> sandbox account set --hold-hours 1',
     '<%= config.bin %> sandbox account set --activated false',
     '<%= config.bin %> sandbox account set --blocked true --json',
+    '<%= config.bin %> sandbox account set --hold-settlements   # paid charges wait: rehearse late settlements',
   ]
 
   static override flags = {
@@ -31,12 +32,16 @@ export default class SandboxAccountSet extends PanelCommand<typeof SandboxAccoun
     blocked: bool('Whether charging is blocked for the merchant.'),
     'merchant-id-present': bool('Whether the account has a merchant id (false: 403 missing_merchant_id).'),
     'qr-validity': Flags.string({ description: "How long a new charge's QR stays payable, e.g. 15m, 1h.", helpValue: 'DURATION' }),
+    'hold-settlements': Flags.boolean({
+      description: 'Keep paid charges in paid_pending_settlement past their estimatedAt (rehearse late settlements); --no-hold-settlements settles the waiting ones at once.',
+      allowNo: true,
+    }),
   }
 
   async run(): Promise<PanelAccountSettings> {
     const patch = toPatch(this.flags)
     if (Object.keys(patch).length === 0) {
-      throw new UsageError('Nothing to change.', { hint: 'Pass at least one of --fee-bps, --fee-fixed, --hold-hours, --activated, --blocked, --qr-validity.' })
+      throw new UsageError('Nothing to change.', { hint: 'Pass at least one of --fee-bps, --fee-fixed, --hold-hours, --activated, --blocked, --qr-validity, --hold-settlements.' })
     }
     return (await this.panel()).updateAccount(patch)
   }
@@ -55,6 +60,7 @@ function toPatch(flags: SandboxAccountSet['flags']): PanelAccountPatch {
   if (flags['hold-hours'] !== undefined) patch.settlementDelayHours = flags['hold-hours']
   if (flags.activated !== undefined) patch.activated = flags.activated === 'true'
   if (flags.blocked !== undefined) patch.blocked = flags.blocked === 'true'
+  if (flags['hold-settlements'] !== undefined) patch.holdSettlements = flags['hold-settlements']
   if (flags['merchant-id-present'] !== undefined) patch.merchantIdPresent = flags['merchant-id-present'] === 'true'
   if (flags['qr-validity'] !== undefined) {
     const ms = parseDuration(flags['qr-validity'])

@@ -1,6 +1,11 @@
 import { Flags } from '@oclif/core'
+import { FlagReader } from '../../../lib/charges/operator-flags.js'
+import { DELIVERY_STATES } from '../../../lib/contract/panel.js'
+import { machineTimeZone } from '../../../lib/domain/calendar.js'
 import { painter } from '../../../lib/output/color.js'
-import { noDeliveryError, type PanelDelivery } from '../../../lib/sandbox-client/client.js'
+import { csvWriter, parseSeparator } from '../../../lib/output/csv.js'
+import { type DeliveryListFilter, noDeliveryError, type PanelDelivery } from '../../../lib/sandbox-client/client.js'
+import { DELIVERY_CSV_COLUMNS } from '../../../lib/sandbox-client/delivery-csv.js'
 import { envFlag, PanelCommand } from '../../../lib/command-kit/sandbox-panel.js'
 import { quietFlag } from '../../../lib/command-kit/base.js'
 import { sandboxDeliveriesTable, deliveriesTsv, deliveryDetail } from '../../../lib/sandbox-client/views.js'
@@ -12,7 +17,7 @@ interface DeliveryLog {
   now?: string
 }
 
-export default class SandboxDeliveries extends PanelCommand<typeof SandboxDeliveries, DeliveryLog> {
+export default class SandboxDeliveries extends PanelCommand<typeof SandboxDeliveries, DeliveryLog | undefined> {
   static override summary = "Show the sandbox's webhook delivery log: attempts, last status, next retry, state (`resend EVENT_ID` sends one again)."
   static override description =
     'Newest first, for the environment of the key (or --env). On a terminal the table fits its width (narrower, the URL ' +
@@ -23,7 +28,11 @@ export default class SandboxDeliveries extends PanelCommand<typeof SandboxDelive
     'also `delay`), "succeeded (injected: fail-first, duplicate)" and per attempt otherwise; `injected` in --json. Faults touch the test environment only. With --event-id, a terminal also ' +
     'shows every attempt with its answer and the body that was sent; an event with no delivery in the environment exits 4 ' +
     '(not_found), like `deliveries resend`, while a log with no deliveries at all is an empty list (exit 0). Piped: tab-separated rows, no header, in the order ' +
-    '`eventId type url attempts lastStatus nextRetryAt state injected`, the last column the injected faults, comma-separated (empty when none).'
+    '`eventId type url attempts lastStatus nextRetryAt state injected createdAt`, injected the faults, comma-separated (empty when none). ' +
+    '--state, --type (exact, or a prefix with *: charge.*) and --since (24h, 7d, a day, an ISO instant; on the sandbox clock) filter on the sandbox; ' +
+    '--all follows every page (1000 at a time, streamed) with any output: --ndjson one delivery per line, --csv RFC 4180 with a header row ' +
+    '(eventId, type, environment, createdAt, url, state, attempts, lastStatus, lastError, nextRetryAt, firstAttemptAt, injected; a text cell ' +
+    "beginning with =, +, -, @, tab or CR is prefixed with '), --separator ';'."
 
   static override examples = [
     '<%= config.bin %> sandbox deliveries',
@@ -32,6 +41,8 @@ export default class SandboxDeliveries extends PanelCommand<typeof SandboxDelive
     "<%= config.bin %> sandbox deliveries --env live --json | jq '.data[].state'",
     "<%= config.bin %> sandbox deliveries | awk -F'\\t' '$8 ~ /duplicate/ {print $1}'   # the deliveries a fault was injected into",
     '<%= config.bin %> sandbox deliveries resend evt_3f2a9c01d4e5b6a7c8d9e0f1',
+    '<%= config.bin %> sandbox deliveries --state failed --since 24h   # which deliveries failed today, and why (ANSWER)',
+    "<%= config.bin %> sandbox deliveries --all --type 'charge.*' --csv > deliveries.csv",
   ]
 
   static override flags = {
@@ -39,15 +50,56 @@ export default class SandboxDeliveries extends PanelCommand<typeof SandboxDelive
     limit: Flags.integer({ description: 'At most this many deliveries (1 to 1000).', default: 50, min: 1, max: 1000, helpValue: 'N' }),
     quiet: quietFlag('the event ids'),
     env: envFlag,
+    state: Flags.string({ description: 'Only deliveries in this state.', options: [...DELIVERY_STATES] }),
+    type: Flags.string({ description: 'Only this event type (a trailing * matches a prefix, e.g. charge.*).', helpValue: 'PATTERN' }),
+    since: Flags.string({ description: 'Only deliveries created since (24h, 7d, 2026-11-03, an ISO instant).', helpValue: 'DATE' }),
+    all: Flags.boolean({ description: 'Every delivery that matches, page after page (streamed).' }),
+    ndjson: Flags.boolean({ description: 'One delivery per line as JSON, streamed.', exclusive: ['json', 'csv', 'quiet'], helpGroup: 'OUTPUT' }),
+    csv: Flags.boolean({ description: 'RFC 4180 CSV with a header row (streamed).', exclusive: ['json', 'ndjson', 'quiet'], helpGroup: 'OUTPUT' }),
+    separator: Flags.string({ description: "CSV field separator, one character (e.g. ';').", dependsOn: ['csv'], helpValue: 'CHAR', helpGroup: 'OUTPUT' }),
   }
 
-  async run(): Promise<DeliveryLog> {
+  async run(): Promise<DeliveryLog | undefined> {
+    const separator = parseSeparator(this.flags.separator)
+    const check = new FlagReader('See `svc sandbox deliveries --help`.')
+    check.date('since', this.flags.since, { timeZone: machineTimeZone(), now: new Date() })
+    check.done()
     const panel = await this.panel()
-    const filter = { env: this.envChoice(), eventId: this.flags['event-id'], limit: this.flags.limit }
+    const filter: DeliveryListFilter = { env: this.envChoice(), eventId: this.flags['event-id'], limit: this.flags.limit, state: this.flags.state, type: this.flags.type }
+    if (this.flags.since !== undefined) {
+      // Relative forms count back from the sandbox's clock, not this machine's.
+      const now = new Date((await panel.getClock()).now)
+      filter.since = check.date('since', this.flags.since, { timeZone: machineTimeZone(), now })!.toISOString()
+    }
+    if (this.flags.all || this.flags.ndjson || this.flags.csv) return this.stream(filter, separator)
     const tty = this.io.isStdoutTTY && !this.flags.json && !this.flags.quiet
     const [{ data }, clock] = await Promise.all([panel.listDeliveries(filter), tty ? panel.getClock() : undefined])
     if (filter.eventId && !data.length) throw noDeliveryError(filter.eventId, filter.env ?? (await this.credentials()).environment)
     return { data, now: clock?.now }
+  }
+
+  /** --all, --ndjson, --csv: every page (or the one asked for), written as it comes. */
+  private async stream(filter: DeliveryListFilter, separator: string): Promise<undefined> {
+    const panel = await this.panel()
+    const one = async function* () {
+      yield (await panel.listDeliveries(filter)).data
+    }
+    const pages = this.flags.all ? panel.allDeliveries(filter) : one()
+    const csv = this.flags.csv ? csvWriter((t) => this.io.out(t), DELIVERY_CSV_COLUMNS, separator) : undefined
+    const tty = this.io.isStdoutTTY && !this.flags.json && !this.flags.ndjson && !this.flags.quiet && !csv
+    let count = 0
+    for await (const page of pages) {
+      if (csv) for (const d of page) csv.row(d)
+      else if (this.flags.ndjson) this.io.out(page.map((d) => `${JSON.stringify(d)}\n`).join(''))
+      else if (this.flags.quiet) this.io.out(page.map((d) => `${d.eventId}\n`).join(''))
+      else if (this.flags.json) this.io.out(page.map((d, i) => `${count + i === 0 ? '{"data":[\n' : ',\n'}${JSON.stringify(d)}`).join(''))
+      else if (tty) this.io.out(sandboxDeliveriesTable(page, Date.parse((await panel.getClock()).now), painter(this.io.color), this.io.columns))
+      else this.io.out(deliveriesTsv(page))
+      count += page.length
+    }
+    csv?.end()
+    if (this.flags.json) this.io.out(count === 0 ? '{"data":[]}\n' : '\n]}\n')
+    return undefined
   }
 
   protected override toJson({ data }: DeliveryLog): unknown {

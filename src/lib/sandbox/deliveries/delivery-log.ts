@@ -44,6 +44,14 @@ export interface DeliveryFilter {
   eventId?: string
   /** Newest first, at most this many (default 50, max 1000). */
   limit?: number
+  /** Only deliveries in this state (pending, succeeded, failed, skipped). */
+  state?: string
+  /** Only this event type, or a prefix when it ends in `*` (`charge.*`). */
+  type?: string
+  /** Only deliveries created at or after this instant (ms, sandbox clock). */
+  sinceMs?: number
+  /** Cursor: only deliveries older than the one of this event id (the last of the previous page). */
+  startingAfter?: string
 }
 
 type Row = Record<string, unknown>
@@ -197,7 +205,8 @@ export class DeliveryLog {
   // ------------------------------------------------------------ the panel's reads
 
   list(filter: DeliveryFilter = {}): DeliveryRecord[] {
-    const limit = Math.min(Math.max(1, Math.floor(filter.limit ?? 50)), 1000)
+    // 1001: the panel route asks one more than its largest page (1000) to learn whether another follows.
+    const limit = Math.min(Math.max(1, Math.floor(filter.limit ?? 50)), 1001)
     const where: string[] = []
     const params: Array<string | number> = []
     if (filter.environment) {
@@ -207,6 +216,27 @@ export class DeliveryLog {
     if (filter.eventId) {
       where.push('event_id = ?')
       params.push(filter.eventId)
+    }
+    if (filter.state) {
+      where.push('state = ?')
+      params.push(filter.state)
+    }
+    if (filter.type) {
+      if (filter.type.endsWith('*')) {
+        where.push("type LIKE ? ESCAPE '\\'")
+        params.push(`${filter.type.slice(0, -1).replace(/[\\%_]/g, (c) => `\\${c}`)}%`)
+      } else {
+        where.push('type = ?')
+        params.push(filter.type)
+      }
+    }
+    if (filter.sinceMs !== undefined) {
+      where.push('created_ms >= ?')
+      params.push(filter.sinceMs)
+    }
+    if (filter.startingAfter) {
+      where.push('id < (SELECT id FROM webhook_deliveries WHERE event_id = ?)')
+      params.push(filter.startingAfter)
     }
     const sql = `SELECT * FROM webhook_deliveries ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY id DESC LIMIT ?`
     const rows = this.db.prepare(sql).all(...params, limit) as Row[]

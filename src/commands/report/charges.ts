@@ -1,0 +1,52 @@
+import { ApiCommand } from '../../lib/command-kit/api.js'
+import { readReportRange, reportFlags } from '../../lib/command-kit/report-flags.js'
+import { chargesReport } from '../../lib/charges/reports.js'
+import type { ChargesReport } from '../../lib/domain/reports.js'
+import { painter } from '../../lib/output/color.js'
+import { csvWriter, parseSeparator } from '../../lib/output/csv.js'
+import { createSpinner } from '../../lib/output/spinner.js'
+import type { IO } from '../../lib/output/io.js'
+import { CHARGES_CSV_COLUMNS, chargesTable, chargesTsv } from '../../lib/output/report-view.js'
+
+export default class ReportCharges extends ApiCommand<typeof ReportCharges, ChargesReport> {
+  static override summary = 'Charges created per day, week or month in your zone: how many were paid, expired, canceled.'
+  static override description =
+    'Charges created in the range (the API filters by creation), per period: count and gross, overall and by status as it ' +
+    "is now. Days are the operator's days in --tz (default the machine's zone); --to names the last day included. Every " +
+    'charge is checked (fee + net = gross): one that does not balance is listed, never summed. Streams every page. --json: ' +
+    '{ from, to, tz, by, periods: [{ start, end, count, grossInCents, byStatus: { STATUS: { count, grossInCents } } }], ' +
+    'total: { count, grossInCents, byStatus }, unbalanced: [ids] }. --csv and piped rows: start, end, count, grossInCents, ' +
+    'then STATUSCount and STATUSGrossInCents for each status.'
+
+  static override examples = [
+    '<%= config.bin %> report charges --from 2026-11-01 --to 2026-11-30 --by week --tz America/Sao_Paulo',
+    '<%= config.bin %> report charges --from today --to today --json | jq .total.byStatus',
+    "<%= config.bin %> report charges --from 2026-11-01 --to 2026-11-30 --by month --csv --separator ';'",
+  ]
+
+  static override flags = reportFlags
+
+  async run(): Promise<ChargesReport> {
+    const separator = parseSeparator(this.flags.separator)
+    const range = await readReportRange(this.flags, () => this.client(), 'See `svc report charges --help` for the date forms.')
+    const client = await this.client()
+    if (this.io.isStderrTTY && !this.flags.json) this.note(`${await this.badge('err')} charges created · ${range.timeZone}`)
+    // Every page is read: on a terminal, say how far it got (stderr; gone once the report prints).
+    const spinner = createSpinner(this.io, 'reading charges…')
+    const report = await chargesReport(client, range, (n) => spinner.update(`reading charges… ${n.toLocaleString('en-US')}`)).finally(() => spinner.stop())
+    if (report.unbalanced.length > 0) {
+      this.warnUser(`${report.unbalanced.length} charge(s) do not balance (fee + net ≠ gross) and were not summed: ${report.unbalanced.join(', ')}`)
+    }
+    if (this.flags.csv) {
+      const csv = csvWriter((t) => this.io.out(t), CHARGES_CSV_COLUMNS, separator)
+      for (const p of report.periods) csv.row(p)
+      csv.end()
+    }
+    return report
+  }
+
+  protected override render(report: ChargesReport, io: IO): void {
+    if (this.flags.csv) return
+    io.out(io.isStdoutTTY ? chargesTable(report, painter(io.color)) : chargesTsv(report))
+  }
+}

@@ -1,0 +1,65 @@
+import { Flags } from '@oclif/core'
+import { ApiCommand } from '../../lib/command-kit/api.js'
+import { readReportRange, reportFlags } from '../../lib/command-kit/report-flags.js'
+import { FlagReader } from '../../lib/charges/operator-flags.js'
+import { settlementReport } from '../../lib/charges/reports.js'
+import type { SettlementReport } from '../../lib/domain/reports.js'
+import { painter } from '../../lib/output/color.js'
+import { csvWriter, parseSeparator } from '../../lib/output/csv.js'
+import { createSpinner } from '../../lib/output/spinner.js'
+import type { IO } from '../../lib/output/io.js'
+import { SETTLEMENT_CSV_COLUMNS, settlementTable, settlementTsv } from '../../lib/output/report-view.js'
+
+export default class ReportSettlements extends ApiCommand<typeof ReportSettlements, SettlementReport> {
+  static override summary = 'What settled, per day, week or month in your zone: count, gross, fee, net, and refunds.'
+  static override description =
+    'Per period: settled count, gross, fee and net by settlement.settledAt, refunded count and gross by the refunded ' +
+    "charge's updatedAt, and a total row. Days are the operator's days in --tz (default the machine's zone); a day starts at " +
+    'local midnight (or, where daylight saving skipped midnight, when the day began). --to names the last day included. ' +
+    'Every charge is checked (fee + net = gross): one that does not balance is listed, never summed. Scans every page of ' +
+    'status=settled and status=refunded created from --from minus --lookback (default 30d) to --to, streamed: memory stays flat. ' +
+    'Amounts are integer centavos in --json, --csv and piped rows (start end settledCount grossInCents feeInCents netInCents ' +
+    'refundedCount refundedGrossInCents), R$ on a terminal. --json: { from, to, tz, by, periods: [{ start, end, settled: ' +
+    '{ count, grossInCents, feeInCents, netInCents }, refunded: { count, grossInCents } }], total, unbalanced: [ids] }.'
+
+  static override examples = [
+    '<%= config.bin %> report settlements --from yesterday --to yesterday --tz America/Sao_Paulo   # how much settled yesterday',
+    '<%= config.bin %> report settlements --from 2026-11-01 --to 2026-11-30 --by week',
+    "<%= config.bin %> report settlements --from 2026-11-01 --to 2026-11-30 --csv --separator ';' > settlements.csv",
+    '<%= config.bin %> report settlements --from 7d --to today --json | jq .total.settled.netInCents',
+  ]
+
+  static override flags = {
+    ...reportFlags,
+    lookback: Flags.string({ description: 'How long before --from a charge may have been created and still settle in range (default 30d).', helpValue: 'DURATION' }),
+  }
+
+  async run(): Promise<SettlementReport> {
+    const separator = parseSeparator(this.flags.separator)
+    const r = new FlagReader('See `svc report settlements --help`.')
+    const lookbackMs = r.duration('lookback', this.flags.lookback, '30d')
+    r.done()
+    const range = await readReportRange(this.flags, () => this.client(), 'See `svc report settlements --help` for the date forms.')
+    const client = await this.client()
+    if (this.io.isStderrTTY && !this.flags.json) this.note(`${await this.badge('err')} settlements · ${range.timeZone}`)
+    // Every page is read: on a terminal, say how far it got (stderr; gone once the report prints).
+    const spinner = createSpinner(this.io, 'reading charges…')
+    const report = await settlementReport(client, { ...range, lookbackMs }, (n) => spinner.update(`reading settled and refunded charges… ${n.toLocaleString('en-US')}`)).finally(() => spinner.stop())
+    this.warnUnbalanced(report.unbalanced)
+    if (this.flags.csv) {
+      const csv = csvWriter((t) => this.io.out(t), SETTLEMENT_CSV_COLUMNS, separator)
+      for (const p of report.periods) csv.row(p)
+      csv.end()
+    }
+    return report
+  }
+
+  protected override render(report: SettlementReport, io: IO): void {
+    if (this.flags.csv) return
+    io.out(io.isStdoutTTY ? settlementTable(report, painter(io.color)) : settlementTsv(report))
+  }
+
+  private warnUnbalanced(ids: string[]): void {
+    if (ids.length > 0) this.warnUser(`${ids.length} charge(s) do not balance (fee + net ≠ gross) and were not summed: ${ids.join(', ')}`)
+  }
+}

@@ -1,0 +1,117 @@
+/**
+ * Flags of the operator's commands (CLI.md 0.4): `--tz`, dates as the operator's days
+ * (`YYYY-MM-DD` in the zone, ISO instants, `24h`/`7d` back from now), durations (`--lookback`,
+ * `--grace`, `--since`) and a report's range. Every bad value is reported at once, naming its
+ * flag, before anything is sent (exit 2).
+ */
+import { isValidTimeZone, machineTimeZone, PERIOD_UNITS, type PeriodUnit } from '../domain/calendar.js'
+import { isRelativeOperatorDate, parseOperatorDate } from '../domain/operator-dates.js'
+import { parseDuration } from '../domain/time.js'
+import { type FlagIssue, flagsError } from './flag-issues.js'
+
+export const DATE_FORMS = 'a day (2026-11-03, in --tz), today, yesterday, an ISO instant (2026-11-03T10:00:00-03:00) or an age (24h, 7d)'
+
+/** Collects issues while flags are read; `done()` throws them all as one usage error. */
+export class FlagReader {
+  readonly issues: FlagIssue[] = []
+  constructor(private readonly hint: string) {}
+
+  zone(raw: string | undefined): string {
+    if (raw === undefined) return machineTimeZone()
+    if (isValidTimeZone(raw)) return raw
+    this.issues.push({ field: '--tz', message: `"${raw}" is not a time zone this system knows: use an IANA name such as America/Sao_Paulo or UTC` })
+    return 'UTC'
+  }
+
+  date(flag: string, raw: string | undefined, opts: { timeZone: string; now: Date; edge?: 'start' | 'end' }): Date | undefined {
+    if (raw === undefined) return undefined
+    const d = parseOperatorDate(raw, opts)
+    if (!d) this.issues.push({ field: `--${flag}`, message: `"${raw}" is not a date: use ${DATE_FORMS}` })
+    return d
+  }
+
+  duration(flag: string, raw: string | undefined, fallback: string): number {
+    const ms = parseDuration(raw ?? fallback)
+    if (ms === undefined || ms <= 0) {
+      this.issues.push({ field: `--${flag}`, message: `"${raw}" is not a duration: use e.g. 30m, 1h, 24h, 7d` })
+      return 0
+    }
+    return ms
+  }
+
+  order(fromFlag: string, from: Date | undefined, toFlag: string, to: Date | undefined): void {
+    if (from && to && from.getTime() >= to.getTime()) this.issues.push({ field: `--${fromFlag}`, message: `must be earlier than --${toFlag}` })
+  }
+
+  done(): void {
+    if (this.issues.length > 0) throw flagsError(this.issues, this.hint)
+  }
+}
+
+/** Whether any of these date texts counts back from now: it is then read on the service's clock. */
+export function anyRelative(...texts: Array<string | undefined>): boolean {
+  return texts.some((t) => t !== undefined && isRelativeOperatorDate(t))
+}
+
+/**
+ * With --tz, `charges list --created-after/--created-before` days (`2026-11-03`, `today`,
+ * `yesterday`) are that zone's days too: they are rewritten to the instant the day starts there.
+ * Other forms (RFC 3339, ages) are left as written. An unknown zone is exit 2 naming --tz.
+ */
+export function zonedCreatedFlags<F extends { 'created-after'?: string; 'created-before'?: string; tz?: string }>(flags: F, now: Date): F {
+  if (flags.tz === undefined) return flags
+  const r = new FlagReader('See `svc charges list --help`.')
+  const timeZone = r.zone(flags.tz)
+  r.done()
+  const out = { ...flags }
+  for (const flag of ['created-after', 'created-before'] as const) {
+    const raw = flags[flag]?.trim().toLowerCase()
+    if (raw === undefined || !(/^\d{4}-\d{2}-\d{2}$/.test(raw) || raw === 'today' || raw === 'yesterday')) continue
+    const d = parseOperatorDate(raw, { timeZone, now })
+    if (d) out[flag] = d.toISOString()
+  }
+  return out
+}
+
+/** `--settled-after/--settled-before [--lookback] [--tz]` of `charges list`. */
+export function parseSettledFlags(flags: { 'settled-after'?: string; 'settled-before'?: string; lookback?: string; tz?: string }, now: Date): { after?: Date; before?: Date; lookbackMs: number } {
+  const r = new FlagReader('See `svc charges list --help` for the date forms.')
+  const timeZone = r.zone(flags.tz)
+  const range = {
+    after: r.date('settled-after', flags['settled-after'], { timeZone, now }),
+    before: r.date('settled-before', flags['settled-before'], { timeZone, now }),
+    lookbackMs: r.duration('lookback', flags.lookback, '30d'),
+  }
+  r.order('settled-after', range.after, 'settled-before', range.before)
+  r.done()
+  return range
+}
+
+export interface ReportFlags {
+  from?: string
+  to?: string
+  by?: string
+  tz?: string
+}
+
+export interface ReportRangeFlags {
+  from: Date
+  to: Date
+  by: PeriodUnit
+  timeZone: string
+}
+
+/** `--from DATE --to DATE [--by day|week|month] [--tz ZONE]`: a whole day in --to counts (to its end). */
+export function parseReportFlags(flags: ReportFlags, now: Date, hint: string): ReportRangeFlags {
+  const r = new FlagReader(hint)
+  const timeZone = r.zone(flags.tz)
+  const by = (flags.by ?? 'day') as PeriodUnit
+  if (!PERIOD_UNITS.includes(by)) r.issues.push({ field: '--by', message: `must be one of ${PERIOD_UNITS.join(', ')}, not "${flags.by}"` })
+  if (flags.from === undefined) r.issues.push({ field: '--from', message: 'is required' })
+  if (flags.to === undefined) r.issues.push({ field: '--to', message: 'is required' })
+  const from = r.date('from', flags.from, { timeZone, now })
+  const to = r.date('to', flags.to, { timeZone, now, edge: 'end' })
+  r.order('from', from, 'to', to)
+  r.done()
+  return { from: from!, to: to!, by, timeZone }
+}

@@ -1,0 +1,162 @@
+/**
+ * The arithmetic of `svc report` (CLI.md 0.4): charges go in one at a time (a stream, never the
+ * whole list), each checked (fee + net = gross) before it is summed into its period; one that
+ * does not balance is listed in `unbalanced`, never summed. Periods are the calendar's, in a zone.
+ */
+import { formatInZone, type Period, type PeriodUnit, periodIndex, periodsBetween } from './calendar.js'
+import { addAmount, type AmountParts, emptyTotals, isBalanced, type MoneyTotals } from './money-totals.js'
+
+/** What a report reads of a charge (the API's Charge has these fields). */
+export interface ReportCharge {
+  id: string
+  status: string
+  createdAt: string
+  updatedAt: string
+  amount: AmountParts
+  settlement: { settledAt?: string }
+}
+
+export interface ReportRange {
+  from: Date
+  to: Date
+  by: PeriodUnit
+  timeZone: string
+}
+
+export interface GrossTotals {
+  count: number
+  grossInCents: number
+}
+
+export interface SettlementPeriod {
+  start: string
+  end: string
+  settled: MoneyTotals
+  refunded: GrossTotals
+}
+
+export interface SettlementReport {
+  from: string
+  to: string
+  tz: string
+  by: PeriodUnit
+  periods: SettlementPeriod[]
+  total: { settled: MoneyTotals; refunded: GrossTotals }
+  unbalanced: string[]
+}
+
+const inRange = (iso: string | undefined, range: ReportRange) => {
+  if (!iso) return undefined
+  const d = new Date(iso)
+  return d.getTime() >= range.from.getTime() && d.getTime() < range.to.getTime() ? d : undefined
+}
+
+/**
+ * Settlements per period: settled count, gross, fee and net by `settledAt` (a refunded charge
+ * was settled first, so it counts there too); refunded count and gross by the refunded charge's
+ * `updatedAt` (the moment it became refunded).
+ */
+export function settlementReportBuilder(range: ReportRange) {
+  const periods = periodsBetween(range.from, range.to, range.by, range.timeZone)
+  const settled = periods.map(() => emptyTotals())
+  const refunded = periods.map(() => ({ count: 0, grossInCents: 0 }))
+  const unbalanced = new Set<string>()
+  return {
+    add(charge: ReportCharge): void {
+      const settledAt = inRange(charge.settlement.settledAt, range)
+      const refundedAt = charge.status === 'refunded' ? inRange(charge.updatedAt, range) : undefined
+      if (!settledAt && !refundedAt) return
+      if (!isBalanced(charge.amount)) {
+        unbalanced.add(charge.id)
+        return
+      }
+      if (settledAt) addAmount(settled[periodIndex(periods, settledAt)]!, charge.amount)
+      if (refundedAt) {
+        const r = refunded[periodIndex(periods, refundedAt)]!
+        r.count += 1
+        r.grossInCents += charge.amount.grossInCents
+      }
+    },
+    result(): SettlementReport {
+      const total = { settled: emptyTotals(), refunded: { count: 0, grossInCents: 0 } }
+      for (const s of settled) {
+        total.settled.count += s.count
+        total.settled.grossInCents += s.grossInCents
+        total.settled.feeInCents += s.feeInCents
+        total.settled.netInCents += s.netInCents
+      }
+      for (const r of refunded) {
+        total.refunded.count += r.count
+        total.refunded.grossInCents += r.grossInCents
+      }
+      return {
+        ...header(range),
+        periods: periods.map((p, i) => ({ ...bounds(p, range), settled: settled[i]!, refunded: refunded[i]! })),
+        total,
+        unbalanced: [...unbalanced],
+      }
+    },
+  }
+}
+
+export interface ChargesPeriod {
+  start: string
+  end: string
+  count: number
+  grossInCents: number
+  byStatus: Record<string, GrossTotals>
+}
+
+export interface ChargesReport {
+  from: string
+  to: string
+  tz: string
+  by: PeriodUnit
+  periods: ChargesPeriod[]
+  total: { count: number; grossInCents: number; byStatus: Record<string, GrossTotals> }
+  unbalanced: string[]
+}
+
+/** Charges created per period: count and gross, overall and by status as they are now (paid, expired, canceled…). */
+export function chargesReportBuilder(range: ReportRange) {
+  const periods = periodsBetween(range.from, range.to, range.by, range.timeZone)
+  const rows = periods.map(() => ({ count: 0, grossInCents: 0, byStatus: {} as Record<string, GrossTotals> }))
+  const unbalanced = new Set<string>()
+  return {
+    add(charge: ReportCharge): void {
+      const createdAt = inRange(charge.createdAt, range)
+      if (!createdAt) return
+      if (!isBalanced(charge.amount)) {
+        unbalanced.add(charge.id)
+        return
+      }
+      const row = rows[periodIndex(periods, createdAt)]!
+      row.count += 1
+      row.grossInCents += charge.amount.grossInCents
+      const s = (row.byStatus[charge.status] ??= { count: 0, grossInCents: 0 })
+      s.count += 1
+      s.grossInCents += charge.amount.grossInCents
+    },
+    result(): ChargesReport {
+      const total = { count: 0, grossInCents: 0, byStatus: {} as Record<string, GrossTotals> }
+      for (const row of rows) {
+        total.count += row.count
+        total.grossInCents += row.grossInCents
+        for (const [status, t] of Object.entries(row.byStatus)) {
+          const s = (total.byStatus[status] ??= { count: 0, grossInCents: 0 })
+          s.count += t.count
+          s.grossInCents += t.grossInCents
+        }
+      }
+      return { ...header(range), periods: periods.map((p, i) => ({ ...bounds(p, range), ...rows[i]! })), total, unbalanced: [...unbalanced] }
+    },
+  }
+}
+
+function header(range: ReportRange) {
+  return { from: formatInZone(range.from, range.timeZone), to: formatInZone(range.to, range.timeZone), tz: range.timeZone, by: range.by }
+}
+
+function bounds(p: Period, range: ReportRange) {
+  return { start: formatInZone(p.start, range.timeZone), end: formatInZone(p.end, range.timeZone) }
+}

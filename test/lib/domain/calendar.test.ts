@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest'
+import { formatInZone, isValidTimeZone, periodOf, periodsBetween, startOfDay } from '../../../src/lib/domain/calendar.js'
+import { parseOperatorDate } from '../../../src/lib/domain/operator-dates.js'
+
+const SP = 'America/Sao_Paulo'
+
+describe('calendar', () => {
+  it('São Paulo, 4 Nov 2018: midnight did not exist (00:00 → 01:00), the day starts at 01:00 -02:00', () => {
+    expect(startOfDay({ year: 2018, month: 11, day: 4 }, SP).toISOString()).toBe('2018-11-04T03:00:00.000Z')
+    expect(formatInZone(startOfDay({ year: 2018, month: 11, day: 4 }, SP), SP)).toBe('2018-11-04T01:00:00-02:00')
+  })
+
+  it('São Paulo, 18 Feb 2018: clocks went back at midnight, the day starts at 00:00 -03:00 (after the repeated hour)', () => {
+    expect(startOfDay({ year: 2018, month: 2, day: 18 }, SP).toISOString()).toBe('2018-02-18T03:00:00.000Z')
+    expect(startOfDay({ year: 2018, month: 2, day: 17 }, SP).toISOString()).toBe('2018-02-17T02:00:00.000Z')
+  })
+
+  it('a week starts on Monday, a month on its first day, in the zone', () => {
+    const p = periodOf(new Date('2026-11-26T02:00:00Z'), 'week', SP) // Wednesday 25 Nov, 23:00 in São Paulo
+    expect(formatInZone(p.start, SP)).toBe('2026-11-23T00:00:00-03:00')
+    expect(formatInZone(p.end, SP)).toBe('2026-11-30T00:00:00-03:00')
+    const m = periodOf(new Date('2026-12-01T02:00:00Z'), 'month', SP)
+    expect(formatInZone(m.start, SP)).toBe('2026-11-01T00:00:00-03:00')
+  })
+
+  it('periodsBetween cuts the first and last period at the range', () => {
+    const from = new Date('2026-11-10T15:00:00Z')
+    const to = startOfDay({ year: 2026, month: 12, day: 3 }, SP)
+    const ps = periodsBetween(from, to, 'month', SP).map((p) => [formatInZone(p.start, SP), formatInZone(p.end, SP)])
+    expect(ps).toEqual([
+      ['2026-11-10T12:00:00-03:00', '2026-12-01T00:00:00-03:00'],
+      ['2026-12-01T00:00:00-03:00', '2026-12-03T00:00:00-03:00'],
+    ])
+  })
+
+  it('knows IANA zones and refuses others', () => {
+    expect(isValidTimeZone(SP)).toBe(true)
+    expect(isValidTimeZone('UTC')).toBe(true)
+    expect(isValidTimeZone('Mars/Olympus')).toBe(false)
+    expect(isValidTimeZone('')).toBe(false)
+  })
+})
+
+describe('operator dates', () => {
+  const now = new Date('2026-11-26T02:00:00Z') // 25 Nov, 23:00 in São Paulo
+  it('a YYYY-MM-DD day is the operator\'s day in --tz; edge "end" is the start of the next day', () => {
+    expect(parseOperatorDate('2026-11-03', { timeZone: SP, now })?.toISOString()).toBe('2026-11-03T03:00:00.000Z')
+    expect(parseOperatorDate('2026-11-03', { timeZone: SP, now, edge: 'end' })?.toISOString()).toBe('2026-11-04T03:00:00.000Z')
+    expect(parseOperatorDate('2026-11-03', { timeZone: 'UTC', now })?.toISOString()).toBe('2026-11-03T00:00:00.000Z')
+  })
+  it("today and yesterday are the zone's days on the given clock, not UTC's", () => {
+    expect(parseOperatorDate('yesterday', { timeZone: SP, now })?.toISOString()).toBe('2026-11-24T03:00:00.000Z')
+    expect(parseOperatorDate('today', { timeZone: 'UTC', now })?.toISOString()).toBe('2026-11-26T00:00:00.000Z')
+  })
+  it('ISO instants and durations back from now', () => {
+    expect(parseOperatorDate('2026-11-03T10:00:00-03:00', { timeZone: 'UTC', now })?.toISOString()).toBe('2026-11-03T13:00:00.000Z')
+    expect(parseOperatorDate('24h', { timeZone: SP, now })?.toISOString()).toBe('2026-11-25T02:00:00.000Z')
+    expect(parseOperatorDate('7d', { timeZone: SP, now })?.toISOString()).toBe('2026-11-19T02:00:00.000Z')
+  })
+  it('refuses what is no date', () => {
+    for (const bad of ['2026-02-30', '2026-13-01', 'tomorrowish', '2026-11-03T25:00:00Z', '']) expect(parseOperatorDate(bad, { timeZone: SP, now })).toBeUndefined()
+  })
+})
