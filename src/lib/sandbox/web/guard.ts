@@ -16,8 +16,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { isLoopbackPeer } from '../../net/loopback.js'
-import { isSandboxHost } from '../host-check.js'
-import { readForm } from '../http-io.js'
+import { isSandboxHost } from '../http/host-check.js'
+import { readForm } from '../http/http-io.js'
 
 export const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 const TICKET_TTL_MS = 60_000

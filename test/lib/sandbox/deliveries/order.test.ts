@@ -2,9 +2,9 @@
  * Per-charge order of first attempts: an event of a charge goes out only once the previous event
  * of the same charge got its answer (or failed), while other charges' events go out at once.
  */
-import { openDatabase } from '../../../../src/lib/sandbox/db.js'
+import { openDatabase } from '../../../../src/lib/sandbox/store/db.js'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { SandboxClock } from '../../../../src/lib/sandbox/clock.js'
+import { SandboxClock } from '../../../../src/lib/sandbox/engine/clock.js'
 import { type DeliveryResponse, type OutgoingDelivery, WebhookDeliveries } from '../../../../src/lib/sandbox/deliveries/worker.js'
 import { startSandboxServer } from '../../../../src/lib/sandbox/sandbox.js'
 import type { StoredEvent } from '../../../../src/lib/sandbox/types.js'

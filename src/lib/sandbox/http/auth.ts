@@ -1,8 +1,8 @@
 /** Bearer authentication (spec part 5): the key of the request, and the environment it belongs to. */
 import type { IncomingMessage } from 'node:http'
-import { SandboxApiError } from './api-error.js'
-import type { SandboxStore } from './store.js'
-import type { Env } from './types.js'
+import { SandboxApiError } from '../api-error.js'
+import type { SandboxStore } from '../store/store.js'
+import type { Env } from '../types.js'
 
 export interface Authenticated {
   key: string

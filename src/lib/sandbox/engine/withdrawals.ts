@@ -6,15 +6,15 @@
  * itself; the sandbox starts them from its panel (`POST /_sandbox/withdrawals`, any environment).
  * Each move is saved with its event in one commit, then published; deadlines survive a restart.
  */
-import type { Withdrawal, WithdrawalCreateRequest } from '../contract/withdrawals.js'
-import { WITHDRAWAL_STARTED_EVENT, type WithdrawalStatus, withdrawalTransition } from '../domain/withdrawal-states.js'
-import { SandboxApiError, withdrawalNotFound } from './api-error.js'
+import type { Withdrawal, WithdrawalCreateRequest } from '../../contract/withdrawals.js'
+import { WITHDRAWAL_STARTED_EVENT, type WithdrawalStatus, withdrawalTransition } from '../../domain/withdrawal-states.js'
+import { SandboxApiError, withdrawalNotFound } from '../api-error.js'
 import type { SandboxClock } from './clock.js'
 import { DueQueue } from './due-queue.js'
-import { newEndToEndId, newResourceId } from './ids.js'
+import { newEndToEndId, newResourceId } from '../store/ids.js'
 import { resourceEvent } from './resource-events.js'
-import type { SandboxStore } from './store.js'
-import type { Env, EventSink, StoredEvent } from './types.js'
+import type { SandboxStore } from '../store/store.js'
+import type { Env, EventSink, StoredEvent } from '../types.js'
 
 /** How long (sandbox time) the simulated provider takes to pay or refuse a withdrawal. */
 export const WITHDRAWAL_SETTLES_AFTER_MS = 30_000

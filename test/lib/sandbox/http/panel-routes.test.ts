@@ -1,10 +1,10 @@
-import { openDatabase } from '../../../src/lib/sandbox/db.js'
+import { openDatabase } from '../../../../src/lib/sandbox/store/db.js'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { SandboxClock } from '../../../src/lib/sandbox/clock.js'
-import { type OutgoingDelivery, WebhookDeliveries } from '../../../src/lib/sandbox/deliveries/worker.js'
-import { handlePanelRequest, type PanelDeps } from '../../../src/lib/sandbox/panel-routes.js'
-import { SandboxApiError } from '../../../src/lib/sandbox/api-error.js'
-import type { AccountSettings, Env, PanelResponse, SandboxAdmin, SandboxKey } from '../../../src/lib/sandbox/types.js'
+import { SandboxClock } from '../../../../src/lib/sandbox/engine/clock.js'
+import { type OutgoingDelivery, WebhookDeliveries } from '../../../../src/lib/sandbox/deliveries/worker.js'
+import { handlePanelRequest, type PanelDeps } from '../../../../src/lib/sandbox/http/panel-routes.js'
+import { SandboxApiError } from '../../../../src/lib/sandbox/api-error.js'
+import type { AccountSettings, Env, PanelResponse, SandboxAdmin, SandboxKey } from '../../../../src/lib/sandbox/types.js'
 
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0)
 const TEST_KEY = 'svc_test_0123456789abcdef0123456789abcdef'

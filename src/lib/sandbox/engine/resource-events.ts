@@ -3,8 +3,8 @@
  * way the charge engine builds its own: `{id, type, createdAt, environment, data}` as the exact
  * JSON text that is stored, signed and sent, tagged with the resource it is about.
  */
-import { newEventId } from './ids.js'
-import type { Env, StoredEvent } from './types.js'
+import { newEventId } from '../store/ids.js'
+import type { Env, StoredEvent } from '../types.js'
 
 export function resourceEvent(type: string, environment: Env, atMs: number, resourceKey: string, data: Record<string, unknown>): StoredEvent {
   const id = newEventId(atMs)

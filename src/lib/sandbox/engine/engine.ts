@@ -10,20 +10,20 @@
  * Idempotency-Key and by externalId), where a concurrent duplicate finds it: 409 charge_processing.
  */
 import { hash as digest } from 'node:crypto'
-import type { Charge, ChargeCreateRequest } from '../contract/schemas.js'
-import { type AdvanceTarget, type ChargeStatus, type Transition, type Trigger, advancePath, transitionFor } from '../domain/charge-states.js'
-import { computeAmount } from '../domain/money.js'
-import { type SplitShare, divide } from '../domain/split.js'
-import type { Split } from '../contract/split-charges.js'
-import { maskTaxNumber, normalizeTaxNumber } from '../domain/tax-number.js'
-import { SandboxApiError, chargeNotFound } from './api-error.js'
+import type { Charge, ChargeCreateRequest } from '../../contract/schemas.js'
+import { type AdvanceTarget, type ChargeStatus, type Transition, type Trigger, advancePath, transitionFor } from '../../domain/charge-states.js'
+import { computeAmount } from '../../domain/money.js'
+import { type SplitShare, divide } from '../../domain/split.js'
+import type { Split } from '../../contract/split-charges.js'
+import { maskTaxNumber, normalizeTaxNumber } from '../../domain/tax-number.js'
+import { SandboxApiError, chargeNotFound } from '../api-error.js'
 import { brCodeFor, qrImagePath } from './brcode.js'
 import type { SandboxClock } from './clock.js'
 import { DueQueue } from './due-queue.js'
-import { newBlockchainTxId, newEventId } from './ids.js'
+import { newBlockchainTxId, newEventId } from '../store/ids.js'
 import { resourceEvent } from './resource-events.js'
-import type { SandboxStore } from './store.js'
-import type { Env, EventSink, StoredEvent } from './types.js'
+import type { SandboxStore } from '../store/store.js'
+import type { Env, EventSink, StoredEvent } from '../types.js'
 
 const HOUR_MS = 3_600_000
 

@@ -4,22 +4,22 @@
  * The core authenticates the request (any valid key of this sandbox) and resolves `?env=` before
  * calling here; errors are thrown, and the core shapes them as all its errors (spec 2.9).
  */
-import { CHOSEN_CODES } from '../contract/errors.js'
-import { AccountPatchSchema, ClockAdvanceSchema, KeyCreateSchema, KeyRevokeSchema, SplitRunSchema, WebhookPutSchema, WithdrawalAdvanceSchema } from '../contract/panel-requests.js'
-import type { ErrorDetail } from '../contract/schemas.js'
-import { maskSecret } from '../config/mask.js'
-import type { SandboxClock } from './clock.js'
-import type { DeliveryWorker, PanelRequest, PanelResponse, SandboxAdmin, SandboxKey } from './types.js'
-import { WithdrawalCreateRequestSchema } from '../contract/withdrawals.js'
-import { ProductSaleRequestSchema } from '../contract/product-sales.js'
-import { SandboxApiError, chargeNotFound, invalidRequest, withdrawalNotFound } from './api-error.js'
+import { CHOSEN_CODES } from '../../contract/errors.js'
+import { AccountPatchSchema, ClockAdvanceSchema, KeyCreateSchema, KeyRevokeSchema, SplitRunSchema, WebhookPutSchema, WithdrawalAdvanceSchema } from '../../contract/panel-requests.js'
+import type { ErrorDetail } from '../../contract/schemas.js'
+import { maskSecret } from '../../config/mask.js'
+import type { SandboxClock } from '../engine/clock.js'
+import type { DeliveryWorker, PanelRequest, PanelResponse, SandboxAdmin, SandboxKey } from '../types.js'
+import { WithdrawalCreateRequestSchema } from '../../contract/withdrawals.js'
+import { ProductSaleRequestSchema } from '../../contract/product-sales.js'
+import { SandboxApiError, chargeNotFound, invalidRequest, withdrawalNotFound } from '../api-error.js'
 import { checkPanelBody, pathSegment } from './http-io.js'
 import { type Route, Router } from './router.js'
-import type { ChargeEngine } from './engine.js'
-import type { ProductSales } from './product-sales.js'
-import type { SandboxStore } from './store.js'
-import type { Withdrawals } from './withdrawals.js'
-import type { SandboxState } from './state/state.js'
+import type { ChargeEngine } from '../engine/engine.js'
+import type { ProductSales } from '../engine/product-sales.js'
+import type { SandboxStore } from '../store/store.js'
+import type { Withdrawals } from '../engine/withdrawals.js'
+import type { SandboxState } from '../state/state.js'
 
 export interface PanelDeps {
   deliveries: DeliveryWorker

@@ -5,9 +5,9 @@
  * thrown anywhere is shaped once (spec 2.9: one error object, the request's id).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { Router } from '../../../src/lib/sandbox/router.js'
-import { startSandboxServer } from '../../../src/lib/sandbox/sandbox.js'
-import type { RunningSandbox } from '../../../src/lib/sandbox/types.js'
+import { Router } from '../../../../src/lib/sandbox/http/router.js'
+import { startSandboxServer } from '../../../../src/lib/sandbox/sandbox.js'
+import type { RunningSandbox } from '../../../../src/lib/sandbox/types.js'
 
 const router = new Router([
   { method: 'GET', pattern: '/v1/things', handler: 'list' },

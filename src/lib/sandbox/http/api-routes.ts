@@ -5,19 +5,19 @@
  * errors (SandboxApiError) and the server shapes them.
  */
 import type { IncomingMessage } from 'node:http'
-import { LIMITS } from '../contract/limits.js'
-import { AdvanceRequestSchema, type Charge, ChargeCreateRequestSchema, ChargeListQuerySchema, detailsFromZod, IdempotencyKeySchema } from '../contract/schemas.js'
-import { SplitChargeCreateRequestSchema } from '../contract/split-charges.js'
-import { rfc3339Millis } from '../domain/time.js'
-import { SandboxApiError, chargeNotFound, invalidRequest, withdrawalNotFound } from './api-error.js'
-import { qrPng } from './brcode.js'
+import { LIMITS } from '../../contract/limits.js'
+import { AdvanceRequestSchema, type Charge, ChargeCreateRequestSchema, ChargeListQuerySchema, detailsFromZod, IdempotencyKeySchema } from '../../contract/schemas.js'
+import { SplitChargeCreateRequestSchema } from '../../contract/split-charges.js'
+import { rfc3339Millis } from '../../domain/time.js'
+import { SandboxApiError, chargeNotFound, invalidRequest, withdrawalNotFound } from '../api-error.js'
+import { qrPng } from '../engine/brcode.js'
 import { isSandboxHost } from './host-check.js'
 import { type Answer, checkApiBody, parseJson, pathSegment, readBody } from './http-io.js'
-import { planOf } from './plan.js'
+import { planOf } from '../engine/plan.js'
 import type { Route } from './router.js'
 import type { SandboxServerDeps } from './server.js'
 import { presentCharge } from './present.js'
-import type { Env } from './types.js'
+import type { Env } from '../types.js'
 
 /** What a `/v1` handler is given: the request, its environment (from the key), its path params, query and body. */
 export interface ApiCall {

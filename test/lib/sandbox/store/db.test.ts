@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { expect, it } from 'vitest'
-import { DB_FILE, openDatabase } from '../../../src/lib/sandbox/db.js'
+import { DB_FILE, openDatabase } from '../../../../src/lib/sandbox/store/db.js'
 
 it('upgrades a data dir of 0.1, whose delivery tables the worker had made itself, and keeps its deliveries', () => {
   const dir = mkdtempSync(join(tmpdir(), 'svc-db-'))

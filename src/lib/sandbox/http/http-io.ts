@@ -6,8 +6,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { z } from 'zod'
-import { detailsFromZod, type ErrorDetail } from '../contract/schemas.js'
-import { SandboxApiError, invalidRequest } from './api-error.js'
+import { detailsFromZod, type ErrorDetail } from '../../contract/schemas.js'
+import { SandboxApiError, invalidRequest } from '../api-error.js'
 
 export const MAX_BODY_BYTES = 1024 * 1024
 /** A body this much over the limit is not drained any more: the connection is cut. */

@@ -3,13 +3,13 @@
  * checkout; the sandbox simulates one sale on request (`POST /_sandbox/product-sales`). Each sale
  * is saved with its one `product.paid` event, always in the live environment, then published.
  */
-import type { ProductPayment, ProductSaleRequest } from '../contract/product-sales.js'
-import { computeAmount } from '../domain/money.js'
-import { newResourceId, randomHex } from './ids.js'
+import type { ProductPayment, ProductSaleRequest } from '../../contract/product-sales.js'
+import { computeAmount } from '../../domain/money.js'
+import { newResourceId, randomHex } from '../store/ids.js'
 import { resourceEvent } from './resource-events.js'
 import type { SandboxClock } from './clock.js'
-import type { SandboxStore } from './store.js'
-import type { EventSink } from './types.js'
+import type { SandboxStore } from '../store/store.js'
+import type { EventSink } from '../types.js'
 
 export const PRODUCT_SALE_DEFAULTS = { productName: 'Produto Sandbox', valueInCents: 4990, buyerEmail: 'comprador@example.com', paidWith: 'pix' } as const
 

@@ -8,12 +8,12 @@
  * only through this store, and one sandbox process owns its data dir).
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
-import type { Charge } from '../contract/schemas.js'
-import type { ChargeStatus } from '../domain/charge-states.js'
+import type { Charge } from '../../contract/schemas.js'
+import type { ChargeStatus } from '../../domain/charge-states.js'
 import { chargeId, newApiKey, newMerchantId, newWebhookSecret } from './ids.js'
 import { transaction } from './db.js'
 import { GroupCommit } from './group-commit.js'
-import type { AccountSettings, Env, SandboxKey, StoredEvent } from './types.js'
+import type { AccountSettings, Env, SandboxKey, StoredEvent } from '../types.js'
 
 export const DEFAULT_SETTINGS: AccountSettings = {
   feeBps: 199,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { MinHeap } from '../../../src/lib/sandbox/min-heap.js'
+import { MinHeap } from '../../../../src/lib/sandbox/engine/min-heap.js'
 
 describe('MinHeap', () => {
   it('gives items back in comparator order, whatever the order they went in', () => {

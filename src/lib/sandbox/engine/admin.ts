@@ -2,10 +2,10 @@
  * The panel's view of the core (SandboxAdmin of types.ts), over the store: keys with
  * revocation and the account settings. Keys come back in full; the panel routes mask them.
  */
-import { maskSecret } from '../config/mask.js'
+import { maskSecret } from '../../config/mask.js'
 import type { SandboxClock } from './clock.js'
-import type { KeyRecord, SandboxStore } from './store.js'
-import type { AccountSettings, Env, SandboxAdmin, SandboxKey } from './types.js'
+import type { KeyRecord, SandboxStore } from '../store/store.js'
+import type { AccountSettings, Env, SandboxAdmin, SandboxKey } from '../types.js'
 
 const SETTING_KEYS: ReadonlyArray<keyof AccountSettings> = ['feeBps', 'feeFixedInCents', 'settlementDelayHours', 'activated', 'blocked', 'merchantIdPresent', 'qrValiditySeconds']
 

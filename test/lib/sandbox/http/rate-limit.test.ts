@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { mulberry32 } from '../../../src/lib/sandbox/chaos.js'
-import { RateLimiter } from '../../../src/lib/sandbox/rate-limit.js'
+import { mulberry32 } from '../../../../src/lib/sandbox/http/chaos.js'
+import { RateLimiter } from '../../../../src/lib/sandbox/http/rate-limit.js'
 
 describe('RateLimiter', () => {
   it('allows a burst of perSecond, refuses the next with a whole-second Retry-After, and refills with time', () => {

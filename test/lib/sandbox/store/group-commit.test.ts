@@ -1,6 +1,6 @@
 import { DatabaseSync } from 'node:sqlite'
 import { beforeEach, describe, expect, it } from 'vitest'
-import { GroupCommit } from '../../../src/lib/sandbox/group-commit.js'
+import { GroupCommit } from '../../../../src/lib/sandbox/store/group-commit.js'
 
 let db: DatabaseSync
 let writes: GroupCommit

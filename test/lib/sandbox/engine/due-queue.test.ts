@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { SandboxClock } from '../../../src/lib/sandbox/clock.js'
-import { DueQueue } from '../../../src/lib/sandbox/due-queue.js'
+import { SandboxClock } from '../../../../src/lib/sandbox/engine/clock.js'
+import { DueQueue } from '../../../../src/lib/sandbox/engine/due-queue.js'
 
 describe('DueQueue', () => {
   it('fires each key once, in due order, at its own instant, behind a single clock timer', async () => {

@@ -3,8 +3,8 @@
  * webhook endpoints in memory. The core's tests use it to see every event, and the sandbox
  * falls back to it only when the real worker (deliveries.ts) is not available.
  */
-import type { DeliveryRecord } from '../contract/panel.js'
-import type { DeliveryWorker, Env, StoredEvent, WebhookEndpoint } from './types.js'
+import type { DeliveryRecord } from '../../contract/panel.js'
+import type { DeliveryWorker, Env, StoredEvent, WebhookEndpoint } from '../types.js'
 
 export class RecordingDeliveries implements DeliveryWorker {
   readonly events: StoredEvent[] = []
