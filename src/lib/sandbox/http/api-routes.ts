@@ -15,7 +15,7 @@ import { isSandboxHost } from './host-check.js'
 import { type Answer, checkApiBody, parseJson, pathSegment, readBody } from './http-io.js'
 import { planOf } from '../engine/plan.js'
 import type { Route } from './router.js'
-import type { SandboxServerDeps } from './server.js'
+import type { SandboxServerDeps } from './server-deps.js'
 import { presentCharge } from './present.js'
 import type { Env } from '../types.js'
 

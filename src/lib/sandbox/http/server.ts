@@ -9,45 +9,18 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { STATUS_OF_CODE } from '../../contract/errors.js'
-import { answerClientErrors, guardedServerOptions, type ServerTimeouts } from '../../net/server-guard.js'
+import { answerClientErrors, guardedServerOptions } from '../../net/server-guard.js'
 import { SandboxApiError, invalidRequest } from '../api-error.js'
 import { API_ROUTES, OPEN_ROUTES } from './api-routes.js'
 import { authenticate } from './auth.js'
-import type { Chaos, ChaosFault } from './chaos.js'
-import type { SandboxClock } from '../engine/clock.js'
-import type { ChargeEngine } from '../engine/engine.js'
+import type { ChaosFault } from './chaos.js'
 import { type Answer, parseJson, parseTarget, readBody, send } from './http-io.js'
 import { newRequestId } from '../store/ids.js'
-import type { RateLimiter } from './rate-limit.js'
 import { Router } from './router.js'
-import type { Merchant, SandboxStore } from '../store/store.js'
-import type { Withdrawals } from '../engine/withdrawals.js'
-import type { DeliveryWorker, Env, PanelRequest, PanelResponse } from '../types.js'
+import type { Env } from '../types.js'
+import type { SandboxServerDeps } from './server-deps.js'
 
 export { MAX_BODY_BYTES } from './http-io.js'
-
-export interface SandboxServerDeps {
-  store: SandboxStore
-  engine: ChargeEngine
-  withdrawals: Withdrawals
-  deliveries: DeliveryWorker
-  clock: SandboxClock
-  merchant: Merchant
-  rateLimiter: RateLimiter
-  chaos: Chaos
-  chaosSlowMs: number
-  version: string
-  /** The nonce of this start, echoed by `/_sandbox/info` so `svc sandbox stop` proves whose pid it signals. */
-  instance?: string
-  log: (line: string) => void
-  baseUrl: () => string
-  /** The web panel under `/panel/` (its own guard: loopback, Host, session cookie, CSRF). */
-  web?: { handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> }
-  /** The panel routes under `/_sandbox/` (authenticated by any valid key of this sandbox). */
-  panel?: (req: PanelRequest) => Promise<PanelResponse>
-  /** Deadlines for a request to arrive (default: net/server-guard's; tests shorten them). */
-  timeouts?: Partial<ServerTimeouts>
-}
 
 const apiRouter = new Router(API_ROUTES)
 const openRouter = new Router(OPEN_ROUTES, { headAsGet: false })
