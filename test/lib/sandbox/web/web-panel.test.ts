@@ -4,10 +4,10 @@
  * CRC, fields 52/53/58 removed, a duplicate field, an empty field 62. The charge stays unpaid.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { crc16 } from '../../../src/lib/domain/brcode.js'
-import { decodePix } from '../../../src/lib/domain/pix-decode.js'
-import { startSandboxServer } from '../../../src/lib/sandbox/sandbox.js'
-import type { RunningSandbox } from '../../../src/lib/sandbox/types.js'
+import { crc16 } from '../../../../src/lib/domain/brcode.js'
+import { decodePix } from '../../../../src/lib/domain/pix-decode.js'
+import { startSandboxServer } from '../../../../src/lib/sandbox/sandbox.js'
+import type { RunningSandbox } from '../../../../src/lib/sandbox/types.js'
 
 let sb: RunningSandbox
 let cookie: string

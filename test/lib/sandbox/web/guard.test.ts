@@ -5,8 +5,8 @@
  */
 import { request } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startSandboxServer } from '../../../src/lib/sandbox/sandbox.js'
-import type { RunningSandbox } from '../../../src/lib/sandbox/types.js'
+import { startSandboxServer } from '../../../../src/lib/sandbox/sandbox.js'
+import type { RunningSandbox } from '../../../../src/lib/sandbox/types.js'
 
 let sb: RunningSandbox
 let port: string
