@@ -1,7 +1,7 @@
 /**
  * A delivery worker that delivers nothing: it records the events it is given and keeps the
  * webhook endpoints in memory. The core's tests use it to see every event, and the sandbox
- * falls back to it only when the real worker (deliveries.ts) is not available.
+ * falls back to it only when the real worker (worker.ts) is not available.
  */
 import type { DeliveryRecord } from '../../contract/panel.js'
 import type { DeliveryWorker, Env, StoredEvent, WebhookEndpoint } from '../types.js'

@@ -4,7 +4,7 @@
  * routes, the web panel (`/panel/`), the panel API (`/_sandbox/`) or the API (`/v1/`) — and every
  * error thrown on the way is shaped here, once, as spec 2.9 says.
  *
- * The routes are tables (api-routes.ts, panel-routes.ts, web/web-panel.ts) matched by router.ts;
+ * The routes are tables (api-routes.ts, panel-routes.ts, ../web/web-panel.ts) matched by router.ts;
  * bodies and answers are read and written by http-io.ts; the key is checked by auth.ts.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'

@@ -140,7 +140,7 @@ export class PanelGuard {
     return false
   }
 
-  /** host-check.ts: `127.0.0.1`, `localhost`, `[::1]` or the sandbox's own address, with its port. */
+  /** http/host-check.ts: `127.0.0.1`, `localhost`, `[::1]` or the sandbox's own address, with its port. */
   private allowedHost(host: string): boolean {
     return isSandboxHost(host, this.deps.port(), this.deps.ownHost?.())
   }

@@ -34,7 +34,7 @@ export interface WebPanelDeps {
   clock: SandboxClock
   /** The port the sandbox listens on (Host must name it; the session cookie's name carries it). */
   port: () => number
-  /** The host of the URL the sandbox prints, also allowed as Host (host-check.ts). */
+  /** The host of the URL the sandbox prints, also allowed as Host (http/host-check.ts). */
   ownHost?: () => string
   /** The lists of the Withdrawals and Sales pages. */
   withdrawals?: { list(env: Env): Withdrawal[] }
