@@ -6,9 +6,9 @@
  */
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
-import { brCodeFor, qrImagePath } from '../../dist/lib/sandbox/brcode.js'
-import { DB_FILE } from '../../dist/lib/sandbox/db.js'
-import { chargeId } from '../../dist/lib/sandbox/ids.js'
+import { brCodeFor, qrImagePath } from '../../dist/lib/sandbox/engine/brcode.js'
+import { DB_FILE } from '../../dist/lib/sandbox/store/db.js'
+import { chargeId } from '../../dist/lib/sandbox/store/ids.js'
 
 /** Adds `count` copies of the charge `templateId`, `spacingMs` apart after it (default 1 ms); returns the newest createdMs. */
 export function seedCharges(dataDir, templateId, count, spacingMs = 1) {

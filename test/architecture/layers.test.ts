@@ -146,3 +146,43 @@ describe('the import picture of src/', () => {
     expect(loops).toEqual([])
   })
 })
+
+/**
+ * Inside the sandbox (src/lib/sandbox/<room>/, issue 33): the store keeps, the engine decides,
+ * deliveries send, http/ and web/ are the faces, sandbox.ts assembles them. types.ts and
+ * api-error.ts at its root are the shared vocabulary.
+ */
+const SANDBOX = join(SRC, 'lib/sandbox')
+const SANDBOX_NEVER: readonly (readonly [from: string, to: string, why: string])[] = [
+  ...(['engine', 'deliveries', 'faults', 'http', 'web', 'state'] as const).map((to) => ['store', to, 'the store keeps; it knows no behaviour'] as const),
+  ...(['deliveries', 'faults', 'http', 'web', 'state'] as const).map((to) => ['engine', to, 'the engine speaks no HTTP and sends through the sink it is handed'] as const),
+  ...(['faults', 'http', 'web'] as const).map((to) => ['deliveries', to, 'the worker knows no face'] as const),
+  ...(['web', 'deliveries', 'faults'] as const).map((to) => ['http', to, 'the API is handed the panel and the worker'] as const),
+  ...(['store', 'engine', 'deliveries', 'faults', 'http', 'web', 'state'] as const).map((from) => [from, 'sandbox', 'only the assembly wires the rooms'] as const),
+]
+
+function sandboxRoomOf(file: string): string {
+  const rel = relative(SANDBOX, file).split('/')
+  return rel.length > 1 ? rel[0]! : rel[0]!.replace(/\.tsx?$/, '')
+}
+
+describe("the sandbox's rooms", () => {
+  it('breaks none of their "never" rules', () => {
+    const broken: string[] = []
+    for (const file of files(SANDBOX)) {
+      for (const m of readFileSync(file, 'utf8').matchAll(/(?:from|import\(|^import)\s*'(\.{1,2}\/[^']+)'/gm)) {
+        const target = resolve(dirname(file), m[1]!).replace(/\.js$/, '.ts')
+        if (!target.startsWith(`${SANDBOX}/`)) continue
+        const from = sandboxRoomOf(file)
+        const to = sandboxRoomOf(target)
+        for (const [f, t, why] of SANDBOX_NEVER) if (f === from && t === to) broken.push(`${relative(SRC, file)} → ${m[1]}: ${why}`)
+      }
+    }
+    expect(broken).toEqual([])
+  })
+
+  it('names only rooms that exist', () => {
+    const rooms = new Set(files(SANDBOX).map(sandboxRoomOf))
+    expect([...new Set(SANDBOX_NEVER.flatMap(([f, t]) => [f, t]).filter((r) => !rooms.has(r)))]).toEqual([])
+  })
+})

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import OpenApi from '../../src/commands/openapi.js'
 import { buildOpenApiDocument } from '../../src/lib/contract/openapi.js'
-import { sandboxOpenApiDocument } from '../../src/lib/sandbox/openapi.js'
+import { sandboxOpenApiDocument } from '../../src/lib/sandbox/http/openapi.js'
 import { runCommand } from '../helpers/run-command.js'
 import { useSandboxClient } from '../helpers/sandbox-client.js'
 

@@ -7,8 +7,8 @@
  */
 import { request as httpRequest } from 'node:http'
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest'
-import { SandboxClock } from '../../src/lib/sandbox/clock.js'
-import { RecordingDeliveries } from '../../src/lib/sandbox/null-sink.js'
+import { SandboxClock } from '../../src/lib/sandbox/engine/clock.js'
+import { RecordingDeliveries } from '../../src/lib/sandbox/deliveries/null-sink.js'
 import { startSandboxServer } from '../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox, SandboxStartOptions } from '../../src/lib/sandbox/types.js'
 

@@ -24,4 +24,4 @@ export async function pool<T, R>(items: readonly T[], limit: number, fn: (item: 
 }
 
 /** A seeded PRNG, so a failing run can be replayed with the same faults (the sandbox's own). */
-export { mulberry32 as seeded } from '../../src/lib/sandbox/chaos.js'
+export { mulberry32 as seeded } from '../../src/lib/sandbox/http/chaos.js'

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createClient } from '../../src/lib/api/client.js'
 import { paginate } from '../../src/lib/api/paginate.js'
 import type { ChargeListQuery } from '../../src/lib/contract/schemas.js'
-import { SandboxClock } from '../../src/lib/sandbox/clock.js'
+import { SandboxClock } from '../../src/lib/sandbox/engine/clock.js'
 import { startSandboxServer } from '../../src/lib/sandbox/sandbox.js'
 
 const CPF = '52998224725'

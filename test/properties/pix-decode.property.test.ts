@@ -1,12 +1,12 @@
 /**
- * `svc pix decode` against the codes the sandbox hands out (sandbox/brcode.ts, built with
+ * `svc pix decode` against the codes the sandbox hands out (sandbox/engine/brcode.ts, built with
  * @brazilian-utils): every one decodes valid with the right fields, and changing any single
  * character of it, to any other character, is refused.
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { decodePix } from '../../src/lib/domain/pix-decode.js'
-import { brCodeFor, MERCHANT_CITY, MERCHANT_NAME, pixLocation } from '../../src/lib/sandbox/brcode.js'
+import { brCodeFor, MERCHANT_CITY, MERCHANT_NAME, pixLocation } from '../../src/lib/sandbox/engine/brcode.js'
 
 const chargeId = fc.stringMatching(/^[0-9a-f]{24}$/)
 

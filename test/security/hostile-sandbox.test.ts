@@ -6,9 +6,9 @@
  * the sandbox keeps serving.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { SandboxClock } from '../../src/lib/sandbox/clock.js'
+import { SandboxClock } from '../../src/lib/sandbox/engine/clock.js'
 import { startSandboxServer } from '../../src/lib/sandbox/sandbox.js'
-import { MAX_BODY_BYTES } from '../../src/lib/sandbox/server.js'
+import { MAX_BODY_BYTES } from '../../src/lib/sandbox/http/server.js'
 import type { RunningSandbox } from '../../src/lib/sandbox/types.js'
 import { halfHeadLetGo, head, type RawReply, rawRequest, useRawSockets } from '../helpers/raw-http.js'
 

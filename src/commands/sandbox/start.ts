@@ -3,7 +3,8 @@ import { BaseCommand } from '../../lib/command-kit/base.js'
 import { CliError, environmentError, UsageError } from '../../lib/errors.js'
 import { getIO } from '../../lib/output/io.js'
 import { painter } from '../../lib/output/color.js'
-import { keptProfilesNote, type SandboxReady, nextSteps, readyBanner, seedOption, startLocalSandbox, webhookFaultsOption } from '../../lib/services/sandbox-start.js'
+import { type SandboxReady, seedOption, startLocalSandbox, webhookFaultsOption } from '../../lib/services/sandbox-start.js'
+import { keptProfilesNote, nextSteps, readyBanner } from '../../lib/sandbox-client/ready-view.js'
 import { DETACHED_ENV, type DetachedMessage, startDetached } from '../../lib/services/sandbox-detach.js'
 import { isLoopbackHost } from '../../lib/net/loopback.js'
 import { untilStopSignal } from '../../lib/services/shutdown.js'
@@ -155,7 +156,7 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
     if (note && (this.flags.json || !this.io.isStdoutTTY)) this.warnUser(note)
   }
 
-  /** The ready output, the same in the foreground and after --detach. */
+  /** The command's render: the ready output, the same in the foreground and after --detach. */
   private printReady(ready: SandboxReady, opts: { speed?: number; chaos?: number }, foreground: boolean): void {
     const { io, flags } = this
     const { sandbox } = ready

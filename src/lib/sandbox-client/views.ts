@@ -43,7 +43,16 @@ function tsv(value: string | number | boolean | undefined): string {
 }
 
 export function sandboxDeliveriesTable(rows: PanelDelivery[], sandboxNow: number, paint: Paint, totalWidth = 120): string {
-  const columns: Column[] = [{ header: 'EVENT ID', cut: 'middle' }, { header: 'TYPE' }, { header: 'URL' }, { header: 'TRIES', align: 'right' }, { header: 'ANSWER' }, { header: 'RETRY' }, { header: 'STATE' }, { header: 'CREATED' }]
+  const columns: Column[] = [
+    { header: 'EVENT ID', cut: 'middle' },
+    { header: 'TYPE' },
+    { header: 'URL' },
+    { header: 'TRIES', align: 'right' },
+    { header: 'ANSWER' },
+    { header: 'RETRY' },
+    { header: 'STATE' },
+    { header: 'CREATED' },
+  ]
   const cells = rows.map((d) => [
     safeText(d.eventId),
     safeText(d.type),

@@ -5,12 +5,12 @@
  */
 import type { DatabaseSync } from 'node:sqlite'
 import type { ServerTimeouts } from '../net/server-guard.js'
-import type { SandboxClock } from './clock.js'
+import type { SandboxClock } from './engine/clock.js'
 
 import type { AccountSettings, DeliveryRecord, SandboxKey, WebhookEndpoint } from '../contract/panel.js'
 
 export type { AccountSettings, SandboxKey, WebhookEndpoint }
-import type { GroupCommit } from './group-commit.js'
+import type { GroupCommit } from './store/group-commit.js'
 import type { SandboxState } from '../contract/sandbox-state.js'
 import type { WebhookFaultRates } from './faults/spec.js'
 

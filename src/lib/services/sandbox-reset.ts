@@ -3,7 +3,7 @@
  * A running sandbox is reset in place through its panel; a stopped one on disk.
  */
 import { UsageError } from '../errors.js'
-import { hasSandboxData } from '../sandbox/files.js'
+import { hasSandboxData } from '../sandbox/store/files.js'
 import type { RunState } from './sandbox-runfile.js'
 
 export interface SandboxResetOptions {

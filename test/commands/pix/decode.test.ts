@@ -9,7 +9,7 @@ import PixDecode from '../../../src/commands/pix/decode.js'
 import { crc16 } from '../../../src/lib/domain/brcode.js'
 import { stripAnsi } from '../../../src/lib/output/color.js'
 import { decodePix } from '../../../src/lib/domain/pix-decode.js'
-import { brCodeFor } from '../../../src/lib/sandbox/brcode.js'
+import { brCodeFor } from '../../../src/lib/sandbox/engine/brcode.js'
 import { runCommand } from '../../helpers/run-command.js'
 import { svc } from '../../helpers/cli.js'
 

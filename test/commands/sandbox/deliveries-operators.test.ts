@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import SandboxDeliveries from '../../../src/commands/sandbox/deliveries/index.js'
 import { ProfileStore } from '../../../src/lib/config/store.js'
-import { SandboxClock } from '../../../src/lib/sandbox/clock.js'
+import { SandboxClock } from '../../../src/lib/sandbox/engine/clock.js'
 import { startSandboxServer } from '../../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../../src/lib/sandbox/types.js'
 import { startTarget, type Target } from '../../helpers/delivery-target.js'

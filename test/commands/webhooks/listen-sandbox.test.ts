@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createClient } from '../../../src/lib/api/client.js'
 import type { ApiClient } from '../../../src/lib/api/types.js'
-import { SandboxClock } from '../../../src/lib/sandbox/clock.js'
+import { SandboxClock } from '../../../src/lib/sandbox/engine/clock.js'
 import { startSandboxServer } from '../../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../../src/lib/sandbox/types.js'
 import { ListenFeed } from '../../../src/lib/tui/view-models/listen-feed.js'

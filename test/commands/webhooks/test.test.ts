@@ -9,7 +9,7 @@ import SandboxDeliveries from '../../../src/commands/sandbox/deliveries/index.js
 import SandboxWebhookSet from '../../../src/commands/sandbox/webhook/set.js'
 import WebhooksTest from '../../../src/commands/webhooks/test.js'
 import { stripAnsi } from '../../../src/lib/output/color.js'
-import { SandboxClock } from '../../../src/lib/sandbox/clock.js'
+import { SandboxClock } from '../../../src/lib/sandbox/engine/clock.js'
 import { startSandboxServer } from '../../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../../src/lib/sandbox/types.js'
 import { startTarget, type Target } from '../../helpers/delivery-target.js'

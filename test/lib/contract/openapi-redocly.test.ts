@@ -12,7 +12,7 @@ import { promisify } from 'node:util'
 import { afterAll, describe, expect, it } from 'vitest'
 import { buildOpenApiDocument } from '../../../src/lib/contract/openapi.js'
 import { toYaml } from '../../../src/lib/output/yaml.js'
-import { sandboxOpenApiDocument } from '../../../src/lib/sandbox/openapi.js'
+import { sandboxOpenApiDocument } from '../../../src/lib/sandbox/http/openapi.js'
 
 const REDOCLY = join(dirname(createRequire(import.meta.url).resolve('@redocly/cli/package.json')), 'bin/cli.js')
 const dir = mkdtempSync(join(tmpdir(), 'svc-openapi-'))

@@ -9,9 +9,9 @@ import { buildOpenApiDocument, type JsonSchema, type OpenApiDocument } from '../
 import { EVENT_TYPES } from '../../../src/lib/contract/events.js'
 import { LIMITS } from '../../../src/lib/contract/limits.js'
 import { ChargeCreateRequestSchema } from '../../../src/lib/contract/schemas.js'
-import { API_ROUTES } from '../../../src/lib/sandbox/api-routes.js'
-import { openApiPath, sandboxOpenApiDocument, undocumentedRoutes } from '../../../src/lib/sandbox/openapi.js'
-import { PANEL_ROUTES } from '../../../src/lib/sandbox/panel-routes.js'
+import { API_ROUTES } from '../../../src/lib/sandbox/http/api-routes.js'
+import { openApiPath, sandboxOpenApiDocument, undocumentedRoutes } from '../../../src/lib/sandbox/http/openapi.js'
+import { PANEL_ROUTES } from '../../../src/lib/sandbox/http/panel-routes.js'
 
 const doc = buildOpenApiDocument()
 

@@ -2,7 +2,7 @@ import { generatePixPayload } from '@brazilian-utils/brazilian-utils/generate-pi
 import { describe, expect, it } from 'vitest'
 import { crc16 } from '../../../src/lib/domain/brcode.js'
 import { decodePix } from '../../../src/lib/domain/pix-decode.js'
-import { brCodeFor } from '../../../src/lib/sandbox/brcode.js'
+import { brCodeFor } from '../../../src/lib/sandbox/engine/brcode.js'
 
 describe('reading a BR Code', () => {
   it('CRC16-CCITT-FALSE of the check string', () => {

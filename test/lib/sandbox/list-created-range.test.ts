@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createClient } from '../../../src/lib/api/client.js'
 import type { ApiClient } from '../../../src/lib/api/types.js'
-import { SandboxClock } from '../../../src/lib/sandbox/clock.js'
-import { RecordingDeliveries } from '../../../src/lib/sandbox/null-sink.js'
+import { SandboxClock } from '../../../src/lib/sandbox/engine/clock.js'
+import { RecordingDeliveries } from '../../../src/lib/sandbox/deliveries/null-sink.js'
 import { startSandboxServer } from '../../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../../src/lib/sandbox/types.js'
 

@@ -1,6 +1,6 @@
 /**
  * The delivery log's storage: the endpoints, one row per delivery and one per attempt, in the
- * sandbox's database (schema in db.ts's migrations), through statements prepared once, with
+ * sandbox's database (schema in store/db.ts's migrations), through statements prepared once, with
  * typed rows in and out. It also answers the panel's reads (spec 6.4 item 9: body sent, last
  * answer, attempts). Writes return nothing: the worker queues them into the group commit.
  */

@@ -9,8 +9,8 @@
  *   other resources' events go out at once. Retries are not ordered (spec 6.3: handlers cope).
  */
 import { LIMITS } from '../../contract/limits.js'
-import type { SandboxClock } from '../clock.js'
-import { MinHeap } from '../min-heap.js'
+import type { SandboxClock } from '../engine/clock.js'
+import { MinHeap } from '../engine/min-heap.js'
 
 const WINDOW_MS = LIMITS.webhookRetryWindowSeconds * 1000
 const STEPS_MS = LIMITS.webhookRetryStepsSeconds.map((s) => s * 1000)

@@ -5,7 +5,7 @@
  * no success in that window is deactivated (the e-mail notice is logged) until its URL is saved
  * again. It takes any event with a resource key — charges, withdrawals, split charges, sales —
  * without knowing what the event is about: storage is delivery-log.ts, timing schedule.ts,
- * sending sender.ts. Log writes join the sandbox's group commit (one transaction per turn).
+ * sending sender.ts, the endpoints and their health endpoints.ts. Log writes join the sandbox's group commit (one transaction per turn).
  *
  * What a crash (kill -9) loses: the log rows of the last turn, not yet committed. Nothing is lost
  * for the receiver: an event whose row was lost is still marked undispatched beside its resource
@@ -15,16 +15,17 @@
  */
 import type { DeliveryRecord } from '../../contract/panel.js'
 import { LIMITS } from '../../contract/limits.js'
-import { isHttpUrl } from '../../contract/url.js'
-import type { SandboxClock } from '../clock.js'
-import { GroupCommit } from '../group-commit.js'
-import type { Env, EventSink, SandboxContext, StoredEvent, WebhookEndpoint } from '../types.js'
+import type { SandboxClock } from '../engine/clock.js'
+import { GroupCommit } from '../store/group-commit.js'
+import type { Env, EventSink, SandboxContext, StoredEvent } from '../types.js'
 import { type AttemptOutcome, type DeliveryFilter, DeliveryLog, type StoredDelivery } from './delivery-log.js'
+import { type EndpointInfo, Endpoints } from './endpoints.js'
 import { DueTimers, nextRetryAt, ResourceLanes, windowEnd } from './schedule.js'
 import { type DeliverySender, deliveryHeaders, describeSendError, failureOfStatus, outboundSender, RESPONSE_SNIPPET } from './sender.js'
 
 export type { AttemptRecord, DeliveryRecord, DeliveryState } from '../../contract/panel.js'
 export type { DeliveryFilter } from './delivery-log.js'
+export type { EndpointInfo } from './endpoints.js'
 export type { DeliveryResponse, DeliverySender, OutgoingDelivery } from './sender.js'
 
 export interface WebhookDeliveriesOptions {
@@ -37,24 +38,10 @@ export interface WebhookDeliveriesOptions {
   wrapSend?: (send: DeliverySender) => DeliverySender
 }
 
-export interface EndpointInfo extends WebhookEndpoint {
-  lastSuccessAt?: string
-}
-
 /** A delivery in memory while it is pending or being resent. */
 interface Job extends StoredDelivery {
   /** Bumped on every (re)schedule, so stale timer entries are skipped. */
   gen: number
-}
-
-interface EndpointState {
-  url: string
-  active: boolean
-  savedAt: number
-  deactivatedAt?: number
-  lastSuccessAt?: number
-  /** Last lastSuccessAt written to the db (writes are throttled to one a second). */
-  persistedSuccessAt?: number
 }
 
 export class WebhookDeliveries implements EventSink {
@@ -66,7 +53,7 @@ export class WebhookDeliveries implements EventSink {
   private readonly timeoutMs: number
   private readonly wallNow: () => number
   private readonly store: DeliveryLog
-  private readonly endpoints = new Map<Env, EndpointState>()
+  private readonly endpoints: Endpoints
   private readonly pending = new Map<string, Job>()
   private readonly writes: GroupCommit
   private readonly timers: DueTimers
@@ -96,28 +83,18 @@ export class WebhookDeliveries implements EventSink {
     }
     if (opts.wrapSend) this.send = opts.wrapSend(this.send)
     this.store = new DeliveryLog(ctx.db)
-    for (const ep of this.store.endpoints()) {
-      this.endpoints.set(ep.environment, { ...ep, persistedSuccessAt: ep.lastSuccessAt })
-    }
+    this.endpoints = new Endpoints(this.store, (write) => this.queue(write), this.log)
   }
 
   // ------------------------------------------------------------ endpoints
 
   getEndpoint(environment: Env): EndpointInfo | undefined {
-    const ep = this.endpoints.get(environment)
-    return ep ? toEndpointInfo(environment, ep) : undefined
+    return this.endpoints.info(environment)
   }
 
   /** Saves the environment's URL; saving again reactivates a deactivated endpoint (spec 6.4.8). */
   setEndpoint(environment: Env, url: string): EndpointInfo {
-    if (!isHttpUrl(url)) throw new RangeError(`not an http(s) URL: ${url}`)
-    const now = this.clock.now()
-    this.store.saveEndpoint(environment, url, now)
-    const prev = this.endpoints.get(environment)
-    const ep: EndpointState = { url, active: true, savedAt: now, lastSuccessAt: prev?.lastSuccessAt, persistedSuccessAt: prev?.persistedSuccessAt }
-    this.endpoints.set(environment, ep)
-    if (prev && !prev.active) this.log(`webhooks: ${environment} endpoint reactivated: ${url}`)
-    return toEndpointInfo(environment, ep)
+    return this.endpoints.save(environment, url, this.clock.now())
   }
 
   /**
@@ -125,15 +102,13 @@ export class WebhookDeliveries implements EventSink {
    * Deliveries already pending keep their retries, to the URL they were made for. False when none was set.
    */
   removeEndpoint(environment: Env): boolean {
-    if (!this.endpoints.delete(environment)) return false
-    this.store.removeEndpoint(environment)
-    return true
+    return this.endpoints.remove(environment)
   }
 
   // ------------------------------------------------------------ publishing
 
   publish(event: StoredEvent): void {
-    const ep = this.endpoints.get(event.environment)
+    const ep = this.endpoints.target(event.environment)
     if (!ep) {
       // No URL configured for this environment: nothing to deliver, and nothing to hand over again.
       this.queue(() => this.store.markDispatched(event.id))
@@ -226,18 +201,9 @@ export class WebhookDeliveries implements EventSink {
    */
   async flush(maxRounds = 64): Promise<void> {
     for (let round = 0; this.work.size && round < maxRounds; round++) await Promise.all([...this.work])
-    this.persistLastSuccess()
+    // The endpoints' last success is written at most once a second; a flush (export, close) writes the latest.
+    this.endpoints.persistLastSuccess()
     this.flushWrites()
-  }
-
-  /** The endpoints' last success is written at most once a second; a flush (export, close) writes the latest. */
-  private persistLastSuccess(): void {
-    for (const [env, ep] of this.endpoints) {
-      if (ep.lastSuccessAt === undefined || ep.lastSuccessAt === ep.persistedSuccessAt) continue
-      const value = ep.lastSuccessAt
-      ep.persistedSuccessAt = value
-      this.queue(() => this.store.noteEndpointSuccess(env, value))
-    }
   }
 
   /**
@@ -265,7 +231,7 @@ export class WebhookDeliveries implements EventSink {
     const scheduled = !manual && !duplicate
     // A job dropped by reset() (queued behind another of its resource) is not sent.
     if (scheduled && this.pending.get(job.eventId) !== job) return
-    const ep = this.endpoints.get(job.env)
+    const ep = this.endpoints.target(job.env)
     if (scheduled && (!ep || !ep.active)) {
       // Notices stop while the endpoint is deactivated (spec 6.4.8); a resend still goes out.
       this.pending.delete(job.eventId)
@@ -314,7 +280,7 @@ export class WebhookDeliveries implements EventSink {
       job.state = 'succeeded'
       this.pending.delete(job.eventId)
       job.gen++
-      this.noteSuccess(job.env, r.at)
+      this.endpoints.noteSuccess(job.env, r.at)
     } else if (r.manual || !stillPending) {
       // A failed resend leaves the schedule (or the final state) as it was.
       if (stillPending) nextRetry = job.dueAt
@@ -344,30 +310,10 @@ export class WebhookDeliveries implements EventSink {
     if (nextRetry !== null || checkAt !== null) this.armTimers()
   }
 
-  private noteSuccess(env: Env, at: number): void {
-    const ep = this.endpoints.get(env)
-    if (!ep) return
-    if (ep.lastSuccessAt === undefined || at > ep.lastSuccessAt) ep.lastSuccessAt = at
-    if (ep.persistedSuccessAt === undefined || ep.lastSuccessAt - ep.persistedSuccessAt >= 1000) {
-      const value = ep.lastSuccessAt
-      ep.persistedSuccessAt = value
-      this.queue(() => this.store.noteEndpointSuccess(env, value))
-    }
-  }
-
   /** At the end of a failed delivery's 24 h window: deactivate an endpoint that had no success in it. */
   private checkWindow(eventId: string, env: Env, firstAttemptAt: number, due: number): void {
     this.queue(() => this.store.checkDone(eventId))
-    const ep = this.endpoints.get(env)
-    if (!ep || !ep.active || ep.savedAt > firstAttemptAt) return
-    if (ep.lastSuccessAt !== undefined && ep.lastSuccessAt >= firstAttemptAt) return
-    ep.active = false
-    ep.deactivatedAt = due
-    this.queue(() => this.store.deactivateEndpoint(env, due))
-    this.log(
-      `webhooks: [e-mail to the merchant] Your ${env} webhook endpoint ${ep.url} was deactivated: no delivery succeeded in the 24 h since ${iso(firstAttemptAt)}. ` +
-        `Charges keep working; only the notices stop. Save the URL again to reactivate it (svc sandbox webhook set URL --env ${env}).`,
-    )
+    this.endpoints.checkWindow(env, firstAttemptAt, due)
   }
 
   // ------------------------------------------------------------ writes
@@ -423,14 +369,4 @@ export class WebhookDeliveries implements EventSink {
 
 function iso(ms: number): string {
   return new Date(ms).toISOString()
-}
-
-function toEndpointInfo(environment: Env, ep: EndpointState): EndpointInfo {
-  return {
-    environment,
-    url: ep.url,
-    active: ep.active,
-    ...(ep.deactivatedAt !== undefined ? { deactivatedAt: iso(ep.deactivatedAt) } : {}),
-    ...(ep.lastSuccessAt !== undefined ? { lastSuccessAt: iso(ep.lastSuccessAt) } : {}),
-  }
 }

@@ -17,8 +17,8 @@
  * out (showHeld).
  */
 import { WEBHOOK_HEADERS } from '../../contract/events.js'
-import { mulberry32 } from '../chaos.js'
-import type { SandboxClock } from '../clock.js'
+import { mulberry32 } from '../http/chaos.js'
+import type { SandboxClock } from '../engine/clock.js'
 import { type DeliverySender, failureOfStatus } from '../deliveries/sender.js'
 import type { DeliveryRecord } from '../../contract/panel.js'
 import type { DeliveryWorker, Env, EventSink, StoredEvent } from '../types.js'

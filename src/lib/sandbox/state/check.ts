@@ -137,7 +137,9 @@ export function checkState(state: SandboxState): void {
     if (c.status === 'paid_pending_settlement' && s.estimatedAt === undefined) fail(f('body', 'settlement', 'estimatedAt'), 'a paid_pending_settlement charge needs estimatedAt (when it settles)')
     if (c.status === 'settled' && s.settledAt === undefined) fail(f('body', 'settlement', 'settledAt'), 'a settled charge needs settledAt')
     if (c.status === 'settled' && !s.blockchainTxId) fail(f('body', 'settlement', 'blockchainTxId'), 'a settled charge needs blockchainTxId')
-    c.split?.destinations.forEach((d, k) => nonNegative(d.amountInCents, f('body', 'split', 'destinations', k, 'amountInCents')))
+    c.split?.destinations.forEach((d, k) => {
+      nonNegative(d.amountInCents, f('body', 'split', 'destinations', k, 'amountInCents'))
+    })
   })
 
   const idem = new Set<string>()

@@ -6,7 +6,7 @@
  */
 import type { DatabaseSync } from 'node:sqlite'
 import { SANDBOX_STATE_FORMAT, SANDBOX_STATE_TABLES, type SandboxState, SandboxStateSchema, type SandboxStateTable } from '../../contract/sandbox-state.js'
-import { transaction } from '../db.js'
+import { transaction } from '../store/db.js'
 import { checkState, fieldOf } from './check.js'
 import { SandboxStateError } from './errors.js'
 

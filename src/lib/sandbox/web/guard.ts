@@ -16,8 +16,8 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { isLoopbackPeer } from '../../net/loopback.js'
-import { isSandboxHost } from '../host-check.js'
-import { readForm } from '../http-io.js'
+import { isSandboxHost } from '../http/host-check.js'
+import { readForm } from '../http/http-io.js'
 
 export const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 const TICKET_TTL_MS = 60_000
@@ -140,7 +140,7 @@ export class PanelGuard {
     return false
   }
 
-  /** host-check.ts: `127.0.0.1`, `localhost`, `[::1]` or the sandbox's own address, with its port. */
+  /** http/host-check.ts: `127.0.0.1`, `localhost`, `[::1]` or the sandbox's own address, with its port. */
   private allowedHost(host: string): boolean {
     return isSandboxHost(host, this.deps.port(), this.deps.ownHost?.())
   }

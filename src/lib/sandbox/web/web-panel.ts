@@ -1,58 +1,24 @@
 /**
  * The panel on the web (`/panel/…` on the sandbox's own port): the pages of pages.ts, live
- * updates over Server-Sent Events, and the actions behind their forms, through the same engine,
- * worker and admin as the API and `/_sandbox/`. One table of routes; the guard (loopback, Host,
- * session cookie, CSRF, CSP) is guard.ts, and every outside string is escaped (html.ts).
+ * updates over Server-Sent Events (live-stream.ts), and the actions behind their forms
+ * (actions.ts), through the same engine, worker and admin as the API and `/_sandbox/`. One table
+ * of routes; the guard (loopback, Host, session cookie, CSRF, CSP) is guard.ts, and every outside
+ * string is escaped (html.ts).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { decodePix } from '../../domain/pix-decode.js'
-import { ADVANCE_TARGETS, type AdvanceTarget } from '../../domain/charge-states.js'
-import { parseDuration } from '../../domain/time.js'
-import { isHttpUrl } from '../../contract/url.js'
 import { SandboxApiError } from '../api-error.js'
-import { advanceClock } from '../panel-routes.js'
-import type { SandboxClock } from '../clock.js'
-import type { ChargeEngine } from '../engine.js'
-import { pathSegment, redirect, send } from '../http-io.js'
-import { planOf } from '../plan.js'
-import { type Route, Router } from '../router.js'
-import type { SandboxStore } from '../store.js'
-import type { DeliveryWorker, Env, SandboxAdmin } from '../types.js'
-import type { ProductPayment } from '../../contract/product-sales.js'
-import type { Withdrawal } from '../../contract/withdrawals.js'
+import { planOf } from '../engine/plan.js'
+import { redirect, send } from '../http/http-io.js'
+import { type Route, Router } from '../http/router.js'
+import type { Env } from '../types.js'
+import * as actions from './actions.js'
 import { FAVICON_SVG, PANEL_CSS, PANEL_JS } from './assets.js'
+import type { PanelContext, WebCall, WebPanelDeps } from './context.js'
 import { PanelGuard, PanelRefusal } from './guard.js'
 import { layout } from './html.js'
+import { LiveStream } from './live-stream.js'
 import * as pages from './pages.js'
 import { productSalesPage, withdrawalsPage } from './resource-pages.js'
-
-export interface WebPanelDeps {
-  store: SandboxStore
-  engine: ChargeEngine
-  deliveries: DeliveryWorker
-  admin: SandboxAdmin
-  clock: SandboxClock
-  /** The port the sandbox listens on (Host must name it; the session cookie's name carries it). */
-  port: () => number
-  /** The host of the URL the sandbox prints, also allowed as Host (host-check.ts). */
-  ownHost?: () => string
-  /** The lists of the Withdrawals and Sales pages. */
-  withdrawals?: { list(env: Env): Withdrawal[] }
-  productSales?: { list(): ProductPayment[] }
-}
-
-/** What a page or action is given. */
-interface WebCall {
-  req: IncomingMessage
-  res: ServerResponse
-  env: Env
-  query: URLSearchParams
-  params: Record<string, string>
-  /** A POST's form (CSRF already checked); empty for a GET. */
-  form: URLSearchParams
-  /** Only the page's body, for the live refresh (X-Panel-Fragment: 1). */
-  fragment: boolean
-}
 
 type WebHandler = (panel: WebPanel, call: WebCall) => void | Promise<void>
 
@@ -71,16 +37,16 @@ const WEB_ROUTES: Route<WebHandler>[] = [
   { method: 'GET', pattern: '/panel/clock', handler: (p, c) => p.clockPage(c) },
   { method: 'GET', pattern: '/panel/bank', handler: (p, c) => p.bankPage(c) },
   { method: 'GET', pattern: '/panel/events', handler: (p, c) => p.stream(c) },
-  { method: 'POST', pattern: `/panel/charges/${CHARGE}/advance`, handler: (p, c) => p.advanceCharge(c) },
-  { method: 'POST', pattern: `/panel/charges/${CHARGE}/cancel`, handler: (p, c) => p.cancelCharge(c) },
-  { method: 'POST', pattern: '/panel/deliveries/:eventId/resend', handler: (p, c) => p.resendDelivery(c) },
-  { method: 'POST', pattern: '/panel/webhook', handler: (p, c) => p.setWebhook(c) },
-  { method: 'POST', pattern: '/panel/webhook/test', handler: (p, c) => p.testWebhook(c) },
-  { method: 'POST', pattern: '/panel/keys', handler: (p, c) => p.createKey(c) },
-  { method: 'POST', pattern: '/panel/keys/revoke', handler: (p, c) => p.revokeKey(c) },
-  { method: 'POST', pattern: '/panel/account', handler: (p, c) => p.saveAccount(c) },
-  { method: 'POST', pattern: '/panel/clock/advance', handler: (p, c) => p.advanceClock(c) },
-  { method: 'POST', pattern: '/panel/bank', handler: (p, c) => p.pay(c) },
+  { method: 'POST', pattern: `/panel/charges/${CHARGE}/advance`, handler: (p, c) => actions.advanceCharge(p.context, c) },
+  { method: 'POST', pattern: `/panel/charges/${CHARGE}/cancel`, handler: (p, c) => actions.cancelCharge(p.context, c) },
+  { method: 'POST', pattern: '/panel/deliveries/:eventId/resend', handler: (p, c) => actions.resendDelivery(p.context, c) },
+  { method: 'POST', pattern: '/panel/webhook', handler: (p, c) => actions.setWebhook(p.context, c) },
+  { method: 'POST', pattern: '/panel/webhook/test', handler: (p, c) => actions.testWebhook(p.context, c) },
+  { method: 'POST', pattern: '/panel/keys', handler: (p, c) => actions.createKey(p.context, c) },
+  { method: 'POST', pattern: '/panel/keys/revoke', handler: (p, c) => actions.revokeKey(p.context, c) },
+  { method: 'POST', pattern: '/panel/account', handler: (p, c) => actions.saveAccount(p.context, c) },
+  { method: 'POST', pattern: '/panel/clock/advance', handler: (p, c) => actions.advanceClock(p.context, c) },
+  { method: 'POST', pattern: '/panel/bank', handler: (p, c) => actions.pay(p.context, c) },
 ]
 const router = new Router(WEB_ROUTES)
 
@@ -94,12 +60,13 @@ const ASSETS: Record<string, { type: string; text: string }> = {
 
 export class WebPanel {
   private readonly guard: PanelGuard
-  private readonly streams = new Set<ServerResponse>()
-  private pending?: NodeJS.Timeout
-  private heartbeat?: NodeJS.Timeout
+  private readonly live = new LiveStream()
+  /** What the actions are given. */
+  readonly context: PanelContext
 
   constructor(private readonly deps: WebPanelDeps) {
     this.guard = new PanelGuard({ port: deps.port, ownHost: deps.ownHost })
+    this.context = { deps, csrf: this.guard.csrf, html: (res, status, text) => this.html(res, status, text), changed: () => this.changed() }
   }
 
   /** The URL that opens the panel in a browser (holds the token: shown to the one who started it). */
@@ -114,19 +81,11 @@ export class WebPanel {
 
   /** Something changed (an event, a delivery, a setting): live pages refresh, at most ~8 times a second. */
   changed(): void {
-    if (this.streams.size === 0 || this.pending) return
-    this.pending = setTimeout(() => {
-      this.pending = undefined
-      for (const s of this.streams) s.write('event: change\ndata: 1\n\n')
-    }, 120)
-    this.pending.unref()
+    this.live.changed()
   }
 
   close(): void {
-    clearTimeout(this.pending)
-    clearInterval(this.heartbeat)
-    for (const s of this.streams) s.end()
-    this.streams.clear()
+    this.live.close()
   }
 
   async handle(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
@@ -228,149 +187,12 @@ export class WebPanel {
     const id = c.query.get('charge')
     const found = id ? this.deps.store.getChargeAnyEnv(id) : undefined
     const code = found?.charge.pix.qrCode
-    this.show(c, 'bank', 'Sandbox bank', pages.bankPage(code ? this.bankView(code) : {}, c.env, this.guard.csrf))
+    this.show(c, 'bank', 'Sandbox bank', pages.bankPage(code ? actions.bankView(this.context, code) : {}, c.env, this.guard.csrf))
   }
 
   /** Live updates: an event `change` when something changed, a comment every 15 s. */
   stream({ req, res }: WebCall): void {
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive' })
-    res.write(': connected\n\n')
-    this.streams.add(res)
-    this.heartbeat ??= setInterval(() => {
-      for (const s of this.streams) s.write(': keep-alive\n\n')
-    }, 15_000)
-    this.heartbeat.unref()
-    req.once('close', () => this.streams.delete(res))
-  }
-
-  // ------------------------------------------------------------ actions
-
-  /** Back to a page with a message (after an action): the answer to a form is always a redirect, but for new keys and the bank. */
-  private back(c: WebCall, page: string, msg: string, bad = false): void {
-    redirect(c.res, `/panel/${page}${page.includes('?') ? '&' : '?'}env=${c.env}&msg=${encodeURIComponent(msg)}${bad ? '&bad=1' : ''}`)
-  }
-
-  advanceCharge(c: WebCall): void {
-    const id = c.params.id!
-    const target = c.form.get('status') as AdvanceTarget
-    if (!ADVANCE_TARGETS.includes(target)) return this.back(c, `charges/${id}`, `Unknown state ${target}.`, true)
-    try {
-      const charge = this.deps.engine.advance(c.env, id, target)
-      return this.back(c, `charges/${charge.id}`, `Moved to ${charge.status}.`)
-    } catch (err) {
-      return this.back(c, `charges/${id}`, (err as Error).message, true)
-    }
-  }
-
-  cancelCharge(c: WebCall): void {
-    const id = c.params.id!
-    try {
-      this.deps.engine.cancel(c.env, id)
-      return this.back(c, `charges/${id}`, "Canceled: remove its QR from the payer's view.")
-    } catch (err) {
-      return this.back(c, `charges/${id}`, (err as Error).message, true)
-    }
-  }
-
-  async resendDelivery(c: WebCall): Promise<void> {
-    const { deliveries } = this.deps
-    const eventId = pathSegment(c.params.eventId!, () => new PanelRefusal(404, 'Not found', `No delivery of ${c.params.eventId} in ${c.env}.`))
-    const ok = deliveries.resend(eventId, c.env)
-    await deliveries.flush?.()
-    return this.back(c, 'deliveries', ok ? `Resent ${eventId}.` : `No delivery of ${eventId} in ${c.env}.`, !ok)
-  }
-
-  setWebhook(c: WebCall): void {
-    const url = (c.form.get('url') ?? '').trim()
-    if (!isHttpUrl(url) || url.length > 2048) return this.back(c, 'webhook', 'The URL must be an absolute http:// or https:// URL.', true)
-    const ep = this.deps.deliveries.setEndpoint(c.env, url)
-    this.changed()
-    return this.back(c, 'webhook', `Saved ${ep.url} as the ${c.env} webhook URL${ep.active ? ' (active)' : ''}.`)
-  }
-
-  testWebhook(c: WebCall): void {
-    if (!this.deps.deliveries.getEndpoint(c.env)) return this.back(c, 'webhook', `Set a ${c.env} webhook URL first.`, true)
-    const event = this.deps.engine.testEvent(c.env)
-    return this.back(c, 'webhook', `Sent test event ${event.id}.`)
-  }
-
-  createKey(c: WebCall): void {
-    const { admin } = this.deps
-    const keyEnv: Env = c.form.get('env') === 'live' ? 'live' : 'test'
-    const created = admin.createKey(keyEnv)
-    // The one page that shows a key in full, once, and is not kept anywhere.
-    this.html(c.res, 200, layout({ title: 'Keys', current: 'keys', env: c.env }, pages.keysPage(pages.maskedKeys(admin.listKeys()), c.env, this.guard.csrf, created.key)))
-  }
-
-  revokeKey(c: WebCall): void {
-    const { admin } = this.deps
-    const ref = c.form.get('ref') ?? ''
-    const key = admin.listKeys().find((k) => pages.keyRef(k.key) === ref)
-    if (!key) return this.back(c, 'keys', 'No such key.', true)
-    admin.revokeKey(key.key)
-    return this.back(c, 'keys', `Revoked ${pages.maskedKeys([key])[0]!.key}.`)
-  }
-
-  saveAccount(c: WebCall): void {
-    const body = c.form
-    const n = (name: string, max: number) => {
-      const v = Number(body.get(name))
-      if (!Number.isInteger(v) || v < 0 || v > max) throw new SandboxApiError('invalid_request', `${name} must be an integer from 0 to ${max}.`)
-      return v
-    }
-    try {
-      this.deps.admin.updateSettings({
-        feeBps: n('feeBps', 10_000),
-        feeFixedInCents: n('feeFixedInCents', 100_000),
-        settlementDelayHours: n('settlementDelayHours', 24 * 90),
-        qrValiditySeconds: Math.max(1, n('qrValiditySeconds', 30 * 24 * 3600)),
-        activated: body.get('activated') === '1',
-        blocked: body.get('blocked') === '1',
-        merchantIdPresent: body.get('merchantIdPresent') === '1',
-      })
-    } catch (err) {
-      return this.back(c, 'account', (err as Error).message, true)
-    }
-    return this.back(c, 'account', 'Saved.')
-  }
-
-  async advanceClock(c: WebCall): Promise<void> {
-    const duration = c.form.get('duration') ?? ''
-    const ms = parseDuration(duration)
-    if (ms === undefined || ms < 1 || ms > 366 * 86_400_000) return this.back(c, 'clock', 'Give a duration such as 90s, 25h or 1h30m (at most a year).', true)
-    await advanceClock(this.deps, ms)
-    return this.back(c, 'clock', `Moved ${c.form.get('duration')} ahead.`)
-  }
-
-  /** The sandbox bank: check a copy-and-paste string, or pay it (→ paid_pending_settlement, as `test advance`). */
-  pay({ res, env, form: body }: WebCall): void {
-    const code = (body.get('code') ?? '').trim()
-    let view = this.bankView(code)
-    if (body.get('action') === 'pay' && !view.error && view.charge) {
-      const c = view.charge
-      const now = this.deps.clock.now()
-      if (c.status === 'awaiting_payment' && Date.parse(c.pix.expiresAt) <= now) view = { ...view, error: `This QR expired at ${new Date(c.pix.expiresAt).toISOString()}: the bank refuses it.` }
-      else if (c.status === 'expired') view = { ...view, error: 'This QR expired: the bank refuses it.' }
-      else if (c.status === 'paid_pending_settlement' || c.status === 'settled' || c.status === 'refunded') view = { ...view, error: `This QR was already paid (the charge is ${c.status}).` }
-      else if (c.status === 'failed') view = { ...view, error: 'The provider lost this charge (failed): the bank refuses it.' }
-      else {
-        // A canceled QR stays payable (spec 4.4): the payment prevails.
-        const paid = this.deps.engine.advance(c.environment, c.id, 'paid_pending_settlement')
-        view = { ...view, charge: paid, paid: true }
-      }
-    }
-    this.html(res, view.error ? 422 : 200, layout({ title: 'Sandbox bank', current: 'bank', env }, pages.bankPage(view, env, this.guard.csrf)))
-  }
-
-  private bankView(code: string): pages.BankView {
-    if (!code) return { error: 'Paste a Pix copy-and-paste string.' }
-    // The same decoder and verdict as `svc pix decode`: the bank pays no code that command refuses.
-    const decoded = decodePix(code)
-    if (!decoded.valid) return { code, error: `This string cannot be paid: ${decoded.message}.` }
-    const id = /\/qr\/v2\/([0-9a-f]{24})$/.exec(decoded.url ?? '')?.[1]
-    const found = id ? this.deps.store.getChargeAnyEnv(id) : undefined
-    if (!found) return { code, decoded, error: "No charge of this sandbox has this QR (the bank can only pay this sandbox's charges)." }
-    return { code, decoded, charge: found.charge }
+    this.live.open(req, res)
   }
 
   // ------------------------------------------------------------ plumbing

@@ -7,7 +7,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { DB_FILE } from '../../../../src/lib/sandbox/db.js'
+import { DB_FILE } from '../../../../src/lib/sandbox/store/db.js'
 import { type Harness, startHarness } from '../../../helpers/conformance.js'
 
 let open: Harness[] = []

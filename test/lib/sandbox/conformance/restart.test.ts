@@ -3,7 +3,7 @@ import { mkdtempSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { SandboxClock } from '../../../../src/lib/sandbox/clock.js'
+import { SandboxClock } from '../../../../src/lib/sandbox/engine/clock.js'
 import { errorOf, type Harness, START, startHarness } from '../../../helpers/conformance.js'
 
 const HOUR = 3_600_000

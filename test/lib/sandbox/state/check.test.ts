@@ -296,7 +296,7 @@ describe('all or nothing on the data dir', () => {
       .catch(() => 'refused')
     expect(first).toBe('refused')
     mkdirSync(dataDir, { recursive: true })
-    const { openDatabase } = await import('../../../../src/lib/sandbox/db.js')
+    const { openDatabase } = await import('../../../../src/lib/sandbox/store/db.js')
     openDatabase({ dataDir }).close()
     await expect(startSandboxServer({ state: good, dataDir, port })).rejects.toMatchObject({ code: 'EADDRINUSE' })
     const ok = await startSandboxServer({ state: good, dataDir, port: 0 })

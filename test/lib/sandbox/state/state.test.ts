@@ -134,7 +134,7 @@ describe('what the export holds', () => {
 
 describe('the format and the database', () => {
   it("names every column of every table: a column a migration adds is exported, or the format's version moves", async () => {
-    const { openDatabase } = await import('../../../../src/lib/sandbox/db.js')
+    const { openDatabase } = await import('../../../../src/lib/sandbox/store/db.js')
     const { SANDBOX_STATE_TABLES } = await import('../../../../src/lib/contract/sandbox-state.js')
     const db = openDatabase({ inMemory: true })
     try {

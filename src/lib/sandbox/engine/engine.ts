@@ -1,0 +1,418 @@
+/**
+ * The charge engine: every state change of a charge goes through the one transition table of
+ * domain/charge-states.ts, one move at a time, and each move is saved together with its event
+ * (carrying the full Charge) before the event is published. Expiry and settlement are timers
+ * on the sandbox clock, re-armed from the database after a restart.
+ *
+ * A creation is one write: the charge, its event and its idempotency record go into the group
+ * commit of the turn (group-commit.ts), and the 201 is answered only once that commit is done, so
+ * an answered charge survives any restart. Until then the creation is held in memory (by
+ * Idempotency-Key and by externalId), where a concurrent duplicate finds it: 409 charge_processing.
+ */
+import { hash as digest } from 'node:crypto'
+import type { Charge, ChargeCreateRequest } from '../../contract/schemas.js'
+import { type AdvanceTarget, type ChargeStatus, type Transition, type Trigger, advancePath, transitionFor } from '../../domain/charge-states.js'
+import { computeAmount } from '../../domain/money.js'
+import { type SplitShare, divide } from '../../domain/split.js'
+import type { Split } from '../../contract/split-charges.js'
+import { maskTaxNumber, normalizeTaxNumber } from '../../domain/tax-number.js'
+import { SandboxApiError, chargeNotFound } from '../api-error.js'
+import { brCodeFor, qrImagePath } from './brcode.js'
+import type { SandboxClock } from './clock.js'
+import { DueQueue } from './due-queue.js'
+import { newBlockchainTxId, newEventId } from '../store/ids.js'
+import { resourceEvent } from './resource-events.js'
+import type { SandboxStore } from '../store/store.js'
+import type { Env, EventSink, StoredEvent } from '../types.js'
+
+const HOUR_MS = 3_600_000
+
+/**
+ * The one amount (R$ 14,02) at which the sandbox's simulated provider refuses a charge:
+ * 402 `provider_error`, nothing saved, so clients can exercise that answer.
+ */
+export const PROVIDER_REFUSES_AMOUNT = 1402
+
+/**
+ * The one amount (R$ 14,03) at which the simulated provider loses an issued charge: it is
+ * created as usual and, one minute later (sandbox time), if still unpaid, it moves to `failed`
+ * with `charge.failed`, so clients can see that state and event.
+ */
+export const PROVIDER_FAILS_AMOUNT = 1403
+export const PROVIDER_FAILS_AFTER_MS = 60_000
+
+/** How long (sandbox time) after `charge.settled` a split charge's asset is divided. */
+export const SPLIT_RUNS_AFTER_MS = 60_000
+/** The one gross amount (R$ 14,04) whose split fails (`charge.split.failed`), so clients can see it. */
+export const SPLIT_FAILS_AMOUNT = 1404
+export const SPLIT_FAILURE_REASON = 'the transaction dividing the asset was not confirmed (simulated); the asset stays held'
+
+/** A creation request, with the destinations when it is a split charge (POST /v1/split-charges). */
+export type ChargeInput = ChargeCreateRequest & { split?: SplitShare[] }
+type SplitOutcome = 'completed' | 'failed'
+
+export interface ChargeEngineDeps {
+  store: SandboxStore
+  clock: SandboxClock
+  sink: EventSink
+  log: (line: string) => void
+  /** The sandbox's base URL, for `pix.qrCodeImageUrl` (known once the server listens). */
+  baseUrl: () => string
+  /**
+   * Runs between reserving a creation and saving the charge (which always takes at least one
+   * turn of the event loop: the group commit), so a concurrent duplicate sees
+   * `charge_processing`; tests hold it open to make that case deterministic.
+   */
+  beforeChargeInsert?: () => Promise<void> | void
+}
+
+export interface CreateResult {
+  charge: Charge
+  /** False for an idempotent replay (200), true when created now (201). */
+  created: boolean
+}
+
+export class ChargeEngine {
+  /** Pending expiries and settlements, keyed `trigger env id`. */
+  private readonly due: DueQueue
+  /** Creations not yet committed, by `env NUL externalId` and by `env NUL Idempotency-Key`: their request hash. */
+  private readonly inFlight = new Map<string, string>()
+  private readonly keysInFlight = new Map<string, string>()
+  private stopped = false
+
+  constructor(private readonly deps: ChargeEngineDeps) {
+    this.due = new DueQueue(deps.clock, (key, dueAt) => {
+      const [trigger, env, id] = key.split(' ') as [Trigger | 'split', Env, string]
+      this.fire(env, id, trigger, dueAt)
+    })
+  }
+
+  // ------------------------------------------------------------ creation
+
+  async create(env: Env, input: ChargeInput, idempotencyKey?: string): Promise<CreateResult> {
+    const { store, clock } = this.deps
+    const hash = requestHash(input)
+
+    const keyFlight = idempotencyKey === undefined ? undefined : `${env}\u0000${idempotencyKey}`
+    if (keyFlight !== undefined) {
+      const flying = this.keysInFlight.get(keyFlight)
+      if (flying !== undefined) throw flying === hash ? processing() : idempotencyConflict()
+      const rec = store.getIdempotency(env, idempotencyKey!)
+      if (rec) {
+        if (rec.requestHash !== hash) throw idempotencyConflict()
+        if (!rec.chargeId) throw processing()
+        return { charge: this.mustGet(env, rec.chargeId), created: false }
+      }
+    }
+    const flightKey = input.externalId === undefined ? undefined : `${env}\u0000${input.externalId}`
+    if (flightKey !== undefined) {
+      const flying = this.inFlight.get(flightKey)
+      if (flying !== undefined) throw flying === hash ? processing() : externalIdConflict()
+      const existing = store.getByExternalId(env, input.externalId!)
+      if (existing) {
+        if (existing.requestHash !== hash) throw externalIdConflict()
+        if (idempotencyKey !== undefined) store.saveIdempotency(env, idempotencyKey, hash, existing.charge.id, clock.now())
+        return { charge: existing.charge, created: false }
+      }
+    }
+
+    this.checkMerchantCleared()
+    if (input.amountInCents === PROVIDER_REFUSES_AMOUNT) {
+      throw new SandboxApiError('provider_error', 'O provedor de pagamento recusou a cobrança (simulado: valor de R$ 14,02).')
+    }
+
+    if (keyFlight !== undefined) this.keysInFlight.set(keyFlight, hash)
+    if (flightKey !== undefined) this.inFlight.set(flightKey, hash)
+    try {
+      await this.deps.beforeChargeInsert?.()
+      if (this.stopped) throw new SandboxApiError('provider_unavailable', 'O sandbox está sendo encerrado; tente novamente.')
+      const { charge, events } = await store.insertCharge(
+        () => clock.now(),
+        (id, nowMs) => this.draft(env, input, hash, id, nowMs),
+        idempotencyKey,
+      )
+      // Saved: now (and only now) the event goes out and the charge's deadlines are armed.
+      this.publish(events)
+      this.armTimers(charge)
+      return { charge, created: true }
+    } finally {
+      if (keyFlight !== undefined) this.keysInFlight.delete(keyFlight)
+      if (flightKey !== undefined) this.inFlight.delete(flightKey)
+    }
+  }
+
+  private checkMerchantCleared(): void {
+    const s = this.deps.store.getSettings()
+    if (!s.merchantIdPresent) {
+      throw new SandboxApiError('missing_merchant_id', 'A conta ainda não tem identificador no provedor de pagamento; conclua o cadastro no painel.')
+    }
+    if (!s.activated) throw new SandboxApiError('merchant_not_activated', 'A conta ainda não foi ativada para receber cobranças.')
+    if (s.blocked) throw new SandboxApiError('charge_blocked', 'A criação de cobranças está bloqueada para esta conta.')
+  }
+
+  /** The new charge, already moved to awaiting_payment, with its event (pure: it may run twice). */
+  private draft(env: Env, input: ChargeInput, hash: string, id: string, nowMs: number): { charge: Charge; requestHash: string; events: StoredEvent[] } {
+    const settings = this.deps.store.getSettings()
+    const now = new Date(nowMs).toISOString()
+    const amount = computeAmount(input.amountInCents, settings)
+    const created: Charge = {
+      id,
+      ...(input.externalId !== undefined ? { externalId: input.externalId } : {}),
+      status: 'created',
+      environment: env,
+      amount: { ...amount } as Charge['amount'],
+      pix: {
+        qrCode: brCodeFor(id),
+        qrCodeImageUrl: `${this.deps.baseUrl()}${qrImagePath(id)}`,
+        expiresAt: new Date(nowMs + settings.qrValiditySeconds * 1000).toISOString(),
+      },
+      settlement: { delayHours: settings.settlementDelayHours },
+      payer: { taxNumber: maskTaxNumber(input.payerTaxNumber), ...(input.payerName !== undefined ? { name: input.payerName } : {}) },
+      ...(input.description !== undefined ? { description: input.description } : {}),
+      ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
+      ...(input.split !== undefined ? { split: { status: 'pending', destinations: divide(amount.netInCents, input.split) } satisfies Split } : {}),
+      createdAt: now,
+      updatedAt: now,
+    }
+    // `created` is transient: the QR is issued in the same breath (charge-states.ts).
+    const issued = this.applyMove(created, must(transitionFor('created', 'issue_qr')), nowMs)
+    return { charge: issued.charge, requestHash: hash, events: [issued.event] }
+  }
+
+  // ------------------------------------------------------------ reads and moves
+
+  get(env: Env, id: string): Charge {
+    const found = this.deps.store.getCharge(env, id)
+    if (!found) throw chargeNotFound()
+    return found.charge
+  }
+
+  cancel(env: Env, id: string): Charge {
+    const charge = this.get(env, id)
+    const t = transitionFor(charge.status, 'cancel')
+    if (!t) {
+      throw new SandboxApiError('charge_not_cancelable', `A cobrança não pode ser cancelada: está em ${charge.status}.`)
+    }
+    return this.commit(charge, [t], this.deps.clock.now())
+  }
+
+  /** Sandbox advance (spec 4.7): the shortest forward path, one real move and one event per step. */
+  advance(env: Env, id: string, target: AdvanceTarget): Charge {
+    const charge = this.get(env, id)
+    const path = advancePath(charge.status, target)
+    if (!path) {
+      throw new SandboxApiError('invalid_transition', `A cobrança não pode passar de ${charge.status} para ${target}.`)
+    }
+    return this.commit(charge, path, this.deps.clock.now())
+  }
+
+  /**
+   * Divides a settled split charge's asset now rather than when its timer falls due (the panel's
+   * `POST /_sandbox/charges/{id}/split`), ending as `outcome` says, or as the amount decides.
+   */
+  divideNow(env: Env, id: string, outcome?: SplitOutcome): Charge {
+    const charge = this.get(env, id)
+    const split = splitOf(charge)
+    if (!split) throw new SandboxApiError('invalid_transition', 'A cobrança não é uma cobrança com divisão (split).')
+    if (charge.status !== 'settled' || split.status !== 'pending') {
+      throw new SandboxApiError('invalid_transition', `A divisão só roda numa cobrança settled com divisão pendente: está em ${charge.status}, divisão ${split.status}.`)
+    }
+    return this.runSplit(charge, this.deps.clock.now(), outcome)
+  }
+
+  /** A `charge.test` event (spec 4.6), stored like any other; the caller publishes it. */
+  testEvent(env: Env): StoredEvent {
+    const nowMs = this.deps.clock.now()
+    const createdAt = new Date(nowMs).toISOString()
+    const id = newEventId(nowMs)
+    const sample = {
+      id: '000000000000000000000000',
+      status: 'awaiting_payment',
+      environment: env,
+      amount: computeAmount(1500, this.deps.store.getSettings()),
+      pix: { qrCode: brCodeFor('000000000000000000000000'), expiresAt: createdAt },
+      settlement: { delayHours: this.deps.store.getSettings().settlementDelayHours },
+      payer: { taxNumber: '***.456.789-**' },
+      description: 'Evento de teste enviado por POST /v1/webhooks/test',
+      createdAt,
+      updatedAt: createdAt,
+    }
+    const event: StoredEvent = {
+      id,
+      type: 'charge.test',
+      environment: env,
+      createdAt,
+      body: JSON.stringify({ id, type: 'charge.test', createdAt, environment: env, data: { charge: sample } }),
+    }
+    this.deps.store.insertEvent(event)
+    this.publish([event])
+    return event
+  }
+
+  private mustGet(env: Env, id: string): Charge {
+    const found = this.deps.store.getCharge(env, id)
+    if (!found) throw new SandboxApiError('internal_error', 'Registro de idempotência aponta para uma cobrança inexistente.')
+    return found.charge
+  }
+
+  /** Applies the moves in order at instant `atMs`, saves the result with one event per move, then publishes. */
+  private commit(start: Charge, moves: Transition[], atMs: number): Charge {
+    let charge = start
+    const events: StoredEvent[] = []
+    for (const t of moves) {
+      const step = this.applyMove(charge, t, atMs)
+      charge = step.charge
+      events.push(step.event)
+    }
+    this.deps.store.updateCharge(charge, events)
+    this.publish(events)
+    this.armTimers(charge)
+    return charge
+  }
+
+  private applyMove(charge: Charge, t: Transition, atMs: number): { charge: Charge; event: StoredEvent } {
+    if (charge.status !== t.from) throw new Error(`bug: move ${t.from}→${t.to} applied to a ${charge.status} charge`)
+    const at = new Date(atMs).toISOString()
+    const next: Charge = { ...charge, status: t.to, updatedAt: at, settlement: { ...charge.settlement }, payer: { ...charge.payer } }
+    if (t.trigger === 'pay') {
+      next.settlement.paidAt = at
+      next.settlement.estimatedAt = new Date(atMs + next.settlement.delayHours * HOUR_MS).toISOString()
+      // The name the payer's bank reported (spec 2.2): banks report it in capitals.
+      next.payer.name = (charge.payer.name ?? 'Pagador Sandbox').toUpperCase()
+    }
+    if (t.trigger === 'settle') {
+      next.settlement.settledAt = at
+      next.settlement.blockchainTxId = newBlockchainTxId()
+    }
+    const id = newEventId(atMs)
+    const body = JSON.stringify({ id, type: t.event, createdAt: at, environment: next.environment, data: { charge: next } })
+    return { charge: next, event: { id, type: t.event, environment: next.environment, createdAt: at, body, resourceKey: `charge:${next.id}` } }
+  }
+
+  /** The split's one move: pending → completed (a txId per destination) or failed, saved with its event. */
+  private runSplit(charge: Charge, atMs: number, outcome?: SplitOutcome): Charge {
+    const split = splitOf(charge)!
+    const ends: SplitOutcome = outcome ?? (charge.amount.grossInCents === SPLIT_FAILS_AMOUNT ? 'failed' : 'completed')
+    const at = new Date(atMs).toISOString()
+    const done: Split =
+      ends === 'completed'
+        ? { ...split, status: 'completed', destinations: split.destinations.map((d) => ({ ...d, txId: newBlockchainTxId() })), completedAt: at }
+        : { ...split, status: 'failed', failureReason: SPLIT_FAILURE_REASON }
+    const next: Charge = { ...charge, split: done, updatedAt: at }
+    const event = resourceEvent(`charge.split.${ends}`, next.environment, atMs, `charge:${next.id}`, { charge: next })
+    this.deps.store.updateCharge(next, [event])
+    this.publish([event])
+    this.armTimers(next)
+    return next
+  }
+
+  private publish(events: StoredEvent[]): void {
+    for (const e of events) {
+      try {
+        this.deps.sink.publish(e)
+      } catch (err) {
+        this.deps.log(`event ${e.id} (${e.type}) could not be handed to the delivery worker: ${(err as Error).message}`)
+      }
+    }
+  }
+
+  // ------------------------------------------------------------ timers
+
+  /** Re-arms expiry and settlement of every charge still waiting for one (after a restart). */
+  restoreTimers(): void {
+    const { store } = this.deps
+    for (const s of store.chargesInStatus('awaiting_payment')) this.armTimers(s.charge)
+    for (const s of store.chargesInStatus('paid_pending_settlement')) this.armTimers(s.charge)
+    for (const s of store.pendingSplits()) this.armTimers(s.charge)
+  }
+
+  stop(): void {
+    this.stopped = true
+    this.due.stop()
+  }
+
+  /** Forgets every pending expiry, settlement and division (the data is being emptied). */
+  reset(): void {
+    this.due.clear()
+  }
+
+  private armTimers(charge: Charge): void {
+    if (this.stopped) return
+    const key = (trigger: Trigger | 'split') => `${trigger} ${charge.environment} ${charge.id}`
+    if (charge.status === 'awaiting_payment') this.due.set(key('expire'), Date.parse(charge.pix.expiresAt))
+    else this.due.delete(key('expire'))
+    if (charge.status === 'awaiting_payment' && charge.amount.grossInCents === PROVIDER_FAILS_AMOUNT) {
+      this.due.set(key('fail'), Date.parse(charge.createdAt) + PROVIDER_FAILS_AFTER_MS)
+    } else this.due.delete(key('fail'))
+    if (charge.status === 'paid_pending_settlement' && charge.settlement.estimatedAt) {
+      this.due.set(key('settle'), Date.parse(charge.settlement.estimatedAt))
+    } else this.due.delete(key('settle'))
+    if (charge.status === 'settled' && splitOf(charge)?.status === 'pending' && charge.settlement.settledAt) {
+      this.due.set(key('split'), Date.parse(charge.settlement.settledAt) + SPLIT_RUNS_AFTER_MS)
+    } else this.due.delete(key('split'))
+  }
+
+  /** A timer fell due: the move happens at its due instant, if the machine still allows it. */
+  private fire(env: Env, id: string, trigger: Trigger | 'split', dueAt: number): void {
+    if (this.stopped) return
+    try {
+      const found = this.deps.store.getCharge(env, id)
+      if (!found) return
+      if (trigger === 'split') {
+        // A split refunded before it ran is never divided: the asset went back to the payer.
+        if (found.charge.status === 'settled' && splitOf(found.charge)?.status === 'pending') this.runSplit(found.charge, dueAt)
+        return
+      }
+      // Settlements held (sandbox account setting): the charge stays paid past estimatedAt; turning
+      // the hold off re-arms every waiting settlement (SandboxAdmin), which then falls due at once.
+      if (trigger === 'settle' && this.deps.store.getSettings().holdSettlements === true) return
+      const t = transitionFor(found.charge.status as ChargeStatus, trigger)
+      if (!t) return
+      this.commit(found.charge, [t], dueAt)
+      this.deps.log(`charge ${id}: ${t.from} → ${t.to}`)
+    } catch (err) {
+      this.deps.log(`charge ${id}: ${trigger} failed: ${(err as Error).message}`)
+    }
+  }
+}
+
+/** Same body ⇔ same hash: canonical JSON (sorted keys), the tax number without punctuation. */
+export function requestHash(input: ChargeInput): string {
+  const normalized = { ...input, payerTaxNumber: normalizeTaxNumber(input.payerTaxNumber) }
+  // One-shot: a Hash object per creation cost more than the hashing.
+  return digest('sha256', canonicalJson(normalized), 'hex')
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`
+  }
+  return JSON.stringify(value)
+}
+
+function processing(): SandboxApiError {
+  return new SandboxApiError('charge_processing', 'A cobrança original ainda está sendo criada; tente novamente em 1 segundo.', {
+    headers: { 'retry-after': '1' },
+  })
+}
+
+function idempotencyConflict(): SandboxApiError {
+  return new SandboxApiError('idempotency_key_conflict', 'Esta Idempotency-Key já foi usada com outro corpo de requisição.')
+}
+
+function externalIdConflict(): SandboxApiError {
+  return new SandboxApiError('external_id_conflict', 'Já existe uma cobrança com este externalId e um corpo diferente.')
+}
+
+function must<T>(value: T | undefined): T {
+  if (value === undefined) throw new Error('bug: the transition table lacks a move the engine relies on')
+  return value
+}
+
+function splitOf(charge: Charge): Split | undefined {
+  return (charge as Charge & { split?: Split }).split
+}
