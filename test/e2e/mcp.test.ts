@@ -161,10 +161,17 @@ describe('svc mcp over stdio, with the SDK client', () => {
     const reserialised = JSON.stringify(JSON.parse(body), null, 2)
     expect(ok(await call(client, 'verify_webhook', { headers, body: reserialised }))).toMatchObject({ valid: false, reason: 'signature_mismatch', field: 'X-SVC-Signature' })
 
-    const report = ok<{ settled: { count: number; grossInCents: number; netInCents: number }; unbalanced: string[] }>(await call(client, 'settlement_report', { from: '2d', to: 'now' }))
-    expect(report.settled.count).toBeGreaterThanOrEqual(1)
-    expect(report.settled.grossInCents).toBeGreaterThanOrEqual(1500)
-    expect(report.unbalanced).toEqual([])
+    // The same report as `svc report settlements --json` (one use-case): periods in the zone, a total, every charge checked.
+    type Report = { tz: string; by: string; periods: Array<{ start: string }>; total: { settled: { count: number; grossInCents: number } }; unbalanced: string[] }
+    const report = ok<Report>(await call(client, 'settlement_report', { from: '2d', to: 'now', tz: 'America/Sao_Paulo' }))
+    expect(report).toMatchObject({ tz: 'America/Sao_Paulo', by: 'day', unbalanced: [] })
+    expect(report.periods.length).toBeGreaterThanOrEqual(2)
+    expect(report.total.settled.count).toBeGreaterThanOrEqual(1)
+    expect(report.total.settled.grossInCents).toBeGreaterThanOrEqual(1500)
+    const badZone = await call(client, 'settlement_report', { from: '2d', to: 'now', tz: 'Mars/Olympus' })
+    expect(badZone.isError).toBe(true)
+    expect(badZone.structuredContent).toMatchObject({ error: { code: 'invalid_request' } })
+    expect(JSON.stringify(badZone.structuredContent)).toContain('Mars/Olympus')
   })
 
   it('lists with a cursor, cancels, reads the account, sends a test webhook and triggers an event', async () => {

@@ -12,7 +12,6 @@ import { LIMITS } from '../contract/limits.js'
 import type { Charge } from '../contract/schemas.js'
 import { ADVANCE_TARGETS } from '../domain/charge-states.js'
 import { formatBps, formatBRL } from '../domain/money.js'
-import type { SettlementTotals } from '../domain/settlement-sum.js'
 import { isRelativeInstant, parseDuration, parseInstant } from '../domain/time.js'
 import { ApiError, UsageError } from '../errors.js'
 import { isLoopbackHost } from '../net/loopback.js'
@@ -26,7 +25,7 @@ const useCases = {
   createCharge: () => import('../services/create-charge.js'),
   pix: () => import('../domain/pix-decode.js'),
   panel: () => import('../sandbox-client/client.js'),
-  settlement: () => import('../domain/settlement-sum.js'),
+  settlement: () => Promise.all([import('../charges/reports.js'), import('../domain/calendar.js')]),
   trigger: () => Promise.all([import('../services/trigger.js'), import('../scenarios/fixture.js')]),
   verify: () => import('../webhooks/verify-delivery.js'),
 }
@@ -252,16 +251,19 @@ export const TOOLS: readonly ToolDef[] = [
   }),
   tool({
     name: 'settlement_report',
-    title: 'Sum what settled and was refunded in a period',
+    title: 'Sum what settled and was refunded, per day, week or month',
     description:
-      'Counts and sums the charges whose settlement.settledAt falls in [from, to) (gross, fee, net; a refunded charge was settled first) and the charges ' +
-      'refunded in it (by updatedAt). Every charge is checked: one whose fee + net differs from its gross is listed in `unbalanced`, never summed. ' +
-      'The API filters by creation only: this scans settled and refunded charges created up to `lookback` (default 30d) before `from`.',
+      'The same report as `svc report settlements --json`: per period (a day, week or month in `tz`), the charges whose settlement.settledAt falls in it ' +
+      '(count, gross, fee, net; a refunded charge was settled first) and the charges refunded in it (by updatedAt), with a total. Every charge is checked: ' +
+      'one whose fee + net differs from its gross is listed in `unbalanced`, never summed. The API filters by creation only: this scans settled and ' +
+      'refunded charges created up to `lookback` (default 30d) before `from`.',
     access: 'read',
     input: () =>
       z.strictObject({
         from: instant('Start of the period (included)'),
         to: instant('End of the period (excluded)'),
+        by: z.enum(['day', 'week', 'month']).optional().describe('Period length (default day).'),
+        tz: z.string().optional().describe('IANA time zone of the periods, e.g. America/Sao_Paulo (default: the zone of the machine svc runs on).'),
         lookback: z
           .string()
           .refine((t) => parseDuration(t) !== undefined, 'must be a duration such as 30d or 72h')
@@ -269,30 +271,21 @@ export const TOOLS: readonly ToolDef[] = [
           .describe('How long before `from` a charge settled in the period may have been created (default 30d).'),
       }),
     async run(args, s) {
+      const [{ settlementReport }, { isValidTimeZone, machineTimeZone }] = await useCases.settlement()
+      const timeZone = args.tz ?? machineTimeZone()
+      if (!isValidTimeZone(timeZone)) throw new UsageError(`Unknown time zone "${timeZone}"; nothing was sent.`, { field: 'tz' })
       const client = await s.client()
       await client.listCharges({ limit: 1 })
       const now = client.serverNow()
-      const from = Date.parse(at(args.from, now))
-      const to = Date.parse(at(args.to, now))
-      if (from >= to) throw new UsageError('from must be earlier than to; nothing was sent.', { field: 'from' })
-      const { addToSettlementTotals, emptySettlementTotals } = await useCases.settlement()
-      const oldest = from - parseDuration(args.lookback ?? '30d')!
-      const range = { from, to }
-      let totals: SettlementTotals = emptySettlementTotals()
-      let scanned = 0
-      for (const status of ['settled', 'refunded'] as const) {
-        for await (const charge of client.paginateCharges({ status, createdBefore: new Date(to).toISOString() })) {
-          if (Date.parse(charge.createdAt) < oldest) break
-          scanned++
-          totals = addToSettlementTotals(totals, charge, range)
-        }
-      }
-      const period = { from: new Date(from).toISOString(), to: new Date(to).toISOString() }
-      const { settled, refunded, unbalanced } = totals
+      const from = new Date(at(args.from, now))
+      const to = new Date(at(args.to, now))
+      if (from.getTime() >= to.getTime()) throw new UsageError('from must be earlier than to; nothing was sent.', { field: 'from' })
+      const report = await settlementReport(client, { from, to, by: args.by ?? 'day', timeZone, lookbackMs: parseDuration(args.lookback ?? '30d')! })
+      const { settled, refunded } = report.total
       const text =
-        `${period.from} to ${period.to}: ${settled.count} settled, gross ${formatBRL(settled.grossInCents)}, fee ${formatBRL(settled.feeInCents)}, net ${formatBRL(settled.netInCents)}; ` +
-        `${refunded.count} refunded, ${formatBRL(refunded.grossInCents)}.${unbalanced.length ? ` ${unbalanced.length} charge(s) do not balance (fee + net ≠ gross): ${unbalanced.join(', ')}.` : ''}`
-      return { structured: { ...period, ...totals, scanned }, text }
+        `${report.from} to ${report.to} (${timeZone}): ${settled.count} settled, gross ${formatBRL(settled.grossInCents)}, fee ${formatBRL(settled.feeInCents)}, net ${formatBRL(settled.netInCents)}; ` +
+        `${refunded.count} refunded, ${formatBRL(refunded.grossInCents)}.${report.unbalanced.length ? ` ${report.unbalanced.length} charge(s) do not balance (fee + net ≠ gross): ${report.unbalanced.join(', ')}.` : ''}`
+      return { structured: report as unknown as Record<string, unknown>, text }
     },
   }),
   tool({
