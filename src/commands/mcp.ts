@@ -34,9 +34,8 @@ export default class Mcp extends ApiCommand<typeof Mcp> {
     console.log = console.error
     console.info = console.error
     console.debug = console.error
-    // The SDK is most of the start-up: its load overlaps reading the credentials.
+    // The server answers `initialize` before the SDK loads (lib/mcp/early-initialize.ts).
     const loading = import('../lib/mcp/launch.js')
-    loading.then((m) => m.loadSdk()).catch(() => {})
     const credentials = await this.credentials()
     const clear = plainHttpWarning(credentials.baseUrl)
     if (clear) this.warnUser(clear)

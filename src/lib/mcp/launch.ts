@@ -13,9 +13,7 @@ import { parseArgs } from 'node:util'
 import { type Credentials, resolveCredentials } from '../config/resolve.js'
 import { onConfigWarning } from '../config/store.js'
 import { isLoopbackHost } from '../net/loopback.js'
-import { chooseTools, loadSdk, serveMcp } from './server.js'
-
-export { loadSdk }
+import { chooseTools, serveMcp } from './server.js'
 import { McpSession } from './session.js'
 import { isLocalUrl } from './tools.js'
 
@@ -70,7 +68,6 @@ const DEFAULT_TIMEOUT_MS = 30_000
 export async function fastMcp(o: { argv: string[]; env: NodeJS.ProcessEnv; version: string }): Promise<boolean> {
   const flags = plainMcpFlags(o.argv)
   if (!flags) return false
-  loadSdk().catch(() => {})
   const log = (line: string) => void process.stderr.write(`${line}\n`)
   // What the config store says (a directory narrowed to 0700…) is said once, whichever path runs.
   onConfigWarning((text) => log(`Warning: ${text}`))

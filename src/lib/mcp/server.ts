@@ -15,6 +15,7 @@ import * as z from 'zod'
 import type { ErrorDetail } from '../contract/schemas.js'
 import { CliError, UsageError } from '../errors.js'
 import { errorResult, successResult, type ToolResult } from './results.js'
+import { answerInitializeEarly } from './early-initialize.js'
 import type { McpSession } from './session.js'
 import { inputOf, isLocalUrl, loadContract, TOOLS, type ToolDef } from './tools.js'
 
@@ -169,11 +170,17 @@ export async function serveMcp(opts: McpServeOptions): Promise<void> {
     only: opts.only,
   }
   const { offered, withheld } = chooseTools(choice)
+  const identity = {
+    serverInfo: { name: 'svc', title: 'svc — Pix charges and the local sandbox', version: opts.version },
+    capabilities: { tools: {} },
+    instructions: instructionsFor(session, choice, withheld),
+  }
+  // `initialize` is answered before the SDK loads (early-initialize.ts); the SDK loads after.
+  const stdin = opts.stdin ?? process.stdin
+  const early = answerInitializeEarly(stdin, opts.stdout ?? process.stdout, identity)
+  await early.firstLine
   const [{ Server }, { StdioServerTransport }, { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError }] = await loadSdk()
-  const server = new Server(
-    { name: 'svc', title: 'svc — Pix charges and the local sandbox', version: opts.version },
-    { capabilities: { tools: {} }, instructions: instructionsFor(session, choice, withheld), jsonSchemaValidator: NO_ELICITATION },
-  )
+  const server = new Server(identity.serverInfo, { capabilities: identity.capabilities, instructions: identity.instructions, jsonSchemaValidator: NO_ELICITATION })
   const byName = new Map(offered.map((t) => [t.name, t]))
   let listed: Promise<unknown[]> | undefined
   server.setRequestHandler(ListToolsRequestSchema, async () => {
@@ -202,11 +209,10 @@ export async function serveMcp(opts: McpServeOptions): Promise<void> {
   // `initialize`), ready for the tools/list that follows.
   server.oninitialized = () => void loadContract().catch(() => {})
 
-  const stdin = opts.stdin ?? process.stdin
-  const transport = new StdioServerTransport(stdin, opts.stdout ?? process.stdout)
+  const transport = new StdioServerTransport(early.input, early.output)
   const ended = new Promise<void>((resolve) => {
-    stdin.once('end', resolve)
-    stdin.once('close', resolve)
+    early.input.once('end', resolve)
+    early.input.once('close', resolve)
     transport.onclose = resolve
     opts.stop?.addEventListener('abort', () => resolve(), { once: true })
   })
