@@ -6,9 +6,9 @@
  * the move happens at the due instant only if the machine still allows it; while settlements are
  * held, a due settlement does nothing (the release re-arms it and it falls due at once).
  */
-import type { Charge } from '../../contract/schemas.js'
+import type { Environment, Charge } from '../../contract/schemas.js'
 import { type ChargeStatus, type Transition, type Trigger, transitionFor } from '../../domain/charge-states.js'
-import type { Env } from '../types.js'
+
 import type { SandboxClock } from './clock.js'
 import { DueQueue } from './due-queue.js'
 import { divisionDueAt, divisionPending } from './split-division.js'
@@ -27,7 +27,7 @@ export interface ChargeTimersDeps {
   clock: SandboxClock
   log: (line: string) => void
   /** The charge as saved now: a deadline acts on it, not on the copy it was armed with. */
-  find: (env: Env, id: string) => Charge | undefined
+  find: (env: Environment, id: string) => Charge | undefined
   /** The account's hold on settlements (a sandbox setting). */
   settlementsHeld: () => boolean
   /** Every charge that may be waiting for a deadline (awaiting payment, paid, settled with a pending split). */
@@ -44,7 +44,7 @@ export class ChargeTimers {
 
   constructor(private readonly deps: ChargeTimersDeps) {
     this.due = new DueQueue(deps.clock, (key, dueAt) => {
-      const [trigger, env, id] = key.split(' ') as [DueTrigger, Env, string]
+      const [trigger, env, id] = key.split(' ') as [DueTrigger, Environment, string]
       this.fire(env, id, trigger, dueAt)
     })
   }
@@ -82,7 +82,7 @@ export class ChargeTimers {
   }
 
   /** A deadline fell due: the move happens at its due instant, if the machine still allows it. */
-  private fire(env: Env, id: string, trigger: DueTrigger, dueAt: number): void {
+  private fire(env: Environment, id: string, trigger: DueTrigger, dueAt: number): void {
     if (this.stopped) return
     try {
       const charge = this.deps.find(env, id)

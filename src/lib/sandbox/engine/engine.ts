@@ -11,7 +11,7 @@
  * Idempotency-Key and by externalId), where a concurrent duplicate finds it: 409 charge_processing.
  */
 import { hash as digest } from 'node:crypto'
-import type { Charge, ChargeCreateRequest } from '../../contract/schemas.js'
+import type { Environment, Charge, ChargeCreateRequest } from '../../contract/schemas.js'
 import { type AdvanceTarget, type Transition, advancePath, transitionFor } from '../../domain/charge-states.js'
 import { computeAmount } from '../../domain/money.js'
 import { type SplitShare, divide as divideShares } from '../../domain/split.js'
@@ -24,7 +24,7 @@ import type { SandboxClock } from './clock.js'
 import { type SplitOutcome, divide, divisionRefusal } from './split-division.js'
 import { newBlockchainTxId, newEventId } from '../store/ids.js'
 import type { SandboxStore } from '../store/store.js'
-import type { Env, EventSink, StoredEvent } from '../types.js'
+import type { EventSink, StoredEvent } from '../types.js'
 
 const HOUR_MS = 3_600_000
 
@@ -87,7 +87,7 @@ export class ChargeEngine {
 
   // ------------------------------------------------------------ creation
 
-  async create(env: Env, input: ChargeInput, idempotencyKey?: string): Promise<CreateResult> {
+  async create(env: Environment, input: ChargeInput, idempotencyKey?: string): Promise<CreateResult> {
     const { store, clock } = this.deps
     const hash = requestHash(input)
 
@@ -149,7 +149,7 @@ export class ChargeEngine {
   }
 
   /** The new charge, already moved to awaiting_payment, with its event (pure: it may run twice). */
-  private draft(env: Env, input: ChargeInput, hash: string, id: string, nowMs: number): { charge: Charge; requestHash: string; events: StoredEvent[] } {
+  private draft(env: Environment, input: ChargeInput, hash: string, id: string, nowMs: number): { charge: Charge; requestHash: string; events: StoredEvent[] } {
     const settings = this.deps.store.getSettings()
     const now = new Date(nowMs).toISOString()
     const amount = computeAmount(input.amountInCents, settings)
@@ -179,13 +179,13 @@ export class ChargeEngine {
 
   // ------------------------------------------------------------ reads and moves
 
-  get(env: Env, id: string): Charge {
+  get(env: Environment, id: string): Charge {
     const found = this.deps.store.getCharge(env, id)
     if (!found) throw chargeNotFound()
     return found.charge
   }
 
-  cancel(env: Env, id: string): Charge {
+  cancel(env: Environment, id: string): Charge {
     const charge = this.get(env, id)
     const t = transitionFor(charge.status, 'cancel')
     if (!t) {
@@ -195,7 +195,7 @@ export class ChargeEngine {
   }
 
   /** Sandbox advance (spec 4.7): the shortest forward path, one real move and one event per step. */
-  advance(env: Env, id: string, target: AdvanceTarget): Charge {
+  advance(env: Environment, id: string, target: AdvanceTarget): Charge {
     const charge = this.get(env, id)
     const path = advancePath(charge.status, target)
     if (!path) {
@@ -208,7 +208,7 @@ export class ChargeEngine {
    * Divides a settled split charge's asset now rather than when its timer falls due (the panel's
    * `POST /_sandbox/charges/{id}/split`), ending as `outcome` says, or as the amount decides.
    */
-  divideNow(env: Env, id: string, outcome?: SplitOutcome): Charge {
+  divideNow(env: Environment, id: string, outcome?: SplitOutcome): Charge {
     const charge = this.get(env, id)
     const refusal = divisionRefusal(charge)
     if (refusal) throw refusal
@@ -216,7 +216,7 @@ export class ChargeEngine {
   }
 
   /** A `charge.test` event (spec 4.6), stored like any other; the caller publishes it. */
-  testEvent(env: Env): StoredEvent {
+  testEvent(env: Environment): StoredEvent {
     const nowMs = this.deps.clock.now()
     const createdAt = new Date(nowMs).toISOString()
     const id = newEventId(nowMs)
@@ -244,7 +244,7 @@ export class ChargeEngine {
     return event
   }
 
-  private mustGet(env: Env, id: string): Charge {
+  private mustGet(env: Environment, id: string): Charge {
     const found = this.deps.store.getCharge(env, id)
     if (!found) throw new SandboxApiError('internal_error', 'Registro de idempotência aponta para uma cobrança inexistente.')
     return found.charge
