@@ -8,7 +8,7 @@ import { keptProfilesNote, nextSteps, readyBanner } from '../../lib/sandbox-clie
 import { DETACHED_ENV, type DetachedMessage, startDetached } from '../../lib/services/sandbox-detach.js'
 import { isLoopbackHost } from '../../lib/net/loopback.js'
 import { untilStopSignal } from '../../lib/services/shutdown.js'
-import { promptConfirm } from '../../lib/output/prompt.js'
+import { promptConfirm } from '../../lib/input/prompt.js'
 
 export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
   static override summary = 'Run the local emulator of the whole service, in the foreground or (--detach) in the background.'
