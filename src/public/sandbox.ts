@@ -146,7 +146,11 @@ export interface SandboxHandle {
   close(): Promise<void>
 }
 
-/** Starts a sandbox and resolves once it serves. */
+/**
+ * Starts a sandbox and resolves once it serves. The library's API (its name stays): over the
+ * server's `startSandboxServer` (lib/sandbox/sandbox.ts), without the profiles and data dir of the
+ * `svc sandbox start` use-case, `runSandboxStart` (lib/services/sandbox-start.ts).
+ */
 export async function startSandbox(opts: StartSandboxOptions = {}): Promise<SandboxHandle> {
   const c = opts.clock
   const faultsSeed = typeof opts.seed === 'number' ? opts.seed : undefined
@@ -158,8 +162,8 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sand
   // Without clock options the sandbox keeps its own (its lead over the wall clock persists in a data dir).
   const start = c?.start !== undefined ? new Date(c.start).getTime() : state ? Date.parse(state.clock.now) : undefined
   const own = c === undefined ? undefined : new SandboxClock({ manual: c.manual, speed: c.speed, start })
-  const { startSandboxServer: startCore } = await import('../lib/sandbox/sandbox.js')
-  const core = await startCore({
+  const { startSandboxServer } = await import('../lib/sandbox/sandbox.js')
+  const core = await startSandboxServer({
     port: opts.port ?? 0,
     inMemory: opts.inMemory ?? opts.dataDir === undefined,
     dataDir: opts.dataDir,
