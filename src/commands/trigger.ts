@@ -3,6 +3,7 @@ import { FixtureCommand, type FixtureOutcome, overrideFlag, quietFixtureFlag } f
 import { parseOverride } from '../lib/scenarios/fixture.js'
 import { TRIGGER_TYPES, builtinFixtureText, isTriggerType, unknownTriggerType } from '../lib/scenarios/builtin.js'
 import { runTrigger } from '../lib/services/trigger.js'
+import type { Environment } from '../lib/contract/schemas.js'
 
 export default class Trigger extends FixtureCommand<typeof Trigger> {
   static override summary = 'Make the sandbox send an event of any of the 14 types, through its real delivery pipeline.'
@@ -53,7 +54,7 @@ export default class Trigger extends FixtureCommand<typeof Trigger> {
       return undefined
     }
     const { environment } = await this.credentials()
-    const result = await runTrigger({ type, overrides, env: this.flags.env as 'test' | 'live' | undefined, keyEnv: environment, session: () => this.session('svc trigger') })
+    const result = await runTrigger({ type, overrides, env: this.flags.env as Environment | undefined, keyEnv: environment, session: () => this.session('svc trigger') })
     return { result, headline: `Triggered ${type}` }
   }
 }

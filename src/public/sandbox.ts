@@ -26,13 +26,13 @@
  */
 // First: on an old Node this throws one clear Error before undici or node:sqlite is reached (see node-guard.ts).
 import './node-guard.js'
-import type { Charge } from '../lib/contract/schemas.js'
+import type { Environment, Charge } from '../lib/contract/schemas.js'
 import type { DeliveryRecord } from '../lib/contract/panel.js'
 import type { EventType } from '../lib/contract/events.js'
 import type { AdvanceTarget } from '../lib/domain/charge-states.js'
 import { parseDuration } from '../lib/domain/time.js'
 import { valueOverride } from '../lib/scenarios/fixture.js'
-import type { FixtureEnv } from '../lib/scenarios/runner.js'
+
 import { SandboxClock } from '../lib/sandbox/engine/clock.js'
 import { checkWebhookFaults, type WebhookFaultsSpec } from '../lib/sandbox/faults/spec.js'
 import { runTrigger, triggerSummary } from '../lib/services/trigger.js'
@@ -82,7 +82,7 @@ export interface StartSandboxOptions {
 
 export interface DeliveryFilter {
   /** Only this environment's deliveries (default: both). */
-  env?: 'test' | 'live'
+  env?: Environment
   /** Only the deliveries of this event. */
   eventId?: string
   /** Only this event type. */
@@ -115,13 +115,13 @@ export interface SandboxHandle {
    * const charge = await sandbox.client().charges.create({ amountInCents: 1500, payerTaxNumber: '12345678909' })
    * ```
    */
-  client(env?: 'test' | 'live'): SvcClient
+  client(env?: Environment): SvcClient
   /** The seed of the webhook fault sequence (when faults are on): pass it as `seed` to replay them. */
   readonly webhookFaultsSeed?: number
   /** The whole state (as `svc sandbox export` writes it), to start another sandbox from with `seed`. */
   exportState(): Promise<object>
   /** Sets (and reactivates) the webhook URL of an environment (default `test`). */
-  setWebhookUrl(url: string, env?: 'test' | 'live'): Promise<void>
+  setWebhookUrl(url: string, env?: Environment): Promise<void>
   /** Moves a test charge (spec 4.7): `paid_pending_settlement`, `settled`, `expired` or `refunded`; one event per state passed. */
   advance(chargeId: string, status: AdvanceTarget): Promise<Charge>
   /**
@@ -129,7 +129,7 @@ export interface SandboxHandle {
    * pipeline, as `svc trigger` does. `overrides` set fields of the request body the trigger sends
    * (e.g. `{ amountInCents: 2500, externalId: 'order-42', 'metadata.order': '42' }`).
    */
-  trigger(type: EventType, overrides?: Record<string, unknown>, opts?: { env?: 'test' | 'live' }): Promise<TriggerResult>
+  trigger(type: EventType, overrides?: Record<string, unknown>, opts?: { env?: Environment }): Promise<TriggerResult>
   /** The sandbox clock. */
   readonly clock: {
     now(): Date
@@ -146,7 +146,11 @@ export interface SandboxHandle {
   close(): Promise<void>
 }
 
-/** Starts a sandbox and resolves once it serves. */
+/**
+ * Starts a sandbox and resolves once it serves. The library's API (its name stays): over the
+ * server's `startSandboxServer` (lib/sandbox/sandbox.ts), without the profiles and data dir of the
+ * `svc sandbox start` use-case, `runSandboxStart` (lib/services/sandbox-start.ts).
+ */
 export async function startSandbox(opts: StartSandboxOptions = {}): Promise<SandboxHandle> {
   const c = opts.clock
   const faultsSeed = typeof opts.seed === 'number' ? opts.seed : undefined
@@ -158,8 +162,8 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sand
   // Without clock options the sandbox keeps its own (its lead over the wall clock persists in a data dir).
   const start = c?.start !== undefined ? new Date(c.start).getTime() : state ? Date.parse(state.clock.now) : undefined
   const own = c === undefined ? undefined : new SandboxClock({ manual: c.manual, speed: c.speed, start })
-  const { startSandboxServer: startCore } = await import('../lib/sandbox/sandbox.js')
-  const core = await startCore({
+  const { startSandboxServer } = await import('../lib/sandbox/sandbox.js')
+  const core = await startSandboxServer({
     port: opts.port ?? 0,
     inMemory: opts.inMemory ?? opts.dataDir === undefined,
     dataDir: opts.dataDir,
@@ -218,7 +222,7 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sand
       })
       try {
         const list = Object.entries(overrides).map(([path, value]) => valueOverride(path, value))
-        return triggerSummary(await runTrigger({ type, overrides: list, env: o.env as FixtureEnv | undefined, keyEnv: 'test', session }))
+        return triggerSummary(await runTrigger({ type, overrides: list, env: o.env as Environment | undefined, keyEnv: 'test', session }))
       } finally {
         await Promise.all(clients.map((cl) => cl.close()))
       }

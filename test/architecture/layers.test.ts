@@ -13,7 +13,7 @@ const SRC = resolve(import.meta.dirname, '../../src')
 /** Lowest first. A folder imports only from its own layer or lower ones. */
 const LAYERS: readonly (readonly string[])[] = [
   ['contract', 'domain', 'errors', 'generated'],
-  ['output', 'net'],
+  ['output', 'input', 'net'],
   ['config'],
   ['api'],
   ['charges', 'webhooks', 'sandbox', 'sandbox-client', 'scenarios'],
@@ -29,7 +29,7 @@ const LAYERS: readonly (readonly string[])[] = [
  * sandbox never uses the client it exists to test, the listener never the sandbox, and so on.
  */
 const NEVER: readonly (readonly [from: string, to: string, why: string])[] = [
-  ...(['api', 'sandbox', 'webhooks', 'tui', 'commands', 'output', 'net'] as const).map((to) => ['domain', to, 'the domain is pure'] as const),
+  ...(['api', 'sandbox', 'webhooks', 'tui', 'commands', 'output', 'input', 'net'] as const).map((to) => ['domain', to, 'the domain is pure'] as const),
   ...(['api', 'sandbox', 'webhooks', 'tui'] as const).map((from) => [from, 'commands', 'lib never reaches up into commands'] as const),
   ['sandbox', 'api', 'the emulator must not depend on the client it tests'],
   ['sandbox', 'tui', 'the server has no screen'],
@@ -52,6 +52,7 @@ const NEVER: readonly (readonly [from: string, to: string, why: string])[] = [
   ['mcp', 'command-kit', 'the MCP server has no flags and no oclif base command'],
   ['mcp', 'tui', 'the MCP server has no screen'],
   ['mcp', 'output', 'stdout is the protocol: the MCP server writes no terminal output'],
+  ['mcp', 'input', 'stdin is the protocol: the MCP server asks no questions and reads no files the user names'],
   ['mcp', 'sandbox', 'the MCP server drives a running sandbox through its panel client, never its server code'],
   ['services', 'mcp', 'use-cases never know the MCP server exists'],
   ['command-kit', 'mcp', 'the command base never knows the MCP server exists'],

@@ -8,10 +8,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createClient } from '../../src/lib/api/client.js'
-import { SandboxClock } from '../../src/lib/sandbox/engine/clock.js'
-import { startSandboxServer } from '../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../src/lib/sandbox/types.js'
 import { type CliResult, svc } from '../helpers/cli.js'
+import { startChaosSandbox } from '../helpers/chaos-sandbox.js'
 import { DOCUMENTED_EXITS, pool, STACK_TRACE } from '../helpers/reliability.js'
 
 const RUNS = 16
@@ -19,15 +18,7 @@ let sb: RunningSandbox
 let env: Record<string, string>
 
 beforeAll(async () => {
-  sb = await startSandboxServer({
-    port: 0,
-    inMemory: true,
-    clock: new SandboxClock({ manual: true }),
-    chaos: 0.3,
-    chaosSeed: 0xb1,
-    chaosSlowMs: 100,
-    rateLimitPerSecond: 1_000_000,
-  })
+  sb = await startChaosSandbox({ seed: 0xb1, slowMs: 100 })
   env = { SVC_API_KEY: sb.testKey, SVC_BASE_URL: sb.baseUrl, SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-chaos-bin-')) }
 })
 

@@ -11,9 +11,8 @@ import { renderError } from '../../src/lib/command-kit/base.js'
 import { createClient } from '../../src/lib/api/client.js'
 import type { ApiClient } from '../../src/lib/api/types.js'
 import { CliError } from '../../src/lib/errors.js'
-import { SandboxClock } from '../../src/lib/sandbox/engine/clock.js'
-import { startSandboxServer } from '../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../src/lib/sandbox/types.js'
+import { startChaosSandbox } from '../helpers/chaos-sandbox.js'
 import { DOCUMENTED_EXITS, pool, STACK_TRACE } from '../helpers/reliability.js'
 import { testIO } from '../helpers/test-io.js'
 
@@ -28,15 +27,7 @@ let client: ApiClient
 const retries = { count: 0 }
 
 beforeAll(async () => {
-  sb = await startSandboxServer({
-    port: 0,
-    inMemory: true,
-    clock: new SandboxClock({ manual: true }),
-    chaos: 0.3,
-    chaosSeed: 0x5eed,
-    chaosSlowMs: 20,
-    rateLimitPerSecond: 1_000_000,
-  })
+  sb = await startChaosSandbox({ seed: 0x5eed, slowMs: 20 })
   client = createClient({
     apiKey: sb.testKey,
     baseUrl: sb.baseUrl,

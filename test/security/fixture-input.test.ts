@@ -9,8 +9,8 @@ import { mkdtempSync, openSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { readInputFile } from '../../src/lib/output/input-file.js'
-import { readAllStdin } from '../../src/lib/output/stdin.js'
+import { readInputFile } from '../../src/lib/input/input-file.js'
+import { readAllStdin } from '../../src/lib/input/stdin.js'
 import { BIN, svc } from '../helpers/cli.js'
 
 const MiB = 1024 * 1024

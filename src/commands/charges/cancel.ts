@@ -7,7 +7,7 @@ import { ApiError, SilentExit, UsageError } from '../../lib/errors.js'
 import { paintStatus } from '../../lib/output/charge-view.js'
 import { painter } from '../../lib/output/color.js'
 import { safeText } from '../../lib/output/safe-text.js'
-import { readStdinLines } from '../../lib/output/stdin.js'
+import { readStdinLines } from '../../lib/input/stdin.js'
 
 export default class ChargesCancel extends ApiCommand<typeof ChargesCancel> {
   static override summary = 'Cancel unpaid charges, by id or from stdin.'

@@ -5,7 +5,7 @@ import { formatBRL } from '../../lib/domain/money.js'
 import { UsageError } from '../../lib/errors.js'
 import { painter } from '../../lib/output/color.js'
 import { safeText } from '../../lib/output/safe-text.js'
-import { readAllStdin } from '../../lib/output/stdin.js'
+import { readAllStdin } from '../../lib/input/stdin.js'
 import { type DecodedPix, decodePix, MAX_BRCODE_LENGTH, type PixRefusal } from '../../lib/domain/pix-decode.js'
 import type { IO } from '../../lib/output/io.js'
 

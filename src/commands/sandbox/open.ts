@@ -2,6 +2,7 @@ import { Args, Flags } from '@oclif/core'
 import { PanelCommand } from '../../lib/command-kit/sandbox-panel.js'
 import { PANEL_PAGES, runSandboxOpen } from '../../lib/services/sandbox-open.js'
 import type { IO } from '../../lib/output/io.js'
+import type { Environment } from '../../lib/contract/schemas.js'
 
 type OpenResult = Awaited<ReturnType<typeof runSandboxOpen>>
 
@@ -32,7 +33,7 @@ export default class SandboxOpen extends PanelCommand<typeof SandboxOpen, OpenRe
   async run(): Promise<OpenResult> {
     return runSandboxOpen({
       page: this.args.page,
-      env: this.flags.env as 'test' | 'live' | undefined,
+      env: this.flags.env as Environment | undefined,
       target: async () => {
         const { baseUrl, environment } = await this.credentials()
         return { baseUrl, environment }

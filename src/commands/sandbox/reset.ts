@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 import { PanelCommand } from '../../lib/command-kit/sandbox-panel.js'
 import { sandboxTarget, sandboxTargetFlags } from '../../lib/command-kit/sandbox-target.js'
-import { promptConfirm } from '../../lib/output/prompt.js'
+import { promptConfirm } from '../../lib/input/prompt.js'
 import { runSandboxReset, type SandboxResetResult } from '../../lib/services/sandbox-reset.js'
 import { provenRunState } from '../../lib/services/sandbox-runfile.js'
 

@@ -3,12 +3,12 @@ import { BaseCommand } from '../../lib/command-kit/base.js'
 import { CliError, environmentError, UsageError } from '../../lib/errors.js'
 import { getIO } from '../../lib/output/io.js'
 import { painter } from '../../lib/output/color.js'
-import { type SandboxReady, seedOption, startLocalSandbox, webhookFaultsOption } from '../../lib/services/sandbox-start.js'
+import { type SandboxReady, seedOption, runSandboxStart, webhookFaultsOption } from '../../lib/services/sandbox-start.js'
 import { keptProfilesNote, nextSteps, readyBanner } from '../../lib/sandbox-client/ready-view.js'
 import { DETACHED_ENV, type DetachedMessage, startDetached } from '../../lib/services/sandbox-detach.js'
 import { isLoopbackHost } from '../../lib/net/loopback.js'
 import { untilStopSignal } from '../../lib/services/shutdown.js'
-import { promptConfirm } from '../../lib/output/prompt.js'
+import { promptConfirm } from '../../lib/input/prompt.js'
 
 export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
   static override summary = 'Run the local emulator of the whole service, in the foreground or (--detach) in the background.'
@@ -93,7 +93,7 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
     // Started by `--detach`: the ready output goes to the parent, which prints it, over IPC.
     const detachedChild = io.env[DETACHED_ENV] !== undefined && typeof process.send === 'function'
     if (detachedChild) process.on('SIGHUP', () => {})
-    const started = await startLocalSandbox({
+    const started = await runSandboxStart({
       port: flags.port,
       host: flags.host,
       dataDir: flags.data,

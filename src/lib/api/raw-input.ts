@@ -6,9 +6,9 @@
 import type { Readable } from 'node:stream'
 import { EXIT, type ExitCode, exitCodeForApiError } from '../contract/errors.js'
 import { UsageError } from '../errors.js'
-import { readInputFile } from '../output/input-file.js'
+import { readInputFile } from '../input/input-file.js'
 import { safeText } from '../output/safe-text.js'
-import { readAllStdin } from '../output/stdin.js'
+import { readAllStdin } from '../input/stdin.js'
 
 export const RAW_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS']
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/

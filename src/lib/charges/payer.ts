@@ -3,7 +3,7 @@
  * ask on a terminal; in the test environment without a terminal, use a generated valid CPF
  * and say so; otherwise refuse with exit 2, naming the flag to pass.
  */
-import type { Environment } from '../config/mask.js'
+import type { Environment } from '../contract/schemas.js'
 import { isValidTaxNumber } from '../domain/tax-number.js'
 import { UsageError } from '../errors.js'
 import { flagLabel } from './flag-issues.js'

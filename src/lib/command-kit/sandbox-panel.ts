@@ -11,7 +11,8 @@ import { SANDBOX_PROFILE } from '../config/profiles.js'
 import { ProfileStore } from '../config/store.js'
 import { EXIT } from '../contract/errors.js'
 import { CliError } from '../errors.js'
-import type { PanelClient, PanelEnv } from '../sandbox-client/client.js'
+import type { PanelClient } from '../sandbox-client/client.js'
+import type { Environment } from '../contract/schemas.js'
 
 export const envFlag = Flags.string({
   description: 'Environment to act on (default: the one of the key used).',
@@ -56,7 +57,7 @@ export abstract class PanelCommand<T extends typeof Command, R = void> extends A
   }
 
   /** The `--env` flag, when the command has one. */
-  protected envChoice(): PanelEnv | undefined {
-    return (this.flags as { env?: PanelEnv }).env
+  protected envChoice(): Environment | undefined {
+    return (this.flags as { env?: Environment }).env
   }
 }

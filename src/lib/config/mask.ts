@@ -1,3 +1,5 @@
+import type { Environment } from '../contract/schemas.js'
+
 /** Secrets are never printed in full: `svc_test_…a1b2`, `whsec_…9f3c`. */
 export function maskSecret(secret: string | undefined): string {
   if (!secret) return ''
@@ -44,8 +46,6 @@ export function redact(text: string, secrets: Array<string | undefined>): string
     .replace(/\b(?:svc_(?:live|test)_|whsec_)[A-Za-z0-9_-]{9,}/gi, (m) => maskSecret(m))
     .replace(/\b(Bearer\s+)(?!svc_(?:live|test)_…|whsec_…)([^\s"',;]{8,})/gi, (_, lead: string, token: string) => `${lead}${maskSecret(token)}`)
 }
-
-export type Environment = 'live' | 'test'
 
 /** The key's prefix picks the environment (CLI.md); undefined for a key with neither prefix. */
 export function environmentOfKey(key: string): Environment | undefined {

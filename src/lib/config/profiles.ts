@@ -3,7 +3,8 @@
  * module is a ProfileSummary, where the key and the secret are already masked, so no command can
  * print them in full by mistake.
  */
-import { type Environment, environmentOfKey, maskSecret } from './mask.js'
+import type { Environment } from '../contract/schemas.js'
+import { environmentOfKey, maskSecret } from './mask.js'
 import { CliError } from '../errors.js'
 import { EXIT } from '../contract/errors.js'
 import { type Profile, ProfileStore, profileNotFound } from './store.js'

@@ -4,7 +4,8 @@
  * An empty flag or variable counts as absent (`SVC_PROFILE= svc …` must not select a profile named "").
  */
 import { AuthError, UsageError } from '../errors.js'
-import { type Environment, environmentOfKey } from './mask.js'
+import type { Environment } from '../contract/schemas.js'
+import { environmentOfKey } from './mask.js'
 import { type Profile, ProfileStore } from './store.js'
 
 export interface CredentialFlags {

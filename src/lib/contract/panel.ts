@@ -2,7 +2,7 @@
  * The sandbox panel's wire shapes (`/_sandbox/…`): written once here, served by the sandbox and
  * read by the CLI's panel client, which must not import the sandbox's server code. Type-only.
  */
-export type PanelEnv = 'live' | 'test'
+import type { Environment } from './schemas.js'
 
 /** The states of a webhook delivery in the sandbox's log. */
 export const DELIVERY_STATES = ['pending', 'succeeded', 'failed', 'skipped'] as const
@@ -18,7 +18,7 @@ export const DELIVERY_VIEW_STATES = [...DELIVERY_STATES, 'lost', 'held'] as cons
 export type DeliveryViewState = (typeof DELIVERY_VIEW_STATES)[number]
 
 export interface WebhookEndpoint {
-  environment: PanelEnv
+  environment: Environment
   url: string
   active: boolean
   /** Set when the endpoint was deactivated after 24 h without a success. */
@@ -45,7 +45,7 @@ export interface AttemptRecord {
 export interface DeliveryRecord {
   eventId: string
   type: string
-  environment: PanelEnv
+  environment: Environment
   url: string
   attempts: number
   lastStatus?: number
@@ -65,7 +65,7 @@ export interface DeliveryRecord {
 export interface SandboxKey {
   /** Masked form only, except in the one `keys create` answer and the start banner. */
   key: string
-  environment: PanelEnv
+  environment: Environment
   revoked: boolean
   createdAt: string
 }

@@ -12,7 +12,7 @@
  */
 import type { Readable, Writable } from 'node:stream'
 import * as z from 'zod'
-import type { ErrorDetail } from '../contract/schemas.js'
+import type { Environment, ErrorDetail } from '../contract/schemas.js'
 import { CliError, UsageError } from '../errors.js'
 import { errorResult, successResult, type ToolResult } from './results.js'
 import { answerInitializeEarly } from './early-initialize.js'
@@ -21,7 +21,7 @@ import { inputOf, isLocalUrl, loadContract, TOOLS, type ToolDef } from './tools.
 
 export interface ToolChoice {
   /** The key's environment. */
-  environment: 'test' | 'live'
+  environment: Environment
   /** The base URL is a local sandbox (loopback): the sandbox tools are offered. */
   sandbox: boolean
   allowLiveWrites: boolean

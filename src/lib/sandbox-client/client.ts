@@ -6,19 +6,20 @@
  * contract (contract/panel.ts), shared with the server.
  */
 import { environmentOfKey, maskSecret } from '../config/mask.js'
-import type { AccountSettings, AttemptRecord, DeliveryRecord, PanelEnv, SandboxKey, WebhookEndpoint } from '../contract/panel.js'
+import type { AccountSettings, AttemptRecord, DeliveryRecord, SandboxKey, WebhookEndpoint } from '../contract/panel.js'
 import type { SandboxState } from '../contract/sandbox-state.js'
 import type { IncomingHttpHeaders } from 'node:http'
 import { MAX_ANSWER_BYTES } from '../api/http.js'
 import { ApiError, NetworkError, ResponseError } from '../errors.js'
 import { OutboundClient, OutboundError } from '../net/outbound.js'
+import type { Environment } from '../contract/schemas.js'
 
-export type { DeliveryState, DeliveryViewState, PanelEnv } from '../contract/panel.js'
+export type { DeliveryState, DeliveryViewState } from '../contract/panel.js'
 export type PanelDelivery = DeliveryRecord
 
 /** The delivery log's filters (CLI.md 0.4): state, event type (`charge.*`), created since (RFC 3339), a cursor. */
 export interface DeliveryListFilter {
-  env?: PanelEnv
+  env?: Environment
   eventId?: string
   limit?: number
   state?: string
@@ -36,7 +37,7 @@ export interface PanelWebhookEndpoint extends WebhookEndpoint {
 
 /** An environment with no webhook URL, as `svc sandbox webhook` shows it (`url: null`). */
 export interface NoWebhookEndpoint {
-  environment: PanelEnv
+  environment: Environment
   url: null
 }
 
@@ -101,7 +102,7 @@ function answerLine(outcome: string, method: string, path: string, started: numb
 }
 
 /** The environment's webhook URL in a local sandbox, or undefined when none is set. */
-export async function getWebhookUrl(opts: PanelTarget & { env?: PanelEnv }): Promise<string | undefined> {
+export async function getWebhookUrl(opts: PanelTarget & { env?: Environment }): Promise<string | undefined> {
   try {
     return (await new PanelClient(opts).getWebhook(opts.env)).url
   } catch (err) {
@@ -111,7 +112,7 @@ export async function getWebhookUrl(opts: PanelTarget & { env?: PanelEnv }): Pro
 }
 
 /** Removes the environment's webhook URL in a local sandbox (nothing when none is set). */
-export async function removeWebhookUrl(opts: PanelTarget & { env?: PanelEnv }): Promise<void> {
+export async function removeWebhookUrl(opts: PanelTarget & { env?: Environment }): Promise<void> {
   try {
     await new PanelClient(opts).removeWebhook(opts.env)
   } catch (err) {
@@ -121,7 +122,7 @@ export async function removeWebhookUrl(opts: PanelTarget & { env?: PanelEnv }): 
 }
 
 /** Saves (and so reactivates) the environment's webhook URL in a local sandbox. */
-export async function setWebhookUrl(opts: PanelTarget & { url: string; env?: PanelEnv }): Promise<PanelWebhookEndpoint> {
+export async function setWebhookUrl(opts: PanelTarget & { url: string; env?: Environment }): Promise<PanelWebhookEndpoint> {
   return new PanelClient(opts).setWebhook(opts.url, opts.env)
 }
 
@@ -133,7 +134,7 @@ export class PanelClient {
   }
 
   /** 404 `webhook_not_configured` (an ApiError, exit 4) when the environment has no URL. */
-  getWebhook(env?: PanelEnv): Promise<PanelWebhookEndpoint> {
+  getWebhook(env?: Environment): Promise<PanelWebhookEndpoint> {
     const environment = this.env(env)
     return this.call('GET', '/webhook', {
       query: { env },
@@ -145,7 +146,7 @@ export class PanelClient {
   }
 
   /** The endpoint, or that the environment has none (not an error). */
-  async findWebhook(env?: PanelEnv): Promise<PanelWebhookEndpoint | NoWebhookEndpoint> {
+  async findWebhook(env?: Environment): Promise<PanelWebhookEndpoint | NoWebhookEndpoint> {
     try {
       return await this.getWebhook(env)
     } catch (err) {
@@ -155,11 +156,11 @@ export class PanelClient {
   }
 
   /** Removes the environment's webhook URL (404 `webhook_not_configured` when none is set). */
-  removeWebhook(env?: PanelEnv): Promise<{ environment: PanelEnv; removed: true }> {
+  removeWebhook(env?: Environment): Promise<{ environment: Environment; removed: true }> {
     return this.call('DELETE', '/webhook', { query: { env } })
   }
 
-  setWebhook(url: string, env?: PanelEnv): Promise<PanelWebhookEndpoint> {
+  setWebhook(url: string, env?: Environment): Promise<PanelWebhookEndpoint> {
     return this.call('PUT', '/webhook', { body: { url, ...(env ? { env } : {}) } })
   }
 
@@ -182,7 +183,7 @@ export class PanelClient {
   }
 
   /** 404 (exit 4) when the environment (the key's, or `env`) has no delivery of that event. */
-  resendDelivery(eventId: string, env?: PanelEnv): Promise<{ eventId: string }> {
+  resendDelivery(eventId: string, env?: Environment): Promise<{ eventId: string }> {
     return this.call('POST', `/deliveries/${encodeURIComponent(eventId)}/resend`, { query: { env }, body: {}, notFound: deliveryNotFound(eventId, this.env(env)) })
   }
 
@@ -190,12 +191,12 @@ export class PanelClient {
     return this.call('GET', '/keys')
   }
 
-  createKey(env?: PanelEnv): Promise<PanelKey> {
+  createKey(env?: Environment): Promise<PanelKey> {
     return this.call('POST', '/keys', { body: env ? { env } : {} })
   }
 
   /** The key travels in the body, never in the URL (URLs end up in logs). */
-  revokeKey(key: string, env?: PanelEnv): Promise<PanelKey> {
+  revokeKey(key: string, env?: Environment): Promise<PanelKey> {
     const shown = key.includes('…') || key.includes('...') ? key : maskSecret(key) || key
     return this.call('POST', '/keys/revoke', {
       body: { key, ...(env ? { env } : {}) },
@@ -238,7 +239,7 @@ export class PanelClient {
   }
 
   /** The environment acted on: the one asked for, else the key's. */
-  private env(env?: PanelEnv): PanelEnv {
+  private env(env?: Environment): Environment {
     return env ?? environmentOfKey(this.target.apiKey) ?? 'test'
   }
 
@@ -299,7 +300,7 @@ interface NotFound {
   hint: string
 }
 
-function deliveryNotFound(eventId: string, env: PanelEnv): NotFound {
+function deliveryNotFound(eventId: string, env: Environment): NotFound {
   const other = env === 'test' ? 'live' : 'test'
   return {
     message: `No delivery with event id ${eventId} in the ${env} environment.`,
@@ -308,7 +309,7 @@ function deliveryNotFound(eventId: string, env: PanelEnv): NotFound {
 }
 
 /** The same answer as a resend of an unknown event, for `svc sandbox deliveries --event-id` finding nothing (exit 4). */
-export function noDeliveryError(eventId: string, env: PanelEnv): ApiError {
+export function noDeliveryError(eventId: string, env: Environment): ApiError {
   return new ApiError({ status: 404, code: 'not_found', ...deliveryNotFound(eventId, env) })
 }
 

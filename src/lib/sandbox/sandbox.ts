@@ -46,6 +46,10 @@ interface StartHooks {
 }
 
 /**
+ * The server layer's start: composes and listens, nothing else. One of three "start a sandbox":
+ * the use-case `runSandboxStart` (services/sandbox-start.ts, `svc sandbox start`: profiles, data
+ * dir, state file) and the library's `startSandbox` (public/sandbox.ts) both call this one.
+ *
  * Seeding is all or nothing: a start from a state that fails anywhere (a refused state, a busy
  * port, a restore that throws) leaves the data dir as it was — a dir it made is removed, database
  * files it made are removed, and a database that was there (empty) is emptied of the seed again.

@@ -13,14 +13,13 @@ export type { AccountSettings, SandboxKey, WebhookEndpoint }
 import type { GroupCommit } from './store/group-commit.js'
 import type { SandboxState } from '../contract/sandbox-state.js'
 import type { WebhookFaultRates } from './faults/spec.js'
-
-export type Env = 'live' | 'test'
+import type { Environment } from '../contract/schemas.js'
 
 /** An event as stored and delivered: `body` is the exact JSON text sent (signed as is). */
 export interface StoredEvent {
   id: string
   type: string
-  environment: Env
+  environment: Environment
   createdAt: string
   body: string
   /**
@@ -55,7 +54,7 @@ export interface PanelRequest {
   query: URLSearchParams
   body: unknown
   /** Environment of the key that authenticated the request, or `?env=` when given. */
-  environment: Env
+  environment: Environment
 }
 
 export interface PanelResponse {
@@ -107,14 +106,14 @@ export interface SandboxStartOptions {
  */
 export interface DeliveryWorker extends EventSink {
   /** The environment's webhook endpoint, or undefined when no URL is configured. */
-  getEndpoint(environment: Env): WebhookEndpoint | undefined
-  setEndpoint(environment: Env, url: string): WebhookEndpoint
+  getEndpoint(environment: Environment): WebhookEndpoint | undefined
+  setEndpoint(environment: Environment, url: string): WebhookEndpoint
   /** False when there was no URL. */
-  removeEndpoint(environment: Env): boolean
+  removeEndpoint(environment: Environment): boolean
   /** The delivery log, newest first. */
-  list(filter?: { environment?: Env; eventId?: string; limit?: number }): DeliveryRecord[]
+  list(filter?: { environment?: Environment; eventId?: string; limit?: number }): DeliveryRecord[]
   /** Sends an event's delivery again, now; undefined when there is no such delivery. */
-  resend(eventId: string, environment?: Env): { eventId: string } | undefined
+  resend(eventId: string, environment?: Environment): { eventId: string } | undefined
   /** Waits until the deliveries due now have been attempted. */
   flush?(): Promise<void>
   /** After a (re)start: re-arms the retries kept in the database. */
@@ -149,9 +148,9 @@ export interface RunningSandbox {
  */
 export interface SandboxAdmin {
   listKeys(): SandboxKey[]
-  createKey(environment: Env): SandboxKey
+  createKey(environment: Environment): SandboxKey
   /** Undefined when no such key exists (in that environment, when given). */
-  revokeKey(key: string, environment?: Env): SandboxKey | undefined
+  revokeKey(key: string, environment?: Environment): SandboxKey | undefined
   getSettings(): AccountSettings
   updateSettings(patch: Partial<AccountSettings>): AccountSettings
 }

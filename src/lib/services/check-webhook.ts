@@ -8,6 +8,7 @@ import { maskSecret } from '../config/mask.js'
 import { buildBattery, type CheckCase } from '../webhooks/check/cases.js'
 import { type CheckReport, type CheckRow, formatLimit } from '../webhooks/check/report.js'
 import { type Answer, createTransport, type Transport } from '../webhooks/check/transport.js'
+import type { Environment } from '../contract/schemas.js'
 
 export type { CheckReport, CheckRow } from '../webhooks/check/report.js'
 
@@ -15,7 +16,7 @@ export interface CheckOptions {
   url: URL
   /** The first signs; all of them are kept clear of the "another secret" case. */
   secrets: readonly string[]
-  environment?: 'live' | 'test'
+  environment?: Environment
   /** A row over this fails; also when a delivery is given up (spec 6.4: 10 s). */
   limitMs?: number
   /** Epoch milliseconds, for timestamps and the instants in the bodies. */

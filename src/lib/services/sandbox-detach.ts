@@ -41,6 +41,7 @@ export interface DetachedSandbox extends SandboxReady {
   stopAllCommand?: string
 }
 
+/** Forks `svc sandbox start` as a background child, which runs `runSandboxStart` (sandbox-start.ts) there. */
 export async function startDetached(opts: { argv: string[]; dataDir?: string; inMemory?: boolean; env: NodeJS.ProcessEnv }): Promise<DetachedSandbox> {
   const dir = runDir({ dataDir: opts.dataDir, inMemory: opts.inMemory, env: opts.env })
   // In memory, another one runs beside a first one (only the port can clash, and the child checks it).

@@ -9,6 +9,7 @@
  */
 import { spawn } from 'node:child_process'
 import { ResponseError, UsageError } from '../errors.js'
+import type { Environment } from '../contract/schemas.js'
 
 export const PANEL_PAGES = ['charges', 'deliveries', 'withdrawals', 'sales', 'webhook', 'keys', 'account', 'clock', 'bank'] as const
 
@@ -19,9 +20,9 @@ export interface SandboxOpenOptions {
   /** A page of PANEL_PAGES or a charge id. */
   page: string
   /** The environment shown (--env); default: the key's. */
-  env?: 'test' | 'live'
+  env?: Environment
   /** The sandbox's base URL (the panel link must be on its origin) and the key's environment; asked for only once the page is valid. */
-  target: () => Promise<{ baseUrl: string; environment: 'test' | 'live' }>
+  target: () => Promise<{ baseUrl: string; environment: Environment }>
   /** `POST /_sandbox/panel-link`: a one-time URL into the panel. */
   panelLink: () => Promise<{ url: string }>
   /** Print the URL instead of opening it (--print, --json, piped, or no graphical session). */

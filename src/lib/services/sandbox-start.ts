@@ -86,7 +86,12 @@ export interface SandboxReady {
   log?: string
 }
 
-export async function startLocalSandbox(opts: LocalSandboxOptions): Promise<StartedSandbox> {
+/**
+ * The use-case of `svc sandbox start` (its `--detach` child included): data dir, state file,
+ * the server, the profiles. It calls the server's `startSandboxServer` (sandbox/sandbox.ts); the
+ * library's `startSandbox` (public/sandbox.ts) is the third, for tests in other projects.
+ */
+export async function runSandboxStart(opts: LocalSandboxOptions): Promise<StartedSandbox> {
   const dataDir = opts.inMemory ? undefined : (opts.dataDir ?? join(configDir(opts.env), 'sandbox'))
   // A state file is read and checked before anything starts: a bad one exits 2 with nothing touched.
   const state =

@@ -10,9 +10,10 @@ import { ProfileStore } from '../config/store.js'
 import { UsageError } from '../errors.js'
 import type { Fixture, Override } from '../scenarios/fixture.js'
 import { isTriggerType, loadBuiltinFixture, unknownTriggerType } from '../scenarios/builtin.js'
-import { type FixtureEnv, type FixtureTransport, FixtureStepError, type StepReport, mainStep, runFixture } from '../scenarios/runner.js'
+import { type FixtureTransport, FixtureStepError, type StepReport, mainStep, runFixture } from '../scenarios/runner.js'
 import { CHOSEN_CODES } from '../contract/errors.js'
 import { detectSandbox } from '../sandbox-client/client.js'
+import type { Environment } from '../contract/schemas.js'
 
 export interface TriggeredEvent {
   id: string
@@ -30,22 +31,22 @@ export interface TriggeredResource {
 }
 
 export interface TriggerResult {
-  env: FixtureEnv
+  env: Environment
   steps: StepReport[]
   events: TriggeredEvent[]
   resources: TriggeredResource[]
   /** Environments of these events with no webhook URL: the events are logged, no delivery went out. */
-  noWebhook: FixtureEnv[]
+  noWebhook: Environment[]
 }
 
 /** How to give an environment of the sandbox a webhook URL, as `svc webhooks test` says it. */
-export function setWebhookHint(env: FixtureEnv): string {
+export function setWebhookHint(env: Environment): string {
   return `run \`svc webhooks listen\` (it registers itself), or \`svc sandbox webhook set URL --env ${env}\``
 }
 
 export interface FixtureSession {
   /** The sandbox's key of each environment it has one for. */
-  keys: Partial<Record<FixtureEnv, string>>
+  keys: Partial<Record<Environment, string>>
   /** Where the keys came from, for errors (`profile sandbox`, `SVC_API_KEY`). */
   source: string
   /** An API client for a key (one per environment; the caller closes them). */
@@ -63,7 +64,7 @@ export async function requireSandbox(baseUrl: string, what: string): Promise<voi
 }
 
 /** Where `fixture` may run: the --env asked for, else the fixture's, else the key's; refused where it cannot. */
-export function chooseEnv(fixture: Fixture, asked: FixtureEnv | undefined, keyEnv: FixtureEnv, what: string): FixtureEnv {
+export function chooseEnv(fixture: Fixture, asked: Environment | undefined, keyEnv: Environment, what: string): Environment {
   const env = asked ?? fixture.env ?? (fixture.envs && !fixture.envs.includes(keyEnv) ? fixture.envs[0]! : keyEnv)
   if (fixture.envs && !fixture.envs.includes(env)) {
     const why = fixture.envs.length === 1 && fixture.envs[0] === 'live' ? 'it happens only in the live environment (spec 6.3)' : 'it needs the sandbox advance, which exists only in test'
@@ -73,10 +74,10 @@ export function chooseEnv(fixture: Fixture, asked: FixtureEnv | undefined, keyEn
 }
 
 /** Runs a fixture and reads back the events it made. */
-export async function runOnSandbox(fixture: Fixture, overrides: ReadonlyMap<string, Override[]>, env: FixtureEnv, source: string, s: FixtureSession): Promise<TriggerResult> {
+export async function runOnSandbox(fixture: Fixture, overrides: ReadonlyMap<string, Override[]>, env: Environment, source: string, s: FixtureSession): Promise<TriggerResult> {
   const { keys } = s
-  const clients = new Map<FixtureEnv, Promise<ApiClient>>()
-  const client = (e: FixtureEnv): Promise<ApiClient> => {
+  const clients = new Map<Environment, Promise<ApiClient>>()
+  const client = (e: Environment): Promise<ApiClient> => {
     const key = keys[e]
     if (!key) {
       throw new UsageError(`This needs a ${e} key of the sandbox, and ${s.source} holds none.`, {
@@ -122,8 +123,8 @@ export async function runOnSandbox(fixture: Fixture, overrides: ReadonlyMap<stri
   const events = all.data
     .filter((e) => made.eventIds.has(e.id) || (e.resource !== undefined && made.resourceIds.has(e.resource.slice(e.resource.indexOf(':') + 1))))
     .map(({ id, type, environment, resource }) => ({ id, type, environment, ...(resource ? { resource } : {}) }))
-  const noWebhook: FixtureEnv[] = []
-  for (const e of new Set(events.map((x) => x.environment as FixtureEnv))) {
+  const noWebhook: Environment[] = []
+  for (const e of new Set(events.map((x) => x.environment as Environment))) {
     if (keys[e] && !(await hasWebhookUrl(await client(e)))) noWebhook.push(e)
   }
   return { env, steps, events, resources: [...made.resources.values()], noWebhook }
@@ -139,8 +140,8 @@ export interface TriggerOptions {
   type: string
   overrides: Override[]
   /** The environment asked for (--env); else the type's, else the key's. */
-  env?: FixtureEnv
-  keyEnv: FixtureEnv
+  env?: Environment
+  keyEnv: Environment
   /** The session on the sandbox, opened once the type and its environment are known to be fine. */
   session: () => Promise<FixtureSession>
 }
@@ -168,12 +169,12 @@ export function triggerOverrides(fixture: Fixture, list: Override[]): Map<string
 }
 
 /** The key of each environment: the one given, and the other sandbox profile's when it is one of the pair. */
-export function keysFor(c: Credentials, env: NodeJS.ProcessEnv): Partial<Record<FixtureEnv, string>> {
-  const keys: Partial<Record<FixtureEnv, string>> = { [c.environment]: c.apiKey }
+export function keysFor(c: Credentials, env: NodeJS.ProcessEnv): Partial<Record<Environment, string>> {
+  const keys: Partial<Record<Environment, string>> = { [c.environment]: c.apiKey }
   const sibling = c.profileName === SANDBOX_PROFILE ? SANDBOX_LIVE_PROFILE : c.profileName === SANDBOX_LIVE_PROFILE ? SANDBOX_PROFILE : undefined
   if (sibling) {
     const other = ProfileStore.read(env).get(sibling)
-    const otherEnv: FixtureEnv = c.environment === 'test' ? 'live' : 'test'
+    const otherEnv: Environment = c.environment === 'test' ? 'live' : 'test'
     if (other?.apiKey?.startsWith(`svc_${otherEnv}_`) && (other.baseUrl ?? '').replace(/\/+$/, '') === c.baseUrl.replace(/\/+$/, '')) keys[otherEnv] = other.apiKey
   }
   return keys

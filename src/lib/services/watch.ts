@@ -9,6 +9,7 @@ import type { IO } from '../output/io.js'
 import { ChargeWatcher, type WatchChange } from '../tui/view-models/charge-watcher.js'
 import { loadView } from '../tui/mount/load-view.js'
 import { shutdownSignal } from './shutdown.js'
+import type { Environment } from '../contract/schemas.js'
 
 export interface WatchRunOptions {
   client: ApiClient
@@ -18,7 +19,7 @@ export interface WatchRunOptions {
   tui: boolean
   json: boolean
   io: IO
-  environment?: 'live' | 'test'
+  environment?: Environment
   stop?: AbortSignal
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>
 }

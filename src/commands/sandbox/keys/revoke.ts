@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core'
 import { UsageError } from '../../../lib/errors.js'
 import { painter } from '../../../lib/output/color.js'
-import { readStdinLines } from '../../../lib/output/stdin.js'
+import { readStdinLines } from '../../../lib/input/stdin.js'
 import { envFlag, PanelCommand } from '../../../lib/command-kit/sandbox-panel.js'
 import type { IO } from '../../../lib/output/io.js'
 import type { PanelKey } from '../../../lib/sandbox-client/client.js'

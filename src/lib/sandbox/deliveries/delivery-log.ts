@@ -6,10 +6,10 @@
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import type { AttemptRecord, DeliveryRecord, DeliveryState } from '../../contract/panel.js'
-import type { Env } from '../types.js'
+import type { Environment } from '../../contract/schemas.js'
 
 export interface EndpointRow {
-  environment: Env
+  environment: Environment
   url: string
   active: boolean
   savedAt: number
@@ -21,7 +21,7 @@ export interface EndpointRow {
 export interface StoredDelivery {
   eventId: string
   type: string
-  env: Env
+  env: Environment
   body: string
   url: string
   state: DeliveryState
@@ -40,7 +40,7 @@ export interface StoredDelivery {
 export type AttemptOutcome = Omit<AttemptRecord, 'attempt' | 'at'> & { at: number }
 
 export interface DeliveryFilter {
-  environment?: Env
+  environment?: Environment
   eventId?: string
   /** Newest first, at most this many (default 50, max 1000). */
   limit?: number
@@ -117,7 +117,7 @@ export class DeliveryLog {
 
   endpoints(): EndpointRow[] {
     return (this.st.endpointAll.all() as Row[]).map((row) => ({
-      environment: row.environment as Env,
+      environment: row.environment as Environment,
       url: row.url as string,
       active: row.active === 1,
       savedAt: row.saved_ms as number,
@@ -126,26 +126,26 @@ export class DeliveryLog {
     }))
   }
 
-  removeEndpoint(env: Env): void {
+  removeEndpoint(env: Environment): void {
     this.st.endpointDelete.run(env)
   }
 
-  saveEndpoint(env: Env, url: string, savedAt: number): void {
+  saveEndpoint(env: Environment, url: string, savedAt: number): void {
     this.st.endpointSave.run(env, url, savedAt)
   }
 
-  deactivateEndpoint(env: Env, at: number): void {
+  deactivateEndpoint(env: Environment, at: number): void {
     this.st.endpointDeactivate.run(at, env)
   }
 
-  noteEndpointSuccess(env: Env, at: number): void {
+  noteEndpointSuccess(env: Environment, at: number): void {
     this.st.endpointSuccess.run(at, env)
   }
 
   // ------------------------------------------------------------ deliveries
 
   /** A new delivery; `pending` with its first attempt due at `createdAt`, or `skipped`. Ignored when the event has one. */
-  insert(d: { eventId: string; type: string; env: Env; body: string; url: string; state: 'pending' | 'skipped'; createdAt: number; resourceKey?: string }): void {
+  insert(d: { eventId: string; type: string; env: Environment; body: string; url: string; state: 'pending' | 'skipped'; createdAt: number; resourceKey?: string }): void {
     this.st.insert.run(d.eventId, d.type, d.env, d.body, d.url, d.state, d.state === 'pending' ? d.createdAt : null, d.createdAt, d.resourceKey ?? null)
   }
 
@@ -163,11 +163,11 @@ export class DeliveryLog {
   }
 
   /** Events saved but never handed to the worker: a kill -9 came between the two commits. */
-  undispatched(): Array<{ id: string; type: string; environment: Env; createdAt: string; body: string; resourceKey?: string }> {
+  undispatched(): Array<{ id: string; type: string; environment: Environment; createdAt: string; body: string; resourceKey?: string }> {
     return (this.st.undispatched.all() as Row[]).map((r) => ({
       id: r.id as string,
       type: r.type as string,
-      environment: r.environment as Env,
+      environment: r.environment as Environment,
       createdAt: r.created_at as string,
       body: r.body as string,
       ...(r.resource_key ? { resourceKey: r.resource_key as string } : {}),
@@ -193,10 +193,10 @@ export class DeliveryLog {
   }
 
   /** Failed deliveries whose 24 h endpoint check has not run yet. */
-  pendingChecks(): Array<{ eventId: string; env: Env; firstAttemptAt: number; checkAt: number }> {
+  pendingChecks(): Array<{ eventId: string; env: Environment; firstAttemptAt: number; checkAt: number }> {
     return (this.st.checksAll.all() as Row[]).map((row) => ({
       eventId: row.event_id as string,
-      env: row.environment as Env,
+      env: row.environment as Environment,
       firstAttemptAt: row.first_attempt_ms as number,
       checkAt: row.check_ms as number,
     }))
@@ -257,7 +257,7 @@ function opt<T>(v: unknown): T | undefined {
 }
 
 function storedFromRow(row: Row): StoredDelivery {
-  const env = row.environment as Env
+  const env = row.environment as Environment
   const body = row.body as string
   const type = row.type as string
   return {
@@ -290,7 +290,7 @@ function toRecord(row: Row): DeliveryRecord {
   const rec: DeliveryRecord = {
     eventId: row.event_id as string,
     type: row.type as string,
-    environment: row.environment as Env,
+    environment: row.environment as Environment,
     url: row.url as string,
     attempts: row.attempts as number,
     state: row.state as DeliveryState,

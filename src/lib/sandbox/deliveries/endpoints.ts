@@ -6,8 +6,9 @@
  * asks where an event goes and reports what came of each attempt.
  */
 import { isHttpUrl } from '../../contract/url.js'
-import type { Env, WebhookEndpoint } from '../types.js'
+import type { WebhookEndpoint } from '../types.js'
 import type { DeliveryLog } from './delivery-log.js'
+import type { Environment } from '../../contract/schemas.js'
 
 export interface EndpointInfo extends WebhookEndpoint {
   lastSuccessAt?: string
@@ -24,7 +25,7 @@ interface EndpointState {
 }
 
 export class Endpoints {
-  private readonly endpoints = new Map<Env, EndpointState>()
+  private readonly endpoints = new Map<Environment, EndpointState>()
 
   /** `queue` joins a write to the worker's group commit; `log` is the sandbox's log. */
   constructor(
@@ -38,17 +39,17 @@ export class Endpoints {
   }
 
   /** Where the environment's events go, and whether it takes new ones. */
-  target(environment: Env): { readonly url: string; readonly active: boolean } | undefined {
+  target(environment: Environment): { readonly url: string; readonly active: boolean } | undefined {
     return this.endpoints.get(environment)
   }
 
-  info(environment: Env): EndpointInfo | undefined {
+  info(environment: Environment): EndpointInfo | undefined {
     const ep = this.endpoints.get(environment)
     return ep ? toEndpointInfo(environment, ep) : undefined
   }
 
   /** Saves the environment's URL; saving again reactivates a deactivated endpoint (spec 6.4.8). */
-  save(environment: Env, url: string, now: number): EndpointInfo {
+  save(environment: Environment, url: string, now: number): EndpointInfo {
     if (!isHttpUrl(url)) throw new RangeError(`not an http(s) URL: ${url}`)
     this.store.saveEndpoint(environment, url, now)
     const prev = this.endpoints.get(environment)
@@ -59,14 +60,14 @@ export class Endpoints {
   }
 
   /** Removes the environment's URL. False when none was set. */
-  remove(environment: Env): boolean {
+  remove(environment: Environment): boolean {
     if (!this.endpoints.delete(environment)) return false
     this.store.removeEndpoint(environment)
     return true
   }
 
   /** A delivery to the environment's endpoint succeeded at `at` (written at most once a second). */
-  noteSuccess(env: Env, at: number): void {
+  noteSuccess(env: Environment, at: number): void {
     const ep = this.endpoints.get(env)
     if (!ep) return
     if (ep.lastSuccessAt === undefined || at > ep.lastSuccessAt) ep.lastSuccessAt = at
@@ -88,7 +89,7 @@ export class Endpoints {
   }
 
   /** At the end of a failed delivery's 24 h window (it began at `firstAttemptAt`): deactivate an endpoint that had no success in it. */
-  checkWindow(env: Env, firstAttemptAt: number, due: number): void {
+  checkWindow(env: Environment, firstAttemptAt: number, due: number): void {
     const ep = this.endpoints.get(env)
     if (!ep || !ep.active || ep.savedAt > firstAttemptAt) return
     if (ep.lastSuccessAt !== undefined && ep.lastSuccessAt >= firstAttemptAt) return
@@ -106,7 +107,7 @@ function iso(ms: number): string {
   return new Date(ms).toISOString()
 }
 
-function toEndpointInfo(environment: Env, ep: EndpointState): EndpointInfo {
+function toEndpointInfo(environment: Environment, ep: EndpointState): EndpointInfo {
   return {
     environment,
     url: ep.url,

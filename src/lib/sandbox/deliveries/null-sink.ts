@@ -4,25 +4,26 @@
  * falls back to it only when the real worker (worker.ts) is not available.
  */
 import type { DeliveryRecord } from '../../contract/panel.js'
-import type { DeliveryWorker, Env, StoredEvent, WebhookEndpoint } from '../types.js'
+import type { DeliveryWorker, StoredEvent, WebhookEndpoint } from '../types.js'
+import type { Environment } from '../../contract/schemas.js'
 
 export class RecordingDeliveries implements DeliveryWorker {
   readonly events: StoredEvent[] = []
-  private readonly endpoints = new Map<Env, WebhookEndpoint>()
+  private readonly endpoints = new Map<Environment, WebhookEndpoint>()
 
   publish(event: StoredEvent): void {
     this.events.push(event)
   }
 
-  getEndpoint(environment: Env): WebhookEndpoint | undefined {
+  getEndpoint(environment: Environment): WebhookEndpoint | undefined {
     return this.endpoints.get(environment)
   }
 
-  removeEndpoint(environment: Env): boolean {
+  removeEndpoint(environment: Environment): boolean {
     return this.endpoints.delete(environment)
   }
 
-  setEndpoint(environment: Env, url: string, active = true): WebhookEndpoint {
+  setEndpoint(environment: Environment, url: string, active = true): WebhookEndpoint {
     const endpoint = { environment, url, active }
     this.endpoints.set(environment, endpoint)
     return endpoint

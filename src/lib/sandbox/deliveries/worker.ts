@@ -17,11 +17,12 @@ import type { DeliveryRecord } from '../../contract/panel.js'
 import { LIMITS } from '../../contract/limits.js'
 import type { SandboxClock } from '../engine/clock.js'
 import { GroupCommit } from '../store/group-commit.js'
-import type { Env, EventSink, SandboxContext, StoredEvent } from '../types.js'
+import type { EventSink, SandboxContext, StoredEvent } from '../types.js'
 import { type AttemptOutcome, type DeliveryFilter, DeliveryLog, type StoredDelivery } from './delivery-log.js'
 import { type EndpointInfo, Endpoints } from './endpoints.js'
 import { DueTimers, nextRetryAt, ResourceLanes, windowEnd } from './schedule.js'
 import { type DeliverySender, deliveryHeaders, describeSendError, failureOfStatus, outboundSender, RESPONSE_SNIPPET } from './sender.js'
+import type { Environment } from '../../contract/schemas.js'
 
 export type { AttemptRecord, DeliveryRecord, DeliveryState } from '../../contract/panel.js'
 export type { DeliveryFilter } from './delivery-log.js'
@@ -88,12 +89,12 @@ export class WebhookDeliveries implements EventSink {
 
   // ------------------------------------------------------------ endpoints
 
-  getEndpoint(environment: Env): EndpointInfo | undefined {
+  getEndpoint(environment: Environment): EndpointInfo | undefined {
     return this.endpoints.info(environment)
   }
 
   /** Saves the environment's URL; saving again reactivates a deactivated endpoint (spec 6.4.8). */
-  setEndpoint(environment: Env, url: string): EndpointInfo {
+  setEndpoint(environment: Environment, url: string): EndpointInfo {
     return this.endpoints.save(environment, url, this.clock.now())
   }
 
@@ -101,7 +102,7 @@ export class WebhookDeliveries implements EventSink {
    * Removes the environment's URL: later events are not delivered (as before any URL was set).
    * Deliveries already pending keep their retries, to the URL they were made for. False when none was set.
    */
-  removeEndpoint(environment: Env): boolean {
+  removeEndpoint(environment: Environment): boolean {
     return this.endpoints.remove(environment)
   }
 
@@ -152,7 +153,7 @@ export class WebhookDeliveries implements EventSink {
    * Sends the delivery again: same event id and body, fresh timestamp and signature, one more attempt.
    * Undefined when there is no delivery of that event (in `environment`, when given: the panel acts on one environment).
    */
-  resend(eventId: string, environment?: Env): { eventId: string } | undefined {
+  resend(eventId: string, environment?: Environment): { eventId: string } | undefined {
     let job = this.pending.get(eventId)
     if (!job) {
       this.flushWrites()
@@ -311,7 +312,7 @@ export class WebhookDeliveries implements EventSink {
   }
 
   /** At the end of a failed delivery's 24 h window: deactivate an endpoint that had no success in it. */
-  private checkWindow(eventId: string, env: Env, firstAttemptAt: number, due: number): void {
+  private checkWindow(eventId: string, env: Environment, firstAttemptAt: number, due: number): void {
     this.queue(() => this.store.checkDone(eventId))
     this.endpoints.checkWindow(env, firstAttemptAt, due)
   }
@@ -347,7 +348,7 @@ export class WebhookDeliveries implements EventSink {
     )
   }
 
-  private pushCheck(eventId: string, env: Env, firstAttemptAt: number, due: number): void {
+  private pushCheck(eventId: string, env: Environment, firstAttemptAt: number, due: number): void {
     const generation = this.generation
     this.timers.add(
       due,

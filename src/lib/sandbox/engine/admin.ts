@@ -5,7 +5,8 @@
 import { maskSecret } from '../../config/mask.js'
 import type { SandboxClock } from './clock.js'
 import type { KeyRecord, SandboxStore } from '../store/store.js'
-import type { AccountSettings, Env, SandboxAdmin, SandboxKey } from '../types.js'
+import type { AccountSettings, SandboxAdmin, SandboxKey } from '../types.js'
+import type { Environment } from '../../contract/schemas.js'
 
 const SETTING_KEYS: ReadonlyArray<keyof AccountSettings> = ['feeBps', 'feeFixedInCents', 'settlementDelayHours', 'activated', 'blocked', 'merchantIdPresent', 'qrValiditySeconds', 'holdSettlements']
 
@@ -14,11 +15,11 @@ export function createAdmin(store: SandboxStore, clock: SandboxClock, onHoldRele
   const full = (k: KeyRecord): SandboxKey => ({ key: k.key, environment: k.environment, revoked: k.revoked, createdAt: k.createdAt })
   return {
     listKeys: () => store.listKeys().map(full),
-    createKey(environment: Env) {
+    createKey(environment: Environment) {
       const key = store.insertKey(environment, clock.nowDate().toISOString())
       return full(store.findKey(key)!)
     },
-    revokeKey(key: string, environment?: Env) {
+    revokeKey(key: string, environment?: Environment) {
       // The full key, or its masked form when that names exactly one key (what `keys list` shows).
       const inEnv = store.listKeys().filter((k) => environment === undefined || k.environment === environment)
       const exact = inEnv.find((k) => k.key === key)

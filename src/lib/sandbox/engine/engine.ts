@@ -1,8 +1,9 @@
 /**
  * The charge engine: every state change of a charge goes through the one transition table of
  * domain/charge-states.ts, one move at a time, and each move is saved together with its event
- * (carrying the full Charge) before the event is published. Expiry and settlement are timers
- * on the sandbox clock, re-armed from the database after a restart.
+ * (carrying the full Charge) before the event is published. Expiry, settlement and the split's
+ * division are deadlines on the sandbox clock (charge-timers.ts); the division itself is
+ * split-division.ts.
  *
  * A creation is one write: the charge, its event and its idempotency record go into the group
  * commit of the turn (group-commit.ts), and the 201 is answered only once that commit is done, so
@@ -10,20 +11,20 @@
  * Idempotency-Key and by externalId), where a concurrent duplicate finds it: 409 charge_processing.
  */
 import { hash as digest } from 'node:crypto'
-import type { Charge, ChargeCreateRequest } from '../../contract/schemas.js'
-import { type AdvanceTarget, type ChargeStatus, type Transition, type Trigger, advancePath, transitionFor } from '../../domain/charge-states.js'
+import type { Environment, Charge, ChargeCreateRequest } from '../../contract/schemas.js'
+import { type AdvanceTarget, type Transition, advancePath, transitionFor } from '../../domain/charge-states.js'
 import { computeAmount } from '../../domain/money.js'
-import { type SplitShare, divide } from '../../domain/split.js'
+import { type SplitShare, divide as divideShares } from '../../domain/split.js'
 import type { Split } from '../../contract/split-charges.js'
 import { maskTaxNumber, normalizeTaxNumber } from '../../domain/tax-number.js'
 import { SandboxApiError, chargeNotFound } from '../api-error.js'
 import { brCodeFor, qrImagePath } from './brcode.js'
+import { ChargeTimers } from './charge-timers.js'
 import type { SandboxClock } from './clock.js'
-import { DueQueue } from './due-queue.js'
+import { type SplitOutcome, divide, divisionRefusal } from './split-division.js'
 import { newBlockchainTxId, newEventId } from '../store/ids.js'
-import { resourceEvent } from './resource-events.js'
 import type { SandboxStore } from '../store/store.js'
-import type { Env, EventSink, StoredEvent } from '../types.js'
+import type { EventSink, StoredEvent } from '../types.js'
 
 const HOUR_MS = 3_600_000
 
@@ -33,23 +34,8 @@ const HOUR_MS = 3_600_000
  */
 export const PROVIDER_REFUSES_AMOUNT = 1402
 
-/**
- * The one amount (R$ 14,03) at which the simulated provider loses an issued charge: it is
- * created as usual and, one minute later (sandbox time), if still unpaid, it moves to `failed`
- * with `charge.failed`, so clients can see that state and event.
- */
-export const PROVIDER_FAILS_AMOUNT = 1403
-export const PROVIDER_FAILS_AFTER_MS = 60_000
-
-/** How long (sandbox time) after `charge.settled` a split charge's asset is divided. */
-export const SPLIT_RUNS_AFTER_MS = 60_000
-/** The one gross amount (R$ 14,04) whose split fails (`charge.split.failed`), so clients can see it. */
-export const SPLIT_FAILS_AMOUNT = 1404
-export const SPLIT_FAILURE_REASON = 'the transaction dividing the asset was not confirmed (simulated); the asset stays held'
-
 /** A creation request, with the destinations when it is a split charge (POST /v1/split-charges). */
 export type ChargeInput = ChargeCreateRequest & { split?: SplitShare[] }
-type SplitOutcome = 'completed' | 'failed'
 
 export interface ChargeEngineDeps {
   store: SandboxStore
@@ -73,23 +59,35 @@ export interface CreateResult {
 }
 
 export class ChargeEngine {
-  /** Pending expiries and settlements, keyed `trigger env id`. */
-  private readonly due: DueQueue
+  /** Pending expiries, settlements and divisions. */
+  private readonly timers: ChargeTimers
   /** Creations not yet committed, by `env NUL externalId` and by `env NUL Idempotency-Key`: their request hash. */
   private readonly inFlight = new Map<string, string>()
   private readonly keysInFlight = new Map<string, string>()
   private stopped = false
 
   constructor(private readonly deps: ChargeEngineDeps) {
-    this.due = new DueQueue(deps.clock, (key, dueAt) => {
-      const [trigger, env, id] = key.split(' ') as [Trigger | 'split', Env, string]
-      this.fire(env, id, trigger, dueAt)
+    const { store } = deps
+    this.timers = new ChargeTimers({
+      clock: deps.clock,
+      log: deps.log,
+      find: (env, id) => store.getCharge(env, id)?.charge,
+      // Settlements held (sandbox account setting): the charge stays paid past estimatedAt; turning
+      // the hold off re-arms every waiting settlement (SandboxAdmin), which then falls due at once.
+      settlementsHeld: () => store.getSettings().holdSettlements === true,
+      waiting: function* () {
+        for (const s of store.chargesInStatus('awaiting_payment')) yield s.charge
+        for (const s of store.chargesInStatus('paid_pending_settlement')) yield s.charge
+        for (const s of store.pendingSplits()) yield s.charge
+      },
+      move: (charge, t, atMs) => this.commit(charge, [t], atMs),
+      divide: (charge, atMs) => this.runSplit(charge, atMs),
     })
   }
 
   // ------------------------------------------------------------ creation
 
-  async create(env: Env, input: ChargeInput, idempotencyKey?: string): Promise<CreateResult> {
+  async create(env: Environment, input: ChargeInput, idempotencyKey?: string): Promise<CreateResult> {
     const { store, clock } = this.deps
     const hash = requestHash(input)
 
@@ -133,7 +131,7 @@ export class ChargeEngine {
       )
       // Saved: now (and only now) the event goes out and the charge's deadlines are armed.
       this.publish(events)
-      this.armTimers(charge)
+      this.timers.arm(charge)
       return { charge, created: true }
     } finally {
       if (keyFlight !== undefined) this.keysInFlight.delete(keyFlight)
@@ -151,7 +149,7 @@ export class ChargeEngine {
   }
 
   /** The new charge, already moved to awaiting_payment, with its event (pure: it may run twice). */
-  private draft(env: Env, input: ChargeInput, hash: string, id: string, nowMs: number): { charge: Charge; requestHash: string; events: StoredEvent[] } {
+  private draft(env: Environment, input: ChargeInput, hash: string, id: string, nowMs: number): { charge: Charge; requestHash: string; events: StoredEvent[] } {
     const settings = this.deps.store.getSettings()
     const now = new Date(nowMs).toISOString()
     const amount = computeAmount(input.amountInCents, settings)
@@ -170,7 +168,7 @@ export class ChargeEngine {
       payer: { taxNumber: maskTaxNumber(input.payerTaxNumber), ...(input.payerName !== undefined ? { name: input.payerName } : {}) },
       ...(input.description !== undefined ? { description: input.description } : {}),
       ...(input.metadata !== undefined ? { metadata: input.metadata } : {}),
-      ...(input.split !== undefined ? { split: { status: 'pending', destinations: divide(amount.netInCents, input.split) } satisfies Split } : {}),
+      ...(input.split !== undefined ? { split: { status: 'pending', destinations: divideShares(amount.netInCents, input.split) } satisfies Split } : {}),
       createdAt: now,
       updatedAt: now,
     }
@@ -181,13 +179,13 @@ export class ChargeEngine {
 
   // ------------------------------------------------------------ reads and moves
 
-  get(env: Env, id: string): Charge {
+  get(env: Environment, id: string): Charge {
     const found = this.deps.store.getCharge(env, id)
     if (!found) throw chargeNotFound()
     return found.charge
   }
 
-  cancel(env: Env, id: string): Charge {
+  cancel(env: Environment, id: string): Charge {
     const charge = this.get(env, id)
     const t = transitionFor(charge.status, 'cancel')
     if (!t) {
@@ -197,7 +195,7 @@ export class ChargeEngine {
   }
 
   /** Sandbox advance (spec 4.7): the shortest forward path, one real move and one event per step. */
-  advance(env: Env, id: string, target: AdvanceTarget): Charge {
+  advance(env: Environment, id: string, target: AdvanceTarget): Charge {
     const charge = this.get(env, id)
     const path = advancePath(charge.status, target)
     if (!path) {
@@ -210,18 +208,15 @@ export class ChargeEngine {
    * Divides a settled split charge's asset now rather than when its timer falls due (the panel's
    * `POST /_sandbox/charges/{id}/split`), ending as `outcome` says, or as the amount decides.
    */
-  divideNow(env: Env, id: string, outcome?: SplitOutcome): Charge {
+  divideNow(env: Environment, id: string, outcome?: SplitOutcome): Charge {
     const charge = this.get(env, id)
-    const split = splitOf(charge)
-    if (!split) throw new SandboxApiError('invalid_transition', 'A cobrança não é uma cobrança com divisão (split).')
-    if (charge.status !== 'settled' || split.status !== 'pending') {
-      throw new SandboxApiError('invalid_transition', `A divisão só roda numa cobrança settled com divisão pendente: está em ${charge.status}, divisão ${split.status}.`)
-    }
+    const refusal = divisionRefusal(charge)
+    if (refusal) throw refusal
     return this.runSplit(charge, this.deps.clock.now(), outcome)
   }
 
   /** A `charge.test` event (spec 4.6), stored like any other; the caller publishes it. */
-  testEvent(env: Env): StoredEvent {
+  testEvent(env: Environment): StoredEvent {
     const nowMs = this.deps.clock.now()
     const createdAt = new Date(nowMs).toISOString()
     const id = newEventId(nowMs)
@@ -249,7 +244,7 @@ export class ChargeEngine {
     return event
   }
 
-  private mustGet(env: Env, id: string): Charge {
+  private mustGet(env: Environment, id: string): Charge {
     const found = this.deps.store.getCharge(env, id)
     if (!found) throw new SandboxApiError('internal_error', 'Registro de idempotência aponta para uma cobrança inexistente.')
     return found.charge
@@ -266,7 +261,7 @@ export class ChargeEngine {
     }
     this.deps.store.updateCharge(charge, events)
     this.publish(events)
-    this.armTimers(charge)
+    this.timers.arm(charge)
     return charge
   }
 
@@ -289,20 +284,12 @@ export class ChargeEngine {
     return { charge: next, event: { id, type: t.event, environment: next.environment, createdAt: at, body, resourceKey: `charge:${next.id}` } }
   }
 
-  /** The split's one move: pending → completed (a txId per destination) or failed, saved with its event. */
+  /** The split's one move (split-division.ts), saved with its event. */
   private runSplit(charge: Charge, atMs: number, outcome?: SplitOutcome): Charge {
-    const split = splitOf(charge)!
-    const ends: SplitOutcome = outcome ?? (charge.amount.grossInCents === SPLIT_FAILS_AMOUNT ? 'failed' : 'completed')
-    const at = new Date(atMs).toISOString()
-    const done: Split =
-      ends === 'completed'
-        ? { ...split, status: 'completed', destinations: split.destinations.map((d) => ({ ...d, txId: newBlockchainTxId() })), completedAt: at }
-        : { ...split, status: 'failed', failureReason: SPLIT_FAILURE_REASON }
-    const next: Charge = { ...charge, split: done, updatedAt: at }
-    const event = resourceEvent(`charge.split.${ends}`, next.environment, atMs, `charge:${next.id}`, { charge: next })
+    const { charge: next, event } = divide(charge, atMs, outcome)
     this.deps.store.updateCharge(next, [event])
     this.publish([event])
-    this.armTimers(next)
+    this.timers.arm(next)
     return next
   }
 
@@ -316,63 +303,21 @@ export class ChargeEngine {
     }
   }
 
-  // ------------------------------------------------------------ timers
+  // ------------------------------------------------------------ timers (charge-timers.ts)
 
-  /** Re-arms expiry and settlement of every charge still waiting for one (after a restart). */
+  /** Re-arms expiry, settlement and division of every charge still waiting for one (after a restart). */
   restoreTimers(): void {
-    const { store } = this.deps
-    for (const s of store.chargesInStatus('awaiting_payment')) this.armTimers(s.charge)
-    for (const s of store.chargesInStatus('paid_pending_settlement')) this.armTimers(s.charge)
-    for (const s of store.pendingSplits()) this.armTimers(s.charge)
+    this.timers.restore()
   }
 
   stop(): void {
     this.stopped = true
-    this.due.stop()
+    this.timers.stop()
   }
 
   /** Forgets every pending expiry, settlement and division (the data is being emptied). */
   reset(): void {
-    this.due.clear()
-  }
-
-  private armTimers(charge: Charge): void {
-    if (this.stopped) return
-    const key = (trigger: Trigger | 'split') => `${trigger} ${charge.environment} ${charge.id}`
-    if (charge.status === 'awaiting_payment') this.due.set(key('expire'), Date.parse(charge.pix.expiresAt))
-    else this.due.delete(key('expire'))
-    if (charge.status === 'awaiting_payment' && charge.amount.grossInCents === PROVIDER_FAILS_AMOUNT) {
-      this.due.set(key('fail'), Date.parse(charge.createdAt) + PROVIDER_FAILS_AFTER_MS)
-    } else this.due.delete(key('fail'))
-    if (charge.status === 'paid_pending_settlement' && charge.settlement.estimatedAt) {
-      this.due.set(key('settle'), Date.parse(charge.settlement.estimatedAt))
-    } else this.due.delete(key('settle'))
-    if (charge.status === 'settled' && splitOf(charge)?.status === 'pending' && charge.settlement.settledAt) {
-      this.due.set(key('split'), Date.parse(charge.settlement.settledAt) + SPLIT_RUNS_AFTER_MS)
-    } else this.due.delete(key('split'))
-  }
-
-  /** A timer fell due: the move happens at its due instant, if the machine still allows it. */
-  private fire(env: Env, id: string, trigger: Trigger | 'split', dueAt: number): void {
-    if (this.stopped) return
-    try {
-      const found = this.deps.store.getCharge(env, id)
-      if (!found) return
-      if (trigger === 'split') {
-        // A split refunded before it ran is never divided: the asset went back to the payer.
-        if (found.charge.status === 'settled' && splitOf(found.charge)?.status === 'pending') this.runSplit(found.charge, dueAt)
-        return
-      }
-      // Settlements held (sandbox account setting): the charge stays paid past estimatedAt; turning
-      // the hold off re-arms every waiting settlement (SandboxAdmin), which then falls due at once.
-      if (trigger === 'settle' && this.deps.store.getSettings().holdSettlements === true) return
-      const t = transitionFor(found.charge.status as ChargeStatus, trigger)
-      if (!t) return
-      this.commit(found.charge, [t], dueAt)
-      this.deps.log(`charge ${id}: ${t.from} → ${t.to}`)
-    } catch (err) {
-      this.deps.log(`charge ${id}: ${trigger} failed: ${(err as Error).message}`)
-    }
+    this.timers.reset()
   }
 }
 
@@ -411,8 +356,4 @@ function externalIdConflict(): SandboxApiError {
 function must<T>(value: T | undefined): T {
   if (value === undefined) throw new Error('bug: the transition table lacks a move the engine relies on')
   return value
-}
-
-function splitOf(charge: Charge): Split | undefined {
-  return (charge as Charge & { split?: Split }).split
 }

@@ -14,7 +14,8 @@ import { DueQueue } from './due-queue.js'
 import { newEndToEndId, newResourceId } from '../store/ids.js'
 import { resourceEvent } from './resource-events.js'
 import type { SandboxStore } from '../store/store.js'
-import type { Env, EventSink, StoredEvent } from '../types.js'
+import type { EventSink, StoredEvent } from '../types.js'
+import type { Environment } from '../../contract/schemas.js'
 
 /** How long (sandbox time) the simulated provider takes to pay or refuse a withdrawal. */
 export const WITHDRAWAL_SETTLES_AFTER_MS = 30_000
@@ -47,7 +48,7 @@ export class Withdrawals {
     this.due = new DueQueue(deps.clock, (id, dueAt) => void this.finish(id, dueAt))
   }
 
-  async create(env: Env, input: WithdrawalCreateRequest): Promise<Withdrawal> {
+  async create(env: Environment, input: WithdrawalCreateRequest): Promise<Withdrawal> {
     const nowMs = this.deps.clock.now()
     const at = new Date(nowMs).toISOString()
     const withdrawal: Withdrawal = {
@@ -71,14 +72,14 @@ export class Withdrawals {
   }
 
   /** 404 `withdrawal_not_found` in another environment or when there is none (spec 5.4, as for charges). */
-  get(env: Env, id: string): Withdrawal {
+  get(env: Environment, id: string): Withdrawal {
     const row = this.st.get.get(id, env) as Row | undefined
     if (!row) throw withdrawalNotFound()
     return JSON.parse(row.body as string) as Withdrawal
   }
 
   /** The environment's withdrawals, newest first (the panel's list). */
-  list(env: Env, limit = 50): Withdrawal[] {
+  list(env: Environment, limit = 50): Withdrawal[] {
     return (this.st.list.all(env, limit) as Row[]).map((row) => JSON.parse(row.body as string) as Withdrawal)
   }
 
@@ -98,7 +99,7 @@ export class Withdrawals {
    * Ends a processing withdrawal now rather than when its timer falls due (the panel's
    * `POST /_sandbox/withdrawals/{id}/advance`), as `to` says or as it was asked to end.
    */
-  async advance(env: Env, id: string, to?: 'paid' | 'failed'): Promise<Withdrawal> {
+  async advance(env: Environment, id: string, to?: 'paid' | 'failed'): Promise<Withdrawal> {
     const current = this.get(env, id)
     if (current.status !== 'processing' || this.finishing.has(id)) {
       throw new SandboxApiError('invalid_transition', `O saque não pode passar de ${current.status} para ${to ?? 'paid/failed'}.`)

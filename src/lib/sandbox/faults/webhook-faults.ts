@@ -21,8 +21,9 @@ import { mulberry32 } from '../http/chaos.js'
 import type { SandboxClock } from '../engine/clock.js'
 import { type DeliverySender, failureOfStatus } from '../deliveries/sender.js'
 import type { DeliveryRecord } from '../../contract/panel.js'
-import type { DeliveryWorker, Env, EventSink, StoredEvent } from '../types.js'
+import type { DeliveryWorker, EventSink, StoredEvent } from '../types.js'
 import type { WebhookFaultRates } from './spec.js'
+import type { Environment } from '../../contract/schemas.js'
 
 export type FaultMark = 'duplicate' | 'reorder' | 'lose' | 'delay' | 'fail-first'
 
@@ -144,7 +145,7 @@ export class WebhookFaults {
   }
 
   /** Held-back events as deliveries in state `held`, newest first; only where the environment has a URL (else nothing would be sent). */
-  private heldRecords(worker: DeliveryWorker, filter: { environment?: Env; eventId?: string }): DeliveryRecord[] {
+  private heldRecords(worker: DeliveryWorker, filter: { environment?: Environment; eventId?: string }): DeliveryRecord[] {
     const out: Array<{ event: StoredEvent; mark: FaultMark }> = []
     for (const event of this.delayed.values()) out.push({ event, mark: 'delay' })
     for (const list of this.held.values()) for (const h of list) out.push({ event: h.event, mark: 'reorder' })

@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage } from 'node:http'
 import { LIMITS } from '../../contract/limits.js'
-import { AdvanceRequestSchema, type Charge, ChargeCreateRequestSchema, ChargeListQuerySchema, detailsFromZod, IdempotencyKeySchema } from '../../contract/schemas.js'
+import { type Environment, AdvanceRequestSchema, type Charge, ChargeCreateRequestSchema, ChargeListQuerySchema, detailsFromZod, IdempotencyKeySchema } from '../../contract/schemas.js'
 import { SplitChargeCreateRequestSchema } from '../../contract/split-charges.js'
 import { rfc3339Millis } from '../../domain/time.js'
 import { SandboxApiError, chargeNotFound, invalidRequest, withdrawalNotFound } from '../api-error.js'
@@ -17,13 +17,12 @@ import { planOf } from '../engine/plan.js'
 import type { Route } from './router.js'
 import type { SandboxServerDeps } from './server-deps.js'
 import { presentCharge } from './present.js'
-import type { Env } from '../types.js'
 
 /** What a `/v1` handler is given: the request, its environment (from the key), its path params, query and body. */
 export interface ApiCall {
   deps: SandboxServerDeps
   req: IncomingMessage
-  env: Env
+  env: Environment
   params: Record<string, string>
   query: URLSearchParams
   rawBody: Buffer

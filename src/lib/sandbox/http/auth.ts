@@ -2,11 +2,11 @@
 import type { IncomingMessage } from 'node:http'
 import { SandboxApiError } from '../api-error.js'
 import type { SandboxStore } from '../store/store.js'
-import type { Env } from '../types.js'
+import type { Environment } from '../../contract/schemas.js'
 
 export interface Authenticated {
   key: string
-  environment: Env
+  environment: Environment
 }
 
 export function authenticate(store: SandboxStore, req: IncomingMessage): Authenticated {

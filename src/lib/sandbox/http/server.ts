@@ -18,8 +18,9 @@ import { type Answer, parseJson, parseTarget, readBody, send } from './http-io.j
 import { newRequestId } from '../store/ids.js'
 import { OPENAPI_ROUTE } from './openapi.js'
 import { Router } from './router.js'
-import type { Env } from '../types.js'
+
 import type { SandboxServerDeps } from './server-deps.js'
+import type { Environment } from '../../contract/schemas.js'
 
 export { MAX_BODY_BYTES } from './http-io.js'
 
@@ -150,7 +151,7 @@ async function panel(deps: SandboxServerDeps, req: IncomingMessage, method: stri
   if (envParam !== null && envParam !== 'test' && envParam !== 'live') {
     throw invalidRequest([{ field: 'env', message: 'env must be test or live' }])
   }
-  const environment: Env = (envParam as Env | null) ?? who.environment
+  const environment: Environment = (envParam as Environment | null) ?? who.environment
   return deps.panel({ method, path: url.pathname.slice('/_sandbox'.length), query, body, environment })
 }
 

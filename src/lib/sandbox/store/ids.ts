@@ -1,5 +1,6 @@
 /** Identifiers and secrets the sandbox hands out. */
 import { randomBytes, randomFillSync } from 'node:crypto'
+import type { Environment } from '../../contract/schemas.js'
 
 // Random bytes are drawn from the system's generator 4 KiB at a time, each byte used once: a
 // creation needs three ids, and one call per id cost more than the rest of the id.
@@ -38,7 +39,7 @@ export function chargeId(createdMs: number, seq: number): string {
  */
 export const newEventId = (atMs: number): string => `evt_${instantHex(atMs)}${randomHex(6)}`
 export const newRequestId = (): string => `req_${randomHex(12)}`
-export const newApiKey = (env: 'live' | 'test'): string => `svc_${env}_${randomHex(16)}`
+export const newApiKey = (env: Environment): string => `svc_${env}_${randomHex(16)}`
 export const newWebhookSecret = (): string => `whsec_${randomHex(24)}`
 export const newMerchantId = (): string => `mrc_${randomHex(8)}`
 /** A withdrawal's id: 24 hex characters, its instant then 48 random bits, like a charge's. */

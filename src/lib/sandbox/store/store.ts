@@ -8,12 +8,12 @@
  * only through this store, and one sandbox process owns its data dir).
  */
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
-import type { Charge } from '../../contract/schemas.js'
+import type { Environment, Charge } from '../../contract/schemas.js'
 import type { ChargeStatus } from '../../domain/charge-states.js'
 import { chargeId, newApiKey, newMerchantId, newWebhookSecret } from './ids.js'
 import { transaction } from './db.js'
 import { GroupCommit } from './group-commit.js'
-import type { AccountSettings, Env, SandboxKey, StoredEvent } from '../types.js'
+import type { AccountSettings, SandboxKey, StoredEvent } from '../types.js'
 
 export const DEFAULT_SETTINGS: AccountSettings = {
   feeBps: 199,
@@ -34,7 +34,7 @@ export interface Merchant {
 
 export interface KeyRecord {
   key: string
-  environment: Env
+  environment: Environment
   revoked: boolean
   createdAt: string
 }
@@ -143,7 +143,7 @@ export class SandboxStore {
 
   // ------------------------------------------------------------ keys
 
-  insertKey(environment: Env, nowIso: string): string {
+  insertKey(environment: Environment, nowIso: string): string {
     const key = newApiKey(environment)
     this.st.keyInsert!.run(key, environment, nowIso)
     return key
@@ -169,7 +169,7 @@ export class SandboxStore {
     return changed
   }
 
-  private firstValidKey(env: Env): string | undefined {
+  private firstValidKey(env: Environment): string | undefined {
     return this.listKeys().find((k) => k.environment === env && !k.revoked)?.key
   }
 
@@ -204,7 +204,7 @@ export class SandboxStore {
     })
   }
 
-  getCharge(env: Env, id: string): StoredCharge | undefined {
+  getCharge(env: Environment, id: string): StoredCharge | undefined {
     const row = this.st.chargeGet!.get(id, env) as Row | undefined
     return row ? toCharge(row) : undefined
   }
@@ -214,7 +214,7 @@ export class SandboxStore {
     return row ? toCharge(row) : undefined
   }
 
-  getByExternalId(env: Env, externalId: string): StoredCharge | undefined {
+  getByExternalId(env: Environment, externalId: string): StoredCharge | undefined {
     const row = this.st.chargeByExternal!.get(env, externalId) as Row | undefined
     return row ? toCharge(row) : undefined
   }
@@ -223,13 +223,13 @@ export class SandboxStore {
     return (this.st.chargeByStatus!.all(status) as Row[]).map(toCharge)
   }
 
-  countCharges(env?: Env): number {
+  countCharges(env?: Environment): number {
     const row = (env ? this.st.chargeCountEnv!.get(env) : this.st.chargeCount!.get()) as Row
     return Number(row.n)
   }
 
   /** One page, newest first by (createdAt, id); asks for one more row to know whether there is more. */
-  listCharges(env: Env, f: ChargeListFilter): { data: Charge[]; hasMore: boolean } {
+  listCharges(env: Environment, f: ChargeListFilter): { data: Charge[]; hasMore: boolean } {
     const where: string[] = ['environment = ?']
     const args: Array<string | number> = [env]
     if (f.status) where.push('status = ?'), args.push(f.status)
@@ -253,14 +253,14 @@ export class SandboxStore {
 
   // ------------------------------------------------------------ idempotency
 
-  getIdempotency(env: Env, key: string): { requestHash: string; chargeId?: string } | undefined {
+  getIdempotency(env: Environment, key: string): { requestHash: string; chargeId?: string } | undefined {
     const row = this.st.idemGet!.get(env, key) as Row | undefined
     if (!row) return undefined
     return { requestHash: row.request_hash as string, chargeId: (row.charge_id as string | null) ?? undefined }
   }
 
   /** Records that `key` answers with an existing charge (a replay by externalId under a new key). */
-  saveIdempotency(env: Env, key: string, requestHash: string, chargeId: string, nowMs: number): void {
+  saveIdempotency(env: Environment, key: string, requestHash: string, chargeId: string, nowMs: number): void {
     this.st.idemInsert!.run(env, key, requestHash, chargeId, nowMs)
   }
 
@@ -302,7 +302,7 @@ export class SandboxStore {
       seq: Number(r.seq),
       id: r.id as string,
       type: r.type as string,
-      environment: r.environment as Env,
+      environment: r.environment as Environment,
       createdAt: r.created_at as string,
       ...(r.resource_key ? { resource: r.resource_key as string } : {}),
     }))
@@ -313,7 +313,7 @@ export class SandboxStore {
     return (this.st.eventsOfCharge!.all(chargeId) as Row[]).map((r) => ({
       id: r.id as string,
       type: r.type as string,
-      environment: r.environment as Env,
+      environment: r.environment as Environment,
       createdAt: r.created_at as string,
       body: r.body as string,
     }))
@@ -324,7 +324,7 @@ export interface EventLogEntry {
   seq: number
   id: string
   type: string
-  environment: Env
+  environment: Environment
   createdAt: string
   resource?: string
 }
@@ -340,7 +340,7 @@ function toCharge(row: Row): StoredCharge {
 }
 
 function toKey(row: Row): KeyRecord {
-  return { key: row.key as string, environment: row.environment as Env, revoked: Number(row.revoked) === 1, createdAt: row.created_at as string }
+  return { key: row.key as string, environment: row.environment as Environment, revoked: Number(row.revoked) === 1, createdAt: row.created_at as string }
 }
 
 export function toSandboxKey(k: KeyRecord, mask: (s: string) => string): SandboxKey {

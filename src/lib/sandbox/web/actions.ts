@@ -10,11 +10,12 @@ import { parseDuration } from '../../domain/time.js'
 import { SandboxApiError } from '../api-error.js'
 import { pathSegment, redirect } from '../http/http-io.js'
 import { advanceClock as advanceSandboxClock } from '../http/panel-routes.js'
-import type { Env } from '../types.js'
+
 import type { PanelContext, WebCall } from './context.js'
 import { PanelRefusal } from './guard.js'
 import { layout } from './html.js'
 import * as pages from './pages.js'
+import type { Environment } from '../../contract/schemas.js'
 
 /** Back to a page with a message (after an action): the answer to a form is always a redirect, but for new keys and the bank. */
 function back(c: WebCall, page: string, msg: string, bad = false): void {
@@ -67,7 +68,7 @@ export function testWebhook(p: PanelContext, c: WebCall): void {
 
 export function createKey(p: PanelContext, c: WebCall): void {
   const { admin } = p.deps
-  const keyEnv: Env = c.form.get('env') === 'live' ? 'live' : 'test'
+  const keyEnv: Environment = c.form.get('env') === 'live' ? 'live' : 'test'
   const created = admin.createKey(keyEnv)
   // The one page that shows a key in full, once, and is not kept anywhere.
   p.html(c.res, 200, layout({ title: 'Keys', current: 'keys', env: c.env }, pages.keysPage(pages.maskedKeys(admin.listKeys()), c.env, p.csrf, created.key)))

@@ -9,7 +9,8 @@ import type { Withdrawal } from '../../contract/withdrawals.js'
 import type { SandboxClock } from '../engine/clock.js'
 import type { ChargeEngine } from '../engine/engine.js'
 import type { SandboxStore } from '../store/store.js'
-import type { DeliveryWorker, Env, SandboxAdmin } from '../types.js'
+import type { DeliveryWorker, SandboxAdmin } from '../types.js'
+import type { Environment } from '../../contract/schemas.js'
 
 export interface WebPanelDeps {
   store: SandboxStore
@@ -22,7 +23,7 @@ export interface WebPanelDeps {
   /** The host of the URL the sandbox prints, also allowed as Host (http/host-check.ts). */
   ownHost?: () => string
   /** The lists of the Withdrawals and Sales pages. */
-  withdrawals?: { list(env: Env): Withdrawal[] }
+  withdrawals?: { list(env: Environment): Withdrawal[] }
   productSales?: { list(): ProductPayment[] }
 }
 
@@ -30,7 +31,7 @@ export interface WebPanelDeps {
 export interface WebCall {
   req: IncomingMessage
   res: ServerResponse
-  env: Env
+  env: Environment
   query: URLSearchParams
   params: Record<string, string>
   /** A POST's form (CSRF already checked); empty for a GET. */

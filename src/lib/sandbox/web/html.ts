@@ -5,6 +5,7 @@
  */
 import { formatBRL } from '../../domain/money.js'
 import { formatLocalTime } from '../../domain/time.js'
+import type { Environment } from '../../contract/schemas.js'
 
 export class Safe {
   constructor(readonly value: string) {}
@@ -65,7 +66,7 @@ export function status(value: string): Safe {
 export interface LayoutOptions {
   title: string
   current: string
-  env: 'test' | 'live'
+  env: Environment
   /** The page updates itself when the sandbox changes (charges, deliveries). */
   live?: boolean
 }

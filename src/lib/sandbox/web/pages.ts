@@ -6,14 +6,13 @@
 import { createHash } from 'node:crypto'
 import { maskSecret } from '../../config/mask.js'
 import type { AccountSettings, DeliveryRecord, SandboxKey, WebhookEndpoint } from '../../contract/panel.js'
-import type { Charge } from '../../contract/schemas.js'
+import type { Environment, Charge } from '../../contract/schemas.js'
 import type { Split } from '../../contract/split-charges.js'
 import { ADVANCE_TARGETS, advancePath, transitionFor } from '../../domain/charge-states.js'
 import type { DecodedPix } from '../../domain/pix-decode.js'
 import { EVENT_TYPES } from '../../contract/events.js'
 import { brl, form, html, Safe, status, when } from './html.js'
 import { DELIVERY_VIEW_STATES, type DeliveryViewState } from '../../contract/panel.js'
-import type { Env } from '../types.js'
 
 export function notice(message: string | undefined, bad = false): Safe | string {
   if (!message) return ''
@@ -24,11 +23,11 @@ export function notice(message: string | undefined, bad = false): Safe | string 
  * The command that creates a charge in `env`, as it works there: the `sandbox` profile (test)
  * takes a sample payer on its own; live needs the payer's tax number and the `sandbox-live` key.
  */
-export function createChargeCommand(env: Env): string {
+export function createChargeCommand(env: Environment): string {
   return env === 'test' ? 'svc charges create --amount 1500' : 'svc charges create --amount 1500 --payer-tax-number 529.982.247-25 --profile sandbox-live'
 }
 
-export function chargesPage(charges: Charge[], env: Env): Safe {
+export function chargesPage(charges: Charge[], env: Environment): Safe {
   return html`<h1>Charges <span class="muted">(${env}, newest first)</span></h1>
 ${
   charges.length === 0
@@ -100,7 +99,7 @@ ${
 <h2>Deliveries</h2>${deliveryTable(deliveries, env, csrf)}`
 }
 
-export function deliveryTable(deliveries: DeliveryRecord[], env: Env, csrf: string): Safe {
+export function deliveryTable(deliveries: DeliveryRecord[], env: Environment, csrf: string): Safe {
   if (deliveries.length === 0) return html`<p class="muted">No delivery: set a webhook URL for ${env} (Webhook page, or <code>svc webhooks listen</code>).</p>`
   return html`${deliveries.map(
     (
@@ -141,7 +140,7 @@ export function filterDeliveries(deliveries: DeliveryRecord[], f: DeliveryFilter
   return deliveries.filter((d) => (!f.type || d.type === f.type) && (!f.state || d.state === f.state))
 }
 
-export function deliveriesPage(deliveries: DeliveryRecord[], env: Env, csrf: string, message?: string, filter: DeliveryFilter = {}): Safe {
+export function deliveriesPage(deliveries: DeliveryRecord[], env: Environment, csrf: string, message?: string, filter: DeliveryFilter = {}): Safe {
   const option = (value: string, selected: boolean) => html`<option value="${value}"${selected ? new Safe(' selected') : ''}>${value || 'any'}</option>`
   const filtered = filter.type !== undefined || filter.state !== undefined
   return html`<h1>Delivery log <span class="muted">(${env})</span></h1>${notice(message)}<p class="muted">Every event sent to your webhook URL: the body, your app's answer, each attempt. Resend sends the same event id with a fresh signature.</p>
@@ -149,7 +148,7 @@ export function deliveriesPage(deliveries: DeliveryRecord[], env: Env, csrf: str
 ${filtered && deliveries.length === 0 ? html`<p class="muted">No delivery matches this filter.</p>` : deliveryTable(deliveries, env, csrf)}`
 }
 
-export function webhookPage(endpoint: (WebhookEndpoint & { lastSuccessAt?: string }) | undefined, env: Env, csrf: string, message?: string, bad = false): Safe {
+export function webhookPage(endpoint: (WebhookEndpoint & { lastSuccessAt?: string }) | undefined, env: Environment, csrf: string, message?: string, bad = false): Safe {
   return html`<h1>Webhook URL <span class="muted">(${env})</span></h1>${notice(message, bad)}
 ${endpoint ? html`<dl><dt>URL</dt><dd class="mono">${endpoint.url}</dd><dt>State</dt><dd>${endpoint.active ? html`<span class="status s-ok">active</span>` : html`<span class="status s-bad">deactivated</span> ${when(endpoint.deactivatedAt)} — save the URL again to reactivate it`}</dd>${endpoint.lastSuccessAt ? html`<dt>Last success</dt><dd>${when(endpoint.lastSuccessAt)}</dd>` : ''}</dl>` : html`<p class="muted">No URL set for ${env}.</p>`}
 ${form(`/panel/webhook?env=${env}`, csrf, html`<label for="url">URL</label><input id="url" name="url" type="url" required size="50" value="${endpoint?.url ?? ''}" placeholder="http://127.0.0.1:3000/webhooks"> <button>Save</button>`)}
@@ -161,7 +160,7 @@ export function keyRef(key: string): string {
   return createHash('sha256').update(key).digest('hex').slice(0, 20)
 }
 
-export function keysPage(keys: Array<SandboxKey & { ref: string }>, env: Env, csrf: string, created?: string, message?: string): Safe {
+export function keysPage(keys: Array<SandboxKey & { ref: string }>, env: Environment, csrf: string, created?: string, message?: string): Safe {
   return html`<h1>API keys</h1>${notice(message)}
 ${created ? html`<div class="notice" role="status"><p>New key — copy it now, it is shown only this once:</p><pre id="newkey">${created}</pre><button type="button" class="secondary" data-copy="newkey">Copy</button></div>` : ''}
 <div class="table-wrap"><table><thead><tr><th scope="col">Key</th><th scope="col" class="opt">Environment</th><th scope="col">State</th><th scope="col">Created</th><th scope="col"><span class="muted">Action</span></th></tr></thead><tbody>
@@ -173,7 +172,7 @@ export function maskedKeys(keys: SandboxKey[]): Array<SandboxKey & { ref: string
   return keys.map((k) => ({ ...k, key: maskSecret(k.key), ref: keyRef(k.key) }))
 }
 
-export function accountPage(s: AccountSettings, plan: { id: string; name: string }, env: Env, csrf: string, message?: string, bad = false): Safe {
+export function accountPage(s: AccountSettings, plan: { id: string; name: string }, env: Environment, csrf: string, message?: string, bad = false): Safe {
   const num = (id: string, label: string, value: number, hint: string) =>
     html`<label for="${id}">${label}</label><input id="${id}" name="${id}" type="number" min="0" value="${value}" aria-describedby="${id}-hint"> <span id="${id}-hint" class="muted">${hint}</span>`
   const flag = (id: string, label: string, on: boolean) => html`<label><input type="checkbox" name="${id}" value="1"${on ? ' checked' : ''}> ${label}</label>`
@@ -186,7 +185,7 @@ ${form(
 )}`
 }
 
-export function clockPage(now: string, speed: number, env: Env, csrf: string, message?: string, bad = false): Safe {
+export function clockPage(now: string, speed: number, env: Environment, csrf: string, message?: string, bad = false): Safe {
   return html`<h1>Clock</h1>${notice(message, bad)}<dl><dt>Sandbox time</dt><dd>${when(now)}</dd><dt>Speed</dt><dd>${speed}× wall time</dd></dl>
 ${form(`/panel/clock/advance?env=${env}`, csrf, html`<label for="duration">Move forward by</label><input id="duration" name="duration" required placeholder="25h, 90s, 1h30m"> <button>Advance</button>`)}
 <p class="muted">Expiries, settlements and webhook retries that fall due run at once.</p>`
@@ -200,7 +199,7 @@ export interface BankView {
   paid?: boolean
 }
 
-export function bankPage(v: BankView, env: Env, csrf: string): Safe {
+export function bankPage(v: BankView, env: Environment, csrf: string): Safe {
   const c = v.charge
   return html`<h1>Sandbox bank</h1><p class="muted">Pays a charge as the payer's bank app would: paste its Pix copy-and-paste string.</p>
 ${v.error ? notice(v.error, true) : ''}${v.paid && c ? notice(`Paid ${brl(c.amount.grossInCents)} to ${v.decoded?.merchantName ?? 'the merchant'}: the charge is now ${c.status}.`) : ''}

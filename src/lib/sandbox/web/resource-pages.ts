@@ -6,9 +6,9 @@
 import type { ProductPayment } from '../../contract/product-sales.js'
 import type { Withdrawal } from '../../contract/withdrawals.js'
 import { brl, html, type Safe, status, when } from './html.js'
-import type { Env } from '../types.js'
+import type { Environment } from '../../contract/schemas.js'
 
-export function withdrawalsPage(list: Withdrawal[], env: Env): Safe {
+export function withdrawalsPage(list: Withdrawal[], env: Environment): Safe {
   return html`<h1>Withdrawals <span class="muted">(${env}, newest first)</span></h1>
 ${
   list.length === 0
@@ -21,7 +21,7 @@ ${list.map(
 }`
 }
 
-export function productSalesPage(list: ProductPayment[], env: Env): Safe {
+export function productSalesPage(list: ProductPayment[], env: Environment): Safe {
   return html`<h1>Product sales <span class="muted">(always live, newest first)</span></h1>
 ${env === 'test' ? html`<p class="muted">Sales through the service's checkout happen only in the live environment: this list is the same in both.</p>` : ''}
 ${

@@ -10,7 +10,7 @@ import { SandboxApiError } from '../api-error.js'
 import { planOf } from '../engine/plan.js'
 import { redirect, send } from '../http/http-io.js'
 import { type Route, Router } from '../http/router.js'
-import type { Env } from '../types.js'
+
 import * as actions from './actions.js'
 import { FAVICON_SVG, PANEL_CSS, PANEL_JS } from './assets.js'
 import type { PanelContext, WebCall, WebPanelDeps } from './context.js'
@@ -19,6 +19,7 @@ import { layout } from './html.js'
 import { LiveStream } from './live-stream.js'
 import * as pages from './pages.js'
 import { productSalesPage, withdrawalsPage } from './resource-pages.js'
+import type { Environment } from '../../contract/schemas.js'
 
 type WebHandler = (panel: WebPanel, call: WebCall) => void | Promise<void>
 
@@ -117,7 +118,7 @@ export class WebPanel {
     else if (method !== 'GET' && method !== 'HEAD') throw new PanelRefusal(405, 'Method not allowed', `${method} is not used by the panel.`)
     const match = router.match(method, path)
     if (!match || !('route' in match)) throw new PanelRefusal(404, 'Not found', method === 'POST' ? `No panel action at ${path}.` : `No panel page at ${path}.`)
-    const env: Env = url.searchParams.get('env') === 'live' ? 'live' : 'test'
+    const env: Environment = url.searchParams.get('env') === 'live' ? 'live' : 'test'
     const fragment = req.headers['x-panel-fragment'] === '1'
     return match.route.handler(this, { req, res, env, query: url.searchParams, params: match.params, form, fragment })
   }

@@ -16,6 +16,7 @@ import type { FeedDelivery, FeedState, ListenFeed } from '../view-models/listen-
 import { StatusLog } from '../view-models/status-log.js'
 import { useFeed } from '../hooks/use-feed.js'
 import { badgePieces } from './EnvironmentBadge.js'
+import type { Environment } from '../../contract/schemas.js'
 
 export const FILTERS = ['all', 'charges', 'problems'] as const
 export type FilterMode = (typeof FILTERS)[number]
@@ -32,7 +33,7 @@ export interface ListenAppProps {
   feed: ListenFeed
   listening: string
   forward: string
-  environment?: 'live' | 'test'
+  environment?: Environment
   skipVerify: boolean
   /** Where deliveries come from, in one line (e.g. "registered as the sandbox's test webhook URL"); else the feed's. */
   registration?: string

@@ -1,7 +1,7 @@
 /** The live view of `svc charges watch`: a lane per charge, polled from the API. Keys: ↑/↓, Enter, q. */
 import { Box, Text, useApp, useInput, useWindowSize } from 'ink'
 import { useState } from 'react'
-import type { Charge } from '../../contract/schemas.js'
+import type { Environment, Charge } from '../../contract/schemas.js'
 import { formatBRL } from '../../domain/money.js'
 import { safeText } from '../../output/safe-text.js'
 import { ChargeLane, laneCells, laneEndCells, legendSegment } from './ChargeLane.js'
@@ -16,7 +16,7 @@ import { badgePieces } from './EnvironmentBadge.js'
 
 export interface WatchAppProps {
   watcher: ChargeWatcher
-  environment?: 'live' | 'test'
+  environment?: Environment
   /** What is watched, for the header: "3 charges" or "the 10 newest charges". */
   scope: string
   intervalMs: number

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { parseWebhookEvent } from '../../../../src/lib/contract/event-schemas.js'
-import { SPLIT_RUNS_AFTER_MS } from '../../../../src/lib/sandbox/engine/engine.js'
+import { SPLIT_RUNS_AFTER_MS } from '../../../../src/lib/sandbox/engine/split-division.js'
 import { WITHDRAWAL_SETTLES_AFTER_MS } from '../../../../src/lib/sandbox/engine/withdrawals.js'
 import { CPF, useHarness } from '../../../helpers/conformance.js'
 

@@ -4,7 +4,8 @@ import { SandboxClock } from '../../../../src/lib/sandbox/engine/clock.js'
 import { type OutgoingDelivery, WebhookDeliveries } from '../../../../src/lib/sandbox/deliveries/worker.js'
 import { handlePanelRequest, type PanelDeps } from '../../../../src/lib/sandbox/http/panel-routes.js'
 import { SandboxApiError } from '../../../../src/lib/sandbox/api-error.js'
-import type { AccountSettings, Env, PanelResponse, SandboxAdmin, SandboxKey } from '../../../../src/lib/sandbox/types.js'
+import type { AccountSettings, PanelResponse, SandboxAdmin, SandboxKey } from '../../../../src/lib/sandbox/types.js'
+import type { Environment } from '../../../../src/lib/contract/schemas.js'
 
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0)
 const TEST_KEY = 'svc_test_0123456789abcdef0123456789abcdef'
@@ -44,7 +45,7 @@ let sent: OutgoingDelivery[]
 let status: number
 
 /** The answer, or the error the sandbox would answer with (the routes throw; the server shapes). */
-async function call(method: string, path: string, body?: unknown, opts: { env?: Env; query?: Record<string, string> } = {}): Promise<PanelResponse> {
+async function call(method: string, path: string, body?: unknown, opts: { env?: Environment; query?: Record<string, string> } = {}): Promise<PanelResponse> {
   try {
     return await handlePanelRequest({ method, path, query: new URLSearchParams(opts.query), body, environment: opts.env ?? 'test' }, deps)
   } catch (err) {
@@ -53,7 +54,7 @@ async function call(method: string, path: string, body?: unknown, opts: { env?: 
   }
 }
 
-function publish(id: string, environment: Env = 'test'): void {
+function publish(id: string, environment: Environment = 'test'): void {
   deps.deliveries.publish({ id, type: 'charge.settled', environment, createdAt: new Date(clock.now()).toISOString(), body: `{"id":"${id}"}` })
 }
 

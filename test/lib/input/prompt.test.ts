@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import { PromptCancelled, promptConfirm, promptHidden, promptText } from '../../../src/lib/output/prompt.js'
+import { PromptCancelled, promptConfirm, promptHidden, promptText } from '../../../src/lib/input/prompt.js'
 import { testIO } from '../../helpers/test-io.js'
 
 /** A fake terminal: stdin we type into (with raw mode that records its changes), stderr we read. */

@@ -8,7 +8,6 @@ import type { Readable } from 'node:stream'
 import { StringDecoder } from 'node:string_decoder'
 import { EXIT } from '../contract/errors.js'
 import { CliError } from '../errors.js'
-import type { IO } from './io.js'
 
 /** Ctrl-C or Ctrl-D at a prompt. Exit 2, like gh's cancel. */
 export class PromptCancelled extends CliError {
@@ -17,9 +16,18 @@ export class PromptCancelled extends CliError {
   }
 }
 
+/** What a question needs of the terminal: output/io.ts's IO has it (input imports nothing of output). */
+export interface PromptIO {
+  /** Whether a prompt may be shown: stdin and stderr are TTYs and CI is not set. */
+  canPrompt: boolean
+  stdin: Readable
+  /** Writes to stderr, where the question goes. */
+  err(text: string): void
+}
+
 type TtyInput = Readable & { isRaw?: boolean; setRawMode?: (mode: boolean) => unknown }
 
-function assertInteractive(io: IO): void {
+function assertInteractive(io: PromptIO): void {
   if (!io.canPrompt) {
     // A bug in the caller, who should have offered a flag instead: never block a pipe.
     throw new CliError('Cannot ask a question: not an interactive terminal.', { exitCode: EXIT.usage, code: 'not_interactive' })
@@ -27,7 +35,7 @@ function assertInteractive(io: IO): void {
 }
 
 /** Asks a question whose answer is echoed. Returns the trimmed answer, or `fallback` for an empty one. */
-export async function promptText(io: IO, question: string, opts: { fallback?: string } = {}): Promise<string> {
+export async function promptText(io: PromptIO, question: string, opts: { fallback?: string } = {}): Promise<string> {
   assertInteractive(io)
   const suffix = opts.fallback ? ` (${opts.fallback})` : ''
   io.err(`${question}${suffix} `)
@@ -36,7 +44,7 @@ export async function promptText(io: IO, question: string, opts: { fallback?: st
 }
 
 /** Asks for a secret without echoing it. Returns it trimmed ('' when the user just pressed Enter). */
-export async function promptHidden(io: IO, question: string): Promise<string> {
+export async function promptHidden(io: PromptIO, question: string): Promise<string> {
   assertInteractive(io)
   io.err(`${question} `)
   const stdin = io.stdin as TtyInput
@@ -50,7 +58,7 @@ export async function promptHidden(io: IO, question: string): Promise<string> {
 }
 
 /** Asks a yes/no question; Enter gives `fallback`. */
-export async function promptConfirm(io: IO, question: string, fallback = false): Promise<boolean> {
+export async function promptConfirm(io: PromptIO, question: string, fallback = false): Promise<boolean> {
   const answer = await promptText(io, `${question} ${fallback ? '[Y/n]' : '[y/N]'}`)
   if (!answer) return fallback
   return /^y(es)?$/i.test(answer)
