@@ -25,7 +25,7 @@ const useCases = {
   createCharge: () => import('../services/create-charge.js'),
   pix: () => import('../domain/pix-decode.js'),
   panel: () => import('../sandbox-client/client.js'),
-  settlement: () => Promise.all([import('../charges/reports.js'), import('../domain/calendar.js')]),
+  settlement: () => Promise.all([import('../charges/reports.js'), import('../charges/operator-flags.js')]),
   trigger: () => Promise.all([import('../services/trigger.js'), import('../scenarios/fixture.js')]),
   verify: () => import('../webhooks/verify-delivery.js'),
 }
@@ -253,17 +253,18 @@ export const TOOLS: readonly ToolDef[] = [
     name: 'settlement_report',
     title: 'Sum what settled and was refunded, per day, week or month',
     description:
-      'The same report as `svc report settlements --json`: per period (a day, week or month in `tz`), the charges whose settlement.settledAt falls in it ' +
-      '(count, gross, fee, net; a refunded charge was settled first) and the charges refunded in it (by updatedAt), with a total. Every charge is checked: ' +
-      'one whose fee + net differs from its gross is listed in `unbalanced`, never summed. The API filters by creation only: this scans settled and ' +
-      'refunded charges created up to `lookback` (default 30d) before `from`.',
+      'The same report as `svc report settlements --json` (the same use-case and date rules): per period (a day, week or month in `tz`), the charges ' +
+      'whose settlement.settledAt falls in it (count, gross, fee, net; a refunded charge was settled first) and the charges refunded in it (by ' +
+      'updatedAt), with a total. `from` is the first day (or an instant), `to` the last day included (or an instant, excluded). Every charge is ' +
+      'checked: one whose fee + net differs from its gross is listed in `unbalanced`, never summed. The API filters by creation only: this scans ' +
+      'settled and refunded charges created up to `lookback` (default 30d) before `from`.',
     access: 'read',
     input: () =>
       z.strictObject({
-        from: instant('Start of the period (included)'),
-        to: instant('End of the period (excluded)'),
-        by: z.enum(['day', 'week', 'month']).optional().describe('Period length (default day).'),
-        tz: z.string().optional().describe('IANA time zone of the periods, e.g. America/Sao_Paulo (default: the zone of the machine svc runs on).'),
+        from: z.string().describe("First day of the range: a day (2026-11-01, in tz), today, yesterday, an age (7d, back from the service's now) or an RFC 3339 instant."),
+        to: z.string().describe('Last day of the range, included (same forms; an RFC 3339 instant is excluded).'),
+        by: z.enum(['day', 'week', 'month']).optional().describe('Period length (default day; weeks start on Monday).'),
+        tz: z.string().optional().describe('IANA time zone of the days, e.g. America/Sao_Paulo (default: the zone of the machine svc runs on).'),
         lookback: z
           .string()
           .refine((t) => parseDuration(t) !== undefined, 'must be a duration such as 30d or 72h')
@@ -271,19 +272,28 @@ export const TOOLS: readonly ToolDef[] = [
           .describe('How long before `from` a charge settled in the period may have been created (default 30d).'),
       }),
     async run(args, s) {
-      const [{ settlementReport }, { isValidTimeZone, machineTimeZone }] = await useCases.settlement()
-      const timeZone = args.tz ?? machineTimeZone()
-      if (!isValidTimeZone(timeZone)) throw new UsageError(`Unknown time zone "${timeZone}"; nothing was sent.`, { field: 'tz' })
+      const [{ settlementReport }, { anyRelative, parseReportFlags }] = await useCases.settlement()
+      // The CLI's own reading of the range (exit-2 messages name flags: here the arguments).
+      const read = (now: Date) => {
+        try {
+          return parseReportFlags(args, now, 'See the tool description.')
+        } catch (err) {
+          if (!(err instanceof UsageError)) throw err
+          const details = (err.details ?? []).map((d) => ({ ...d, field: d.field.replace(/^--/, '') }))
+          throw new UsageError(err.message.replaceAll('--', ''), { details })
+        }
+      }
+      let range = read(new Date())
       const client = await s.client()
-      await client.listCharges({ limit: 1 })
-      const now = client.serverNow()
-      const from = new Date(at(args.from, now))
-      const to = new Date(at(args.to, now))
-      if (from.getTime() >= to.getTime()) throw new UsageError('from must be earlier than to; nothing was sent.', { field: 'from' })
-      const report = await settlementReport(client, { from, to, by: args.by ?? 'day', timeZone, lookbackMs: parseDuration(args.lookback ?? '30d')! })
+      if (anyRelative(args.from, args.to)) {
+        // Ages and today/yesterday count on the service's clock (a sandbox clock may run ahead).
+        await client.listCharges({ limit: 1 })
+        range = read(client.serverNow())
+      }
+      const report = await settlementReport(client, { ...range, lookbackMs: parseDuration(args.lookback ?? '30d')! })
       const { settled, refunded } = report.total
       const text =
-        `${report.from} to ${report.to} (${timeZone}): ${settled.count} settled, gross ${formatBRL(settled.grossInCents)}, fee ${formatBRL(settled.feeInCents)}, net ${formatBRL(settled.netInCents)}; ` +
+        `${report.from} to ${report.to} (${range.timeZone}, by ${range.by}): ${settled.count} settled, gross ${formatBRL(settled.grossInCents)}, fee ${formatBRL(settled.feeInCents)}, net ${formatBRL(settled.netInCents)}; ` +
         `${refunded.count} refunded, ${formatBRL(refunded.grossInCents)}.${report.unbalanced.length ? ` ${report.unbalanced.length} charge(s) do not balance (fee + net ≠ gross): ${report.unbalanced.join(', ')}.` : ''}`
       return { structured: report as unknown as Record<string, unknown>, text }
     },
