@@ -151,6 +151,25 @@ describe('the event log row cap', () => {
     store.close()
   })
 
+  it("drops a failed forward whose event has reached its app since (the service's retry) with the others: old failures do not crowd out recent deliveries", async () => {
+    const store = await EventStore.open({ path: ':memory:', maxDeliveries: 50 })
+    store.record(delivery('evt_retried', 'failed'))
+    store.record(delivery('evt_retried', 'forwarded'))
+    store.record(delivery('evt_stuck', 'failed'))
+    // The same event failed at another app: delivered to the first says nothing of it.
+    store.record({ ...delivery('evt_retried', 'failed'), forwardUrl: 'http://127.0.0.1:4000/split' })
+    for (let i = 0; i < 100; i++) store.record(delivery(`evt_ok_${i}`, 'forwarded'))
+    store.prune()
+    const kept = store.list({ limit: 1000 })
+    expect(kept).toHaveLength(50)
+    expect(kept.filter((r) => r.outcome === 'failed').map((r) => [r.eventId, r.forwardUrl])).toEqual([
+      ['evt_retried', 'http://127.0.0.1:4000/split'],
+      ['evt_stuck', 'http://127.0.0.1:3001/hooks'],
+    ])
+    expect(kept[0]!.eventId).toBe('evt_ok_99')
+    store.close()
+  })
+
   it('drops failed forwards too, oldest first, once they alone are over it', async () => {
     const store = await EventStore.open({ path: ':memory:', maxDeliveries: 50 })
     for (let i = 0; i < 80; i++) store.record(delivery(`evt_${i}`, 'failed'))

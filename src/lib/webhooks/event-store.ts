@@ -14,7 +14,9 @@
  * keeps only its first REFUSED_BODY_KEEP bytes (`bodySize` says how large it was), and the log as
  * a whole keeps within a byte budget (default 256 MiB of bodies and headers) besides its row cap.
  * Over either, the oldest rows go first, those whose forward failed (what `webhooks replay` is
- * for) only once nothing else is left to drop: a flood of refused posts cannot push them out.
+ * for) only once nothing else is left to drop: a flood of refused posts cannot push them out. A
+ * failed forward whose event has reached that app since (the service's retry) is no longer one
+ * to replay: it goes with the others, so old failures do not crowd recent deliveries out.
  *
  * Pruning runs on the hot path (every 100 records), so there it never reads the whole log: rows
  * are counted by SQLite's count, the oldest to drop are looked for from where the last prune
@@ -184,6 +186,12 @@ function migrate(db: DatabaseSync): void {
 
 /** What a row weighs in the byte budget: its body's bytes and its headers' characters (record() adds the same). */
 const ROW_BYTES = 'length(body) + length(headers)'
+/**
+ * A row that may go before the failed forwards: anything else, or a failed forward whose event
+ * has since reached its target (a later success marked it delivered there).
+ */
+const PRUNABLE_FIRST = `(outcome <> 'failed' OR EXISTS (SELECT 1 FROM delivered m WHERE m.event_id = deliveries.event_id AND +m.target IN (deliveries.forward_url, '*')))`
+
 /** Records between two full sums of the log's bytes made because another process wrote, at the least. */
 const SUM_AT_MOST_EVERY = 1000
 
@@ -212,15 +220,15 @@ function prepare(db: DatabaseSync) {
     dataVersion: db.prepare('PRAGMA data_version'),
     // The ? oldest rows that are not failed forwards, after seq ?; the ? oldest of all.
     oldestSpanBesidesFailed: db.prepare(
-      `SELECT COUNT(*) AS k, MAX(seq) AS upTo, COALESCE(SUM(n), 0) AS n FROM (SELECT seq, ${ROW_BYTES} AS n FROM deliveries WHERE seq > ? AND outcome <> 'failed' ORDER BY seq ASC LIMIT ?)`,
+      `SELECT COUNT(*) AS k, MAX(seq) AS upTo, COALESCE(SUM(n), 0) AS n FROM (SELECT seq, ${ROW_BYTES} AS n FROM deliveries WHERE seq > ? AND ${PRUNABLE_FIRST} ORDER BY seq ASC LIMIT ?)`,
     ),
     oldestSpan: db.prepare(`SELECT COUNT(*) AS k, MAX(seq) AS upTo, COALESCE(SUM(n), 0) AS n FROM (SELECT seq, ${ROW_BYTES} AS n FROM deliveries ORDER BY seq ASC LIMIT ?)`),
     countDelivered: db.prepare('SELECT COUNT(*) AS n FROM delivered'),
     pruneDelivered: db.prepare('DELETE FROM delivered WHERE rowid IN (SELECT rowid FROM delivered ORDER BY seq ASC LIMIT ?)'),
     totalBytes: db.prepare(`SELECT COALESCE(SUM(${ROW_BYTES}), 0) AS n FROM deliveries`),
-    oldestBesidesFailed: db.prepare(`SELECT seq, ${ROW_BYTES} AS n FROM deliveries WHERE seq > ? AND outcome <> 'failed' ORDER BY seq ASC`),
+    oldestBesidesFailed: db.prepare(`SELECT seq, ${ROW_BYTES} AS n FROM deliveries WHERE seq > ? AND ${PRUNABLE_FIRST} ORDER BY seq ASC`),
     oldest: db.prepare(`SELECT seq, ${ROW_BYTES} AS n FROM deliveries ORDER BY seq ASC`),
-    pruneBesidesFailedUpTo: db.prepare("DELETE FROM deliveries WHERE seq > ? AND seq <= ? AND outcome <> 'failed'"),
+    pruneBesidesFailedUpTo: db.prepare(`DELETE FROM deliveries WHERE seq > ? AND seq <= ? AND ${PRUNABLE_FIRST}`),
     pruneUpTo: db.prepare('DELETE FROM deliveries WHERE seq <= ?'),
   }
 }
@@ -244,7 +252,11 @@ export class EventStore {
   private recordsSinceSum = 0
   /** PRAGMA data_version at the last full sum. */
   private sumVersion?: number
-  /** Every row at or before this seq that is not a failed forward is pruned: the next prune looks after it. */
+  /**
+   * Every row at or before this seq that could go first (PRUNABLE_FIRST) when a prune passed it is
+   * pruned: the next prune looks after it. (A failed forward passed over, then delivered, goes
+   * only with the failed ones.)
+   */
   private prunedUpTo = 0
   private batch?: Batch
 
