@@ -17,27 +17,40 @@ import { median, ms, percentile, perSecond, ratio } from './lib/stats.js'
 const SECRET = `whsec_${randomBytes(24).toString('hex')}`
 const CONNECTIONS = 50
 
-export async function benchForwarder({ report, quick }) {
+export async function benchForwarder({ report, quick, vs }) {
   const runs = quick ? 3 : 5
   const durationMs = quick ? 1500 : 3000
-  report.section('3. webhooks listen forwarder', `${CONNECTIONS} connections, ${durationMs / 1000} s per run, median of ${runs} runs, listener vs a plain reverse proxy and straight to the app`)
-  const configDir = mkdtempSync(join(tmpdir(), 'svc-bench-cfg-'))
+  report.section(
+    '3. webhooks listen forwarder',
+    `${CONNECTIONS} connections, ${durationMs / 1000} s per run, median of ${runs} runs, listener vs a plain reverse proxy and straight to the app${vs ? `, and the listener of ${vs}` : ''}`,
+  )
+  const configDirs = []
   const app = await startChild([join(ROOT, 'bench/lib/app.js')], {}, (line) => line)
   let listener
+  let other
   let proxies = []
-  try {
+  // A listener of a build (this one, or the --vs one), each with its own config dir and event log.
+  const startListener = (bin) => {
+    const configDir = mkdtempSync(join(tmpdir(), 'svc-bench-cfg-'))
+    configDirs.push(configDir)
     const env = { ...process.env, SVC_CONFIG_DIR: configDir, NO_COLOR: '1' }
     for (const k of ['SVC_API_KEY', 'SVC_BASE_URL', 'SVC_PROFILE', 'SVC_WEBHOOK_SECRET', 'SVC_DEBUG']) delete env[k]
-    listener = await startChild([BIN, 'webhooks', 'listen', '--forward', app.ready, '--port', '0', '--no-tui', '--secret', SECRET], env, (line) => JSON.parse(line).listening)
+    return startChild([bin, 'webhooks', 'listen', '--forward', app.ready, '--port', '0', '--no-tui', '--secret', SECRET], env, (line) => JSON.parse(line).listening)
+  }
+  try {
+    listener = await startListener(BIN)
+    if (vs) other = await startListener(join(vs, 'bin/run.js'))
     proxies = [await startChild([join(ROOT, 'bench/lib/proxy.js'), 'http', app.ready], {}), await startChild([join(ROOT, 'bench/lib/proxy.js'), 'undici', app.ready], {})]
     const request = signedDeliveries(SECRET)
-    const targets = { direct: app.ready, listener: listener.ready, 'proxy (node:http)': proxies[0].ready, 'proxy (undici)': proxies[1].ready }
+    const targets = { direct: app.ready, listener: listener.ready, ...(other ? { other: other.ready } : {}), 'proxy (node:http)': proxies[0].ready, 'proxy (undici)': proxies[1].ready }
     // Warm every path (JIT, connections, the event log's first writes).
     for (const url of Object.values(targets)) await load({ url, connections: CONNECTIONS, durationMs: 500, request })
     // Interleaved runs, so a slow moment of the machine falls on every path alike.
     const results = Object.fromEntries(Object.keys(targets).map((k) => [k, []]))
     for (let i = 0; i < runs; i++) {
-      for (const [name, url] of Object.entries(targets)) results[name].push(check(await load({ url, connections: CONNECTIONS, durationMs, request }), name))
+      // Every other run in the reverse order, so no path always runs right after another.
+      const order = i % 2 === 0 ? Object.entries(targets) : Object.entries(targets).reverse()
+      for (const [name, url] of order) results[name].push(check(await load({ url, connections: CONNECTIONS, durationMs, request }), name))
     }
     const rate = (rs) => median(rs.map((r) => r.perSecond))
     const pct = (rs, p) => median(rs.map((r) => percentile(r.latencies, p)))
@@ -59,11 +72,25 @@ export async function benchForwarder({ report, quick }) {
       target: '≥ 0.60×',
       ok: throughRate / directRate >= 0.6,
     })
+    if (other) {
+      const otherRate = rate(results.other)
+      report.row({
+        name: 'through the --vs listener',
+        value: perSecond(otherRate),
+        baseline: `${proxyName} ${ratio(otherRate / proxyRate)}, direct ${ratio(otherRate / directRate)}, p50 ${ms(pct(results.other, 50))}, p99 ${ms(pct(results.other, 99))}`,
+      })
+      report.row({
+        name: 'this listener vs the --vs listener',
+        value: ratio(throughRate / otherRate),
+        baseline: `runs: ${results.listener.map((r) => Math.round(r.perSecond)).join(', ')} vs ${results.other.map((r) => Math.round(r.perSecond)).join(', ')}`,
+      })
+    }
     // Without queueing: one connection, so the difference is the listener's own work per delivery.
-    const one = { direct: [], through: [] }
+    const one = { direct: [], through: [], other: [] }
     for (let i = 0; i < runs; i++) {
       one.direct.push(check(await load({ url: app.ready, connections: 1, durationMs: durationMs / 3, request }), 'direct'))
       one.through.push(check(await load({ url: listener.ready, connections: 1, durationMs: durationMs / 3, request }), 'listener'))
+      if (other) one.other.push(check(await load({ url: other.ready, connections: 1, durationMs: durationMs / 3, request }), 'the --vs listener'))
     }
     const added1 = pct(one.through, 50) - pct(one.direct, 50)
     report.row({
@@ -73,11 +100,13 @@ export async function benchForwarder({ report, quick }) {
       target: '≤ 0.3 ms',
       ok: added1 <= 0.3,
     })
+    if (other) report.row({ name: 'added latency p50, 1 connection, --vs', value: ms(pct(one.other, 50) - pct(one.direct, 50)), baseline: `p99 +${ms(pct(one.other, 99) - pct(one.direct, 99))}` })
   } finally {
     await listener?.stop()
+    await other?.stop()
     for (const p of proxies) await p.stop()
     await app.stop()
-    rmSync(configDir, { recursive: true, force: true })
+    for (const dir of configDirs) rmSync(dir, { recursive: true, force: true })
   }
 }
 

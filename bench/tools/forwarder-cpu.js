@@ -1,6 +1,7 @@
 // Diagnostic, not a target: CPU time per delivery (µs, from /proc/<pid>/stat) of the listener and of
 // the two plain reverse proxies of bench/forwarder.js under the same 50-connection load, round after
-// round. Less noisy than throughput on a shared 2-core machine.  node bench/tools/forwarder-cpu.js [rounds]
+// round. Less noisy than throughput on a shared 2-core machine.  node bench/tools/forwarder-cpu.js [rounds] [DIR]
+// DIR: another built checkout of svc, whose listener runs beside this one's (its own event log).
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -13,9 +14,11 @@ import { BIN, cpuMs, ROOT } from '../lib/proc.js'
 const SECRET = `whsec_${randomBytes(24).toString('hex')}`
 const configDir = mkdtempSync(join(tmpdir(), 'svc-bench-cfg-'))
 const app = await startChild([join(ROOT, 'bench/lib/app.js')], {})
-const env = { SVC_CONFIG_DIR: configDir, NO_COLOR: '1' }
+const vs = process.argv[3]
+const listen = (bin, dir) => startChild([bin, 'webhooks', 'listen', '--forward', app.ready, '--port', '0', '--no-tui', '--secret', SECRET], { SVC_CONFIG_DIR: dir, NO_COLOR: '1' }, (l) => JSON.parse(l).listening)
 const targets = {
-  listener: await startChild([BIN, 'webhooks', 'listen', '--forward', app.ready, '--port', '0', '--no-tui', '--secret', SECRET], env, (l) => JSON.parse(l).listening),
+  listener: await listen(BIN, configDir),
+  ...(vs ? { 'listener vs': await listen(join(vs, 'bin/run.js'), mkdtempSync(join(tmpdir(), 'svc-bench-cfg-'))) } : {}),
   'proxy http': await startChild([join(ROOT, 'bench/lib/proxy.js'), 'http', app.ready], {}),
   'proxy undici': await startChild([join(ROOT, 'bench/lib/proxy.js'), 'undici', app.ready], {}),
 }

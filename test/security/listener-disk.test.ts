@@ -121,3 +121,83 @@ describe('the event log byte budget', () => {
     store.close()
   })
 })
+
+describe('the event log row cap', () => {
+  const delivery = (id: string, outcome: NewDeliveryRecord['outcome'], size = 200): NewDeliveryRecord => ({
+    receivedAt: '2026-01-01T00:00:00.000Z',
+    source: 'service',
+    eventId: id,
+    headers: {},
+    body: Buffer.alloc(size, 'z'),
+    verification: outcome === 'rejected' ? 'failed' : 'verified',
+    outcome,
+    answeredStatus: outcome === 'failed' ? 502 : outcome === 'rejected' ? 400 : 200,
+    forwardUrl: 'http://127.0.0.1:3001/hooks',
+  })
+
+  it('drops refused posts and successes before a failed forward, which replay still finds (10 050 unsigned posts used to push it out)', async () => {
+    const store = await EventStore.open({ path: ':memory:', maxDeliveries: 50 })
+    store.record(delivery('evt_failed', 'failed'))
+    for (let i = 0; i < 10; i++) store.record(delivery(`evt_ok_${i}`, 'forwarded'))
+    for (let i = 0; i < 300; i++) store.record(delivery(`evt_forged_${i}`, 'rejected'))
+    store.prune()
+    const kept = store.list({ limit: 1000 })
+    expect(kept).toHaveLength(50)
+    expect(kept.map((r) => r.eventId)).toContain('evt_failed')
+    expect(store.findForReplay('evt_failed')).toMatchObject({ outcome: 'failed', verification: 'verified' })
+    // The rest are the newest: the oldest refused posts and the successes went first.
+    expect(kept[0]!.eventId).toBe('evt_forged_299')
+    expect(kept.map((r) => r.eventId)).not.toContain('evt_ok_9')
+    store.close()
+  })
+
+  it("drops a failed forward whose event has reached its app since (the service's retry) with the others: old failures do not crowd out recent deliveries", async () => {
+    const store = await EventStore.open({ path: ':memory:', maxDeliveries: 50 })
+    store.record(delivery('evt_retried', 'failed'))
+    store.record(delivery('evt_retried', 'forwarded'))
+    store.record(delivery('evt_stuck', 'failed'))
+    // The same event failed at another app: delivered to the first says nothing of it.
+    store.record({ ...delivery('evt_retried', 'failed'), forwardUrl: 'http://127.0.0.1:4000/split' })
+    for (let i = 0; i < 100; i++) store.record(delivery(`evt_ok_${i}`, 'forwarded'))
+    store.prune()
+    const kept = store.list({ limit: 1000 })
+    expect(kept).toHaveLength(50)
+    expect(kept.filter((r) => r.outcome === 'failed').map((r) => [r.eventId, r.forwardUrl])).toEqual([
+      ['evt_retried', 'http://127.0.0.1:4000/split'],
+      ['evt_stuck', 'http://127.0.0.1:3001/hooks'],
+    ])
+    expect(kept[0]!.eventId).toBe('evt_ok_99')
+    store.close()
+  })
+
+  it('drops failed forwards too, oldest first, once they alone are over it', async () => {
+    const store = await EventStore.open({ path: ':memory:', maxDeliveries: 50 })
+    for (let i = 0; i < 80; i++) store.record(delivery(`evt_${i}`, 'failed'))
+    store.record(delivery('evt_late', 'rejected'))
+    store.prune()
+    const kept = store.list({ limit: 1000 }).map((r) => r.eventId)
+    expect(kept).toHaveLength(50)
+    expect(kept).not.toContain('evt_late')
+    expect(kept).toContain('evt_79')
+    expect(kept).toContain('evt_30')
+    expect(kept).not.toContain('evt_29')
+    store.close()
+  })
+
+  it('counts what another process wrote before deciding the byte budget is kept', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'svc-events-bytes-')), 'events.db')
+    const listener = await EventStore.open({ path, maxBytes: 2 * MiB })
+    listener.record(delivery('evt_first', 'forwarded', 600))
+    listener.flush()
+    // Replays from another process write beside the listener: 1.6 MiB it did not record itself.
+    const replay = await EventStore.open({ path })
+    for (let i = 0; i < 16; i++) replay.record(delivery(`evt_replay_${i}`, 'forwarded', 100 * 1024))
+    replay.close()
+    for (let i = 0; i < 1100; i++) listener.record(delivery(`evt_more_${i}`, 'forwarded', 600))
+    listener.flush()
+    const kept = listener.list({ limit: 10_000 })
+    expect(kept.reduce((n, r) => n + r.body.length, 0)).toBeLessThanOrEqual(2 * MiB)
+    expect(kept[0]!.eventId).toBe('evt_more_1099')
+    listener.close()
+  })
+})

@@ -39,7 +39,10 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
       required: true,
       multiple: true,
     }),
-    header: Flags.string({ description: "Add this header to every forwarded request, 'Name: value' (repeatable; not content-type, X-SVC-* or framing headers).", multiple: true }),
+    header: Flags.string({
+      description: "Add this header to every forwarded request, 'Name: value' (repeatable; not content-type, X-SVC-*, framing or hop-by-hop headers such as Expect; the value in tab, printable ASCII and Latin-1).",
+      multiple: true,
+    }),
     port: Flags.integer({ description: 'Port to listen on (0: any free port).', default: 4242, min: 0, max: 65_535 }),
     host: Flags.string({ description: 'Address to listen on.', default: '127.0.0.1' }),
     secret: Flags.string({

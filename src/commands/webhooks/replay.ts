@@ -40,7 +40,10 @@ export default class WebhooksReplay extends BaseCommand<typeof WebhooksReplay, R
 
   static override flags = {
     forward: Flags.string({ description: 'Send to this URL instead (scheme optional).' }),
-    header: Flags.string({ description: "Add this header to the request, 'Name: value' (repeatable; not content-type, X-SVC-* or framing headers).", multiple: true }),
+    header: Flags.string({
+      description: "Add this header to the request, 'Name: value' (repeatable; not content-type, X-SVC-*, framing or hop-by-hop headers such as Expect; the value in tab, printable ASCII and Latin-1).",
+      multiple: true,
+    }),
     secret: Flags.string({
       description: "Webhook secret to re-sign with (repeatable; or SVC_WEBHOOK_SECRET, or the profile's). Visible to other processes: prefer SVC_WEBHOOK_SECRET or the profile.",
       multiple: true,

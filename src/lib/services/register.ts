@@ -22,6 +22,8 @@ export type Registration =
       also?: 'live' | 'test'
       /** Each environment's URL before the listener took it (null: none), to put back when it stops. */
       previous?: Partial<Record<'live' | 'test', string | null>>
+      /** Dead listeners' URLs found there and gone back past at registration, said when restoring. */
+      skipped?: Partial<Record<'live' | 'test', string[]>>
     }
   | { kind: 'sandbox_failed'; url: string; message: string }
   | { kind: 'remote'; baseUrl: string; environment: 'live' | 'test' }
@@ -59,13 +61,24 @@ export async function registerListener(listening: string, credentials: Credentia
   if (probe.kind === 'unreachable') return { kind: 'unreachable', baseUrl: credentials.baseUrl, reason: (probe as { reason: string }).reason }
   if (probe.kind !== 'sandbox') return { kind: 'remote', baseUrl: credentials.baseUrl, environment: credentials.environment }
   const target = { baseUrl: credentials.baseUrl, apiKey: credentials.apiKey }
-  // What was there before, so that a clean stop can put it back (see restoreWebhookUrls).
-  const before = async (env: 'live' | 'test') => (d.getWebhookUrl ? ((await d.getWebhookUrl({ ...target, env }).catch(() => undefined)) ?? null) : undefined)
+  const ledger = ledgerPath(deps)
+  // What was there before, so that a clean stop can put it back (see restoreWebhookUrls). Never
+  // this listener's own URL, nor a dead listener's: a listener killed (kill -9) on this port or
+  // another one left its URL there; what it replaced, noted in the ledger, is what was there.
+  const skipped: Partial<Record<'live' | 'test', string[]>> = {}
+  const before = async (env: 'live' | 'test') => {
+    if (!d.getWebhookUrl) return undefined
+    const now = (await d.getWebhookUrl({ ...target, env }).catch(() => undefined)) ?? null
+    const past = await pastDeadListeners(now, { baseUrl: credentials.baseUrl, env, own: url, ledger, alive: deps?.answers ?? answers })
+    const others = past.dead.filter((u) => u !== url)
+    if (others.length > 0) skipped[env] = others
+    return past.url
+  }
   const previous: Partial<Record<'live' | 'test', string | null>> = {}
   try {
-    const own = await before(credentials.environment)
+    const mine = await before(credentials.environment)
     await d.setWebhookUrl({ ...target, url, env: credentials.environment })
-    if (own !== undefined) previous[credentials.environment] = own
+    if (mine !== undefined) previous[credentials.environment] = mine
     // The other environment too: the local sandbox's live events (product.paid is live only) reach the same app.
     const other = credentials.environment === 'test' ? 'live' : 'test'
     const otherBefore = await before(other)
@@ -76,10 +89,10 @@ export async function registerListener(listening: string, credentials: Credentia
     if (also && otherBefore !== undefined) previous[other] = otherBefore
     // Noted outside this process too: if it dies without restoring (kill -9), the next
     // listener's clean stop can go back past its dead URL to the one it replaced.
-    updateLedger(ledgerPath(deps), (l) => {
+    updateLedger(ledger, (l) => {
       for (const [env, before] of Object.entries(previous)) l[ledgerKey(credentials.baseUrl, env, url)] = before ?? null
     })
-    return { kind: 'sandbox', url, environment: credentials.environment, ...(also ? { also } : {}), previous }
+    return { kind: 'sandbox', url, environment: credentials.environment, ...(also ? { also } : {}), previous, ...(Object.keys(skipped).length > 0 ? { skipped } : {}) }
   } catch (err) {
     return { kind: 'sandbox_failed', url, message: (err as Error).message }
   }
@@ -151,14 +164,15 @@ export async function restoreWebhookUrls(reg: Registration, credentials: Credent
     try {
       const now = await d.getWebhookUrl({ ...target, env })
       if (now !== reg.url) continue
-      const { url: before, dead } = await pastDeadListeners(reg.previous[env] ?? null, credentials.baseUrl, env, ledger, deps?.answers ?? answers)
-      const past = dead.length > 0 ? ` (not ${dead.map((u) => safeText(u)).join(', ')}: a listener that no longer answers)` : ''
+      const { url: before, dead } = await pastDeadListeners(reg.previous[env] ?? null, { baseUrl: credentials.baseUrl, env, own: reg.url, ledger, alive: deps?.answers ?? answers })
+      const others = [...(reg.skipped?.[env] ?? []), ...dead.filter((u) => u !== reg.url)]
+      const past = others.length > 0 ? ` (not ${others.map((u) => safeText(u)).join(', ')}: a listener that no longer answers)` : ''
       if (before) {
         await d.setWebhookUrl({ ...target, url: before, env })
         notes.push(`Restored the sandbox's ${env} webhook URL to ${safeText(before)}${past}.`)
       } else if (d.removeWebhookUrl) {
         await d.removeWebhookUrl({ ...target, env })
-        notes.push(`Removed the sandbox's ${env} webhook URL (there was none before the listener${dead.length > 0 ? `s; not ${dead.map((u) => safeText(u)).join(', ')}: a listener that no longer answers` : ''}).`)
+        notes.push(`Removed the sandbox's ${env} webhook URL (there was none before the listener${others.length > 0 ? `s; not ${others.map((u) => safeText(u)).join(', ')}: a listener that no longer answers` : ''}).`)
       } else {
         notes.push(
           `The sandbox's ${env} webhook URL still points at ${reg.url} (there was none before): its events will fail until you run the listener again or set one with \`svc sandbox webhook set URL --env ${env}\`.`,
@@ -175,23 +189,30 @@ export async function restoreWebhookUrls(reg: Registration, credentials: Credent
 }
 
 /**
- * The URL to give back: `before`, unless it is a listener's own loopback URL (noted in the
- * ledger) that no longer answers — a listener killed before it could restore — then the one that
- * listener replaced, and so on. Those dead entries leave the ledger.
+ * The URL that was there before the listeners: `before`, unless it is this listener's own URL (a
+ * listener killed on this same port) or another listener's loopback URL noted in the ledger that
+ * no longer answers (killed before it could restore); then the one that listener replaced, and
+ * so on. Never `own`: with nothing noted past it, null (no URL). Those dead entries leave the ledger.
  */
-async function pastDeadListeners(before: string | null, baseUrl: string, env: string, ledger: string, alive: (url: string) => Promise<boolean>): Promise<{ url: string | null; dead: string[] }> {
+async function pastDeadListeners(before: string | null, at: { baseUrl: string; env: string; own: string; ledger: string; alive: (url: string) => Promise<boolean> }): Promise<{ url: string | null; dead: string[] }> {
   const dead: string[] = []
   let url = before
-  const entries = readLedger(ledger)
-  while (url && dead.length < 20) {
-    const key = ledgerKey(baseUrl, env, url)
-    if (!(key in entries) || !isLoopbackHost(hostOf(url)) || (await alive(url))) break
+  const entries = readLedger(at.ledger)
+  while (url) {
+    const key = ledgerKey(at.baseUrl, at.env, url)
+    const listener = url === at.own || (key in entries && isLoopbackHost(hostOf(url)) && !(await at.alive(url)))
+    if (!listener) break
+    // A loop in the ledger (an older svc noted a listener as what it replaced): nothing is known past it.
+    if (dead.includes(url)) {
+      url = null
+      break
+    }
     dead.push(url)
     url = entries[key] ?? null
   }
   if (dead.length > 0)
-    updateLedger(ledger, (l) => {
-      for (const u of dead) delete l[ledgerKey(baseUrl, env, u)]
+    updateLedger(at.ledger, (l) => {
+      for (const u of dead) delete l[ledgerKey(at.baseUrl, at.env, u)]
     })
   return { url, dead }
 }

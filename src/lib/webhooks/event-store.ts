@@ -13,8 +13,16 @@
  * Bounded on disk too, whatever a sender posts: a refused delivery (bad or missing signature)
  * keeps only its first REFUSED_BODY_KEEP bytes (`bodySize` says how large it was), and the log as
  * a whole keeps within a byte budget (default 256 MiB of bodies and headers) besides its row cap.
- * Over the budget the oldest rows go first, those whose forward failed (what `webhooks replay`
- * is for) only once nothing else is left to drop.
+ * Over either, the oldest rows go first, those whose forward failed (what `webhooks replay` is
+ * for) only once nothing else is left to drop: a flood of refused posts cannot push them out. A
+ * failed forward whose event has reached that app since (the service's retry) is no longer one
+ * to replay: it goes with the others, so old failures do not crowd recent deliveries out.
+ *
+ * Pruning runs on the hot path (every 100 records), so there it never reads the whole log: rows
+ * are counted by SQLite's count, the oldest to drop are looked for from where the last prune
+ * stopped (failed forwards kept at the front are not read again), and the bytes are a running
+ * total, summed in full only when it says the budget is passed, or when another process (a
+ * replay, a second listener) has written here since, at most every SUM_AT_MOST_EVERY records.
  */
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
 import { dirname, join } from 'node:path'
@@ -176,8 +184,23 @@ function migrate(db: DatabaseSync): void {
   if (!columns.some((c) => c.name === 'route')) db.exec('ALTER TABLE deliveries ADD COLUMN route TEXT')
 }
 
-/** What a row weighs in the byte budget. */
+/** What a row weighs in the byte budget: its body's bytes and its headers' characters (record() adds the same). */
 const ROW_BYTES = 'length(body) + length(headers)'
+/**
+ * A row that may go before the failed forwards: anything else, or a failed forward whose event
+ * has since reached its target (a later success marked it delivered there).
+ */
+const PRUNABLE_FIRST = `(outcome <> 'failed' OR EXISTS (SELECT 1 FROM delivered m WHERE m.event_id = deliveries.event_id AND +m.target IN (deliveries.forward_url, '*')))`
+
+/** Records between two full sums of the log's bytes made because another process wrote, at the least. */
+const SUM_AT_MOST_EVERY = 1000
+
+/** Rows about to be pruned: how many, the newest of them, and their bytes. */
+interface Span {
+  k: number
+  upTo: number | null
+  n: number
+}
 
 /** The statements of the hot path, prepared once per connection. */
 function prepare(db: DatabaseSync) {
@@ -188,16 +211,24 @@ function prepare(db: DatabaseSync) {
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     markDelivered: db.prepare('INSERT OR REPLACE INTO delivered (event_id, target, delivered_at, seq) VALUES (?, ?, ?, ?)'),
-    isDelivered: db.prepare("SELECT 1 AS hit FROM delivered WHERE event_id = ? AND target IN (?, '*') LIMIT 1"),
+    // `+target`: seek by the event id alone and test the (one or two) marks there; an index IN (?, '*') seeks twice through an ephemeral list, 2.4× the time.
+    isDelivered: db.prepare("SELECT 1 AS hit FROM delivered WHERE event_id = ? AND +target IN (?, '*') LIMIT 1"),
     isDeliveredAnywhere: db.prepare('SELECT 1 AS hit FROM delivered WHERE event_id = ? LIMIT 1'),
     countFor: db.prepare("SELECT COUNT(*) AS n FROM deliveries WHERE event_id = ? AND source = 'service'"),
-    pruneDeliveries: db.prepare('DELETE FROM deliveries WHERE seq <= (SELECT MAX(seq) FROM deliveries) - ?'),
+    countDeliveries: db.prepare('SELECT COUNT(*) AS n FROM deliveries'),
+    // Changes when another connection commits (https://sqlite.org/pragma.html#pragma_data_version).
+    dataVersion: db.prepare('PRAGMA data_version'),
+    // The ? oldest rows that are not failed forwards, after seq ?; the ? oldest of all.
+    oldestSpanBesidesFailed: db.prepare(
+      `SELECT COUNT(*) AS k, MAX(seq) AS upTo, COALESCE(SUM(n), 0) AS n FROM (SELECT seq, ${ROW_BYTES} AS n FROM deliveries WHERE seq > ? AND ${PRUNABLE_FIRST} ORDER BY seq ASC LIMIT ?)`,
+    ),
+    oldestSpan: db.prepare(`SELECT COUNT(*) AS k, MAX(seq) AS upTo, COALESCE(SUM(n), 0) AS n FROM (SELECT seq, ${ROW_BYTES} AS n FROM deliveries ORDER BY seq ASC LIMIT ?)`),
     countDelivered: db.prepare('SELECT COUNT(*) AS n FROM delivered'),
     pruneDelivered: db.prepare('DELETE FROM delivered WHERE rowid IN (SELECT rowid FROM delivered ORDER BY seq ASC LIMIT ?)'),
     totalBytes: db.prepare(`SELECT COALESCE(SUM(${ROW_BYTES}), 0) AS n FROM deliveries`),
-    oldestBesidesFailed: db.prepare(`SELECT seq, ${ROW_BYTES} AS n FROM deliveries WHERE outcome <> 'failed' ORDER BY seq ASC`),
+    oldestBesidesFailed: db.prepare(`SELECT seq, ${ROW_BYTES} AS n FROM deliveries WHERE seq > ? AND ${PRUNABLE_FIRST} ORDER BY seq ASC`),
     oldest: db.prepare(`SELECT seq, ${ROW_BYTES} AS n FROM deliveries ORDER BY seq ASC`),
-    pruneBesidesFailedUpTo: db.prepare("DELETE FROM deliveries WHERE outcome <> 'failed' AND seq <= ?"),
+    pruneBesidesFailedUpTo: db.prepare(`DELETE FROM deliveries WHERE seq > ? AND seq <= ? AND ${PRUNABLE_FIRST}`),
     pruneUpTo: db.prepare('DELETE FROM deliveries WHERE seq <= ?'),
   }
 }
@@ -216,8 +247,17 @@ export class EventStore {
   private readonly maxBytes: number
   private readonly st: ReturnType<typeof prepare>
   private insertsSincePrune = 0
-  /** Bytes of the log as of the last count, plus what this store added since. */
-  private bytes: number
+  /** Bytes of the log as of the last full sum, plus what this store recorded and minus what it pruned since (summed when first needed). */
+  private bytes?: number
+  private recordsSinceSum = 0
+  /** PRAGMA data_version at the last full sum. */
+  private sumVersion?: number
+  /**
+   * Every row at or before this seq that could go first (PRUNABLE_FIRST) when a prune passed it is
+   * pruned: the next prune looks after it. (A failed forward passed over, then delivered, goes
+   * only with the failed ones.)
+   */
+  private prunedUpTo = 0
   private batch?: Batch
 
   private constructor(
@@ -230,7 +270,14 @@ export class EventStore {
     this.maxDelivered = opts.maxDelivered ?? 100_000
     this.maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES
     this.st = prepare(db)
+  }
+
+  /** The log's bytes, summed over every row (a full read). */
+  private sumBytes(): number {
+    this.recordsSinceSum = 0
+    this.sumVersion = this.dataVersion()
     this.bytes = Number((this.st.totalBytes.get() as { n: number }).n)
+    return this.bytes
   }
 
   /** Opens (creating it 0600 if needed) the event log. node:sqlite is loaded only here. */
@@ -301,7 +348,8 @@ export class EventStore {
       )
       const seq = Number(result.lastInsertRowid)
       if (rec.outcome === 'forwarded' && rec.eventId) this.st.markDelivered.run(rec.eventId, rec.forwardUrl ?? '*', rec.receivedAt, seq)
-      this.bytes += body.length + Buffer.byteLength(headers)
+      this.bytes = (this.bytes ?? this.sumBytes()) + body.length + headers.length
+      this.recordsSinceSum++
       if (++this.insertsSincePrune >= 100 || this.bytes > this.maxBytes) this.prune()
       return { ...rec, body, ...(bodySize !== undefined ? { bodySize } : {}), seq, attempt }
     } catch (err) {
@@ -439,32 +487,56 @@ export class EventStore {
     return rows[0] ? fromRow(rows[0]) : undefined
   }
 
-  /** Drops the oldest rows beyond the caps (rows and bytes). */
+  /**
+   * Drops the oldest rows beyond the caps (rows and bytes): refused deliveries, successes,
+   * duplicates and filtered ones first; failed forwards only once they alone are over a cap.
+   */
   prune(): void {
     this.insertsSincePrune = 0
-    this.st.pruneDeliveries.run(this.maxDeliveries)
-    const count = Number((this.st.countDelivered.get() as { n: number }).n)
-    if (count > this.maxDelivered) this.st.pruneDelivered.run(count - this.maxDelivered)
-    this.bytes = Number((this.st.totalBytes.get() as { n: number }).n)
-    if (this.bytes <= this.maxBytes) return
+    const marks = Number((this.st.countDelivered.get() as { n: number }).n)
+    if (marks > this.maxDelivered) this.st.pruneDelivered.run(marks - this.maxDelivered)
+    let rows = Number((this.st.countDeliveries.get() as { n: number }).n) - this.maxDeliveries
+    if (rows > 0) {
+      const span = this.st.oldestSpanBesidesFailed.get(this.prunedUpTo, rows) as unknown as Span
+      if (span.upTo !== null) this.dropSpan(span, () => this.st.pruneBesidesFailedUpTo.run(this.prunedUpTo, span.upTo))
+      rows -= Number(span.k)
+    }
+    if (rows > 0) {
+      const span = this.st.oldestSpan.get(rows) as unknown as Span
+      if (span.upTo !== null) this.dropSpan(span, () => this.st.pruneUpTo.run(span.upTo))
+    }
+    // The running total misses what other processes did: a full sum decides before pruning by bytes.
+    let bytes = this.bytes ?? this.sumBytes()
+    if (bytes > this.maxBytes || (this.recordsSinceSum >= SUM_AT_MOST_EVERY && this.dataVersion() !== this.sumVersion)) bytes = this.sumBytes()
+    if (bytes <= this.maxBytes) return
     // Down to 90 % of the budget, so that the next deliveries do not each pay for a prune.
-    let excess = this.bytes - Math.floor(this.maxBytes * 0.9)
-    excess -= this.dropOldest(this.st.oldestBesidesFailed, this.st.pruneBesidesFailedUpTo, excess)
-    if (excess > 0) this.dropOldest(this.st.oldest, this.st.pruneUpTo, excess)
-    this.bytes = Number((this.st.totalBytes.get() as { n: number }).n)
+    let excess = bytes - Math.floor(this.maxBytes * 0.9)
+    excess -= this.dropOldest(this.st.oldestBesidesFailed, [this.prunedUpTo], (upTo) => this.st.pruneBesidesFailedUpTo.run(this.prunedUpTo, upTo), excess)
+    if (excess > 0) this.dropOldest(this.st.oldest, [], (upTo) => this.st.pruneUpTo.run(upTo), excess)
+  }
+
+  /** Deletes a span of rows (the oldest `k`, up to seq `upTo`) and counts what that frees. */
+  private dropSpan(span: Span, drop: () => void): void {
+    drop()
+    this.bytes = (this.bytes ?? 0) - Number(span.n)
+    this.prunedUpTo = Math.max(this.prunedUpTo, Number(span.upTo))
   }
 
   /** Deletes the oldest rows `rows` lists until at least `excess` bytes are gone; returns the bytes freed. */
-  private dropOldest(rows: ReturnType<typeof prepare>['oldest'], drop: ReturnType<typeof prepare>['pruneUpTo'], excess: number): number {
+  private dropOldest(rows: ReturnType<typeof prepare>['oldest'], params: number[], drop: (upTo: number) => void, excess: number): number {
     let freed = 0
     let upTo: number | undefined
-    for (const row of rows.iterate() as IterableIterator<{ seq: number; n: number }>) {
+    for (const row of rows.iterate(...params) as IterableIterator<{ seq: number; n: number }>) {
       freed += Number(row.n)
       upTo = Number(row.seq)
       if (freed >= excess) break
     }
-    if (upTo !== undefined) drop.run(upTo)
+    if (upTo !== undefined) this.dropSpan({ k: 0, upTo, n: freed }, () => drop(upTo))
     return freed
+  }
+
+  private dataVersion(): number {
+    return Number((this.st.dataVersion.get() as { data_version: number }).data_version)
   }
 
   /** Commits what is pending, then closes the database. */

@@ -122,11 +122,25 @@ export function parseForwardTargets(values: readonly string[]): ForwardTarget[] 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/
 /** Headers the forward itself sets, or that frame the request: never taken from --header. */
 const FRAMING = new Set(['content-type', 'content-length', 'transfer-encoding', 'connection', 'host', 'keep-alive', 'upgrade', 'te', 'trailer'])
+/** Hop-by-hop headers undici refuses to send (Expect) or that speak to a proxy, not the app: every forward would fail or mean nothing. */
+const HOP_BY_HOP = new Set(['expect', 'proxy-connection'])
+/** What an HTTP header value may hold, as undici checks it before sending: tab, visible ASCII, space, and Latin-1's upper half. */
+const NOT_IN_VALUE = /[^\t\x20-\x7e\x80-\xff]/u
+
+/** The first character of `value` no header can carry, said by its code point (never the value: it is often a secret). */
+function unsendable(value: string): string | undefined {
+  const bad = NOT_IN_VALUE.exec(value)?.[0]
+  if (bad === undefined) return undefined
+  const point = `U+${bad.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`
+  return bad.codePointAt(0)! < 0x80 ? `a control character (${point})` : `a character outside Latin-1 (${point})`
+}
 
 /**
  * Parses the repeated `--header 'Name: value'` added to every forwarded request. A name that is
- * not a token, a CR, LF or NUL anywhere, content-type, an X-SVC-* header (the delivery's own) or
- * a framing header is a usage error (exit 2). The value is never echoed: it is often a secret.
+ * not a token, a CR, LF or NUL anywhere, content-type, an X-SVC-* header (the delivery's own), a
+ * framing or hop-by-hop header (Expect), or a value no HTTP header can carry (another control
+ * character, past Latin-1, U+2028) is a usage error (exit 2): each would fail every forward. The
+ * value is never echoed: it is often a secret.
  */
 export function parseForwardHeaders(values: readonly string[] | undefined): Record<string, string> {
   // A Map, so that a name like __proto__ or constructor is a name like any other.
@@ -142,6 +156,9 @@ export function parseForwardHeaders(values: readonly string[] | undefined): Reco
     const lower = name.toLowerCase()
     if (lower === 'content-type' || lower.startsWith('x-svc-')) throw fail("cannot be overridden: the delivery's content-type and X-SVC-* headers are forwarded as they came.")
     if (FRAMING.has(lower)) throw fail('is set by the forward itself.')
+    if (HOP_BY_HOP.has(lower)) throw fail('is a hop-by-hop header, for the next hop only: it cannot be forwarded to your app.')
+    const bad = unsendable(raw.slice(colon + 1).trim())
+    if (bad) throw fail(`has ${bad} in its value, which no HTTP header can carry: every forward would fail.`)
     if (out.has(lower)) throw fail('is given twice.')
     out.set(lower, raw.slice(colon + 1).trim())
   }

@@ -298,6 +298,8 @@ describe('svc webhooks listen (piped)', () => {
     ['two bare URLs', ['--forward', 'localhost:3000', '--forward', 'localhost:3001'], '--forward: more than one bare URL'],
     ['a header overriding X-SVC-*', ['--forward', 'localhost:3000', '--header', 'X-SVC-Signature: v1=forged'], '--header: "X-SVC-Signature" cannot be overridden'],
     ['a header with a line break', ['--forward', 'localhost:3000', '--header', 'Authorization: Bearer a\r\nX-Evil: 1'], '--header: "Authorization" contains a line break'],
+    ['an Expect header, which every forward would fail on', ['--forward', 'localhost:3000', '--header', 'Expect: 100-continue'], '--header: "Expect" is a hop-by-hop header'],
+    ['a header value with U+2028', ['--forward', 'localhost:3000', '--header', 'Authorization: Bearer forged\u2028x'], '--header: "Authorization" has a character outside Latin-1 (U+2028)'],
   ])('exits 2 on %s, naming the flag, before listening', async (_what, argv, message) => {
     const run = start([...argv, '--port', '0', '--secret', SECRET])
     expect(await run.done).toBe(2)
