@@ -152,7 +152,7 @@ export const PayerSchema = z.looseObject({
 })
 
 export const EnvironmentSchema = z.enum(['live', 'test'])
-/** `'live' | 'test'`: the one name for an environment across src/ (sandbox, panel, config, fixtures). */
+/** `Environment`: the one name for an environment across src/ (sandbox, panel, config, fixtures). */
 export type Environment = z.infer<typeof EnvironmentSchema>
 
 export const ChargeSchema = z.looseObject({

@@ -13,20 +13,21 @@ import { configDir } from '../config/store.js'
 import { isLoopbackHost } from '../net/loopback.js'
 import { safeText } from '../output/safe-text.js'
 import { writePrivateFile } from '../config/private-file.js'
+import type { Environment } from '../contract/schemas.js'
 
 export type Registration =
   | {
       kind: 'sandbox'
       url: string
-      environment: 'live' | 'test'
-      also?: 'live' | 'test'
+      environment: Environment
+      also?: Environment
       /** Each environment's URL before the listener took it (null: none), to put back when it stops. */
-      previous?: Partial<Record<'live' | 'test', string | null>>
+      previous?: Partial<Record<Environment, string | null>>
       /** Dead listeners' URLs found there and gone back past at registration, said when restoring. */
-      skipped?: Partial<Record<'live' | 'test', string[]>>
+      skipped?: Partial<Record<Environment, string[]>>
     }
   | { kind: 'sandbox_failed'; url: string; message: string }
-  | { kind: 'remote'; baseUrl: string; environment: 'live' | 'test' }
+  | { kind: 'remote'; baseUrl: string; environment: Environment }
   | { kind: 'unreachable'; baseUrl: string; reason: string }
   | { kind: 'no_credentials'; reason: string }
 
@@ -34,11 +35,11 @@ export interface RegisterDeps {
   detectSandbox(baseUrl: string): Promise<boolean>
   /** Tells "nothing answers" from "not a sandbox"; without it, both read as a remote service. */
   probeSandbox?(baseUrl: string): Promise<{ kind: 'sandbox' } | { kind: 'other' } | { kind: 'unreachable'; reason: string }>
-  setWebhookUrl(opts: { baseUrl: string; apiKey: string; url: string; env?: 'live' | 'test' }): Promise<unknown>
+  setWebhookUrl(opts: { baseUrl: string; apiKey: string; url: string; env?: Environment }): Promise<unknown>
   /** The environment's URL now (undefined: none set); without it, nothing is restored at the end. */
-  getWebhookUrl?(opts: { baseUrl: string; apiKey: string; env?: 'live' | 'test' }): Promise<string | undefined>
+  getWebhookUrl?(opts: { baseUrl: string; apiKey: string; env?: Environment }): Promise<string | undefined>
   /** Removes the environment's URL (where there was none before the listener). */
-  removeWebhookUrl?(opts: { baseUrl: string; apiKey: string; env?: 'live' | 'test' }): Promise<unknown>
+  removeWebhookUrl?(opts: { baseUrl: string; apiKey: string; env?: Environment }): Promise<unknown>
   /** Whether something accepts connections at a loopback URL (default: a TCP connect, 1 s at most). */
   answers?(url: string): Promise<boolean>
   /** Where listeners note what they replaced (default: listeners.json in the config dir). */
@@ -65,8 +66,8 @@ export async function registerListener(listening: string, credentials: Credentia
   // What was there before, so that a clean stop can put it back (see restoreWebhookUrls). Never
   // this listener's own URL, nor a dead listener's: a listener killed (kill -9) on this port or
   // another one left its URL there; what it replaced, noted in the ledger, is what was there.
-  const skipped: Partial<Record<'live' | 'test', string[]>> = {}
-  const before = async (env: 'live' | 'test') => {
+  const skipped: Partial<Record<Environment, string[]>> = {}
+  const before = async (env: Environment) => {
     if (!d.getWebhookUrl) return undefined
     const now = (await d.getWebhookUrl({ ...target, env }).catch(() => undefined)) ?? null
     const past = await pastDeadListeners(now, { baseUrl: credentials.baseUrl, env, own: url, ledger, alive: deps?.answers ?? answers })
@@ -74,7 +75,7 @@ export async function registerListener(listening: string, credentials: Credentia
     if (others.length > 0) skipped[env] = others
     return past.url
   }
-  const previous: Partial<Record<'live' | 'test', string | null>> = {}
+  const previous: Partial<Record<Environment, string | null>> = {}
   try {
     const mine = await before(credentials.environment)
     await d.setWebhookUrl({ ...target, url, env: credentials.environment })

@@ -8,6 +8,7 @@ import { WEBHOOK_HEADERS } from '../../contract/events.js'
 import type { SvcEvent } from '../../contract/schemas.js'
 import { computeSignature, signatureHeader } from '../signature.js'
 import { chargeEvent, type EventContext, settledCharge, unknownTypeEvent, withdrawalPaidEvent } from './events.js'
+import type { Environment } from '../../contract/schemas.js'
 
 export type Expectation = 'accept' | 'reject'
 
@@ -30,7 +31,7 @@ export interface BatteryOptions {
   secret: string
   /** Every secret the user configured: the "another secret" must be none of them. */
   secrets?: readonly string[]
-  environment?: 'live' | 'test'
+  environment?: Environment
   nowMs: number
 }
 

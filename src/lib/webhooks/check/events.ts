@@ -9,6 +9,7 @@ import { generatePixPayload } from '@brazilian-utils/brazilian-utils/generate-pi
 import type { Charge, SvcEvent } from '../../contract/schemas.js'
 import { computeAmount } from '../../domain/money.js'
 import { maskTaxNumber } from '../../domain/tax-number.js'
+import type { Environment } from '../../contract/schemas.js'
 
 const HOUR_MS = 3_600_000
 
@@ -23,7 +24,7 @@ export function newEventId(): string {
 export interface EventContext {
   /** Epoch milliseconds of the run; every instant in the bodies is derived from it. */
   nowMs: number
-  environment: 'live' | 'test'
+  environment: Environment
 }
 
 const iso = (ms: number) => new Date(ms).toISOString()
