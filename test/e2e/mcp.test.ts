@@ -94,6 +94,7 @@ describe('svc mcp over stdio, with the SDK client', () => {
 
   it('names the environment in its instructions and offers every tool on a sandbox test key', async () => {
     expect(test.client.getInstructions()).toMatch(/TEST environment, on the local sandbox/)
+    expect(test.client.getInstructions()).toContain('Sandbox walk-through: create_charge')
     const { tools } = await test.client.listTools()
     expect(tools.map((t) => t.name).sort()).toEqual(
       [
@@ -232,6 +233,8 @@ describe('svc mcp with a live key', () => {
   it('offers only read tools, says so, and refuses a write tool', async () => {
     const { client } = await connect(['--profile', 'sandbox-live'])
     expect(client.getInstructions()).toMatch(/LIVE environment[\s\S]*only read tools.*--allow-live-writes/)
+    // No walk-through of tools it does not offer.
+    expect(client.getInstructions()).not.toContain('walk-through')
     const names = (await client.listTools()).tools.map((t) => t.name)
     expect(names.sort()).toEqual(['decode_pix', 'get_account', 'get_charge', 'list_charges', 'list_deliveries', 'settlement_report', 'verify_webhook'])
     await expect(call(client, 'create_charge', { amountInCents: 1500, payerTaxNumber: '12345678909' })).rejects.toThrow(/create_charge: not offered: .*--allow-live-writes/)
@@ -305,7 +308,8 @@ describe('svc mcp stdout', () => {
     send({ jsonrpc: '2.0', method: 'notifications/initialized' })
     send({ jsonrpc: '2.0', id: 2, method: 'tools/list' })
     send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_account', arguments: {} } })
-    await vi.waitFor(() => expect(stdout).toContain('"id":3'), { timeout: 15_000, interval: 50 })
+    send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'create_charge', arguments: { amountInCents: 1500 } } })
+    await vi.waitFor(() => expect(stdout).toContain('"id":4'), { timeout: 15_000, interval: 50 })
     child.stdin.end()
     const [code] = (await once(child, 'close')) as [number]
     expect(code).toBe(0)
@@ -314,7 +318,14 @@ describe('svc mcp stdout', () => {
       .filter(Boolean)
       .map((l) => JSON.parse(l) as { jsonrpc: string; id?: number; result?: { isError?: boolean; structuredContent?: { error: { code: string } }; content?: Array<{ text: string }> } })
     expect(messages.every((m) => m.jsonrpc === '2.0')).toBe(true)
-    expect(messages.map((m) => m.id)).toEqual([1, 2, 3])
+    // Calls run side by side: their answers may come in any order (JSON-RPC pairs them by id).
+    messages.sort((a, b) => (a.id ?? 0) - (b.id ?? 0))
+    expect(messages.map((m) => m.id)).toEqual([1, 2, 3, 4])
+    // The way to get the same charge again is the tool's own argument, not the CLI's flag.
+    const retry = messages[3]!.result!.content![0]!.text
+    expect(retry).toMatch(/call create_charge again with idempotencyKey "[^"]+"/)
+    expect(retry).not.toContain('--idempotency-key')
+    expect(retry).not.toContain('..')
     const failed = messages[2]!.result!
     expect(failed.isError).toBe(true)
     expect(failed.structuredContent!.error.code).toBe('network_error')
@@ -322,5 +333,27 @@ describe('svc mcp stdout', () => {
     expect(stderr).toContain('→ GET /v1/account')
     expect(stderr).toContain('svc mcp: serving')
     expect(stdout + stderr).not.toContain(sb.testKey)
+  })
+
+  it('answers the calls still running when the client closes stdin, then exits 0 (a piped session)', async () => {
+    const child = spawn(process.execPath, [BIN, 'mcp'], { env: childEnv({ SVC_API_KEY: sb.testKey, SVC_BASE_URL: sb.baseUrl }), stdio: ['pipe', 'pipe', 'pipe'] })
+    let stdout = ''
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c))
+    const lines = [
+      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '1' } } },
+      { jsonrpc: '2.0', method: 'notifications/initialized' },
+      { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'create_charge', arguments: { amountInCents: 1500 } } },
+    ]
+    // Everything at once, and stdin closed at once: `printf … | svc mcp`.
+    child.stdin.end(lines.map((l) => `${JSON.stringify(l)}\n`).join(''))
+    const [code] = (await once(child, 'close')) as [number]
+    expect(code).toBe(0)
+    const answers = stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { id: number; result: { isError?: boolean; structuredContent?: { charge?: { id: string } } } })
+    expect(answers.map((a) => a.id)).toEqual([1, 2])
+    expect(answers[1]!.result.isError).toBeFalsy()
+    expect(answers[1]!.result.structuredContent?.charge?.id).toMatch(/^[0-9a-f]{24}$/)
   })
 })

@@ -68,6 +68,6 @@ export function errorResult(err: unknown, secrets: readonly string[]): ToolResul
     ?.filter((d) => !message.includes(d.field))
     .map((d) => `${d.field}: ${d.message}`)
     .join('; ')
-  const text = `${kind}: ${message}${fields ? ` (${fields})` : ''}${requestId ? ` requestId ${requestId}` : ''}${body.hint ? `. ${body.hint}` : ''}`
+  const text = `${kind}: ${message}${fields ? ` (${fields})` : ''}${requestId ? ` requestId ${requestId}` : ''}${body.hint ? `${/[.!?]$/.test(message) ? '' : '.'} ${body.hint}` : ''}`
   return { content: [{ type: 'text', text }], structuredContent: { ...body }, isError: true }
 }

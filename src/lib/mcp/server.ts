@@ -80,7 +80,9 @@ export function instructionsFor(session: McpSession, choice: ToolChoice, withhel
       : 'Test key: charges are test charges; advance_charge moves them through their states.',
     'Amounts are integer centavos (1500 = R$ 15,00). Errors come back as isError results with the API error object (code, message, details, requestId).',
   ]
-  if (choice.sandbox) {
+  // The walk-through only where its tools are offered (a live key on a sandbox offers none of them).
+  const walk = ['create_charge', 'advance_charge', 'advance_clock', 'get_charge', 'list_deliveries']
+  if (choice.sandbox && walk.every((name) => !withheld.some((w) => w.name === name) && (!choice.only || choice.only.includes(name)))) {
     lines.push(
       'Sandbox walk-through: create_charge → advance_charge to paid_pending_settlement → advance_clock past the settlement hold (or advance_charge to settled) → get_charge → list_deliveries to see the webhooks sent.',
     )
@@ -182,6 +184,8 @@ export async function serveMcp(opts: McpServeOptions): Promise<void> {
   const [{ Server }, { StdioServerTransport }, { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError }] = await loadSdk()
   const server = new Server(identity.serverInfo, { capabilities: identity.capabilities, instructions: identity.instructions, jsonSchemaValidator: NO_ELICITATION })
   const byName = new Map(offered.map((t) => [t.name, t]))
+  // Calls still running when the client closes stdin are finished and answered before the server closes.
+  const inFlight = new Set<Promise<ToolResult>>()
   let listed: Promise<unknown[]> | undefined
   server.setRequestHandler(ListToolsRequestSchema, async () => {
     listed ??= Promise.all(
@@ -202,7 +206,10 @@ export async function serveMcp(opts: McpServeOptions): Promise<void> {
       const why = held ? `not offered: ${held.why}` : `unknown tool; offered: ${offered.map((t) => t.name).join(', ')}`
       throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name}: ${why}.`)
     }
-    return callTool(tool, request.params.arguments, session) as never
+    const call = callTool(tool, request.params.arguments, session)
+    inFlight.add(call)
+    void call.finally(() => inFlight.delete(call))
+    return call as never
   })
   server.onerror = (err) => session.log(`svc mcp: ${err.message}`)
   // The contract's schemas load once the handshake is done (they are not needed to answer
@@ -221,5 +228,8 @@ export async function serveMcp(opts: McpServeOptions): Promise<void> {
     `svc mcp: serving ${offered.length} tools on stdio (${session.credentials.environment}, ${session.credentials.baseUrl})${withheld.length ? `; not offered: ${withheld.map((w) => w.name).join(', ')}` : ''}`,
   )
   await ended
+  while (inFlight.size > 0) await Promise.allSettled([...inFlight])
+  // The SDK writes each answer once its handler's promise settles: let those writes happen.
+  await new Promise((resolve) => setImmediate(resolve))
   await server.close().catch(() => {})
 }

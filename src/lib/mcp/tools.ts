@@ -111,13 +111,19 @@ export const TOOLS: readonly ToolDef[] = [
         idempotencyKey: IdempotencyKeySchema.optional().describe('Idempotency-Key for a safe retry (default: a new one per call).'),
       }),
     async run({ idempotencyKey, payerTaxNumber, ...body }, s) {
-      const { createCharge, notPayableNote, PAYABLE } = await useCases.createCharge()
+      const { createCharge, notPayableNote } = await useCases.createCharge()
       const notes: string[] = []
-      const { charge, created } = await createCharge(
+      const { charge, created, notPayable } = await createCharge(
         { input: { body, ...(idempotencyKey ? { idempotencyKey } : {}) }, payerTaxNumber, environment: s.credentials.environment },
-        { client: await s.client(), canPrompt: false, ask: () => Promise.reject(new Error('no prompt in svc mcp')), note: (t) => notes.push(t.replaceAll('--payer-tax-number', 'payerTaxNumber')) },
+        {
+          client: await s.client(),
+          canPrompt: false,
+          ask: () => Promise.reject(new Error('no prompt in svc mcp')),
+          note: (t) => notes.push(t.replaceAll('--payer-tax-number', 'payerTaxNumber')),
+          retryHint: (key) => `It may have been created: call create_charge again with idempotencyKey "${key}" to get it without creating a second one.`,
+        },
       )
-      if (!created && !PAYABLE.includes(charge.status)) {
+      if (notPayable) {
         notes.push(
           notPayableNote(charge)
             .replace(/ No QR shown; exit 5\./, ' Do not show its QR to a payer.')

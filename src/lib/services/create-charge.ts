@@ -25,6 +25,8 @@ export interface CreateChargeOptions {
 
 export interface CreateChargeContext {
   client: ApiClient
+  /** How to get the same charge again after a network failure (default: the CLI's flag). */
+  retryHint?: (idempotencyKey: string) => string
   canPrompt: boolean
   ask: (question: string) => Promise<string>
   note: (text: string) => void
@@ -55,7 +57,10 @@ export async function createCharge(opts: CreateChargeOptions, ctx: CreateChargeC
       throw new ApiError({ status: error.status, code: error.apiCode, message: error.message, details: error.details, requestId: error.requestId, hint })
     }
     if (!(error instanceof NetworkError)) throw error
-    throw new NetworkError(error.message, { cause: error, hint: `It may have been created: run again with --idempotency-key ${idempotencyKey} to get it without creating a second one.` })
+    throw new NetworkError(error.message, {
+      cause: error,
+      hint: ctx.retryHint?.(idempotencyKey) ?? `It may have been created: run again with --idempotency-key ${idempotencyKey} to get it without creating a second one.`,
+    })
   })
   return { charge, created, notPayable: !created && !PAYABLE.includes(charge.status) }
 }
