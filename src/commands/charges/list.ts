@@ -120,6 +120,8 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
   private async listOverdue(separator: string): Promise<undefined> {
     const r = new FlagReader('See `svc charges list --help`.')
     const graceMs = r.duration('grace', this.flags.grace, '1h')
+    // --tz means nothing to lateness (the service's clock decides), but a bad one is still a mistake to say.
+    if (this.flags.tz !== undefined) r.zone(this.flags.tz)
     r.done()
     const client = await this.client()
     const late = await overdueCharges(client, { graceMs, now: () => client.serverNow() })

@@ -10,6 +10,7 @@ import { parseDuration } from '../domain/time.js'
 import { type FlagIssue, flagsError } from './flag-issues.js'
 
 export const DATE_FORMS = 'a day (2026-11-03, in --tz), today, yesterday, an ISO instant (2026-11-03T10:00:00-03:00) or an age (24h, 7d)'
+const DATE_FORMS_MACHINE_ZONE = DATE_FORMS.replace('in --tz', "in this machine's zone")
 
 /** Collects issues while flags are read; `done()` throws them all as one usage error. */
 export class FlagReader {
@@ -23,10 +24,11 @@ export class FlagReader {
     return 'UTC'
   }
 
-  date(flag: string, raw: string | undefined, opts: { timeZone: string; now: Date; edge?: 'start' | 'end' }): Date | undefined {
+  /** `zoneFlag: false` for a command without --tz (its days are the machine's). */
+  date(flag: string, raw: string | undefined, opts: { timeZone: string; now: Date; edge?: 'start' | 'end'; zoneFlag?: boolean }): Date | undefined {
     if (raw === undefined) return undefined
     const d = parseOperatorDate(raw, opts)
-    if (!d) this.issues.push({ field: `--${flag}`, message: `"${raw}" is not a date: use ${DATE_FORMS}` })
+    if (!d) this.issues.push({ field: `--${flag}`, message: `"${raw}" is not a date: use ${opts.zoneFlag === false ? DATE_FORMS_MACHINE_ZONE : DATE_FORMS}` })
     return d
   }
 

@@ -52,6 +52,7 @@ describe('charges list --settled-after/--settled-before', () => {
     [['--settled-after', '2026-11-03', '--tz', 'Mars/Olympus'], '--tz'],
     [['--settled-after', '2026-11-03', '--lookback', 'forever'], '--lookback'],
     [['--overdue', '--grace', 'soon'], '--grace'],
+    [['--overdue', '--tz', 'Mars/Olympus'], '--tz'],
     [['--csv', '--separator', '""'], '--separator'],
     [['--settled-after', '2026-11-03', '--created-after', '2026-11-01'], '--settled-after'],
     [['--settled-after', '2026-11-03', '--limit', 'many'], '--limit'],

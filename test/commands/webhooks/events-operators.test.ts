@@ -74,5 +74,8 @@ describe('webhooks events: --state, --since, --all, --csv', () => {
     const r = await runCommand(WebhooksEvents, ['--since', 'recently'])
     expect(r.exitCode).toBe(2)
     expect(r.stderr).toContain('--since')
+    // This command has no --tz: its days are the machine's, and the message says so.
+    expect(r.stderr).toContain("in this machine's zone")
+    expect(r.stderr).not.toContain('--tz')
   })
 })
