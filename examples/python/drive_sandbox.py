@@ -10,6 +10,7 @@ Stops the sandbox at the end, whatever happened.
 
     python3 drive_sandbox.py                        # `svc` on PATH
     SVC_BIN="node /path/to/bin/run.js" python3 drive_sandbox.py
+    python3 drive_sandbox.py --help                 # this text
 
 Prints one JSON object (the charge id, the states it went through, the deliveries) and exits 0;
 exits 1 with the reason on stderr when something is not as the document says.
@@ -166,6 +167,15 @@ def drive(env):
 
 
 def main():
+    if any(arg in ("-h", "--help") for arg in sys.argv[1:]):
+        print(__doc__.strip())
+        return 0
+    if sys.argv[1:]:
+        print(f"drive_sandbox: takes no arguments (got {' '.join(sys.argv[1:])}); see --help", file=sys.stderr)
+        return 2
+    if shutil.which(SVC[0]) is None:
+        print(f"drive_sandbox: cannot run {SVC[0]!r}: put svc on PATH, or set SVC_BIN (e.g. SVC_BIN=\"node /path/to/svc/bin/run.js\")", file=sys.stderr)
+        return 1
     config_dir = tempfile.mkdtemp(prefix="svc-python-")
     env = dict(os.environ, SVC_CONFIG_DIR=config_dir)
     for name in ("SVC_API_KEY", "SVC_BASE_URL", "SVC_PROFILE"):

@@ -5,7 +5,7 @@
  * reads the delivery log over HTTP, and stops the sandbox. Needs python3 (skipped with a note
  * where it is missing; in CI, .ci/run installs Debian's).
  */
-import { spawn } from 'node:child_process'
+import { spawn, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -40,5 +40,15 @@ describe('examples/python/drive_sandbox.py', () => {
     expect(summary.operations).toBeGreaterThan(20)
     // The sandbox was stopped: its port answers no more.
     await expect(fetch(`${summary.baseUrl}/_sandbox/info`)).rejects.toThrow()
+  })
+
+  it('--help says how to run it; without svc to run it says what to set, and starts nothing', (ctx) => {
+    const python = needs(ctx, 'python3')
+    const help = spawnSync(python, [SCRIPT, '--help'], { encoding: 'utf8' })
+    expect(help.status).toBe(0)
+    expect(help.stdout).toContain('SVC_BIN=')
+    const missing = spawnSync(python, [SCRIPT], { encoding: 'utf8', env: { ...process.env, SVC_BIN: 'no-such-svc-binary' } })
+    expect(missing.status).toBe(1)
+    expect(missing.stderr).toContain('set SVC_BIN')
   })
 })
