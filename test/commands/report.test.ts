@@ -140,7 +140,14 @@ describe('report charges', () => {
     expect(piped.stdout.trimEnd().split('\n').at(-1)).toMatch(/^total\t\t6\t\d+\t/)
     for (const columns of [60, 80]) {
       const narrow = await runCommand(ReportCharges, ['--from', '2026-10-01', '--to', '2026-11-30', '--by', 'week', '--tz', SP, '--no-color'], { env: op.env, tty: true, columns })
-      expect(Math.max(...narrow.stdout.trimEnd().split('\n').map((l) => [...l].length))).toBeLessThanOrEqual(columns)
+      expect(
+        Math.max(
+          ...narrow.stdout
+            .trimEnd()
+            .split('\n')
+            .map((l) => [...l].length),
+        ),
+      ).toBeLessThanOrEqual(columns)
       expect(narrow.stdout).toMatch(/^Total\s+6\s/m)
     }
     const csv = await runCommand(ReportCharges, ['--from', '2026-11-02', '--to', '2026-11-04', '--tz', SP, '--csv'], { env: op.env })

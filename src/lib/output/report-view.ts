@@ -137,7 +137,12 @@ export function chargesTable(r: ChargesReport, paint: Paint, width = 120): strin
   const rows = plain.map((row, i) => (i < labels.length ? [labels[i]!, ...row.slice(1)] : row.map((c) => paint('bold', c))))
   const at = (s: string) => 3 + STATUSES.indexOf(s as (typeof STATUSES)[number])
   const order = ['failed', 'refunded', 'awaiting_payment', 'canceled', 'expired', 'settled', 'paid_pending_settlement'].map(at).filter((i) => i >= 3)
-  const fitted = fitTable(columns, rows, width, dropSteps(plain, order, (c) => c === '0'))
+  const fitted = fitTable(
+    columns,
+    rows,
+    width,
+    dropSteps(plain, order, (c) => c === '0'),
+  )
   return renderTable(fitted.columns, fitted.cells, paint)
 }
 

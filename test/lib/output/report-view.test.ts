@@ -22,7 +22,14 @@ const settlements: SettlementReport = {
   unbalanced: [],
 }
 
-const byStatus = (n: number) => ({ awaiting_payment: { count: n, grossInCents: n * 1000 }, paid_pending_settlement: { count: 2 * n, grossInCents: 0 }, settled: { count: 30 * n, grossInCents: 0 }, expired: { count: n, grossInCents: 0 }, canceled: { count: 1, grossInCents: 0 }, refunded: { count: 1, grossInCents: 0 } })
+const byStatus = (n: number) => ({
+  awaiting_payment: { count: n, grossInCents: n * 1000 },
+  paid_pending_settlement: { count: 2 * n, grossInCents: 0 },
+  settled: { count: 30 * n, grossInCents: 0 },
+  expired: { count: n, grossInCents: 0 },
+  canceled: { count: 1, grossInCents: 0 },
+  refunded: { count: 1, grossInCents: 0 },
+})
 const charges: ChargesReport = {
   from: weeks[0]!.start,
   to: weeks.at(-1)!.end,
@@ -33,7 +40,13 @@ const charges: ChargesReport = {
   unbalanced: [],
 } as ChargesReport
 
-const widest = (text: string) => Math.max(...text.trimEnd().split('\n').map((l) => [...l].length))
+const widest = (text: string) =>
+  Math.max(
+    ...text
+      .trimEnd()
+      .split('\n')
+      .map((l) => [...l].length),
+  )
 
 describe('settlementTable', () => {
   it('wide enough: the full labels and every column', () => {
