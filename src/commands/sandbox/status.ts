@@ -59,7 +59,7 @@ export default class SandboxStatus extends BaseCommand<typeof SandboxStatus, San
       // Only an in-memory one runs: say so (on stderr when stdout is piped or JSON, whose shape stays).
       const memory = await inMemoryHint(target, this.io.env, 'status')
       if (memory && (this.flags.json || !this.io.isStdoutTTY)) this.note(memory)
-      return { running: false, dataDir: target.dataDir ?? null, hint: `No sandbox runs on ${where}. ${memory || `Start one with \`svc sandbox start --detach${target.args}\`.`}` }
+      return { running: false, dataDir: target.dataDir ?? null, hint: `No sandbox runs on ${where}.${memory ? `\n${memory}` : ` Start one with \`svc sandbox start --detach${target.args}\`.`}` }
     }
     return others.length > 0 ? { ...first, others } : first
   }

@@ -42,7 +42,7 @@ export default class SandboxStop extends BaseCommand<typeof SandboxStop, StopRes
     const state = await provenRunState(target.dir)
     if (state.kind !== 'running') {
       const died = state.kind === 'stale' ? ` (the one started ${state.info.startedAt}, pid ${state.info.pid}, ${staleWords(state.reason)}; its pid file was removed)` : ''
-      const others = target.inMemory ? await this.othersInMemory(target.dir) : await inMemoryHint(target, this.io.env, 'stop').then((h) => (h ? ` ${h}` : ''))
+      const others = target.inMemory ? await this.othersInMemory(target.dir) : await inMemoryHint(target, this.io.env, 'stop').then((h) => (h ? `\n${h}` : ''))
       const none = target.inMemory && others ? 'The first in-memory sandbox does not run' : `No sandbox runs on ${target.inMemory ? 'in-memory sandboxes' : target.dataDir}`
       return { stopped: false, running: false, note: `${none}${died}.${others}` }
     }

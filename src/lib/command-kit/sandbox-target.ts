@@ -45,5 +45,6 @@ export async function inMemoryHint(target: SandboxTarget, env: NodeJS.ProcessEnv
   const found = states.flatMap((s) => (s.kind === 'running' ? [s.info] : []))
   if (found.length === 0) return ''
   const which = found.length === 1 ? `An in-memory sandbox runs at ${found[0]!.baseUrl || '(starting)'} (pid ${found[0]!.pid})` : `${found.length} in-memory sandboxes run (pid ${found.map((f) => f.pid).join(', ')})`
-  return `${which}: it takes --in-memory, \`svc sandbox ${verb} --in-memory${verb === 'stop' && found.length > 1 ? ' --all' : ''}\`.`
+  const how = verb === 'stop' ? `stop ${found.length === 1 ? 'it' : 'them'} with \`svc sandbox stop --in-memory${found.length > 1 ? ' --all' : ''}\`` : 'see it with `svc sandbox status --in-memory`'
+  return `${which}: ${how}.`
 }
