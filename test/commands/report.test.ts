@@ -78,6 +78,17 @@ describe('report settlements', () => {
     expect(lines[3]).toMatch(/^Total\s+4\s+R\$ 1\.374,56/)
     const piped = await runCommand(ReportSettlements, ['--from', '2026-11-02', '--to', '2026-11-03', '--tz', SP], { env: op.env })
     expect(piped.stdout.split('\n')[1]).toMatch(/^2026-11-03T00:00:00-03:00\t2026-11-04T00:00:00-03:00\t3\t135956\t\d+\t\d+\t1\t10000$/)
+    // The help's "and a total row", piped too: the last row, same columns, start `total`.
+    expect(piped.stdout.trimEnd().split('\n')).toHaveLength(3)
+    expect(piped.stdout.trimEnd().split('\n')[2]).toMatch(/^total\t\t4\t137456\t\d+\t\d+\t1\t10000$/)
+  })
+
+  it.each([60, 80])('on a %i-column terminal, by week: no row wider than the terminal', async (columns) => {
+    const r = await runCommand(ReportSettlements, ['--from', '2026-10-01', '--to', '2026-11-30', '--by', 'week', '--tz', SP, '--no-color'], { env: op.env, tty: true, columns })
+    const lines = r.stdout.trimEnd().split('\n')
+    expect(Math.max(...lines.map((l) => [...l].length))).toBeLessThanOrEqual(columns)
+    expect(r.stdout).toMatch(/^02\/11–08\/11\s+4\s+R\$ 1\.374,56/m)
+    expect(r.stdout).toMatch(/^Total\s+4\s/m)
   })
 
   it("--csv --separator ';': header row and one row per period", async () => {
@@ -125,6 +136,20 @@ describe('report charges', () => {
     const tty = await runCommand(ReportCharges, ['--from', '2026-11-02', '--to', '2026-11-04', '--tz', SP, '--no-color'], { env: op.env, tty: true, columns: 140 })
     expect(tty.stdout.split('\n')[0]).toMatch(/PERIOD\s+CHARGES\s+GROSS\s+WAITING\s+PAID\s+SETTLED\s+EXPIRED\s+CANCELED\s+FAILED\s+REFUNDED/)
     expect(tty.stdout).toMatch(/^Total\s+6\s/m)
+    const piped = await runCommand(ReportCharges, ['--from', '2026-11-02', '--to', '2026-11-04', '--tz', SP], { env: op.env })
+    expect(piped.stdout.trimEnd().split('\n').at(-1)).toMatch(/^total\t\t6\t\d+\t/)
+    for (const columns of [60, 80]) {
+      const narrow = await runCommand(ReportCharges, ['--from', '2026-10-01', '--to', '2026-11-30', '--by', 'week', '--tz', SP, '--no-color'], { env: op.env, tty: true, columns })
+      expect(
+        Math.max(
+          ...narrow.stdout
+            .trimEnd()
+            .split('\n')
+            .map((l) => [...l].length),
+        ),
+      ).toBeLessThanOrEqual(columns)
+      expect(narrow.stdout).toMatch(/^Total\s+6\s/m)
+    }
     const csv = await runCommand(ReportCharges, ['--from', '2026-11-02', '--to', '2026-11-04', '--tz', SP, '--csv'], { env: op.env })
     expect(csv.stdout.split('\r\n')[0]).toBe(
       'start,end,count,grossInCents,awaiting_paymentCount,awaiting_paymentGrossInCents,paid_pending_settlementCount,paid_pending_settlementGrossInCents,settledCount,settledGrossInCents,expiredCount,expiredGrossInCents,canceledCount,canceledGrossInCents,failedCount,failedGrossInCents,refundedCount,refundedGrossInCents',

@@ -6,6 +6,7 @@ import { anyRelative, FlagReader, parseSettledFlags, zonedCreatedFlags } from '.
 import { overdueCharges, settledBetween } from '../../lib/charges/operator-lists.js'
 import { parseSeparator } from '../../lib/output/csv.js'
 import { overdueTable } from '../../lib/output/overdue-view.js'
+import { overdueTsvRow } from '../../lib/output/charge-list-view.js'
 import { CHARGE_STATUSES } from '../../lib/domain/charge-states.js'
 import type { IO } from '../../lib/output/io.js'
 import type { ChargeList } from '../../lib/contract/schemas.js'
@@ -15,7 +16,8 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
   static override description =
     'On a terminal: a table fitted to its width (narrower than about 110 columns the CREATED column goes, then ids are cut ' +
     'in the middle, then AGE, then EXTERNAL ID below 66 columns; -q and piped output keep whole ids). Piped: tab-separated rows, no header, in the stable column order ' +
-    '`id status amountInCents externalId createdAt` (RFC 3339 times). -q prints ids only, --ndjson one charge per ' +
+    '`id status amountInCents externalId createdAt` (RFC 3339 times; with --overdue two more at the end: estimatedAt, ' +
+    "lateMs). Terminal times are in --tz (default the machine's zone). -q prints ids only, --ndjson one charge per " +
     'line, --json the API list object (with --all, a JSON array). --all follows every page, streaming as it goes. ' +
     'Times take RFC 3339 or friendly forms: 2h, 7d, today, yesterday, 2026-11-01. Relative forms count back from the ' +
     "service's clock (read from its Date header, one small request first), so they follow a sandbox clock moved with " +
@@ -26,7 +28,8 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
     "operator's days: 2026-11-03 is that day in --tz (default the machine's zone), also today, yesterday, an ISO instant, or " +
     "24h / 7d back from the service's clock. --overdue lists paid_pending_settlement charges whose settlement.estimatedAt " +
     "lies more than --grace (default 1h) in the past by the service's clock (its Date header), oldest first, with how late " +
-    'each is. --csv writes RFC 4180 with a header row and the columns id, externalId, status, environment, createdAt, paidAt, ' +
+    'each is. On a terminal the settled filters show a SETTLED column (settlement.settledAt in --tz) in place of AGE, and ' +
+    '--overdue shows ESTIMATED and LATE; piped --overdue rows append estimatedAt and lateMs (how late, in ms). --csv writes RFC 4180 with a header row and the columns id, externalId, status, environment, createdAt, paidAt, ' +
     'estimatedAt, settledAt, grossInCents, feeInCents, netInCents, feeBps, feeFixedInCents, blockchainTxId, payerName, ' +
     "description, metadata (JSON); a text cell beginning with =, +, -, @, tab or CR is prefixed with ' so a spreadsheet never " +
     "runs it; --separator ';' for spreadsheets set to Portuguese."
@@ -39,6 +42,7 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
     '<%= config.bin %> sandbox clock advance 25h && <%= config.bin %> charges list --created-after 2h   # 2 h on the sandbox clock',
     '<%= config.bin %> charges list --settled-after yesterday --settled-before today --tz America/Sao_Paulo   # what settled yesterday',
     '<%= config.bin %> charges list --overdue --grace 1h   # paid, late to settle',
+    '<%= config.bin %> charges list --overdue | cut -f1,6,7   # id, estimatedAt, lateMs',
     "<%= config.bin %> charges list --all --created-after 2026-11-01 --csv --separator ';' > charges.csv   # for accounting",
   ]
 
@@ -92,7 +96,7 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
     const mode = listMode(this.flags, this.io)
     if (mode === 'table') this.note(`${await this.badge('err')} charges${query.status ? ` · ${query.status}` : ''}`)
     if (!this.flags.all) return client.listCharges(query)
-    const sink = chargeSink(this.io, mode, () => client.serverNow(), separator)
+    const sink = chargeSink(this.io, mode, () => client.serverNow(), separator, { timeZone: this.flags.tz })
     for await (const charge of client.paginateCharges(query)) sink.write(charge)
     this.footer(sink.end(), undefined)
     return undefined
@@ -110,7 +114,7 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
     }
     const mode = listMode(f, this.io)
     if (mode === 'table') this.note(`${await this.badge('err')} charges · settled in range`)
-    const sink = chargeSink(this.io, mode, () => client.serverNow(), separator)
+    const sink = chargeSink(this.io, mode, () => client.serverNow(), separator, { timeZone: f.tz, settled: true })
     for await (const charge of settledBetween(client, range, pageSize)) sink.write(charge)
     this.footer(sink.end(), undefined)
     return undefined
@@ -128,9 +132,14 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
     const mode = listMode(this.flags, this.io)
     if (mode === 'table') {
       this.note(`${await this.badge('err')} charges · overdue settlements (grace ${this.flags.grace ?? '1h'})`)
-      const table = overdueTable(this.io)
+      const table = overdueTable(this.io, this.flags.tz)
       for (const [i, item] of late.entries()) this.io.out(`${i === 0 ? table.header() : ''}${table.row(item)}`)
       this.footer(late.length, undefined)
+      return undefined
+    }
+    if (mode === 'tsv') {
+      // Piped: the generic row, then estimatedAt and how late (ms), appended so `cut -f1-5` scripts keep working.
+      for (const item of late) this.io.out(overdueTsvRow(item.charge, item.lateMs))
       return undefined
     }
     const sink = chargeSink(this.io, mode, () => client.serverNow(), separator)
@@ -143,7 +152,7 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
     if (!page) return
     const client = await this.client()
     const mode = listMode(this.flags, io)
-    const sink = chargeSink(io, mode, () => client.serverNow(), parseSeparator(this.flags.separator))
+    const sink = chargeSink(io, mode, () => client.serverNow(), parseSeparator(this.flags.separator), { timeZone: this.flags.tz })
     for (const charge of page.data) sink.write(charge)
     this.footer(sink.end(), mode === 'table' && page.hasMore ? page.data.at(-1)?.id : undefined)
     // A pipeline (list -q | cancel -) would silently act on the first page only: say so, on stderr.

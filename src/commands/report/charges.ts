@@ -16,7 +16,10 @@ export default class ReportCharges extends ApiCommand<typeof ReportCharges, Char
     'charge is checked (fee + net = gross): one that does not balance is listed, never summed. Streams every page. --json: ' +
     '{ from, to, tz, by, periods: [{ start, end, count, grossInCents, byStatus: { STATUS: { count, grossInCents } } }], ' +
     'total: { count, grossInCents, byStatus }, unbalanced: [ids] }. --csv and piped rows: start, end, count, grossInCents, ' +
-    'then STATUSCount and STATUSGrossInCents for each status.'
+    'then STATUSCount and STATUSGrossInCents for each status (awaiting_payment, paid_pending_settlement, settled, expired, ' +
+    'canceled, failed, refunded). Piped rows have no header and end with a row whose start is `total` and end empty, with ' +
+    'the sums (--csv has no total row). On a terminal, a table fitted to its width: period labels shorten to 24/11–30/11, ' +
+    'then status columns that are all zero go, then failed, refunded, waiting, canceled, expired.'
 
   static override examples = [
     '<%= config.bin %> report charges --from 2026-11-01 --to 2026-11-30 --by week --tz America/Sao_Paulo',
@@ -47,6 +50,6 @@ export default class ReportCharges extends ApiCommand<typeof ReportCharges, Char
 
   protected override render(report: ChargesReport, io: IO): void {
     if (this.flags.csv) return
-    io.out(io.isStdoutTTY ? chargesTable(report, painter(io.color)) : chargesTsv(report))
+    io.out(io.isStdoutTTY ? chargesTable(report, painter(io.color), io.columns) : chargesTsv(report))
   }
 }

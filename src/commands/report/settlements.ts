@@ -18,8 +18,10 @@ export default class ReportSettlements extends ApiCommand<typeof ReportSettlemen
     'local midnight (or, where daylight saving skipped midnight, when the day began). --to names the last day included. ' +
     'Every charge is checked (fee + net = gross): one that does not balance is listed, never summed. Scans every page of ' +
     'status=settled and status=refunded created from --from minus --lookback (default 30d) to --to, streamed: memory stays flat. ' +
-    'Amounts are integer centavos in --json, --csv and piped rows (start end settledCount grossInCents feeInCents netInCents ' +
-    'refundedCount refundedGrossInCents), R$ on a terminal. --json: { from, to, tz, by, periods: [{ start, end, settled: ' +
+    'Amounts are integer centavos in --json, --csv and piped rows (no header; start end settledCount grossInCents feeInCents ' +
+    'netInCents refundedCount refundedGrossInCents, tab-separated, then a last row whose start is `total` and end empty, ' +
+    'with the sums; --csv has no total row), R$ on a terminal (a table fitted to its width: period labels shorten to ' +
+    '24/11–30/11, then columns that are all zero go, then refunded gross, refunded count, fee, settled count). --json: { from, to, tz, by, periods: [{ start, end, settled: ' +
     '{ count, grossInCents, feeInCents, netInCents }, refunded: { count, grossInCents } }], total, unbalanced: [ids] }.'
 
   static override examples = [
@@ -27,6 +29,7 @@ export default class ReportSettlements extends ApiCommand<typeof ReportSettlemen
     '<%= config.bin %> report settlements --from 2026-11-01 --to 2026-11-30 --by week',
     "<%= config.bin %> report settlements --from 2026-11-01 --to 2026-11-30 --csv --separator ';' > settlements.csv",
     '<%= config.bin %> report settlements --from 7d --to today --json | jq .total.settled.netInCents',
+    "<%= config.bin %> report settlements --from 2026-11-01 --to 2026-11-30 | awk -F'\\t' '$1 == \"total\" { print $6 }'   # net, piped",
   ]
 
   static override flags = {
@@ -56,7 +59,7 @@ export default class ReportSettlements extends ApiCommand<typeof ReportSettlemen
 
   protected override render(report: SettlementReport, io: IO): void {
     if (this.flags.csv) return
-    io.out(io.isStdoutTTY ? settlementTable(report, painter(io.color)) : settlementTsv(report))
+    io.out(io.isStdoutTTY ? settlementTable(report, painter(io.color), io.columns) : settlementTsv(report))
   }
 
   private warnUnbalanced(ids: string[]): void {

@@ -1,5 +1,5 @@
 import { BaseCommand } from '../../lib/command-kit/base.js'
-import { sandboxTarget, sandboxTargetFlags } from '../../lib/command-kit/sandbox-target.js'
+import { inMemoryHint, sandboxTarget, sandboxTargetFlags } from '../../lib/command-kit/sandbox-target.js'
 import { EXIT } from '../../lib/contract/errors.js'
 import { formatLocalTime, relativeTime } from '../../lib/domain/time.js'
 import { painter } from '../../lib/output/color.js'
@@ -26,7 +26,9 @@ export default class SandboxStatus extends BaseCommand<typeof SandboxStatus, San
     'reports every in-memory sandbox that runs (several may, each started with --in-memory --port 0): exit 0 when any runs. ' +
     'The first (the one `svc sandbox stop --in-memory` stops, else the oldest) is the object above, as when it runs alone, and ' +
     'when more run --json adds "others": an array of the same objects, so a script reading .baseUrl keeps working; piped, ' +
-    'one `field<TAB>value` block each, separated by a blank line; on a terminal, one panel each.'
+    'one `field<TAB>value` block each, separated by a blank line; on a terminal, one panel each. Without --in-memory, when ' +
+    'no sandbox runs on the data dir but an in-memory one does, it says so and names --in-memory (on stderr when piped or ' +
+    'with --json; the exit stays 4).'
 
   static override examples = [
     '<%= config.bin %> sandbox status',
@@ -54,7 +56,10 @@ export default class SandboxStatus extends BaseCommand<typeof SandboxStatus, San
     const [first, ...others] = [...own, ...found.slice(own.length).sort((a, b) => a.startedAt.localeCompare(b.startedAt))]
     if (!first) {
       this.failAfterOutput(EXIT.notFound)
-      return { running: false, dataDir: target.dataDir ?? null, hint: `No sandbox runs on ${where}. Start one with \`svc sandbox start --detach${target.args}\`.` }
+      // Only an in-memory one runs: say so (on stderr when stdout is piped or JSON, whose shape stays).
+      const memory = await inMemoryHint(target, this.io.env, 'status')
+      if (memory && (this.flags.json || !this.io.isStdoutTTY)) this.note(memory)
+      return { running: false, dataDir: target.dataDir ?? null, hint: `No sandbox runs on ${where}.${memory ? `\n${memory}` : ` Start one with \`svc sandbox start --detach${target.args}\`.`}` }
     }
     return others.length > 0 ? { ...first, others } : first
   }

@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../lib/command-kit/base.js'
-import { sandboxTarget, sandboxTargetFlags } from '../../lib/command-kit/sandbox-target.js'
+import { inMemoryHint, sandboxTarget, sandboxTargetFlags } from '../../lib/command-kit/sandbox-target.js'
 import { timeoutFlagMs } from '../../lib/command-kit/timeout.js'
 import { CliError } from '../../lib/errors.js'
 import { EXIT } from '../../lib/contract/errors.js'
@@ -19,7 +19,8 @@ export default class SandboxStop extends BaseCommand<typeof SandboxStop, StopRes
     'pid the OS has since given to another program is never signalled. If it has not exited ' +
     'within --timeout, exit 1. --in-memory stops the first in-memory sandbox (the one whose run file is in ' +
     '<config dir>/sandbox-memory/); --in-memory --all stops every one that runs (each proven as above), all at once, and ' +
-    'with --json prints {"stopped": true|false, "sandboxes": [{"pid", "baseUrl"}]}.'
+    'with --json prints {"stopped": true|false, "sandboxes": [{"pid", "baseUrl"}]}. Without --in-memory, when nothing runs on ' +
+    'the data dir but an in-memory sandbox does, it leaves that one alone and says so, naming --in-memory.'
 
   static override examples = [
     '<%= config.bin %> sandbox stop',
@@ -41,8 +42,8 @@ export default class SandboxStop extends BaseCommand<typeof SandboxStop, StopRes
     const state = await provenRunState(target.dir)
     if (state.kind !== 'running') {
       const died = state.kind === 'stale' ? ` (the one started ${state.info.startedAt}, pid ${state.info.pid}, ${staleWords(state.reason)}; its pid file was removed)` : ''
-      const others = target.inMemory ? await this.othersInMemory(target.dir) : ''
-      const none = others ? 'The first in-memory sandbox does not run' : `No sandbox runs on ${target.inMemory ? 'in-memory sandboxes' : target.dataDir}`
+      const others = target.inMemory ? await this.othersInMemory(target.dir) : await inMemoryHint(target, this.io.env, 'stop').then((h) => (h ? `\n${h}` : ''))
+      const none = target.inMemory && others ? 'The first in-memory sandbox does not run' : `No sandbox runs on ${target.inMemory ? 'in-memory sandboxes' : target.dataDir}`
       return { stopped: false, running: false, note: `${none}${died}.${others}` }
     }
     const { info } = state

@@ -26,7 +26,8 @@ export function listMode(flags: { json?: boolean; ndjson?: boolean; quiet?: bool
   return io.isStdoutTTY ? 'table' : 'tsv'
 }
 
-export function chargeSink(io: IO, mode: ListMode, now: () => Date = () => new Date(), separator = ','): ChargeSink {
+/** `table`: the terminal table's zone (--tz) and, for the settled filters, its SETTLED column. */
+export function chargeSink(io: IO, mode: ListMode, now: () => Date = () => new Date(), separator = ',', table: { timeZone?: string; settled?: boolean } = {}): ChargeSink {
   let count = 0
   if (mode === 'csv') {
     const csv = csvWriter((t) => io.out(t), CHARGE_CSV_COLUMNS, separator)
@@ -41,9 +42,9 @@ export function chargeSink(io: IO, mode: ListMode, now: () => Date = () => new D
       },
     }
   }
-  const table = mode === 'table' ? chargeTable(painter(io.color), io.columns, now) : undefined
+  const rows = mode === 'table' ? chargeTable(painter(io.color), io.columns, now, table) : undefined
   const line: (c: Charge) => string = {
-    table: (c: Charge) => `${count === 0 ? table!.header() : ''}${table!.row(c)}`,
+    table: (c: Charge) => `${count === 0 ? rows!.header() : ''}${rows!.row(c)}`,
     tsv: chargeTsvRow,
     quiet: (c: Charge) => `${c.id}\n`,
     ndjson: (c: Charge) => `${JSON.stringify(c)}\n`,

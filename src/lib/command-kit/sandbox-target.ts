@@ -4,7 +4,7 @@
  */
 import { Flags } from '@oclif/core'
 import { configDir } from '../config/store.js'
-import { runDir } from '../services/sandbox-runfile.js'
+import { memoryRunDirs, panelProbe, runDir, runState } from '../services/sandbox-runfile.js'
 import { join } from 'node:path'
 
 export const sandboxTargetFlags = {
@@ -31,4 +31,20 @@ export function sandboxTarget(flags: { data?: string; 'in-memory'?: boolean }, e
     inMemory,
     args: inMemory ? ' --in-memory' : flags.data ? ` --data ${flags.data}` : '',
   }
+}
+
+/**
+ * When a command named a data dir (by default or --data) and no sandbox runs there, but an
+ * in-memory one does (`svc sandbox start --in-memory`), the sentence that says so, naming
+ * --in-memory and the command to run (`verb`: `status`, `stop`); '' otherwise. It only looks:
+ * a stale in-memory run file is left for the --in-memory commands to report.
+ */
+export async function inMemoryHint(target: SandboxTarget, env: NodeJS.ProcessEnv, verb: 'status' | 'stop'): Promise<string> {
+  if (target.inMemory) return ''
+  const states = await Promise.all(memoryRunDirs(runDir({ inMemory: true, env })).map((dir) => runState(dir, { probe: panelProbe })))
+  const found = states.flatMap((s) => (s.kind === 'running' ? [s.info] : []))
+  if (found.length === 0) return ''
+  const which = found.length === 1 ? `An in-memory sandbox runs at ${found[0]!.baseUrl || '(starting)'} (pid ${found[0]!.pid})` : `${found.length} in-memory sandboxes run (pid ${found.map((f) => f.pid).join(', ')})`
+  const how = verb === 'stop' ? `stop ${found.length === 1 ? 'it' : 'them'} with \`svc sandbox stop --in-memory${found.length > 1 ? ' --all' : ''}\`` : 'see it with `svc sandbox status --in-memory`'
+  return `${which}: ${how}.`
 }

@@ -21,11 +21,21 @@ export function chargeTsvRow(charge: Charge): string {
   return `${[charge.id, charge.status, String(charge.amount.grossInCents), charge.externalId, charge.createdAt].map(field).join('\t')}\n`
 }
 
-const LOCAL_SHORT = new Intl.DateTimeFormat('pt-BR', { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false })
+const SHORT_OPTIONS: Intl.DateTimeFormatOptions = { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false }
+const LOCAL_SHORT = new Intl.DateTimeFormat('pt-BR', SHORT_OPTIONS)
 
-/** `22/11/2026 14:05`, local time: the table's compact form (the relative column says how long ago). */
-export function shortLocalTime(iso: string): string {
-  return LOCAL_SHORT.format(new Date(iso)).replace(',', '')
+/** `22/11/2026 14:05`, local time (or in `timeZone`, e.g. --tz): the table's compact form (the relative column says how long ago). */
+export function shortLocalTime(iso: string, timeZone?: string): string {
+  const format = timeZone ? new Intl.DateTimeFormat('pt-BR', { ...SHORT_OPTIONS, timeZone }) : LOCAL_SHORT
+  return format.format(new Date(iso)).replace(',', '')
+}
+
+/**
+ * Piped `charges list --overdue`: the generic row's columns, then (appended, so scripts reading
+ * the first five keep working) settlement.estimatedAt (RFC 3339) and how late it is in ms.
+ */
+export function overdueTsvRow(charge: Charge, lateMs: number): string {
+  return `${[charge.id, charge.status, String(charge.amount.grossInCents), charge.externalId, charge.createdAt, charge.settlement.estimatedAt, String(lateMs)].map(field).join('\t')}\n`
 }
 
 /**
@@ -51,10 +61,15 @@ const GAP = 2
  * width leaves (up to 40), never less than its header. `now` is the server's clock
  * (ApiClient.serverNow) for the age column.
  */
-export function chargeTable(paint: Paint, columns: number, now: () => Date = () => new Date()) {
+export function chargeTable(paint: Paint, columns: number, now: () => Date = () => new Date(), opts: { timeZone?: string; settled?: boolean } = {}) {
+  // With the settled filters the last column is SETTLED (settlement.settledAt, in --tz), what was
+  // asked about, in place of AGE (how long since creation).
+  const lastWidth = opts.settled ? 16 : 12
+  // They list settled and refunded charges only: STATUS needs no room for paid_pending_settlement.
+  const statusWidth = opts.settled ? 'refunded'.length : STATUS_WIDTH
   // Every column's width, headers counted (a header wider than its cells still takes its room).
   const fixedOf = (l: (typeof LAYOUTS)[number]) => {
-    const widths = [l.id, STATUS_WIDTH, ...(l.amount ? [l.amount] : []), ...(l.created ? [16] : []), ...(l.age ? [12] : [])]
+    const widths = [l.id, statusWidth, ...(l.amount ? [l.amount] : []), ...(l.created ? [16] : []), ...(l.age ? [lastWidth] : [])]
     return widths.reduce((a, b) => a + b, 0) + GAP * (widths.length - 1)
   }
   const totalOf = (l: (typeof LAYOUTS)[number]) => fixedOf(l) + (l.ext ? GAP + EXT_HEADER.length : 0)
@@ -62,11 +77,11 @@ export function chargeTable(paint: Paint, columns: number, now: () => Date = () 
   const extWidth = Math.max(EXT_HEADER.length, Math.min(40, columns - fixedOf(layout) - GAP))
   const cols: Column[] = [
     { header: 'ID', width: layout.id },
-    { header: 'STATUS', width: STATUS_WIDTH },
+    { header: 'STATUS', width: statusWidth },
     ...(layout.amount ? [{ header: 'AMOUNT', width: layout.amount, align: 'right' as const }] : []),
     ...(layout.ext ? [{ header: EXT_HEADER, width: extWidth }] : []),
     ...(layout.created ? [{ header: 'CREATED', width: 16 }] : []),
-    ...(layout.age ? [{ header: 'AGE', width: 12 }] : []),
+    ...(layout.age ? [opts.settled ? { header: 'SETTLED', width: 16 } : { header: 'AGE', width: 12 }] : []),
   ]
   const table = streamingTable(cols, paint)
   return {
@@ -77,8 +92,8 @@ export function chargeTable(paint: Paint, columns: number, now: () => Date = () 
         paintStatus(paint, c.status),
         ...(layout.amount ? [formatBRL(c.amount.grossInCents)] : []),
         ...(layout.ext ? [truncate(safeText(c.externalId ?? '') || '-', extWidth)] : []),
-        ...(layout.created ? [shortLocalTime(c.createdAt)] : []),
-        ...(layout.age ? [paint('dim', relativeTime(new Date(c.createdAt), now(), { happened: true }))] : []),
+        ...(layout.created ? [shortLocalTime(c.createdAt, opts.timeZone)] : []),
+        ...(layout.age ? [opts.settled ? (c.settlement.settledAt ? shortLocalTime(c.settlement.settledAt, opts.timeZone) : '-') : paint('dim', relativeTime(new Date(c.createdAt), now(), { happened: true }))] : []),
       ]),
   }
 }

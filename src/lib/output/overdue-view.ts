@@ -16,7 +16,7 @@ export function lateness(ms: number): string {
   return `${Math.floor(h / 24)} d${h % 24 ? ` ${h % 24} h` : ''}`
 }
 
-export function overdueTable(io: IO) {
+export function overdueTable(io: IO, timeZone?: string) {
   const paint = painter(io.color)
   const table = streamingTable(
     [
@@ -35,7 +35,7 @@ export function overdueTable(io: IO) {
         charge.id,
         formatBRL(charge.amount.grossInCents),
         truncate(safeText(charge.externalId ?? '') || '-', 20),
-        charge.settlement.estimatedAt ? shortLocalTime(charge.settlement.estimatedAt) : '-',
+        charge.settlement.estimatedAt ? shortLocalTime(charge.settlement.estimatedAt, timeZone) : '-',
         paint('yellow', lateness(lateMs)),
       ]),
   }

@@ -64,20 +64,23 @@ export function sandboxDeliveriesTable(rows: PanelDelivery[], sandboxNow: number
     // When the event was made (local time): which deliveries failed today.
     shortLocal(d.createdAt),
   ])
-  // The URL (the same endpoint on most rows) and the last answer give way first, then the URL
-  // goes (--event-id shows it); event ids are cut last: they are what gets copied.
+  // A column empty on every row (RETRY when nothing is pending) goes first. Then the URL (the
+  // same endpoint on most rows) gives way, then the type, then the count of tries and CREATED:
+  // ANSWER is why a delivery failed, so it is cut only after them (--event-id shows all of it).
+  // Event ids are cut last but for the state: they are what gets copied.
+  const empty = columns.map((_, i) => i).filter((i) => cells.length > 0 && cells.every((r) => r[i] === ''))
   const fitted = fitTable(columns, cells, totalWidth, [
+    ...empty.map((index) => ({ index, drop: true as const })),
     { index: 2, min: 20 },
-    { index: 4, min: 8 },
-    { index: 1, min: 14 },
+    { index: 1, min: 18 },
     { index: 2, drop: true },
-    { index: 4, min: 6 },
-    // CREATED goes before event ids are cut (they are what gets copied).
+    { index: 1, min: 14 },
+    { index: 3, drop: true },
     { index: 7, drop: true },
+    { index: 4, min: 12 },
     { index: 0, min: 13 },
     { index: 6, min: 15 },
-    // Narrower still: the count of tries and the last answer go (--event-id shows both).
-    { index: 3, drop: true },
+    { index: 4, min: 8 },
     { index: 4, drop: true },
     { index: 6, min: 9 },
   ])

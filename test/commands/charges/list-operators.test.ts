@@ -65,6 +65,23 @@ describe('charges list --settled-after/--settled-before', () => {
   })
 })
 
+describe('charges list --settled-after/--settled-before on a terminal (newcomer trial)', () => {
+  it.each([80, 120])('at %i columns: a SETTLED column, in --tz; no row wider than the terminal', async (columns) => {
+    const r = await runCommand(ChargesList, ['--settled-after', '2026-11-03', '--settled-before', '2026-11-04', '--tz', SP, '--no-color'], { env: op.env, tty: true, columns })
+    expect(r.exitCode).toBe(0)
+    expect(lines(r.stdout)[0]).toMatch(/\sSETTLED$/)
+    // d settled 4 Nov 01:00Z: 22:00 on 3 Nov in São Paulo.
+    expect(lines(r.stdout)[1]).toMatch(/03\/11\/2026 22:00$/)
+    expect(Math.max(...lines(r.stdout).map((l) => [...l].length))).toBeLessThanOrEqual(columns)
+  })
+
+  it('wide: CREATED in --tz too', async () => {
+    const r = await runCommand(ChargesList, ['--settled-after', '2026-11-03', '--settled-before', '2026-11-04', '--tz', SP, '--no-color'], { env: op.env, tty: true, columns: 140 })
+    expect(lines(r.stdout)[0]).toMatch(/CREATED\s+SETTLED$/)
+    expect(lines(r.stdout)[1]).toMatch(/03\/11\/2026 22:00\s+03\/11\/2026 22:00$/)
+  })
+})
+
 describe('charges list --created-after/--created-before --tz', () => {
   it('days in --tz: 3 Nov in São Paulo holds the charges created at 22:00 local, 3 Nov in UTC does not', async () => {
     const sp = await runCommand(ChargesList, ['--created-after', '2026-11-03', '--created-before', '2026-11-04', '--tz', SP, '-q'], { env: op.env })
@@ -81,6 +98,14 @@ describe('charges list --overdue', () => {
     expect(r.exitCode).toBe(0)
     expect(r.stdout).toBe(`${op.ids.e}\n`)
     expect((await runCommand(ChargesList, ['--overdue', '--grace', '3h', '-q'], { env: op.env })).stdout).toBe('')
+  })
+
+  it('piped rows: the five generic columns, then estimatedAt and lateMs (newcomer trial)', async () => {
+    const r = await runCommand(ChargesList, ['--overdue'], { env: op.env })
+    expect(r.exitCode).toBe(0)
+    const fields = r.stdout.trimEnd().split('\t')
+    const [charge] = (await op.charges()).filter((c) => c.id === op.ids.e)
+    expect(fields).toEqual([op.ids.e, 'paid_pending_settlement', '5000', 'order-e', charge!.createdAt, charge!.settlement.estimatedAt, String(2 * 3_600_000)])
   })
 
   it('on a terminal: a table with how late each is', async () => {

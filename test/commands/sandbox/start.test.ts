@@ -7,6 +7,8 @@ import { Readable } from 'node:stream'
 import { Errors } from '@oclif/core'
 import { afterEach, describe, expect, it } from 'vitest'
 import SandboxStart from '../../../src/commands/sandbox/start.js'
+import SandboxStatus from '../../../src/commands/sandbox/status.js'
+import SandboxStop from '../../../src/commands/sandbox/stop.js'
 import { ProfileStore } from '../../../src/lib/config/store.js'
 import { startSandboxServer } from '../../../src/lib/sandbox/sandbox.js'
 import { setIO } from '../../../src/lib/output/io.js'
@@ -206,6 +208,28 @@ describe('svc sandbox start', () => {
     expect(r.stderr).toContain(`A sandbox already runs on the data dir ${data}`)
     expect(r.stderr).not.toContain('on memory')
     expect(r.stderr).toContain(`svc sandbox status --data ${data}`)
+  })
+
+  it('with only an in-memory sandbox running, status and stop without --in-memory name --in-memory and leave it alone (newcomer trial)', async () => {
+    const env = { SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-start-')) }
+    const a = start(['--json', '--in-memory', '--port', '0', '--no-profile'], { env })
+    const { baseUrl } = JSON.parse(await a.firstLine) as { baseUrl: string }
+    const tty = await runCommand(SandboxStatus, [], { env, tty: true })
+    expect(tty.exitCode).toBe(4)
+    expect(tty.stdout).toContain('No sandbox runs on')
+    expect(tty.stdout).toContain(`An in-memory sandbox runs at ${baseUrl}`)
+    expect(tty.stdout).toContain('svc sandbox status --in-memory')
+    const piped = await runCommand(SandboxStatus, ['--json'], { env })
+    expect(piped.exitCode).toBe(4)
+    expect(JSON.parse(piped.stdout)).toEqual({ running: false, dataDir: join(env.SVC_CONFIG_DIR, 'sandbox') })
+    expect(piped.stderr).toContain('svc sandbox status --in-memory')
+    const stop = await runCommand(SandboxStop, [], { env })
+    expect(stop.exitCode).toBe(0)
+    expect(stop.stderr).toContain('No sandbox runs on')
+    expect(stop.stderr).toContain('svc sandbox stop --in-memory')
+    expect(await detectSandbox(baseUrl)).toBe(true)
+    // With --in-memory it is found, and nothing more is said.
+    expect((await runCommand(SandboxStatus, ['--in-memory'], { env })).exitCode).toBe(0)
   })
 
   it('reuses the keys and secret of its data dir after a restart', async () => {

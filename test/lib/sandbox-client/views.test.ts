@@ -123,3 +123,23 @@ describe('injected webhook faults (--webhook-faults)', () => {
     expect(detail).not.toMatch(/#2 .*injected/)
   })
 })
+
+describe('sandboxDeliveriesTable: failed deliveries (newcomer trial)', () => {
+  const failed = [
+    delivery({ eventId: 'evt_01a2189619cc2bc40e9929a9', type: 'charge.expired', url: 'http://127.0.0.1:9/webhooks/pix', attempts: 1, lastError: 'endpoint deactivated', nextRetryAt: undefined, state: 'failed' }),
+    delivery({ eventId: 'evt_01a2185f2b4c23723049b892', type: 'charge.awaiting_payment', url: 'http://127.0.0.1:9/webhooks/pix', attempts: 10, lastError: 'ECONNREFUSED', nextRetryAt: undefined, state: 'failed' }),
+  ]
+
+  it.each([80, 120])('at %i columns: the empty RETRY column goes and ANSWER (the why) stays whole, ids whole', (columns) => {
+    const text = sandboxDeliveriesTable(failed, NOW, plain, columns)
+    expect(Math.max(...text.split('\n').map(visibleWidth))).toBeLessThanOrEqual(columns)
+    expect(text.split('\n')[0]).not.toContain('RETRY')
+    expect(text).toContain('endpoint deactivated')
+    expect(text).toContain('ECONNREFUSED')
+    expect(text).toContain('evt_01a2185f2b4c23723049b892')
+  })
+
+  it('at 120 the time column stays', () => {
+    expect(sandboxDeliveriesTable(failed, NOW, plain, 120).split('\n')[0]).toMatch(/CREATED$/)
+  })
+})
