@@ -351,7 +351,7 @@ export async function loadModel(root = join(dirname(fileURLToPath(import.meta.ur
     const path = join(root, 'dist', 'lib', file)
     return existsSync(path) ? [...((await import(pathToFileURL(path).href))[name] ?? [])] : []
   }
-  const eventTypes = values.eventTypes ? [...values.eventTypes] : await fromDist('contract/events.js', 'EVENT_TYPES')
+  const eventTypes = values.eventTypes ? [...values.eventTypes] : await fromDist('contract/event-types.js', 'EVENT_TYPES')
   const methods = values.methods ? [...values.methods] : await fromDist('api/raw-input.js', 'RAW_METHODS')
   return completionModel({ bin: pjson.oclif?.bin ?? Object.keys(pjson.bin ?? {})[0], commands, topics, eventTypes, methods })
 }

@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core'
 import { RAW_METHODS } from '../lib/api/raw-input.js'
 import { BaseCommand } from '../lib/command-kit/base.js'
-import { EVENT_TYPES } from '../lib/contract/events.js'
+import { EVENT_TYPES } from '../lib/contract/event-types.js'
 
 export default class Completion extends BaseCommand<typeof Completion> {
   static override summary = 'Print the shell completion script for bash, zsh or fish.'

@@ -28,7 +28,7 @@
 import './node-guard.js'
 import type { Environment, Charge } from '../lib/contract/schemas.js'
 import type { DeliveryRecord } from '../lib/contract/panel.js'
-import type { EventType } from '../lib/contract/events.js'
+import type { EventType } from '../lib/contract/event-types.js'
 import type { AdvanceTarget } from '../lib/domain/charge-states.js'
 import { parseDuration } from '../lib/domain/time.js'
 import { valueOverride } from '../lib/scenarios/fixture.js'
@@ -176,7 +176,7 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sand
   })
   const clock = core.clock
   // The same clients the CLI uses: the panel's (PanelClient) and the API's (created per call, closed after).
-  const { PanelClient } = await import('../lib/sandbox-client/client.js')
+  const { PanelClient } = await import('../lib/sandbox-client/panel-client.js')
   const panel = new PanelClient({ baseUrl: core.baseUrl, apiKey: core.testKey })
   const { createClient } = await import('../lib/api/client.js')
   const withApi = async <T>(apiKey: string, fn: (c: ReturnType<typeof createClient>) => Promise<T>): Promise<T> => {

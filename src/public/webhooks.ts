@@ -38,7 +38,7 @@ function eventSchemas(): EventSchemas {
 }
 
 export type { UnknownWebhookEvent, WebhookEvent } from '../lib/contract/event-schemas.js'
-export { EVENT_TYPES, type EventType, WEBHOOK_HEADERS } from '../lib/contract/events.js'
+export { EVENT_TYPES, type EventType, WEBHOOK_HEADERS } from '../lib/contract/event-types.js'
 
 /**
  * Why a delivery was refused:

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { svc } from '../helpers/cli.js'
-import { EVENT_TYPES } from '../../src/lib/contract/events.js'
+import { EVENT_TYPES } from '../../src/lib/contract/event-types.js'
 import { needs } from '../helpers/system-tools.js'
 
 describe('svc completion', () => {

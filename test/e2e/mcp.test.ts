@@ -15,7 +15,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { startSandboxServer } from '../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../src/lib/sandbox/types.js'
-import { setWebhookUrl } from '../../src/lib/sandbox-client/client.js'
+import { setWebhookUrl } from '../../src/lib/sandbox-client/panel-client.js'
 import { BIN, svc } from '../helpers/cli.js'
 import { startApp, type TargetApp } from '../helpers/webhooks.js'
 

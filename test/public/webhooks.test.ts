@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import type * as Webhooks from '../../src/public/webhooks.js'
 import { signatureHeader } from '../../src/lib/webhooks/signature.js'
 import { verifyDelivery } from '../../src/lib/webhooks/verify-delivery.js'
-import { chargeEvent, settledCharge, unknownTypeEvent, withdrawalPaidEvent } from '../../src/lib/webhooks/check/events.js'
+import { chargeEvent, settledCharge, unknownTypeEvent, withdrawalPaidEvent } from '../../src/lib/webhooks/check/battery-events.js'
 
 // The built module (npm test builds first), typed from its source: `npm run typecheck` passes on a
 // fresh clone, before any build.

@@ -8,7 +8,7 @@
  */
 import type { ApiClient, ClientOptions } from '../api/types.js'
 import type { WaitClock } from '../charges/wait.js'
-import type { PanelClient, PanelTarget } from '../sandbox-client/client.js'
+import type { PanelClient, PanelTarget } from '../sandbox-client/panel-client.js'
 
 export interface CommandFactory {
   /** The clock of `--wait` and other polls. */
@@ -22,7 +22,7 @@ export interface CommandFactory {
 export const systemFactory: CommandFactory = {
   clock: { now: () => Date.now(), sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)) },
   newApiClient: async (opts) => (await import('../api/client.js')).createClient(opts),
-  newPanelClient: async (target) => new (await import('../sandbox-client/client.js')).PanelClient(target),
+  newPanelClient: async (target) => new (await import('../sandbox-client/panel-client.js')).PanelClient(target),
 }
 
 let override: Partial<CommandFactory> | undefined

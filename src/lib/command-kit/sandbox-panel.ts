@@ -11,7 +11,7 @@ import { SANDBOX_PROFILE } from '../config/profiles.js'
 import { ProfileStore } from '../config/store.js'
 import { EXIT } from '../contract/errors.js'
 import { CliError } from '../errors.js'
-import type { PanelClient } from '../sandbox-client/client.js'
+import type { PanelClient } from '../sandbox-client/panel-client.js'
 import type { Environment } from '../contract/schemas.js'
 
 export const envFlag = Flags.string({

@@ -10,7 +10,7 @@ import { ProductPaymentSchema } from './product-sales.js'
 import { ChargeSchema, EnvironmentSchema } from './schemas.js'
 import { SplitSchema } from './split-charges.js'
 import { WithdrawalSchema } from './withdrawals.js'
-import type { EventType } from './events.js'
+import type { EventType } from './event-types.js'
 
 const dateTime = z.iso.datetime({ offset: true })
 

@@ -12,7 +12,7 @@
 import * as z from 'zod'
 import { ERROR_CODES, STATUS_OF_CODE } from './errors.js'
 import { ChargeAwaitingPaymentEvent, ChargeCanceledEvent, ChargeExpiredEvent, ChargeFailedEvent, ChargePaidPendingSettlementEvent, ChargeRefundedEvent, ChargeSettledEvent, ChargeTestEvent } from './event-schemas.js'
-import { EVENT_TYPES, type EventType, WEBHOOK_HEADERS } from './events.js'
+import { EVENT_TYPES, type EventType, WEBHOOK_HEADERS } from './event-types.js'
 import { LIMITS } from './limits.js'
 import {
   AccountSchema,

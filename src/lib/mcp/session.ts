@@ -7,7 +7,7 @@
 import type { ApiClient } from '../api/types.js'
 import { redact } from '../config/mask.js'
 import { type Credentials, resolveWebhookSecrets } from '../config/resolve.js'
-import type { PanelClient } from '../sandbox-client/client.js'
+import type { PanelClient } from '../sandbox-client/panel-client.js'
 
 export interface SessionOptions {
   credentials: Credentials
@@ -48,7 +48,7 @@ export class McpSession {
 
   async panel(): Promise<PanelClient> {
     const { apiKey, baseUrl } = this.credentials
-    const { PanelClient } = await import('../sandbox-client/client.js')
+    const { PanelClient } = await import('../sandbox-client/panel-client.js')
     this.panelClient ??= new PanelClient({ apiKey, baseUrl, timeoutMs: this.opts.timeoutMs, debug: this.debug(apiKey) })
     return this.panelClient
   }

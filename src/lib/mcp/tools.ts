@@ -7,7 +7,7 @@
  */
 import * as z from 'zod'
 import { CHARGE_ID } from '../charges/charge-id.js'
-import { EVENT_TYPES } from '../contract/events.js'
+import { EVENT_TYPES } from '../contract/event-types.js'
 import { LIMITS } from '../contract/limits.js'
 import type { Charge } from '../contract/schemas.js'
 import { ADVANCE_TARGETS } from '../domain/charge-states.js'
@@ -24,7 +24,7 @@ const useCases = {
   advance: () => import('../charges/advance.js'),
   createCharge: () => import('../services/create-charge.js'),
   pix: () => import('../domain/pix-decode.js'),
-  panel: () => import('../sandbox-client/client.js'),
+  panel: () => import('../sandbox-client/panel-client.js'),
   settlement: () => Promise.all([import('../charges/reports.js'), import('../charges/operator-flags.js')]),
   trigger: () => Promise.all([import('../services/trigger.js'), import('../scenarios/fixture.js')]),
   verify: () => import('../webhooks/verify-delivery.js'),

@@ -1,6 +1,6 @@
 /** The CSV columns of a sandbox delivery (`svc sandbox deliveries --csv`), declared once. */
 import type { CsvColumn } from '../output/csv.js'
-import type { PanelDelivery } from './client.js'
+import type { PanelDelivery } from './panel-client.js'
 
 export const DELIVERY_CSV_COLUMNS: readonly CsvColumn<PanelDelivery>[] = [
   { header: 'eventId', value: (d) => d.eventId },

@@ -11,7 +11,7 @@ import { formatLocalTime } from '../domain/time.js'
 import type { Paint, Style } from '../output/color.js'
 import { safeText } from '../output/safe-text.js'
 import { type Column, fitTable, renderTable } from '../output/table.js'
-import type { DeliveryViewState, NoWebhookEndpoint, PanelAccountSettings, PanelDelivery, PanelKey, PanelWebhookEndpoint } from './client.js'
+import type { DeliveryViewState, NoWebhookEndpoint, PanelAccountSettings, PanelDelivery, PanelKey, PanelWebhookEndpoint } from './panel-client.js'
 
 const STATE_STYLE: Record<DeliveryViewState, Style> = { pending: 'yellow', succeeded: 'green', failed: 'red', skipped: 'gray', lost: 'yellow', held: 'cyan' }
 

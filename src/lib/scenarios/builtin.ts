@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { packageRoot } from '../config/package.js'
-import { EVENT_TYPES, type EventType } from '../contract/events.js'
+import { EVENT_TYPES, type EventType } from '../contract/event-types.js'
 import { UsageError } from '../errors.js'
 import { type Fixture, parseFixture } from './fixture.js'
 

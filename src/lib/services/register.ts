@@ -56,7 +56,7 @@ export function reachableUrl(listening: string): string {
 
 export async function registerListener(listening: string, credentials: Credentials | undefined, reason: string, deps?: RegisterDeps): Promise<Registration> {
   if (!credentials) return { kind: 'no_credentials', reason }
-  const d = deps ?? (await import('../sandbox-client/client.js'))
+  const d = deps ?? (await import('../sandbox-client/panel-client.js'))
   const url = reachableUrl(listening)
   const probe = d.probeSandbox ? await d.probeSandbox(credentials.baseUrl) : { kind: (await d.detectSandbox(credentials.baseUrl)) ? 'sandbox' : 'other' }
   if (probe.kind === 'unreachable') return { kind: 'unreachable', baseUrl: credentials.baseUrl, reason: (probe as { reason: string }).reason }
@@ -155,7 +155,7 @@ export function registrationSummary(reg: Registration, secrets: readonly string[
  */
 export async function restoreWebhookUrls(reg: Registration, credentials: Credentials | undefined, deps?: RegisterDeps): Promise<string[]> {
   if (reg.kind !== 'sandbox' || !credentials || !reg.previous) return []
-  const d = deps ?? (await import('../sandbox-client/client.js'))
+  const d = deps ?? (await import('../sandbox-client/panel-client.js'))
   if (!d.getWebhookUrl) return []
   const target = { baseUrl: credentials.baseUrl, apiKey: credentials.apiKey }
   const ledger = ledgerPath(deps)

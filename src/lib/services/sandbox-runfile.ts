@@ -127,7 +127,7 @@ async function staleReason(info: RunInfo, probe: Probe | undefined): Promise<Sta
 
 /** The words for a stale run file's process, for status and stop. */
 /** The sandbox's own answer at its URL (the panel client's probe), loaded only when a run file is there to prove. */
-export const panelProbe: Probe = async (baseUrl) => (await import('../sandbox-client/client.js')).probeSandbox(baseUrl)
+export const panelProbe: Probe = async (baseUrl) => (await import('../sandbox-client/panel-client.js')).probeSandbox(baseUrl)
 
 /** runState as the commands use it: identity proven through the sandbox's own URL, a stale run file removed. */
 export function provenRunState(dir: string): Promise<RunState> {

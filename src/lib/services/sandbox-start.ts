@@ -101,7 +101,7 @@ export async function runSandboxStart(opts: LocalSandboxOptions): Promise<Starte
           throw stateError(err)
         })
   // One sandbox per data dir: claimed before the database is opened.
-  const { detectSandbox } = await import('../sandbox-client/client.js')
+  const { detectSandbox } = await import('../sandbox-client/panel-client.js')
   const dir = runDir({ dataDir, inMemory: opts.inMemory, env: opts.env })
   const base = { dataDir, version: packageVersion(), detached: Boolean(opts.detached) }
   // A seeded start that fails leaves the data dir as it was: one that did not exist goes again.

@@ -12,7 +12,7 @@ import type { Fixture, Override } from '../scenarios/fixture.js'
 import { isTriggerType, loadBuiltinFixture, unknownTriggerType } from '../scenarios/builtin.js'
 import { type FixtureTransport, FixtureStepError, type StepReport, mainStep, runFixture } from '../scenarios/runner.js'
 import { CHOSEN_CODES } from '../contract/errors.js'
-import { detectSandbox } from '../sandbox-client/client.js'
+import { detectSandbox } from '../sandbox-client/panel-client.js'
 import type { Environment } from '../contract/schemas.js'
 
 export interface TriggeredEvent {

@@ -3,7 +3,7 @@
  * service then never retries it), so a typo in the filter silently loses events for the app:
  * every entry is checked against the spec's event types before the listener starts.
  */
-import { EVENT_TYPES } from '../contract/events.js'
+import { EVENT_TYPES } from '../contract/event-types.js'
 import { UsageError } from '../errors.js'
 import { editDistance } from '../domain/edit-distance.js'
 

@@ -9,7 +9,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http'
 import { performance } from 'node:perf_hooks'
-import { EVENT_TYPES } from '../contract/events.js'
+import { EVENT_TYPES } from '../contract/event-types.js'
 import { LIMITS } from '../contract/limits.js'
 import { UsageError } from '../errors.js'
 import { OutboundClient, OutboundError } from '../net/outbound.js'

@@ -1,5 +1,5 @@
 /** One JSON object per delivery (the listener's output when not on a TTY, or with --no-tui / --json). */
-import { TEST_EVENT_TYPE } from '../contract/events.js'
+import { TEST_EVENT_TYPE } from '../contract/event-types.js'
 import type { ListenerDelivery } from './listener.js'
 
 export function deliveryLine({ record: r, summary, skipVerify }: ListenerDelivery): Record<string, unknown> {

@@ -5,7 +5,7 @@
  * as they were and the caller warns.
  */
 import { EXIT } from '../contract/errors.js'
-import { WEBHOOK_HEADERS } from '../contract/events.js'
+import { WEBHOOK_HEADERS } from '../contract/event-types.js'
 import { CliError, UsageError } from '../errors.js'
 import type { DeliveryRecord, EventStore } from './event-store.js'
 import { summarizeEvent } from './event-summary.js'

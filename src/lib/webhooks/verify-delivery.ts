@@ -6,7 +6,7 @@
  * delivery replayed within the tolerance with another X-SVC-Event-Id (or none) is refused, never
  * passed on with an id nobody signed.
  */
-import { WEBHOOK_HEADERS } from '../contract/events.js'
+import { WEBHOOK_HEADERS } from '../contract/event-types.js'
 import { parseBody } from './event-summary.js'
 import { type Body, type VerifyFailure, verifySignature } from './signature.js'
 

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { buildOpenApiDocument, type JsonSchema, type OpenApiDocument } from '../../../src/lib/contract/openapi.js'
-import { EVENT_TYPES } from '../../../src/lib/contract/events.js'
+import { EVENT_TYPES } from '../../../src/lib/contract/event-types.js'
 import { LIMITS } from '../../../src/lib/contract/limits.js'
 import { ChargeCreateRequestSchema } from '../../../src/lib/contract/schemas.js'
 import { API_ROUTES } from '../../../src/lib/sandbox/http/api-routes.js'

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { painter } from '../../../src/lib/output/color.js'
 import { visibleWidth } from '../../../src/lib/output/table.js'
-import type { PanelDelivery } from '../../../src/lib/sandbox-client/client.js'
+import type { PanelDelivery } from '../../../src/lib/sandbox-client/panel-client.js'
 import { sandboxDeliveriesTable, formatSeconds } from '../../../src/lib/sandbox-client/views.js'
 
 const NOW = Date.parse('2026-11-22T12:00:00Z')

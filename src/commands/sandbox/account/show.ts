@@ -1,5 +1,5 @@
 import { painter } from '../../../lib/output/color.js'
-import type { PanelAccountSettings } from '../../../lib/sandbox-client/client.js'
+import type { PanelAccountSettings } from '../../../lib/sandbox-client/panel-client.js'
 import { PanelCommand } from '../../../lib/command-kit/sandbox-panel.js'
 import { settingsLines, settingsView } from '../../../lib/sandbox-client/views.js'
 import type { IO } from '../../../lib/output/io.js'

@@ -3,7 +3,7 @@ import { painter } from '../../../lib/output/color.js'
 import { PanelCommand } from '../../../lib/command-kit/sandbox-panel.js'
 import { formatIn } from '../../../lib/sandbox-client/views.js'
 import type { IO } from '../../../lib/output/io.js'
-import type { PanelClock } from '../../../lib/sandbox-client/client.js'
+import type { PanelClock } from '../../../lib/sandbox-client/panel-client.js'
 
 /** The panel's clock, and how far it runs ahead of this machine's wall clock (negative: behind), in whole ms. */
 type ClockResult = PanelClock & { leadMs: number }

@@ -1,7 +1,7 @@
 import { painter } from '../../../lib/output/color.js'
 import { envFlag, PanelCommand } from '../../../lib/command-kit/sandbox-panel.js'
 import type { IO } from '../../../lib/output/io.js'
-import type { PanelKey } from '../../../lib/sandbox-client/client.js'
+import type { PanelKey } from '../../../lib/sandbox-client/panel-client.js'
 
 export default class SandboxKeysCreate extends PanelCommand<typeof SandboxKeysCreate, PanelKey> {
   static override summary = 'Create another API key in the sandbox (shown in full this once).'

@@ -2,7 +2,7 @@ import { painter } from '../../../lib/output/color.js'
 import { PanelCommand } from '../../../lib/command-kit/sandbox-panel.js'
 import { keysTable, keysTsv } from '../../../lib/sandbox-client/views.js'
 import type { IO } from '../../../lib/output/io.js'
-import type { PanelKey } from '../../../lib/sandbox-client/client.js'
+import type { PanelKey } from '../../../lib/sandbox-client/panel-client.js'
 
 export default class SandboxKeysList extends PanelCommand<typeof SandboxKeysList, { data: PanelKey[] }> {
   static override summary = "List the sandbox's API keys (masked), test and live, with their state."

@@ -4,7 +4,7 @@ import { painter } from '../../../lib/output/color.js'
 import { readStdinLines } from '../../../lib/input/stdin.js'
 import { envFlag, PanelCommand } from '../../../lib/command-kit/sandbox-panel.js'
 import type { IO } from '../../../lib/output/io.js'
-import type { PanelKey } from '../../../lib/sandbox-client/client.js'
+import type { PanelKey } from '../../../lib/sandbox-client/panel-client.js'
 
 export default class SandboxKeysRevoke extends PanelCommand<typeof SandboxKeysRevoke, PanelKey> {
   static override summary = 'Revoke a sandbox API key: requests with it get 401 revoked_api_key.'

@@ -1,5 +1,5 @@
 import { envFlag, PanelCommand } from '../../../lib/command-kit/sandbox-panel.js'
-import type { PanelClient } from '../../../lib/sandbox-client/client.js'
+import type { PanelClient } from '../../../lib/sandbox-client/panel-client.js'
 
 type Removed = Awaited<ReturnType<PanelClient['removeWebhook']>>
 

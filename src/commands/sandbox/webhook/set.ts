@@ -4,7 +4,7 @@ import { painter } from '../../../lib/output/color.js'
 import { isHttpUrl } from '../../../lib/contract/url.js'
 import { envFlag, PanelCommand } from '../../../lib/command-kit/sandbox-panel.js'
 import type { IO } from '../../../lib/output/io.js'
-import type { PanelWebhookEndpoint } from '../../../lib/sandbox-client/client.js'
+import type { PanelWebhookEndpoint } from '../../../lib/sandbox-client/panel-client.js'
 
 export default class SandboxWebhookSet extends PanelCommand<typeof SandboxWebhookSet, PanelWebhookEndpoint> {
   static override summary = 'Set the webhook URL of a sandbox environment (saving it again reactivates it).'

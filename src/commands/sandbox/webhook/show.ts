@@ -2,7 +2,7 @@ import { painter } from '../../../lib/output/color.js'
 import { envFlag, PanelCommand } from '../../../lib/command-kit/sandbox-panel.js'
 import { endpointLines, endpointView } from '../../../lib/sandbox-client/views.js'
 import type { IO } from '../../../lib/output/io.js'
-import type { NoWebhookEndpoint, PanelWebhookEndpoint } from '../../../lib/sandbox-client/client.js'
+import type { NoWebhookEndpoint, PanelWebhookEndpoint } from '../../../lib/sandbox-client/panel-client.js'
 
 export default class SandboxWebhookShow extends PanelCommand<typeof SandboxWebhookShow, PanelWebhookEndpoint | NoWebhookEndpoint> {
   static override summary = 'Show the webhook URL of a sandbox environment and whether it is active.'

@@ -3,7 +3,7 @@
  * wall-clock second of sending, POSTed through the shared outbound helper with no redirect
  * followed and the answer cut after what the log keeps.
  */
-import { WEBHOOK_HEADERS } from '../../contract/events.js'
+import { WEBHOOK_HEADERS } from '../../contract/event-types.js'
 import { errorCodeOf, OutboundClient, reasonOf, targetOf } from '../../net/outbound.js'
 import { signatureHeader } from '../../webhooks/signature.js'
 

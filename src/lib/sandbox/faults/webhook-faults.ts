@@ -16,7 +16,7 @@
  * reset), and events held back (reorder, delay) show in the delivery log as `held` until they go
  * out (showHeld).
  */
-import { WEBHOOK_HEADERS } from '../../contract/events.js'
+import { WEBHOOK_HEADERS } from '../../contract/event-types.js'
 import { mulberry32 } from '../http/chaos.js'
 import type { SandboxClock } from '../engine/clock.js'
 import { type DeliverySender, failureOfStatus } from '../deliveries/sender.js'

@@ -10,7 +10,7 @@ import type { Environment, Charge } from '../../contract/schemas.js'
 import type { Split } from '../../contract/split-charges.js'
 import { ADVANCE_TARGETS, advancePath, transitionFor } from '../../domain/charge-states.js'
 import type { DecodedPix } from '../../domain/pix-decode.js'
-import { EVENT_TYPES } from '../../contract/events.js'
+import { EVENT_TYPES } from '../../contract/event-types.js'
 import { brl, form, html, Safe, status, when } from './html.js'
 import { DELIVERY_VIEW_STATES, type DeliveryViewState } from '../../contract/panel.js'
 

@@ -3,7 +3,7 @@
  * types, names and messages come from deliveries and the API: they pass through safeText, so a
  * control character in them is shown, never obeyed by the terminal.
  */
-import { TEST_EVENT_TYPE } from '../../contract/events.js'
+import { TEST_EVENT_TYPE } from '../../contract/event-types.js'
 import { type ChargeStatus, STATUS_TONE } from '../../domain/charge-states.js'
 import { formatBRL } from '../../domain/money.js'
 import { TONE_STYLE } from '../../output/color.js'

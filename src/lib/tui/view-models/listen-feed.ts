@@ -3,7 +3,7 @@
  * and each charge event's confirmation against the API. An external store for React
  * (`subscribe` / `getSnapshot`), with no React in it, so it is tested on its own.
  */
-import { TEST_EVENT_TYPE } from '../../contract/events.js'
+import { TEST_EVENT_TYPE } from '../../contract/event-types.js'
 import { statusOfEventType } from '../../domain/charge-states.js'
 import { type ChargeConfirmer, replayVerdict, type Verdict } from '../../webhooks/confirm.js'
 import type { DeliveryRecord, Outcome } from '../../webhooks/event-store.js'

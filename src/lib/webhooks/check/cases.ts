@@ -4,10 +4,10 @@
  */
 import { randomBytes } from 'node:crypto'
 import { LIMITS } from '../../contract/limits.js'
-import { WEBHOOK_HEADERS } from '../../contract/events.js'
+import { WEBHOOK_HEADERS } from '../../contract/event-types.js'
 import type { SvcEvent } from '../../contract/schemas.js'
 import { computeSignature, signatureHeader } from '../signature.js'
-import { chargeEvent, type EventContext, settledCharge, unknownTypeEvent, withdrawalPaidEvent } from './events.js'
+import { chargeEvent, type EventContext, settledCharge, unknownTypeEvent, withdrawalPaidEvent } from './battery-events.js'
 import type { Environment } from '../../contract/schemas.js'
 
 export type Expectation = 'accept' | 'reject'

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { parseWebhookEvent } from '../../../../src/lib/contract/event-schemas.js'
-import { chargeEvent, settledCharge, unknownTypeEvent, withdrawalPaidEvent } from '../../../../src/lib/webhooks/check/events.js'
+import { chargeEvent, settledCharge, unknownTypeEvent, withdrawalPaidEvent } from '../../../../src/lib/webhooks/check/battery-events.js'
 
 const ctx = { nowMs: Date.parse('2026-11-24T12:00:00Z'), environment: 'test' as const }
 

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ApiError, NetworkError } from '../../../src/lib/errors.js'
-import { detectSandbox, PanelClient, setWebhookUrl } from '../../../src/lib/sandbox-client/client.js'
+import { detectSandbox, PanelClient, setWebhookUrl } from '../../../src/lib/sandbox-client/panel-client.js'
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void
 let server: Server | undefined
