@@ -9,7 +9,7 @@ import { mkdtempSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { EventStore, type NewDeliveryRecord, REFUSED_BODY_KEEP } from '../../src/lib/webhooks/event-store.js'
+import { EventStore, type NewLoggedDelivery, REFUSED_BODY_KEEP } from '../../src/lib/webhooks/event-store.js'
 import { deliveryJson } from '../../src/lib/webhooks/events-view.js'
 import { parseForwardUrl } from '../../src/lib/webhooks/forward.js'
 import { WebhookListener } from '../../src/lib/webhooks/listener.js'
@@ -84,7 +84,7 @@ describe('forged 1 MiB deliveries', () => {
 })
 
 describe('the event log byte budget', () => {
-  const delivery = (i: number, outcome: NewDeliveryRecord['outcome'], size: number): NewDeliveryRecord => ({
+  const delivery = (i: number, outcome: NewLoggedDelivery['outcome'], size: number): NewLoggedDelivery => ({
     receivedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
     source: 'service',
     eventId: `evt_${i}`,
@@ -123,7 +123,7 @@ describe('the event log byte budget', () => {
 })
 
 describe('the event log row cap', () => {
-  const delivery = (id: string, outcome: NewDeliveryRecord['outcome'], size = 200): NewDeliveryRecord => ({
+  const delivery = (id: string, outcome: NewLoggedDelivery['outcome'], size = 200): NewLoggedDelivery => ({
     receivedAt: '2026-01-01T00:00:00.000Z',
     source: 'service',
     eventId: id,

@@ -14,7 +14,7 @@ import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Serv
 import type { AddressInfo } from 'node:net'
 import { answerClientErrors, guardedServerOptions, type ServerTimeouts } from '../net/server-guard.js'
 import { matchesEventFilter } from './event-filter.js'
-import type { DeliveryRecord, EventStore, NewDeliveryRecord } from './event-store.js'
+import type { LoggedDelivery, EventStore, NewLoggedDelivery } from './event-store.js'
 import { type EventSummary, summarizeEvent } from './event-summary.js'
 import { defaultTarget, Forwarder, type ForwardResult, type ForwardTarget, forwardedHeaders, targetFor, targetName } from './forward.js'
 import { verifyDelivery } from './verify-delivery.js'
@@ -57,12 +57,12 @@ export interface IncomingDelivery {
 export interface DeliveryAnswer {
   status: number
   body: unknown
-  record?: DeliveryRecord
+  record?: LoggedDelivery
 }
 
 /** One handled delivery, as the live view and the NDJSON output see it. */
 export interface ListenerDelivery {
-  record: DeliveryRecord
+  record: LoggedDelivery
   summary: EventSummary
   skipVerify: boolean
   /** The target the event went to (or would have): its URL, or `pattern=URL`; undefined when none matched. */
@@ -207,7 +207,7 @@ export class WebhookListener extends EventEmitter<Events> {
     // A verified body was parsed by the verifier: summarize that object instead of parsing again.
     const summary = summarizeEvent(verdict?.ok && verdict.event ? verdict.event : delivery.body, headers)
     const target = targetFor(this.targets, summary.type)
-    const base: Omit<NewDeliveryRecord, 'outcome' | 'answeredStatus' | 'verification'> = {
+    const base: Omit<NewLoggedDelivery, 'outcome' | 'answeredStatus' | 'verification'> = {
       receivedAt,
       source: 'service',
       eventId: summary.eventId,
@@ -218,7 +218,7 @@ export class WebhookListener extends EventEmitter<Events> {
       forwardUrl: target?.url.href,
       route: target?.pattern ?? undefined,
     }
-    const finish = (rec: NewDeliveryRecord, body: unknown) => this.finish(rec, summary, target, body)
+    const finish = (rec: NewLoggedDelivery, body: unknown) => this.finish(rec, summary, target, body)
     if (!verdict) {
       // Too large: never read, so never verified.
       const limit = this.opts.maxBodyBytes ?? MAX_BODY_BYTES
@@ -286,7 +286,7 @@ export class WebhookListener extends EventEmitter<Events> {
    * The record is visible to isDelivered() at once (same connection), which closes the window
    * for a concurrent copy.
    */
-  private async finish(rec: NewDeliveryRecord, summary: EventSummary, target: ForwardTarget | undefined, body: unknown): Promise<DeliveryAnswer> {
+  private async finish(rec: NewLoggedDelivery, summary: EventSummary, target: ForwardTarget | undefined, body: unknown): Promise<DeliveryAnswer> {
     const record = this.opts.store.record(rec)
     await this.opts.store.committed()
     this.emit('delivery', { record, summary, skipVerify: this.skipVerify, target: target && targetName(target) })

@@ -5,7 +5,7 @@ import { ListenApp } from '../../../src/lib/tui/components/ListenApp.js'
 import { ListenFeed } from '../../../src/lib/tui/view-models/listen-feed.js'
 import { StatusLog } from '../../../src/lib/tui/view-models/status-log.js'
 import { ChargeConfirmer } from '../../../src/lib/webhooks/confirm.js'
-import type { DeliveryRecord } from '../../../src/lib/webhooks/event-store.js'
+import type { LoggedDelivery } from '../../../src/lib/webhooks/event-store.js'
 import { summarizeEvent } from '../../../src/lib/webhooks/event-summary.js'
 import { chargeEvent } from '../../helpers/webhooks.js'
 import { renderAt } from '../../helpers/render-at.js'
@@ -16,9 +16,9 @@ import { clockTime } from '../../../src/lib/tui/text/format.js'
 const CHARGE = 'c0ffee'.padEnd(24, '0')
 let seq = 0
 
-function delivery(type: string, over: Partial<DeliveryRecord> = {}, chargeId = CHARGE) {
+function delivery(type: string, over: Partial<LoggedDelivery> = {}, chargeId = CHARGE) {
   const body = Buffer.from(chargeEvent(`evt_${++seq}`, type, chargeId))
-  const record: DeliveryRecord = {
+  const record: LoggedDelivery = {
     seq,
     receivedAt: new Date(Date.UTC(2026, 10, 22, 12, 0, seq)).toISOString(),
     source: 'service',

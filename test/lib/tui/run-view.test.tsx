@@ -5,7 +5,7 @@ import { ListenFeed } from '../../../src/lib/tui/view-models/listen-feed.js'
 import { runListenView } from '../../../src/lib/tui/mount/run-listen-view.js'
 import { CLEAR_SCREEN } from '../../../src/lib/tui/mount/run-view.js'
 import { ChargeConfirmer } from '../../../src/lib/webhooks/confirm.js'
-import type { DeliveryRecord } from '../../../src/lib/webhooks/event-store.js'
+import type { LoggedDelivery } from '../../../src/lib/webhooks/event-store.js'
 import { summarizeEvent } from '../../../src/lib/webhooks/event-summary.js'
 import { chargeEvent } from '../../helpers/webhooks.js'
 import { Keys, Screen } from '../../helpers/render-at.js'
@@ -28,7 +28,7 @@ function delivery(n: number, type: string) {
     answeredStatus: 200,
     forwardStatus: 200,
     latencyMs: 3,
-  } as DeliveryRecord
+  } as LoggedDelivery
   return { record, summary: summarizeEvent(body), skipVerify: false }
 }
 

@@ -2,9 +2,9 @@ import { statSync } from 'node:fs'
 import { DatabaseSync } from 'node:sqlite'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { EventStore, type NewDeliveryRecord } from '../../../src/lib/webhooks/event-store.js'
+import { EventStore, type NewLoggedDelivery } from '../../../src/lib/webhooks/event-store.js'
 
-function rec(eventId: string, outcome: NewDeliveryRecord['outcome'] = 'forwarded', type = 'charge.settled'): NewDeliveryRecord {
+function rec(eventId: string, outcome: NewLoggedDelivery['outcome'] = 'forwarded', type = 'charge.settled'): NewLoggedDelivery {
   return {
     receivedAt: '2026-11-22T12:00:00.000Z',
     source: 'service',

@@ -6,14 +6,14 @@
 import { TEST_EVENT_TYPE } from '../../contract/events.js'
 import { statusOfEventType } from '../../domain/charge-states.js'
 import { type ChargeConfirmer, replayVerdict, type Verdict } from '../../webhooks/confirm.js'
-import type { DeliveryRecord, Outcome } from '../../webhooks/event-store.js'
+import type { LoggedDelivery, Outcome } from '../../webhooks/event-store.js'
 import { type EventSummary, summarizeEvent } from '../../webhooks/event-summary.js'
 import type { ListenerDelivery } from '../../webhooks/listener.js'
 import { type Lane, LaneBook } from './lanes.js'
 import { type ActivityLane, ActivityBook } from './activity.js'
 
 /** A delivery as the view keeps it: the log's record without the raw bytes, plus what the view adds. */
-export interface FeedDelivery extends Omit<DeliveryRecord, 'body'> {
+export interface FeedDelivery extends Omit<LoggedDelivery, 'body'> {
   /** The start of the body as text, for the details view (the full bytes stay in the log). */
   bodyPreview: string
   summary: EventSummary
@@ -97,7 +97,7 @@ export class ListenFeed {
   }
 
   /** A delivery handled by the listener (or a replay's record). */
-  add(input: ListenerDelivery | { record: DeliveryRecord; skipVerify?: boolean; target?: string }): void {
+  add(input: ListenerDelivery | { record: LoggedDelivery; skipVerify?: boolean; target?: string }): void {
     const { record } = input
     const summary = 'summary' in input ? input.summary : summarizeEvent(record.body, record.headers)
     const delivery: FeedDelivery = {
