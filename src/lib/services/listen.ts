@@ -14,7 +14,7 @@ import { EventStore } from '../webhooks/event-store.js'
 import { defaultTarget, Forwarder, type ForwardTarget, targetName } from '../webhooks/forward.js'
 import { type ListenerDelivery, WebhookListener } from '../webhooks/listener.js'
 import { deliveryLine } from '../webhooks/ndjson.js'
-import { type RegisterDeps, type Registration, registerListener, registrationNotes, registrationSummary, restoreWebhookUrls } from './register.js'
+import { type RegisterDeps, type Registration, registerListener, registrationNotes, registrationSummary, restoreWebhookUrls } from './listener-webhook-url.js'
 import { replayEvent } from '../webhooks/replay.js'
 import { shutdownSignal } from './shutdown.js'
 
