@@ -194,7 +194,7 @@ async function live(
   listener.on('delivery', add)
   const onReplay = async (eventId: string) => {
     const r = await replayEvent({ store, eventId, forwarder, targets, secrets: opts.secrets })
-    feed.add({ record: r.record, skipVerify: opts.skipVerify, target: r.url.href })
+    feed.add({ record: r.record, skipVerify: opts.skipVerify })
     const how = r.resigned ? 're-signed' : 'original signature (no known secret signed it)'
     return r.result.ok ? `replayed ${eventId} → ${r.result.status} in ${r.result.latencyMs} ms (${how})` : `replay of ${eventId} failed: ${r.result.message}`
   }

@@ -16,7 +16,7 @@ import { answerClientErrors, guardedServerOptions, type ServerTimeouts } from '.
 import { matchesEventFilter } from './event-filter.js'
 import type { LoggedDelivery, EventStore, NewLoggedDelivery } from './event-store.js'
 import { type EventSummary, summarizeEvent } from './event-summary.js'
-import { defaultTarget, Forwarder, type ForwardResult, type ForwardTarget, forwardedHeaders, targetFor, targetName } from './forward.js'
+import { defaultTarget, Forwarder, type ForwardResult, type ForwardTarget, forwardedHeaders, loggedTarget, targetFor } from './forward.js'
 import { verifyDelivery } from './verify-delivery.js'
 
 export const MAX_BODY_BYTES = 1024 * 1024
@@ -65,8 +65,6 @@ export interface ListenerDelivery {
   record: LoggedDelivery
   summary: EventSummary
   skipVerify: boolean
-  /** The target the event went to (or would have): its URL, or `pattern=URL`; undefined when none matched. */
-  target?: string
 }
 
 type Events = { delivery: [ListenerDelivery] }
@@ -215,10 +213,9 @@ export class WebhookListener extends EventEmitter<Events> {
       chargeId: summary.charge?.id,
       headers,
       body: delivery.body,
-      forwardUrl: target?.url.href,
-      route: target?.pattern ?? undefined,
+      ...loggedTarget(target),
     }
-    const finish = (rec: NewLoggedDelivery, body: unknown) => this.finish(rec, summary, target, body)
+    const finish = (rec: NewLoggedDelivery, body: unknown) => this.finish(rec, summary, body)
     if (!verdict) {
       // Too large: never read, so never verified.
       const limit = this.opts.maxBodyBytes ?? MAX_BODY_BYTES
@@ -286,10 +283,10 @@ export class WebhookListener extends EventEmitter<Events> {
    * The record is visible to isDelivered() at once (same connection), which closes the window
    * for a concurrent copy.
    */
-  private async finish(rec: NewLoggedDelivery, summary: EventSummary, target: ForwardTarget | undefined, body: unknown): Promise<DeliveryAnswer> {
+  private async finish(rec: NewLoggedDelivery, summary: EventSummary, body: unknown): Promise<DeliveryAnswer> {
     const record = this.opts.store.record(rec)
     await this.opts.store.committed()
-    this.emit('delivery', { record, summary, skipVerify: this.skipVerify, target: target && targetName(target) })
+    this.emit('delivery', { record, summary, skipVerify: this.skipVerify })
     return { status: record.answeredStatus, body, record }
   }
 }

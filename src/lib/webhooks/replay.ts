@@ -9,7 +9,7 @@ import { WEBHOOK_HEADERS } from '../contract/events.js'
 import { CliError, UsageError } from '../errors.js'
 import type { LoggedDelivery, EventStore } from './event-store.js'
 import { summarizeEvent } from './event-summary.js'
-import { type Forwarder, type ForwardResult, type ForwardTarget, forwardedHeaders, parseForwardUrl, targetFor } from './forward.js'
+import { type Forwarder, type ForwardResult, type ForwardTarget, forwardedHeaders, loggedTarget, parseForwardUrl, targetFor } from './forward.js'
 import { signatureHeader, verifySignature } from './signature.js'
 
 export interface ReplayOptions {
@@ -95,7 +95,7 @@ export async function replayEvent(opts: ReplayOptions): Promise<ReplayResult> {
     verifyMessage: original.verifyMessage,
     outcome: result.ok ? 'forwarded' : 'failed',
     answeredStatus: 0,
-    forwardUrl: url.href,
+    ...loggedTarget({ pattern: null, url }),
     forwardStatus: result.status,
     latencyMs: result.latencyMs,
     error: result.ok ? undefined : result.message,

@@ -152,8 +152,8 @@ describe('ListenApp', () => {
   it('with several targets, says on each row and in the details which app the event went to', async () => {
     const feed = new ListenFeed({ showTargets: true })
     const app = mount(feed)
-    feed.add({ ...delivery('charge.split.completed', { forwardUrl: 'http://localhost:4000/split' }), target: 'charge.split.*=http://localhost:4000/split' })
-    feed.add({ ...delivery('charge.settled'), target: 'http://localhost:3000/' })
+    feed.add(delivery('charge.split.completed', { forwardUrl: 'http://localhost:4000/split', route: 'charge.split.*' }))
+    feed.add(delivery('charge.settled'))
     await until(app, '⇢ charge.split.*=http://localhost:4000/split')
     expect(frame(app)).toContain('⇢ http://localhost:3000/')
     app.stdin.write('\u001B[B')
@@ -164,7 +164,7 @@ describe('ListenApp', () => {
   it('with one target, leaves it out of the rows (the header says it)', async () => {
     const feed = new ListenFeed()
     const app = mount(feed)
-    feed.add({ ...delivery('charge.settled'), target: 'http://localhost:3000/' })
+    feed.add(delivery('charge.settled'))
     await until(app, 'charge.settled')
     expect(frame(app)).not.toContain('⇢')
   })
