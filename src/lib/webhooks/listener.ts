@@ -12,14 +12,13 @@ import { randomBytes } from 'node:crypto'
 import { EventEmitter } from 'node:events'
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { MAX_BODY_BYTES, readCappedBody } from '../net/body.js'
 import { answerClientErrors, guardedServerOptions, type ServerTimeouts } from '../net/server-guard.js'
 import { matchesEventFilter } from './event-filter.js'
 import type { LoggedDelivery, EventStore, NewLoggedDelivery } from './event-store.js'
 import { type EventSummary, summarizeEvent } from './event-summary.js'
 import { defaultTarget, Forwarder, type ForwardResult, type ForwardTarget, forwardedHeaders, loggedTarget, targetFor } from './forward.js'
 import { verifyDelivery } from './verify-delivery.js'
-
-export const MAX_BODY_BYTES = 1024 * 1024
 
 export interface ListenerOptions {
   /** The targets (`--forward [PATTERN=]URL`...), in flag order. */
@@ -152,20 +151,12 @@ export class WebhookListener extends EventEmitter<Events> {
   }
 
   private serve(req: IncomingMessage, res: ServerResponse): void {
-    const limit = this.opts.maxBodyBytes ?? MAX_BODY_BYTES
-    const chunks: Buffer[] = []
-    let size = 0
-    // A body declared too large is answered at once (and the connection closed), never read.
-    let tooLarge = Number(req.headers['content-length']) > limit
-    req.on('data', (c: Buffer) => {
-      size += c.length
-      if (size > limit) tooLarge = true
-      else chunks.push(c)
-    })
-    const work = new Promise<void>((resolve) => {
-      const respond = () => {
-        const body = tooLarge ? new Uint8Array(0) : Buffer.concat(chunks)
-        this.handle({ method: req.method ?? 'GET', headers: req.headers, body, tooLarge })
+    // A body declared too large is answered at once (and the connection closed), never read; one
+    // that grows past the limit is drained and answered at its end. A failed request gets no answer.
+    const work = readCappedBody(req, { limit: this.opts.maxBodyBytes ?? MAX_BODY_BYTES }).then(
+      (read) => {
+        if (!read.ok && read.tooLarge === 'declared') res.setHeader('connection', 'close')
+        return this.handle({ method: req.method ?? 'GET', headers: req.headers, body: read.ok ? read.body : new Uint8Array(0), tooLarge: !read.ok })
           .then((answer) => {
             res.writeHead(answer.status, { 'content-type': 'application/json', ...(answer.status === 405 ? { allow: 'POST' } : {}) })
             res.end(JSON.stringify(answer.body))
@@ -174,14 +165,9 @@ export class WebhookListener extends EventEmitter<Events> {
             res.writeHead(500, { 'content-type': 'application/json' })
             res.end(JSON.stringify(errorBody('internal_error', `the listener failed: ${(err as Error).message}`)))
           })
-          .finally(resolve)
-      }
-      if (tooLarge) {
-        res.setHeader('connection', 'close')
-        respond()
-      } else req.on('end', respond)
-      req.on('error', () => resolve())
-    })
+      },
+      () => undefined,
+    )
     this.pending.add(work)
     void work.finally(() => this.pending.delete(work))
   }
