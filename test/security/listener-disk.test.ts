@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EventStore, type NewLoggedDelivery, REFUSED_BODY_KEEP } from '../../src/lib/webhooks/event-store.js'
+import { newDelivery } from '../helpers/event-log.js'
 import { deliveryJson } from '../../src/lib/webhooks/events-view.js'
 import { parseForwardUrl } from '../../src/lib/webhooks/forward.js'
 import { WebhookListener } from '../../src/lib/webhooks/listener.js'
@@ -84,16 +85,8 @@ describe('forged 1 MiB deliveries', () => {
 })
 
 describe('the event log byte budget', () => {
-  const delivery = (i: number, outcome: NewLoggedDelivery['outcome'], size: number): NewLoggedDelivery => ({
-    receivedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
-    source: 'service',
-    eventId: `evt_${i}`,
-    headers: {},
-    body: Buffer.alloc(size, 'y'),
-    verification: 'verified',
-    outcome,
-    answeredStatus: outcome === 'failed' ? 502 : 200,
-  })
+  const delivery = (i: number, outcome: NewLoggedDelivery['outcome'], size: number): NewLoggedDelivery =>
+    newDelivery({ receivedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(), eventId: `evt_${i}`, body: Buffer.alloc(size, 'y'), outcome })
 
   it('prunes the oldest rows past the budget, keeping failed forwards while others can go', async () => {
     const store = await EventStore.open({ path: ':memory:', maxBytes: MiB })
@@ -123,17 +116,16 @@ describe('the event log byte budget', () => {
 })
 
 describe('the event log row cap', () => {
-  const delivery = (id: string, outcome: NewLoggedDelivery['outcome'], size = 200): NewLoggedDelivery => ({
-    receivedAt: '2026-01-01T00:00:00.000Z',
-    source: 'service',
-    eventId: id,
-    headers: {},
-    body: Buffer.alloc(size, 'z'),
-    verification: outcome === 'rejected' ? 'failed' : 'verified',
-    outcome,
-    answeredStatus: outcome === 'failed' ? 502 : outcome === 'rejected' ? 400 : 200,
-    forwardUrl: 'http://127.0.0.1:3001/hooks',
-  })
+  const delivery = (id: string, outcome: NewLoggedDelivery['outcome'], size = 200): NewLoggedDelivery =>
+    newDelivery({
+      receivedAt: '2026-01-01T00:00:00.000Z',
+      eventId: id,
+      body: Buffer.alloc(size, 'z'),
+      verification: outcome === 'rejected' ? 'failed' : 'verified',
+      outcome,
+      answeredStatus: outcome === 'failed' ? 502 : outcome === 'rejected' ? 400 : 200,
+      forwardUrl: 'http://127.0.0.1:3001/hooks',
+    })
 
   it('drops refused posts and successes before a failed forward, which replay still finds (10 050 unsigned posts used to push it out)', async () => {
     const store = await EventStore.open({ path: ':memory:', maxDeliveries: 50 })

@@ -8,6 +8,7 @@ import { ChargeConfirmer } from '../../../src/lib/webhooks/confirm.js'
 import type { LoggedDelivery } from '../../../src/lib/webhooks/event-store.js'
 import { summarizeEvent } from '../../../src/lib/webhooks/event-summary.js'
 import { chargeEvent } from '../../helpers/webhooks.js'
+import { heardDelivery } from '../../helpers/event-log.js'
 import { renderAt } from '../../helpers/render-at.js'
 import { ApiError } from '../../../src/lib/errors.js'
 import { deliveryLine } from '../../../src/lib/webhooks/ndjson.js'
@@ -18,25 +19,19 @@ let seq = 0
 
 function delivery(type: string, over: Partial<LoggedDelivery> = {}, chargeId = CHARGE) {
   const body = Buffer.from(chargeEvent(`evt_${++seq}`, type, chargeId))
-  const record: LoggedDelivery = {
+  return heardDelivery({
     seq,
     receivedAt: new Date(Date.UTC(2026, 10, 22, 12, 0, seq)).toISOString(),
-    source: 'service',
     eventId: `evt_${seq}`,
     type,
     chargeId,
-    attempt: 1,
     headers: { 'content-type': 'application/json', 'x-svc-event-id': `evt_${seq}`, 'x-svc-event-type': type },
     body,
-    verification: 'verified',
-    outcome: 'forwarded',
-    answeredStatus: 200,
     forwardStatus: 200,
     latencyMs: 3,
     forwardUrl: 'http://localhost:3000/',
     ...over,
-  }
-  return { record, summary: summarizeEvent(body), skipVerify: false }
+  })
 }
 
 /** An API whose charges are in the states the test says. */
