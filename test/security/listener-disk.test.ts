@@ -12,10 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EventStore, type NewLoggedDelivery, REFUSED_BODY_KEEP } from '../../src/lib/webhooks/event-store.js'
 import { newDelivery } from '../helpers/event-log.js'
 import { deliveryJson } from '../../src/lib/webhooks/events-view.js'
-import { parseForwardUrl } from '../../src/lib/webhooks/forward.js'
+import type { Forwarder } from '../../src/lib/webhooks/forward.js'
 import { WebhookListener } from '../../src/lib/webhooks/listener.js'
 import { signatureHeader } from '../../src/lib/webhooks/signature.js'
-import { chargeEvent, SECRET, startApp, type TargetApp } from '../helpers/webhooks.js'
+import { chargeEvent, forwarding, SECRET, startApp, type TargetApp } from '../helpers/webhooks.js'
 
 const MiB = 1024 * 1024
 
@@ -23,6 +23,7 @@ describe('forged 1 MiB deliveries', () => {
   let app: TargetApp
   let store: EventStore
   let listener: WebhookListener
+  let forwarder: Forwarder
   let url: string
   const dir = mkdtempSync(join(tmpdir(), 'svc-events-disk-'))
   const path = join(dir, 'events.db')
@@ -30,11 +31,14 @@ describe('forged 1 MiB deliveries', () => {
   beforeAll(async () => {
     app = await startApp()
     store = await EventStore.open({ path })
-    listener = new WebhookListener({ forward: parseForwardUrl(`127.0.0.1:${app.port}/webhooks`), secrets: [SECRET], store, port: 0 })
+    const f = forwarding(`127.0.0.1:${app.port}/webhooks`)
+    forwarder = f.forwarder
+    listener = new WebhookListener({ ...f, secrets: [SECRET], store, port: 0 })
     url = await listener.start()
   })
   afterAll(async () => {
     await listener?.close()
+    await forwarder?.close()
     store?.close()
     await app?.close()
   })

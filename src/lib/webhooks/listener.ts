@@ -17,16 +17,14 @@ import { answerClientErrors, guardedServerOptions, type ServerTimeouts } from '.
 import { matchesEventFilter } from './event-filter.js'
 import type { LoggedDelivery, EventStore, NewLoggedDelivery } from './event-store.js'
 import { type EventSummary, summarizeEvent } from './event-summary.js'
-import { defaultTarget, Forwarder, type ForwardResult, type ForwardTarget, forwardedHeaders, loggedTarget, targetFor } from './forward.js'
+import { type Forwarder, type ForwardResult, type ForwardTarget, forwardedHeaders, loggedTarget, targetFor } from './forward.js'
 import { verifyDelivery } from './verify-delivery.js'
 
 export interface ListenerOptions {
-  /** The targets (`--forward [PATTERN=]URL`...), in flag order. */
-  targets?: readonly ForwardTarget[]
-  /** One default target: the same as `targets: [{ pattern: null, url: forward }]`. */
-  forward?: URL
-  /** Added to every forwarded request (`--header`). Ignored when `forwarder` is given. */
-  headers?: Record<string, string>
+  /** The targets (`--forward [PATTERN=]URL`...), in flag order: at least one. */
+  targets: readonly ForwardTarget[]
+  /** Sends the forwards (its deadline and `--header`s are its own); its owner closes it, after the listener. */
+  forwarder: Forwarder
   secrets: readonly string[]
   store: EventStore
   skipVerify?: boolean
@@ -35,9 +33,6 @@ export interface ListenerOptions {
   host?: string
   port?: number
   toleranceSeconds?: number
-  /** Deadline of a forward, default 10 s. Ignored when `forwarder` is given. */
-  forwardTimeoutMs?: number
-  forwarder?: Forwarder
   maxBodyBytes?: number
   /** Milliseconds since the epoch (injected in tests). */
   now?: () => number
@@ -83,8 +78,6 @@ export class WebhookListener extends EventEmitter<Events> {
   /** Resolved once: the pipeline below asks it where an event goes and never branches per target. */
   readonly targets: readonly ForwardTarget[]
   private readonly forwarder: Forwarder
-  /** The forwarder was made here, so close() lets go of its connections. */
-  private readonly ownsForwarder: boolean
   private readonly now: () => number
   private readonly inFlight = new Map<string, Promise<ForwardResult>>()
   private readonly pending = new Set<Promise<unknown>>()
@@ -94,16 +87,10 @@ export class WebhookListener extends EventEmitter<Events> {
   constructor(opts: ListenerOptions) {
     super()
     this.opts = opts
-    this.targets = opts.targets ?? (opts.forward ? [{ pattern: null, url: opts.forward }] : [])
+    this.targets = opts.targets
     if (this.targets.length === 0) throw new Error('the listener needs at least one target')
-    this.forwarder = opts.forwarder ?? new Forwarder({ timeoutMs: opts.forwardTimeoutMs, headers: opts.headers })
-    this.ownsForwarder = !opts.forwarder
+    this.forwarder = opts.forwarder
     this.now = opts.now ?? Date.now
-  }
-
-  /** The default target's URL (a bare --forward), if any. */
-  get forwardUrl(): URL | undefined {
-    return defaultTarget(this.targets)?.url
   }
 
   get skipVerify(): boolean {
@@ -147,7 +134,6 @@ export class WebhookListener extends EventEmitter<Events> {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending])
     server.closeAllConnections()
     await closed
-    if (this.ownsForwarder) await this.forwarder.close()
   }
 
   private serve(req: IncomingMessage, res: ServerResponse): void {

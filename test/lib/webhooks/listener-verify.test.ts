@@ -27,7 +27,7 @@ beforeEach(async () => {
 afterEach(() => store.close())
 
 function listener(opts: Partial<ListenerOptions> = {}) {
-  return new WebhookListener({ forward: new URL('http://127.0.0.1:1/'), secrets: [SECRET], store, forwarder: fakeForwarder, now: () => NOW * 1000, ...opts })
+  return new WebhookListener({ targets: [{ pattern: null, url: new URL('http://127.0.0.1:1/') }], secrets: [SECRET], store, forwarder: fakeForwarder, now: () => NOW * 1000, ...opts })
 }
 
 const deliver = (l: WebhookListener, body: Uint8Array | string, headers: Record<string, string>) => l.handle({ method: 'POST', headers, body: typeof body === 'string' ? Buffer.from(body) : body })

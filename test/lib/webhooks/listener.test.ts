@@ -3,24 +3,32 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { EventStore } from '../../../src/lib/webhooks/event-store.js'
-import { parseForwardUrl } from '../../../src/lib/webhooks/forward.js'
+import type { ForwarderOptions } from '../../../src/lib/webhooks/forward.js'
 import { type ListenerDelivery, type ListenerOptions, WebhookListener } from '../../../src/lib/webhooks/listener.js'
-import { chargeEvent, deferred, post, SECRET, sha256, signedHeaders, startApp, type TargetApp } from '../../helpers/webhooks.js'
+import { chargeEvent, deferred, forwarding, post, SECRET, sha256, signedHeaders, startApp, type TargetApp } from '../../helpers/webhooks.js'
 
 const cleanups: Array<() => Promise<void> | void> = []
 afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!()
 })
 
-async function listen(forward: string, opts: Partial<ListenerOptions> = {}) {
+/** A listener forwarding to `forward` (`forwarder` options: the deadline, the headers), closed after the test. */
+async function listen(forward: string, opts: Partial<ListenerOptions> = {}, forwarder: ForwarderOptions = {}) {
   const store = opts.store ?? (await EventStore.open({ path: ':memory:' }))
-  const listener = new WebhookListener({ forward: parseForwardUrl(forward), secrets: [SECRET], store, port: 0, ...opts })
+  const listener = listenerTo(forward, { store, ...opts }, forwarder)
   const seen: ListenerDelivery[] = []
   listener.on('delivery', (d) => seen.push(d))
   const url = await listener.start()
   cleanups.push(() => (opts.store ? undefined : store.close()))
   cleanups.push(() => listener.close())
   return { listener, url, store, seen }
+}
+
+/** A listener (not started) with a real Forwarder, both closed after the test. */
+function listenerTo(forward: string, opts: Partial<ListenerOptions> & Pick<ListenerOptions, 'store'>, forwarderOpts: ForwarderOptions = {}): WebhookListener {
+  const f = forwarding(forward, forwarderOpts)
+  cleanups.push(() => f.forwarder.close())
+  return new WebhookListener({ ...f, secrets: [SECRET], port: 0, ...opts })
 }
 
 async function app(respond?: Parameters<typeof startApp>[0], host?: string): Promise<TargetApp> {
@@ -64,7 +72,7 @@ describe('WebhookListener over HTTP', () => {
 
     const target = await startApp(undefined)
     cleanups.push(() => target.close())
-    const again = new WebhookListener({ forward: parseForwardUrl(`127.0.0.1:${target.port}`), secrets: [SECRET], store, port: 0 })
+    const again = listenerTo(`127.0.0.1:${target.port}`, { store })
     const url2 = await again.start()
     cleanups.push(() => again.close())
     const retry = await post(url2, body, signedHeaders(body, { id: 'evt_down' }))
@@ -101,7 +109,7 @@ describe('WebhookListener over HTTP', () => {
   it('answers 504 when the app is slower than the forward timeout', async () => {
     const release = deferred()
     const target = await app((_r, res) => void release.promise.then(() => res.end('late')))
-    const { url, store } = await listen(`127.0.0.1:${target.port}`, { forwardTimeoutMs: 150 })
+    const { url, store } = await listen(`127.0.0.1:${target.port}`, {}, { timeoutMs: 150 })
     const body = chargeEvent('evt_slow', 'charge.settled')
     const answer = await post(url, body, signedHeaders(body, { id: 'evt_slow' }))
     release.resolve()
@@ -141,7 +149,7 @@ describe('WebhookListener over HTTP', () => {
     const path = join(process.env.SVC_CONFIG_DIR!, 'restart-events.db')
     const body = chargeEvent('evt_restart', 'charge.settled')
     const store1 = await EventStore.open({ path })
-    const first = new WebhookListener({ forward: parseForwardUrl(`127.0.0.1:${target.port}`), secrets: [SECRET], store: store1, port: 0 })
+    const first = listenerTo(`127.0.0.1:${target.port}`, { store: store1 })
     expect((await post(await first.start(), body, signedHeaders(body, { id: 'evt_restart' }))).status).toBe(200)
     await first.close()
     store1.close()
@@ -243,7 +251,7 @@ describe('WebhookListener over HTTP', () => {
     const release = deferred()
     const target = await app((_r, res) => void release.promise.then(() => res.end('ok')))
     const store = await EventStore.open({ path: ':memory:' })
-    const listener = new WebhookListener({ forward: parseForwardUrl(`127.0.0.1:${target.port}`), secrets: [SECRET], store, port: 0 })
+    const listener = listenerTo(`127.0.0.1:${target.port}`, { store })
     const url = await listener.start()
     const body = chargeEvent('evt_stop', 'charge.settled')
     const answer = post(url, body, signedHeaders(body, { id: 'evt_stop' }))

@@ -6,11 +6,11 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { CliError } from '../../../src/lib/errors.js'
 import { EventStore } from '../../../src/lib/webhooks/event-store.js'
-import { type ForwardTarget, parseForwardHeaders, parseForwardTargets, targetFor, targetName } from '../../../src/lib/webhooks/forward.js'
+import { type ForwarderOptions, type ForwardTarget, parseForwardHeaders, parseForwardTargets, targetFor, targetName } from '../../../src/lib/webhooks/forward.js'
 import { type ListenerDelivery, type ListenerOptions, WebhookListener } from '../../../src/lib/webhooks/listener.js'
 import { deliveryJson } from '../../../src/lib/webhooks/events-view.js'
 import { deliveryLine } from '../../../src/lib/webhooks/ndjson.js'
-import { chargeEvent, post, SECRET, signedHeaders, startApp, type TargetApp } from '../../helpers/webhooks.js'
+import { chargeEvent, forwarding, post, SECRET, signedHeaders, startApp, type TargetApp } from '../../helpers/webhooks.js'
 
 const cleanups: Array<() => Promise<void> | void> = []
 afterEach(async () => {
@@ -122,9 +122,12 @@ async function app(): Promise<TargetApp> {
   return a
 }
 
-async function listen(forward: string[], opts: Partial<ListenerOptions> = {}) {
+/** A listener forwarding to `forward` (`forwarder` options: the deadline, the headers), closed after the test. */
+async function listen(forward: string[], opts: Partial<ListenerOptions> = {}, forwarder: ForwarderOptions = {}) {
   const store = opts.store ?? (await EventStore.open({ path: ':memory:' }))
-  const listener = new WebhookListener({ targets: parseForwardTargets(forward), secrets: [SECRET], store, port: 0, ...opts })
+  const f = forwarding(forward, forwarder)
+  cleanups.push(() => f.forwarder.close())
+  const listener = new WebhookListener({ ...f, secrets: [SECRET], store, port: 0, ...opts })
   const seen: ListenerDelivery[] = []
   listener.on('delivery', (d) => seen.push(d))
   const url = await listener.start()
@@ -199,7 +202,7 @@ describe('the listener with several targets', () => {
   it("adds every --header to each forwarded request, leaving the delivery's own headers as they came", async () => {
     const a = await app()
     const b = await app()
-    const { url, store } = await listen([a.url, `charge.settled=${b.url}`], { headers: parseForwardHeaders(['Authorization: Bearer dev', 'X-Tenant: t1']) })
+    const { url, store } = await listen([a.url, `charge.settled=${b.url}`], {}, { headers: parseForwardHeaders(['Authorization: Bearer dev', 'X-Tenant: t1']) })
     await send(url, 'evt_h1', 'charge.awaiting_payment')
     await send(url, 'evt_h2', 'charge.settled')
     for (const got of [a.received[0]!, b.received[0]!]) {
