@@ -8,8 +8,6 @@ import { safeText } from '../output/safe-text.js'
 import { type Column, type FitStep, fitTable, renderTable, visibleWidth } from '../output/table.js'
 import type { LoggedDelivery } from './event-store.js'
 
-export const EVENTS_TSV_COLUMNS = ['receivedAt', 'eventId', 'type', 'verification', 'outcome', 'status', 'forwardStatus', 'latencyMs', 'received', 'source', 'target'] as const
-
 export function deliveryJson(r: LoggedDelivery): Record<string, unknown> {
   let text: string | undefined
   try {
