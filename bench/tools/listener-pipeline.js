@@ -11,7 +11,7 @@ import { signedDeliveries } from '../lib/deliveries.js'
 const SECRET = `whsec_${randomBytes(24).toString('hex')}`
 const store = await EventStore.open({ path: join(mkdtempSync(join(tmpdir(), 'm-')), 'events.db') })
 const forwarder = { send: async () => ({ ok: true, status: 200, latencyMs: 0, responseSnippet: '{"received":true}' }), close: async () => {} }
-const listener = new WebhookListener({ forward: new URL('http://127.0.0.1:1/webhooks'), secrets: [SECRET], store, forwarder })
+const listener = new WebhookListener({ targets: [{ pattern: null, url: new URL('http://127.0.0.1:1/webhooks') }], secrets: [SECRET], store, forwarder })
 // biome-ignore lint/correctness/noUnusedVariables: written, never read: --lines makes the pipeline serialise each line
 let lines = 0
 if (process.argv.includes('--lines'))

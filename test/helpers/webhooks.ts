@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto'
 import { createServer, type IncomingHttpHeaders, request, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { Forwarder, type ForwarderOptions, type ForwardTarget, parseForwardTargets } from '../../src/lib/webhooks/forward.js'
 import { signatureHeader } from '../../src/lib/webhooks/signature.js'
 
 export const SECRET = 'whsec_listener_test_0123456789'
@@ -103,4 +104,12 @@ export function deferred<T = void>(): { promise: Promise<T>; resolve: (v: T) => 
   let resolve!: (v: T) => void
   const promise = new Promise<T>((r) => (resolve = r))
   return { promise, resolve }
+}
+
+/**
+ * What `svc webhooks listen` gives its listener for these `--forward` values: the targets, and a
+ * real Forwarder (`--header`s and the deadline in `opts`), which the test closes after the listener.
+ */
+export function forwarding(forward: string | readonly string[], opts: ForwarderOptions = {}): { targets: ForwardTarget[]; forwarder: Forwarder } {
+  return { targets: parseForwardTargets(typeof forward === 'string' ? [forward] : forward), forwarder: new Forwarder(opts) }
 }

@@ -18,10 +18,10 @@ import { WebhookDeliveries } from '../../src/lib/sandbox/deliveries/worker.js'
 import { startSandboxServer } from '../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../src/lib/sandbox/types.js'
 import { EventStore } from '../../src/lib/webhooks/event-store.js'
-import { parseForwardUrl } from '../../src/lib/webhooks/forward.js'
 import { WebhookListener } from '../../src/lib/webhooks/listener.js'
 import { verifySignature } from '../../src/lib/webhooks/signature.js'
 import { seeded } from '../helpers/reliability.js'
+import { forwarding } from '../helpers/webhooks.js'
 
 const CPF = '52998224725'
 /**
@@ -100,10 +100,12 @@ let sb: RunningSandbox | undefined
 let client: ApiClient | undefined
 let app: FlakyApp | undefined
 let listener: WebhookListener | undefined
+let forward: ReturnType<typeof forwarding> | undefined
 let store: EventStore | undefined
 
 afterAll(async () => {
   await listener?.close()
+  await forward?.forwarder.close()
   store?.close()
   await app?.stop()
   await client?.close()
@@ -126,13 +128,15 @@ describe('listener and app under faults, sandbox retries on an advanced clock', 
     let port = 0
     const startListener = async () => {
       store = await EventStore.open({ path: eventsDb })
-      listener = new WebhookListener({ forward: parseForwardUrl(`127.0.0.1:${app!.port}/hooks`), secrets: [sb!.webhookSecret], store, port, now, forwardTimeoutMs: 2000 })
+      forward = forwarding(`127.0.0.1:${app!.port}/hooks`, { timeoutMs: 2000 })
+      listener = new WebhookListener({ ...forward, secrets: [sb!.webhookSecret], store, port, now })
       const url = await listener.start()
       port = Number(new URL(url).port)
       return url
     }
     const stopListener = async () => {
       await listener!.close()
+      await forward!.forwarder.close()
       store!.close()
     }
     worker.setEndpoint('test', await startListener())

@@ -14,7 +14,8 @@ import { SandboxClock } from '../../src/lib/sandbox/engine/clock.js'
 import { startSandboxServer } from '../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../src/lib/sandbox/types.js'
 import { EventStore } from '../../src/lib/webhooks/event-store.js'
-import { parseForwardUrl } from '../../src/lib/webhooks/forward.js'
+import type { Forwarder } from '../../src/lib/webhooks/forward.js'
+import { forwarding } from '../helpers/webhooks.js'
 import { WebhookListener } from '../../src/lib/webhooks/listener.js'
 import { useRawSockets } from '../helpers/raw-http.js'
 import { runCommand } from '../helpers/run-command.js'
@@ -48,12 +49,14 @@ function reachable(host: string, port: number): Promise<boolean> {
 
 let sb: RunningSandbox | undefined
 let listener: WebhookListener | undefined
+let forwarder: Forwarder | undefined
 let store: EventStore | undefined
 afterEach(async () => {
   await listener?.close()
+  await forwarder?.close()
   store?.close()
   await sb?.close()
-  sb = listener = store = undefined
+  sb = listener = forwarder = store = undefined
 })
 
 describe('bound to loopback by default', () => {
@@ -68,7 +71,9 @@ describe('bound to loopback by default', () => {
 
   it('the listener listens on 127.0.0.1 only', async () => {
     store = await EventStore.open({ path: ':memory:' })
-    listener = new WebhookListener({ forward: parseForwardUrl('127.0.0.1:9'), secrets: ['whsec_x'], store, port: 0 })
+    const f = forwarding('127.0.0.1:9')
+    forwarder = f.forwarder
+    listener = new WebhookListener({ ...f, secrets: ['whsec_x'], store, port: 0 })
     const url = new URL(await listener.start())
     expect(url.hostname).toBe('127.0.0.1')
     const port = Number(url.port)

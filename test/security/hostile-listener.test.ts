@@ -7,10 +7,11 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { EventStore } from '../../src/lib/webhooks/event-store.js'
-import { parseForwardUrl } from '../../src/lib/webhooks/forward.js'
-import { MAX_BODY_BYTES, WebhookListener } from '../../src/lib/webhooks/listener.js'
+import type { Forwarder } from '../../src/lib/webhooks/forward.js'
+import { MAX_BODY_BYTES } from '../../src/lib/net/body.js'
+import { WebhookListener } from '../../src/lib/webhooks/listener.js'
 import { signatureHeader } from '../../src/lib/webhooks/signature.js'
-import { chargeEvent, type Received, SECRET, startApp, type TargetApp } from '../helpers/webhooks.js'
+import { chargeEvent, forwarding, type Received, SECRET, startApp, type TargetApp } from '../helpers/webhooks.js'
 import { halfHeadLetGo, head, type RawReply, rawRequest, useRawSockets } from '../helpers/raw-http.js'
 
 useRawSockets()
@@ -18,14 +19,17 @@ useRawSockets()
 let app: TargetApp
 let store: EventStore
 let listener: WebhookListener
+let forwarder: Forwarder
 let url: string
 let n = 0
 
 beforeAll(async () => {
   app = await startApp()
   store = await EventStore.open({ path: ':memory:' })
+  const f = forwarding(`127.0.0.1:${app.port}/webhooks`)
+  forwarder = f.forwarder
   listener = new WebhookListener({
-    forward: parseForwardUrl(`127.0.0.1:${app.port}/webhooks`),
+    ...f,
     secrets: [SECRET],
     store,
     port: 0,
@@ -35,6 +39,7 @@ beforeAll(async () => {
 })
 afterAll(async () => {
   await listener?.close()
+  await forwarder?.close()
   store?.close()
   await app?.close()
 })

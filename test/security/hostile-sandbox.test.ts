@@ -8,7 +8,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { SandboxClock } from '../../src/lib/sandbox/engine/clock.js'
 import { startSandboxServer } from '../../src/lib/sandbox/sandbox.js'
-import { MAX_BODY_BYTES } from '../../src/lib/sandbox/http/server.js'
+import { MAX_BODY_BYTES } from '../../src/lib/net/body.js'
 import type { RunningSandbox } from '../../src/lib/sandbox/types.js'
 import { halfHeadLetGo, head, type RawReply, rawRequest, useRawSockets } from '../helpers/raw-http.js'
 

@@ -9,12 +9,13 @@ import { mkdtempSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { EventStore, type NewDeliveryRecord, REFUSED_BODY_KEEP } from '../../src/lib/webhooks/event-store.js'
+import { EventStore, type NewLoggedDelivery, REFUSED_BODY_KEEP } from '../../src/lib/webhooks/event-store.js'
+import { newDelivery } from '../helpers/event-log.js'
 import { deliveryJson } from '../../src/lib/webhooks/events-view.js'
-import { parseForwardUrl } from '../../src/lib/webhooks/forward.js'
+import type { Forwarder } from '../../src/lib/webhooks/forward.js'
 import { WebhookListener } from '../../src/lib/webhooks/listener.js'
 import { signatureHeader } from '../../src/lib/webhooks/signature.js'
-import { chargeEvent, SECRET, startApp, type TargetApp } from '../helpers/webhooks.js'
+import { chargeEvent, forwarding, SECRET, startApp, type TargetApp } from '../helpers/webhooks.js'
 
 const MiB = 1024 * 1024
 
@@ -22,6 +23,7 @@ describe('forged 1 MiB deliveries', () => {
   let app: TargetApp
   let store: EventStore
   let listener: WebhookListener
+  let forwarder: Forwarder
   let url: string
   const dir = mkdtempSync(join(tmpdir(), 'svc-events-disk-'))
   const path = join(dir, 'events.db')
@@ -29,11 +31,14 @@ describe('forged 1 MiB deliveries', () => {
   beforeAll(async () => {
     app = await startApp()
     store = await EventStore.open({ path })
-    listener = new WebhookListener({ forward: parseForwardUrl(`127.0.0.1:${app.port}/webhooks`), secrets: [SECRET], store, port: 0 })
+    const f = forwarding(`127.0.0.1:${app.port}/webhooks`)
+    forwarder = f.forwarder
+    listener = new WebhookListener({ ...f, secrets: [SECRET], store, port: 0 })
     url = await listener.start()
   })
   afterAll(async () => {
     await listener?.close()
+    await forwarder?.close()
     store?.close()
     await app?.close()
   })
@@ -84,16 +89,8 @@ describe('forged 1 MiB deliveries', () => {
 })
 
 describe('the event log byte budget', () => {
-  const delivery = (i: number, outcome: NewDeliveryRecord['outcome'], size: number): NewDeliveryRecord => ({
-    receivedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
-    source: 'service',
-    eventId: `evt_${i}`,
-    headers: {},
-    body: Buffer.alloc(size, 'y'),
-    verification: 'verified',
-    outcome,
-    answeredStatus: outcome === 'failed' ? 502 : 200,
-  })
+  const delivery = (i: number, outcome: NewLoggedDelivery['outcome'], size: number): NewLoggedDelivery =>
+    newDelivery({ receivedAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(), eventId: `evt_${i}`, body: Buffer.alloc(size, 'y'), outcome })
 
   it('prunes the oldest rows past the budget, keeping failed forwards while others can go', async () => {
     const store = await EventStore.open({ path: ':memory:', maxBytes: MiB })
@@ -123,17 +120,16 @@ describe('the event log byte budget', () => {
 })
 
 describe('the event log row cap', () => {
-  const delivery = (id: string, outcome: NewDeliveryRecord['outcome'], size = 200): NewDeliveryRecord => ({
-    receivedAt: '2026-01-01T00:00:00.000Z',
-    source: 'service',
-    eventId: id,
-    headers: {},
-    body: Buffer.alloc(size, 'z'),
-    verification: outcome === 'rejected' ? 'failed' : 'verified',
-    outcome,
-    answeredStatus: outcome === 'failed' ? 502 : outcome === 'rejected' ? 400 : 200,
-    forwardUrl: 'http://127.0.0.1:3001/hooks',
-  })
+  const delivery = (id: string, outcome: NewLoggedDelivery['outcome'], size = 200): NewLoggedDelivery =>
+    newDelivery({
+      receivedAt: '2026-01-01T00:00:00.000Z',
+      eventId: id,
+      body: Buffer.alloc(size, 'z'),
+      verification: outcome === 'rejected' ? 'failed' : 'verified',
+      outcome,
+      answeredStatus: outcome === 'failed' ? 502 : outcome === 'rejected' ? 400 : 200,
+      forwardUrl: 'http://127.0.0.1:3001/hooks',
+    })
 
   it('drops refused posts and successes before a failed forward, which replay still finds (10 050 unsigned posts used to push it out)', async () => {
     const store = await EventStore.open({ path: ':memory:', maxDeliveries: 50 })

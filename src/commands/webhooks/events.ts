@@ -6,14 +6,14 @@ import { painter } from '../../lib/output/color.js'
 import { csvWriter, parseSeparator } from '../../lib/output/csv.js'
 import { eventLogPages } from '../../lib/webhooks/event-log-pages.js'
 import { EVENT_LOG_CSV_COLUMNS } from '../../lib/webhooks/events-csv.js'
-import { type DeliveryRecord, EventStore } from '../../lib/webhooks/event-store.js'
+import { type LoggedDelivery, EventStore } from '../../lib/webhooks/event-store.js'
 import { eventLogTable, deliveryJson, deliveryTsvRow } from '../../lib/webhooks/events-view.js'
 import type { IO } from '../../lib/output/io.js'
 
 /** The deliveries read from the event log, and where it is. */
 interface EventLogPage {
   path: string
-  records: DeliveryRecord[]
+  records: LoggedDelivery[]
 }
 
 export default class WebhooksEvents extends BaseCommand<typeof WebhooksEvents, EventLogPage | undefined> {
@@ -69,7 +69,7 @@ export default class WebhooksEvents extends BaseCommand<typeof WebhooksEvents, E
   }
 
   /** Rows as they are read, one page in memory: --ndjson, --csv, and --all in any output. */
-  private stream(pages: Iterable<DeliveryRecord[]>, separator: string): undefined {
+  private stream(pages: Iterable<LoggedDelivery[]>, separator: string): undefined {
     const csv = this.flags.csv ? csvWriter((t) => this.io.out(t), EVENT_LOG_CSV_COLUMNS, separator) : undefined
     let count = 0
     for (const page of pages) {

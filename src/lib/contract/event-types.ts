@@ -26,7 +26,3 @@ export const WEBHOOK_HEADERS = {
 
 /** The service's test event (POST /v1/webhooks/test): a sample charge, none of the account's. */
 export const TEST_EVENT_TYPE = 'charge.test'
-
-export function isChargeEventType(type: string): boolean {
-  return type.startsWith('charge.') && type !== TEST_EVENT_TYPE
-}

@@ -198,9 +198,6 @@ export const EventSchema = z.looseObject({
 })
 export type SvcEvent = z.infer<typeof EventSchema>
 
-/** A charge event's data: the full Charge (spec 2.8). */
-export const ChargeEventDataSchema = z.looseObject({ charge: ChargeSchema })
-
 export const WebhookTestResponseSchema = z.looseObject({ eventId: z.string().min(1) })
 export type WebhookTestResponse = z.infer<typeof WebhookTestResponseSchema>
 

@@ -8,7 +8,6 @@ import * as z from 'zod'
 import { ChargeCreateRequestSchema, ChargeSchema } from './schemas.js'
 
 export const SPLIT_STATUSES = ['pending', 'completed', 'failed'] as const
-export type SplitStatus = (typeof SPLIT_STATUSES)[number]
 
 export const SplitDestinationRequestSchema = z.strictObject({
   /** Where that share of the asset goes: a wallet address. */

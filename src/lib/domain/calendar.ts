@@ -97,12 +97,6 @@ export function addDays(date: CivilDate, days: number): CivilDate {
   return fromCivilMs(civilMs(date) + days * 86_400_000)
 }
 
-/** `2026-11-03` */
-export function formatCivilDate(date: CivilDate): string {
-  const y = date.year < 0 ? `-${String(-date.year).padStart(6, '0')}` : String(date.year).padStart(4, '0')
-  return `${y}-${String(date.month).padStart(2, '0')}-${String(date.day).padStart(2, '0')}`
-}
-
 /** `2026-11-03` → its CivilDate; undefined when the text is no date that exists on the calendar. */
 export function parseCivilDate(text: string): CivilDate | undefined {
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text.trim())

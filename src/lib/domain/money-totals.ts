@@ -31,8 +31,3 @@ export function addAmount(totals: MoneyTotals, a: AmountParts): void {
     throw new RangeError('a sum of centavos is past the exact integer range')
   }
 }
-
-/** `a + b`, field by field. */
-export function sumTotals(a: MoneyTotals, b: MoneyTotals): MoneyTotals {
-  return { count: a.count + b.count, grossInCents: a.grossInCents + b.grossInCents, feeInCents: a.feeInCents + b.feeInCents, netInCents: a.netInCents + b.netInCents }
-}

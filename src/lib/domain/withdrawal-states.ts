@@ -23,11 +23,6 @@ export const WITHDRAWAL_STARTED_EVENT = 'withdrawal.processing'
 /** The lane of a withdrawal, in the order it is drawn. */
 export const WITHDRAWAL_LANE: readonly WithdrawalStatus[] = ['processing', 'paid']
 
-export function withdrawalStatusOfEventType(type: string): WithdrawalStatus | undefined {
-  if (type === WITHDRAWAL_STARTED_EVENT) return 'processing'
-  return WITHDRAWAL_TRANSITIONS.find((t) => t.event === type)?.to
-}
-
 export function withdrawalTransition(from: WithdrawalStatus, to: WithdrawalStatus): WithdrawalTransition | undefined {
   return WITHDRAWAL_TRANSITIONS.find((t) => t.from === from && t.to === to)
 }

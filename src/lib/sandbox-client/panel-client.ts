@@ -6,7 +6,7 @@
  * contract (contract/panel.ts), shared with the server.
  */
 import { environmentOfKey, maskSecret } from '../config/mask.js'
-import type { AccountSettings, AttemptRecord, DeliveryRecord, SandboxKey, WebhookEndpoint } from '../contract/panel.js'
+import type { AccountSettings, DeliveryRecord, SandboxKey, WebhookEndpoint } from '../contract/panel.js'
 import type { SandboxState } from '../contract/sandbox-state.js'
 import type { IncomingHttpHeaders } from 'node:http'
 import { MAX_ANSWER_BYTES } from '../api/http.js'
@@ -27,7 +27,6 @@ export interface DeliveryListFilter {
   since?: string
   startingAfter?: string
 }
-export type PanelAttempt = AttemptRecord
 export type PanelKey = SandboxKey
 export type PanelAccountSettings = AccountSettings
 

@@ -14,15 +14,13 @@ import { EventStore } from '../webhooks/event-store.js'
 import { defaultTarget, Forwarder, type ForwardTarget, targetName } from '../webhooks/forward.js'
 import { type ListenerDelivery, WebhookListener } from '../webhooks/listener.js'
 import { deliveryLine } from '../webhooks/ndjson.js'
-import { type RegisterDeps, type Registration, registerListener, registrationNotes, registrationSummary, restoreWebhookUrls } from './register.js'
+import { type RegisterDeps, type Registration, registerListener, registrationNotes, registrationSummary, restoreWebhookUrls } from './listener-webhook-url.js'
 import { replayEvent } from '../webhooks/replay.js'
 import { shutdownSignal } from './shutdown.js'
 
 export interface ListenRunOptions {
   /** The targets (`--forward [PATTERN=]URL`...), in flag order. */
-  targets?: ForwardTarget[]
-  /** One default target: the same as `targets: [{ pattern: null, url: forward }]`. */
-  forward?: URL
+  targets: ForwardTarget[]
   /** Added to every forwarded request, replays from the view included (`--header`). */
   headers?: Record<string, string>
   host: string
@@ -38,7 +36,6 @@ export interface ListenRunOptions {
   noCredentialsReason?: string
   client?: () => Promise<ApiClient>
   storePath?: string
-  forwardTimeoutMs?: number
   /** Ends the session; default: SIGINT, SIGTERM or SIGHUP. */
   stop?: AbortSignal
   registerDeps?: RegisterDeps
@@ -59,10 +56,10 @@ export function listeningLine(url: string, targets: readonly ForwardTarget[]): R
 
 export async function runListen(opts: ListenRunOptions): Promise<void> {
   const { io } = opts
-  const targets = opts.targets ?? (opts.forward ? [{ pattern: null, url: opts.forward }] : [])
+  const { targets } = opts
   const store = await EventStore.open({ path: opts.storePath, env: io.env })
   // One forwarder (one connection pool) for the listener and the view's replays alike.
-  const forwarder = new Forwarder({ timeoutMs: opts.forwardTimeoutMs, headers: opts.headers })
+  const forwarder = new Forwarder({ headers: opts.headers })
   const listener = new WebhookListener({
     targets,
     forwarder,
@@ -194,7 +191,7 @@ async function live(
   listener.on('delivery', add)
   const onReplay = async (eventId: string) => {
     const r = await replayEvent({ store, eventId, forwarder, targets, secrets: opts.secrets })
-    feed.add({ record: r.record, skipVerify: opts.skipVerify, target: r.url.href })
+    feed.add({ record: r.record, skipVerify: opts.skipVerify })
     const how = r.resigned ? 're-signed' : 'original signature (no known secret signed it)'
     return r.result.ok ? `replayed ${eventId} → ${r.result.status} in ${r.result.latencyMs} ms (${how})` : `replay of ${eventId} failed: ${r.result.message}`
   }

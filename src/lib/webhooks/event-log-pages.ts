@@ -1,5 +1,5 @@
 /** Every row of the listener's event log that matches, newest first, one page at a time (`webhooks events --all`). */
-import type { DeliveryRecord, EventStore } from './event-store.js'
+import type { LoggedDelivery, EventStore } from './event-store.js'
 
 export interface EventLogFilter {
   type?: string
@@ -11,7 +11,7 @@ export interface EventLogFilter {
 
 export const EVENT_LOG_PAGE = 500
 
-export function* eventLogPages(store: EventStore, filter: EventLogFilter, max = Number.POSITIVE_INFINITY): Generator<DeliveryRecord[]> {
+export function* eventLogPages(store: EventStore, filter: EventLogFilter, max = Number.POSITIVE_INFINITY): Generator<LoggedDelivery[]> {
   let beforeSeq: number | undefined
   let left = max
   while (left > 0) {

@@ -34,7 +34,8 @@ export type Verification = 'verified' | 'failed' | 'skipped'
 export type Outcome = 'forwarded' | 'failed' | 'rejected' | 'duplicate' | 'skipped'
 export type DeliverySource = 'service' | 'replay'
 
-export interface DeliveryRecord {
+/** One row of the listener's event log: a delivery the listener received and what became of it (not the sandbox's outgoing delivery, `contract/panel.ts` DeliveryRecord). */
+export interface LoggedDelivery {
   seq: number
   receivedAt: string
   source: DeliverySource
@@ -62,7 +63,7 @@ export interface DeliveryRecord {
   bodySize?: number
 }
 
-export type NewDeliveryRecord = Omit<DeliveryRecord, 'seq' | 'attempt' | 'bodySize'> & { attempt?: number }
+export type NewLoggedDelivery = Omit<LoggedDelivery, 'seq' | 'attempt' | 'bodySize'> & { attempt?: number }
 
 /** Of a refused (unverified) delivery's body, only this much is kept. */
 export const REFUSED_BODY_KEEP = 4096
@@ -315,7 +316,7 @@ export class EventStore {
    * to this store at once and committed at the end of the event-loop turn: await committed()
    * before telling anyone outside the process that it is stored.
    */
-  record(rec: NewDeliveryRecord): DeliveryRecord {
+  record(rec: NewLoggedDelivery): LoggedDelivery {
     this.begin()
     try {
       const attempt = rec.attempt ?? (rec.eventId ? this.countFor(rec.eventId) + 1 : 1)
@@ -420,7 +421,7 @@ export class EventStore {
   }
 
   /** Newest first. */
-  list(opts: { limit?: number; type?: string; eventId?: string } = {}): DeliveryRecord[] {
+  list(opts: { limit?: number; type?: string; eventId?: string } = {}): LoggedDelivery[] {
     const where: string[] = []
     const params: Array<string | number> = []
     if (opts.type) {
@@ -446,7 +447,7 @@ export class EventStore {
    * follows pages by seq, so the whole log streams with one page in memory. Filters as `list`,
    * plus `outcome` and `since` (receivedAt at or after, RFC 3339).
    */
-  page(opts: { limit: number; type?: string; eventId?: string; outcome?: string; since?: string; beforeSeq?: number }): DeliveryRecord[] {
+  page(opts: { limit: number; type?: string; eventId?: string; outcome?: string; since?: string; beforeSeq?: number }): LoggedDelivery[] {
     const where: string[] = []
     const params: Array<string | number> = []
     if (opts.type?.endsWith('*')) {
@@ -482,7 +483,7 @@ export class EventStore {
    * The delivery to replay for an event: the newest one the service sent that passed
    * verification, else the newest the service sent, else a replay's copy.
    */
-  findForReplay(eventId: string): DeliveryRecord | undefined {
+  findForReplay(eventId: string): LoggedDelivery | undefined {
     const rows = this.db.prepare("SELECT * FROM deliveries WHERE event_id = ? ORDER BY (source = 'service') DESC, (verification = 'verified') DESC, seq DESC LIMIT 1").all(eventId) as unknown as Row[]
     return rows[0] ? fromRow(rows[0]) : undefined
   }
@@ -547,7 +548,7 @@ export class EventStore {
   }
 }
 
-function fromRow(r: Row): DeliveryRecord {
+function fromRow(r: Row): LoggedDelivery {
   const opt = <T>(v: T | null): T | undefined => (v === null ? undefined : v)
   return {
     seq: Number(r.seq),

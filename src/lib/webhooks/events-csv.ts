@@ -1,8 +1,8 @@
 /** The CSV columns of the listener's event log (`svc webhooks events --csv`), declared once beside deliveryJson. */
 import type { CsvColumn } from '../output/csv.js'
-import type { DeliveryRecord } from './event-store.js'
+import type { LoggedDelivery } from './event-store.js'
 
-export const EVENT_LOG_CSV_COLUMNS: readonly CsvColumn<DeliveryRecord>[] = [
+export const EVENT_LOG_CSV_COLUMNS: readonly CsvColumn<LoggedDelivery>[] = [
   { header: 'receivedAt', value: (r) => r.receivedAt },
   { header: 'eventId', value: (r) => r.eventId },
   { header: 'type', value: (r) => r.type },

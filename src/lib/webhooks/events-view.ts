@@ -6,11 +6,9 @@
 import type { Paint } from '../output/color.js'
 import { safeText } from '../output/safe-text.js'
 import { type Column, type FitStep, fitTable, renderTable, visibleWidth } from '../output/table.js'
-import type { DeliveryRecord } from './event-store.js'
+import type { LoggedDelivery } from './event-store.js'
 
-export const EVENTS_TSV_COLUMNS = ['receivedAt', 'eventId', 'type', 'verification', 'outcome', 'status', 'forwardStatus', 'latencyMs', 'received', 'source', 'target'] as const
-
-export function deliveryJson(r: DeliveryRecord): Record<string, unknown> {
+export function deliveryJson(r: LoggedDelivery): Record<string, unknown> {
   let text: string | undefined
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(r.body)
@@ -46,11 +44,11 @@ export function deliveryJson(r: DeliveryRecord): Record<string, unknown> {
 
 const clean = (s: string | number | undefined) => safeText(String(s ?? ''), 'tsv')
 
-function verificationCell(r: DeliveryRecord): string {
+function verificationCell(r: LoggedDelivery): string {
   return r.verification === 'failed' ? (r.verifyReason ?? 'failed') : r.verification
 }
 
-export function deliveryTsvRow(r: DeliveryRecord): string {
+export function deliveryTsvRow(r: LoggedDelivery): string {
   return `${[r.receivedAt, r.eventId, r.type, verificationCell(r), r.outcome, r.answeredStatus || '', r.forwardStatus, r.latencyMs, r.attempt, r.source, r.forwardUrl].map(clean).join('\t')}\n`
 }
 
@@ -58,18 +56,18 @@ const OUTCOME_STYLE = { forwarded: 'green', failed: 'red', rejected: 'red', dupl
 
 interface EventsColumn extends Column {
   key: string
-  cell: (r: DeliveryRecord) => string
-  paint?: (r: DeliveryRecord, text: string, paint: Paint) => string
+  cell: (r: LoggedDelivery) => string
+  paint?: (r: LoggedDelivery, text: string, paint: Paint) => string
 }
 
 const GAP = 2
 
-function receivedLong(r: DeliveryRecord): string {
+function receivedLong(r: LoggedDelivery): string {
   return new Date(r.receivedAt).toLocaleString('pt-BR', { hour12: false }).replace(',', '')
 }
 
-function receivedShort(records: DeliveryRecord[]): (r: DeliveryRecord) => string {
-  const day = (r: DeliveryRecord) => new Date(r.receivedAt).toDateString()
+function receivedShort(records: LoggedDelivery[]): (r: LoggedDelivery) => string {
+  const day = (r: LoggedDelivery) => new Date(r.receivedAt).toDateString()
   const oneDay = records.every((r) => day(r) === day(records[0]!))
   return (r) => {
     const d = new Date(r.receivedAt)
@@ -85,7 +83,7 @@ function receivedShort(records: DeliveryRecord[]): (r: DeliveryRecord) => string
  * (--json and the piped form keep them whole), the middle of the targets, the app's status, the
  * end of the type, the targets' middle again; the target goes only below about 80 columns.
  */
-export function eventLogTable(records: DeliveryRecord[], paint: Paint, width = Number.POSITIVE_INFINITY): string {
+export function eventLogTable(records: LoggedDelivery[], paint: Paint, width = Number.POSITIVE_INFINITY): string {
   const columns: EventsColumn[] = [
     { key: 'received', header: 'RECEIVED', cell: receivedLong },
     { key: 'id', header: 'EVENT ID', cut: 'middle', cell: (r) => safeText(r.eventId ?? '-') },

@@ -61,6 +61,26 @@ export function targetName(t: ForwardTarget): string {
   return t.pattern === null ? t.url.href : `${t.pattern}=${t.url.href}`
 }
 
+/**
+ * A target as the event log keeps it on each delivery (and `webhooks events --json` and the
+ * NDJSON lines show it as `target`/`route`): the URL, and the pattern that chose it (absent for
+ * the default target). Written by loggedTarget, read back by targetOfLogged.
+ */
+export interface LoggedTarget {
+  forwardUrl?: string
+  route?: string
+}
+
+/** The event log's fields for a delivery sent (or meant) to this target; both absent for none. */
+export function loggedTarget(t: ForwardTarget | undefined): LoggedTarget {
+  return { forwardUrl: t?.url.href, route: t?.pattern ?? undefined }
+}
+
+/** The target a logged delivery went to (or would have); undefined when it had none. */
+export function targetOfLogged(r: LoggedTarget): ForwardTarget | undefined {
+  return r.forwardUrl === undefined ? undefined : { pattern: r.route ?? null, url: new URL(r.forwardUrl) }
+}
+
 /** The default target (a bare URL), if any. */
 export function defaultTarget(targets: readonly ForwardTarget[]): ForwardTarget | undefined {
   return targets.find((t) => t.pattern === null)

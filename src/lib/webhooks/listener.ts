@@ -12,22 +12,19 @@ import { randomBytes } from 'node:crypto'
 import { EventEmitter } from 'node:events'
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { MAX_BODY_BYTES, readCappedBody } from '../net/body.js'
 import { answerClientErrors, guardedServerOptions, type ServerTimeouts } from '../net/server-guard.js'
 import { matchesEventFilter } from './event-filter.js'
-import type { DeliveryRecord, EventStore, NewDeliveryRecord } from './event-store.js'
+import type { LoggedDelivery, EventStore, NewLoggedDelivery } from './event-store.js'
 import { type EventSummary, summarizeEvent } from './event-summary.js'
-import { defaultTarget, Forwarder, type ForwardResult, type ForwardTarget, forwardedHeaders, targetFor, targetName } from './forward.js'
+import { type Forwarder, type ForwardResult, type ForwardTarget, forwardedHeaders, loggedTarget, targetFor } from './forward.js'
 import { verifyDelivery } from './verify-delivery.js'
 
-export const MAX_BODY_BYTES = 1024 * 1024
-
 export interface ListenerOptions {
-  /** The targets (`--forward [PATTERN=]URL`...), in flag order. */
-  targets?: readonly ForwardTarget[]
-  /** One default target: the same as `targets: [{ pattern: null, url: forward }]`. */
-  forward?: URL
-  /** Added to every forwarded request (`--header`). Ignored when `forwarder` is given. */
-  headers?: Record<string, string>
+  /** The targets (`--forward [PATTERN=]URL`...), in flag order: at least one. */
+  targets: readonly ForwardTarget[]
+  /** Sends the forwards (its deadline and `--header`s are its own); its owner closes it, after the listener. */
+  forwarder: Forwarder
   secrets: readonly string[]
   store: EventStore
   skipVerify?: boolean
@@ -36,9 +33,6 @@ export interface ListenerOptions {
   host?: string
   port?: number
   toleranceSeconds?: number
-  /** Deadline of a forward, default 10 s. Ignored when `forwarder` is given. */
-  forwardTimeoutMs?: number
-  forwarder?: Forwarder
   maxBodyBytes?: number
   /** Milliseconds since the epoch (injected in tests). */
   now?: () => number
@@ -57,16 +51,14 @@ export interface IncomingDelivery {
 export interface DeliveryAnswer {
   status: number
   body: unknown
-  record?: DeliveryRecord
+  record?: LoggedDelivery
 }
 
 /** One handled delivery, as the live view and the NDJSON output see it. */
 export interface ListenerDelivery {
-  record: DeliveryRecord
+  record: LoggedDelivery
   summary: EventSummary
   skipVerify: boolean
-  /** The target the event went to (or would have): its URL, or `pattern=URL`; undefined when none matched. */
-  target?: string
 }
 
 type Events = { delivery: [ListenerDelivery] }
@@ -86,8 +78,6 @@ export class WebhookListener extends EventEmitter<Events> {
   /** Resolved once: the pipeline below asks it where an event goes and never branches per target. */
   readonly targets: readonly ForwardTarget[]
   private readonly forwarder: Forwarder
-  /** The forwarder was made here, so close() lets go of its connections. */
-  private readonly ownsForwarder: boolean
   private readonly now: () => number
   private readonly inFlight = new Map<string, Promise<ForwardResult>>()
   private readonly pending = new Set<Promise<unknown>>()
@@ -97,16 +87,10 @@ export class WebhookListener extends EventEmitter<Events> {
   constructor(opts: ListenerOptions) {
     super()
     this.opts = opts
-    this.targets = opts.targets ?? (opts.forward ? [{ pattern: null, url: opts.forward }] : [])
+    this.targets = opts.targets
     if (this.targets.length === 0) throw new Error('the listener needs at least one target')
-    this.forwarder = opts.forwarder ?? new Forwarder({ timeoutMs: opts.forwardTimeoutMs, headers: opts.headers })
-    this.ownsForwarder = !opts.forwarder
+    this.forwarder = opts.forwarder
     this.now = opts.now ?? Date.now
-  }
-
-  /** The default target's URL (a bare --forward), if any. */
-  get forwardUrl(): URL | undefined {
-    return defaultTarget(this.targets)?.url
   }
 
   get skipVerify(): boolean {
@@ -150,24 +134,15 @@ export class WebhookListener extends EventEmitter<Events> {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending])
     server.closeAllConnections()
     await closed
-    if (this.ownsForwarder) await this.forwarder.close()
   }
 
   private serve(req: IncomingMessage, res: ServerResponse): void {
-    const limit = this.opts.maxBodyBytes ?? MAX_BODY_BYTES
-    const chunks: Buffer[] = []
-    let size = 0
-    // A body declared too large is answered at once (and the connection closed), never read.
-    let tooLarge = Number(req.headers['content-length']) > limit
-    req.on('data', (c: Buffer) => {
-      size += c.length
-      if (size > limit) tooLarge = true
-      else chunks.push(c)
-    })
-    const work = new Promise<void>((resolve) => {
-      const respond = () => {
-        const body = tooLarge ? new Uint8Array(0) : Buffer.concat(chunks)
-        this.handle({ method: req.method ?? 'GET', headers: req.headers, body, tooLarge })
+    // A body declared too large is answered at once (and the connection closed), never read; one
+    // that grows past the limit is drained and answered at its end. A failed request gets no answer.
+    const work = readCappedBody(req, { limit: this.opts.maxBodyBytes ?? MAX_BODY_BYTES }).then(
+      (read) => {
+        if (!read.ok && read.tooLarge === 'declared') res.setHeader('connection', 'close')
+        return this.handle({ method: req.method ?? 'GET', headers: req.headers, body: read.ok ? read.body : new Uint8Array(0), tooLarge: !read.ok })
           .then((answer) => {
             res.writeHead(answer.status, { 'content-type': 'application/json', ...(answer.status === 405 ? { allow: 'POST' } : {}) })
             res.end(JSON.stringify(answer.body))
@@ -176,14 +151,9 @@ export class WebhookListener extends EventEmitter<Events> {
             res.writeHead(500, { 'content-type': 'application/json' })
             res.end(JSON.stringify(errorBody('internal_error', `the listener failed: ${(err as Error).message}`)))
           })
-          .finally(resolve)
-      }
-      if (tooLarge) {
-        res.setHeader('connection', 'close')
-        respond()
-      } else req.on('end', respond)
-      req.on('error', () => resolve())
-    })
+      },
+      () => undefined,
+    )
     this.pending.add(work)
     void work.finally(() => this.pending.delete(work))
   }
@@ -207,7 +177,7 @@ export class WebhookListener extends EventEmitter<Events> {
     // A verified body was parsed by the verifier: summarize that object instead of parsing again.
     const summary = summarizeEvent(verdict?.ok && verdict.event ? verdict.event : delivery.body, headers)
     const target = targetFor(this.targets, summary.type)
-    const base: Omit<NewDeliveryRecord, 'outcome' | 'answeredStatus' | 'verification'> = {
+    const base: Omit<NewLoggedDelivery, 'outcome' | 'answeredStatus' | 'verification'> = {
       receivedAt,
       source: 'service',
       eventId: summary.eventId,
@@ -215,10 +185,9 @@ export class WebhookListener extends EventEmitter<Events> {
       chargeId: summary.charge?.id,
       headers,
       body: delivery.body,
-      forwardUrl: target?.url.href,
-      route: target?.pattern ?? undefined,
+      ...loggedTarget(target),
     }
-    const finish = (rec: NewDeliveryRecord, body: unknown) => this.finish(rec, summary, target, body)
+    const finish = (rec: NewLoggedDelivery, body: unknown) => this.finish(rec, summary, body)
     if (!verdict) {
       // Too large: never read, so never verified.
       const limit = this.opts.maxBodyBytes ?? MAX_BODY_BYTES
@@ -286,10 +255,10 @@ export class WebhookListener extends EventEmitter<Events> {
    * The record is visible to isDelivered() at once (same connection), which closes the window
    * for a concurrent copy.
    */
-  private async finish(rec: NewDeliveryRecord, summary: EventSummary, target: ForwardTarget | undefined, body: unknown): Promise<DeliveryAnswer> {
+  private async finish(rec: NewLoggedDelivery, summary: EventSummary, body: unknown): Promise<DeliveryAnswer> {
     const record = this.opts.store.record(rec)
     await this.opts.store.committed()
-    this.emit('delivery', { record, summary, skipVerify: this.skipVerify, target: target && targetName(target) })
+    this.emit('delivery', { record, summary, skipVerify: this.skipVerify })
     return { status: record.answeredStatus, body, record }
   }
 }

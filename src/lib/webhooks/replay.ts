@@ -7,9 +7,9 @@
 import { EXIT } from '../contract/errors.js'
 import { WEBHOOK_HEADERS } from '../contract/event-types.js'
 import { CliError, UsageError } from '../errors.js'
-import type { DeliveryRecord, EventStore } from './event-store.js'
+import type { LoggedDelivery, EventStore } from './event-store.js'
 import { summarizeEvent } from './event-summary.js'
-import { type Forwarder, type ForwardResult, type ForwardTarget, forwardedHeaders, parseForwardUrl, targetFor } from './forward.js'
+import { type Forwarder, type ForwardResult, type ForwardTarget, forwardedHeaders, loggedTarget, parseForwardUrl, targetFor } from './forward.js'
 import { signatureHeader, verifySignature } from './signature.js'
 
 export interface ReplayOptions {
@@ -25,8 +25,8 @@ export interface ReplayOptions {
 }
 
 export interface ReplayResult {
-  original: DeliveryRecord
-  record: DeliveryRecord
+  original: LoggedDelivery
+  record: LoggedDelivery
   url: URL
   result: ForwardResult
   /** False when no secret was known and the original signature headers were sent. */
@@ -37,7 +37,7 @@ export interface ReplayResult {
  * The known secret that signed this delivery (timestamp age ignored), if any. A delivery that
  * no known secret signed is never re-signed: that would turn a forgery into a valid event.
  */
-function signingSecret(original: DeliveryRecord, secrets: readonly string[]): string | undefined {
+function signingSecret(original: LoggedDelivery, secrets: readonly string[]): string | undefined {
   if (secrets.length === 0) return undefined
   const verdict = verifySignature({
     body: original.body,
@@ -95,7 +95,7 @@ export async function replayEvent(opts: ReplayOptions): Promise<ReplayResult> {
     verifyMessage: original.verifyMessage,
     outcome: result.ok ? 'forwarded' : 'failed',
     answeredStatus: 0,
-    forwardUrl: url.href,
+    ...loggedTarget({ pattern: null, url }),
     forwardStatus: result.status,
     latencyMs: result.latencyMs,
     error: result.ok ? undefined : result.message,

@@ -9,11 +9,10 @@ import type { RunningSandbox } from '../../../src/lib/sandbox/types.js'
 import { ListenFeed } from '../../../src/lib/tui/view-models/listen-feed.js'
 import { ChargeConfirmer } from '../../../src/lib/webhooks/confirm.js'
 import { EventStore } from '../../../src/lib/webhooks/event-store.js'
-import { parseForwardUrl } from '../../../src/lib/webhooks/forward.js'
 import { WebhookListener } from '../../../src/lib/webhooks/listener.js'
 import { setWebhookUrl } from '../../../src/lib/sandbox-client/panel-client.js'
 import { verifySignature } from '../../../src/lib/webhooks/signature.js'
-import { startApp, type TargetApp } from '../../helpers/webhooks.js'
+import { forwarding, startApp, type TargetApp } from '../../helpers/webhooks.js'
 import { startListen } from '../../helpers/listen-harness.js'
 
 let sb: RunningSandbox
@@ -77,7 +76,8 @@ describe('svc webhooks listen with the local sandbox', () => {
 
   it('confirms every charge event with the API in the live view model (listener on the wall clock)', async () => {
     const store = await EventStore.open({ path: ':memory:' })
-    const listener = new WebhookListener({ forward: parseForwardUrl(`127.0.0.1:${target.port}`), secrets: [sb.webhookSecret], store, port: 0 })
+    const forward = forwarding(`127.0.0.1:${target.port}`)
+    const listener = new WebhookListener({ ...forward, secrets: [sb.webhookSecret], store, port: 0 })
     const feed = new ListenFeed({ confirmer: new ChargeConfirmer((id) => client.getCharge(id)) })
     listener.on('delivery', (d) => feed.add(d))
     const url = await listener.start()
@@ -95,6 +95,7 @@ describe('svc webhooks listen with the local sandbox', () => {
       expect(s.counts).toMatchObject({ total: 3, forwarded: 3 })
     } finally {
       await listener.close()
+      await forward.forwarder.close()
       store.close()
     }
   })

@@ -4,7 +4,7 @@
  * shows where deliveries come from, with the notes above the view.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { parseForwardUrl } from '../../../src/lib/webhooks/forward.js'
+import { parseForwardTargets } from '../../../src/lib/webhooks/forward.js'
 import { runListen } from '../../../src/lib/services/listen.js'
 import { testIO } from '../../helpers/test-io.js'
 import { Keys, Screen } from '../../helpers/render-at.js'
@@ -27,7 +27,7 @@ describe('runListen on a terminal', () => {
     stops.push(stop)
     const text = () => screen.frames.join('')
     const running = runListen({
-      forward: parseForwardUrl('127.0.0.1:9/hooks'),
+      targets: parseForwardTargets(['127.0.0.1:9/hooks']),
       host: '127.0.0.1',
       port: 0,
       secrets: [SECRET],

@@ -5,9 +5,10 @@ import { ListenApp } from '../../../src/lib/tui/components/ListenApp.js'
 import { ListenFeed } from '../../../src/lib/tui/view-models/listen-feed.js'
 import { StatusLog } from '../../../src/lib/tui/view-models/status-log.js'
 import { ChargeConfirmer } from '../../../src/lib/webhooks/confirm.js'
-import type { DeliveryRecord } from '../../../src/lib/webhooks/event-store.js'
+import type { LoggedDelivery } from '../../../src/lib/webhooks/event-store.js'
 import { summarizeEvent } from '../../../src/lib/webhooks/event-summary.js'
 import { chargeEvent } from '../../helpers/webhooks.js'
+import { heardDelivery } from '../../helpers/event-log.js'
 import { renderAt } from '../../helpers/render-at.js'
 import { ApiError } from '../../../src/lib/errors.js'
 import { deliveryLine } from '../../../src/lib/webhooks/ndjson.js'
@@ -16,27 +17,21 @@ import { clockTime } from '../../../src/lib/tui/text/format.js'
 const CHARGE = 'c0ffee'.padEnd(24, '0')
 let seq = 0
 
-function delivery(type: string, over: Partial<DeliveryRecord> = {}, chargeId = CHARGE) {
+function delivery(type: string, over: Partial<LoggedDelivery> = {}, chargeId = CHARGE) {
   const body = Buffer.from(chargeEvent(`evt_${++seq}`, type, chargeId))
-  const record: DeliveryRecord = {
+  return heardDelivery({
     seq,
     receivedAt: new Date(Date.UTC(2026, 10, 22, 12, 0, seq)).toISOString(),
-    source: 'service',
     eventId: `evt_${seq}`,
     type,
     chargeId,
-    attempt: 1,
     headers: { 'content-type': 'application/json', 'x-svc-event-id': `evt_${seq}`, 'x-svc-event-type': type },
     body,
-    verification: 'verified',
-    outcome: 'forwarded',
-    answeredStatus: 200,
     forwardStatus: 200,
     latencyMs: 3,
     forwardUrl: 'http://localhost:3000/',
     ...over,
-  }
-  return { record, summary: summarizeEvent(body), skipVerify: false }
+  })
 }
 
 /** An API whose charges are in the states the test says. */
@@ -152,8 +147,8 @@ describe('ListenApp', () => {
   it('with several targets, says on each row and in the details which app the event went to', async () => {
     const feed = new ListenFeed({ showTargets: true })
     const app = mount(feed)
-    feed.add({ ...delivery('charge.split.completed', { forwardUrl: 'http://localhost:4000/split' }), target: 'charge.split.*=http://localhost:4000/split' })
-    feed.add({ ...delivery('charge.settled'), target: 'http://localhost:3000/' })
+    feed.add(delivery('charge.split.completed', { forwardUrl: 'http://localhost:4000/split', route: 'charge.split.*' }))
+    feed.add(delivery('charge.settled'))
     await until(app, '⇢ charge.split.*=http://localhost:4000/split')
     expect(frame(app)).toContain('⇢ http://localhost:3000/')
     app.stdin.write('\u001B[B')
@@ -164,7 +159,7 @@ describe('ListenApp', () => {
   it('with one target, leaves it out of the rows (the header says it)', async () => {
     const feed = new ListenFeed()
     const app = mount(feed)
-    feed.add({ ...delivery('charge.settled'), target: 'http://localhost:3000/' })
+    feed.add(delivery('charge.settled'))
     await until(app, 'charge.settled')
     expect(frame(app)).not.toContain('⇢')
   })

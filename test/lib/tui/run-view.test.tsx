@@ -5,31 +5,14 @@ import { ListenFeed } from '../../../src/lib/tui/view-models/listen-feed.js'
 import { runListenView } from '../../../src/lib/tui/mount/run-listen-view.js'
 import { CLEAR_SCREEN } from '../../../src/lib/tui/mount/run-view.js'
 import { ChargeConfirmer } from '../../../src/lib/webhooks/confirm.js'
-import type { DeliveryRecord } from '../../../src/lib/webhooks/event-store.js'
-import { summarizeEvent } from '../../../src/lib/webhooks/event-summary.js'
 import { chargeEvent } from '../../helpers/webhooks.js'
+import { heardDelivery } from '../../helpers/event-log.js'
 import { Keys, Screen } from '../../helpers/render-at.js'
 
 function delivery(n: number, type: string) {
   const chargeId = (n % 7).toString(16).padStart(24, '0')
   const body = Buffer.from(chargeEvent(`evt_${n}`, type, chargeId))
-  const record = {
-    seq: n,
-    receivedAt: new Date(Date.UTC(2026, 10, 22, 12, 0, n)).toISOString(),
-    source: 'service',
-    eventId: `evt_${n}`,
-    type,
-    chargeId,
-    attempt: 1,
-    headers: {},
-    body,
-    verification: 'verified',
-    outcome: 'forwarded',
-    answeredStatus: 200,
-    forwardStatus: 200,
-    latencyMs: 3,
-  } as DeliveryRecord
-  return { record, summary: summarizeEvent(body), skipVerify: false }
+  return heardDelivery({ seq: n, receivedAt: new Date(Date.UTC(2026, 10, 22, 12, 0, n)).toISOString(), eventId: `evt_${n}`, type, chargeId, body, forwardStatus: 200, latencyMs: 3 })
 }
 
 describe('the listener view on a real (fake) terminal', () => {

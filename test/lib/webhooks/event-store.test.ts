@@ -2,20 +2,11 @@ import { statSync } from 'node:fs'
 import { DatabaseSync } from 'node:sqlite'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { EventStore, type NewDeliveryRecord } from '../../../src/lib/webhooks/event-store.js'
+import { EventStore, type NewLoggedDelivery } from '../../../src/lib/webhooks/event-store.js'
+import { newDelivery } from '../../helpers/event-log.js'
 
-function rec(eventId: string, outcome: NewDeliveryRecord['outcome'] = 'forwarded', type = 'charge.settled'): NewDeliveryRecord {
-  return {
-    receivedAt: '2026-11-22T12:00:00.000Z',
-    source: 'service',
-    eventId,
-    type,
-    headers: { 'content-type': 'application/json' },
-    body: Buffer.from([0x7b, 0xff, 0x7d]),
-    verification: 'verified',
-    outcome,
-    answeredStatus: outcome === 'failed' ? 502 : 200,
-  }
+function rec(eventId: string, outcome: NewLoggedDelivery['outcome'] = 'forwarded', type = 'charge.settled'): NewLoggedDelivery {
+  return newDelivery({ eventId, type, outcome, headers: { 'content-type': 'application/json' }, body: Buffer.from([0x7b, 0xff, 0x7d]) })
 }
 
 describe('EventStore', () => {

@@ -3,6 +3,7 @@ import { EventStore } from '../../../src/lib/webhooks/event-store.js'
 import { Forwarder, parseForwardTargets } from '../../../src/lib/webhooks/forward.js'
 import { replayEvent } from '../../../src/lib/webhooks/replay.js'
 import { verifySignature } from '../../../src/lib/webhooks/signature.js'
+import { newDelivery } from '../../helpers/event-log.js'
 import { chargeEvent, SECRET, sha256, signedHeaders, startApp, type TargetApp } from '../../helpers/webhooks.js'
 
 const T0 = 1_790_000_000
@@ -14,18 +15,19 @@ afterEach(async () => {
 
 async function storeWith(body: string, headers: Record<string, string>, forwardUrl: string, verification: 'verified' | 'failed' = 'verified') {
   const store = await EventStore.open({ path: ':memory:' })
-  store.record({
-    receivedAt: new Date(T0 * 1000).toISOString(),
-    source: 'service',
-    eventId: 'evt_r',
-    type: 'charge.settled',
-    headers,
-    body: Buffer.from(body),
-    verification,
-    outcome: verification === 'verified' ? 'forwarded' : 'rejected',
-    answeredStatus: 200,
-    forwardUrl,
-  })
+  store.record(
+    newDelivery({
+      receivedAt: new Date(T0 * 1000).toISOString(),
+      eventId: 'evt_r',
+      type: 'charge.settled',
+      headers,
+      body: Buffer.from(body),
+      verification,
+      outcome: verification === 'verified' ? 'forwarded' : 'rejected',
+      answeredStatus: 200,
+      forwardUrl,
+    }),
+  )
   return store
 }
 

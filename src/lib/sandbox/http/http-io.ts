@@ -7,9 +7,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { z } from 'zod'
 import { detailsFromZod, type ErrorDetail } from '../../contract/schemas.js'
+import { MAX_BODY_BYTES, readCappedBody } from '../../net/body.js'
 import { SandboxApiError, invalidRequest } from '../api-error.js'
 
-export const MAX_BODY_BYTES = 1024 * 1024
 /** A body this much over the limit is not drained any more: the connection is cut. */
 const MAX_DRAIN_BYTES = 16 * MAX_BODY_BYTES
 
@@ -44,37 +44,10 @@ export function parseTarget(target: string | undefined): { pathname: string; sea
 export function readBody(req: IncomingMessage): Promise<Buffer> {
   // A body declared too large is refused before it is read (and the connection closed after the
   // answer), rather than drained: up to 16 MiB would be read first, and past that, cut unanswered.
-  if (Number(req.headers['content-length']) > MAX_BODY_BYTES) return Promise.reject(bodyTooLarge({ connection: 'close' }))
-  // Listeners rather than `for await`: an async iterator per request cost more than the reading.
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    const done = (err?: unknown): void => {
-      req.off('data', onData)
-      req.off('end', onEnd)
-      req.off('error', done)
-      req.off('close', onClose)
-      if (err !== undefined) reject(err)
-      else if (size > MAX_BODY_BYTES) reject(bodyTooLarge())
-      else resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks))
-    }
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length
-      if (size > MAX_DRAIN_BYTES) {
-        req.socket.destroy()
-        done(new SandboxApiError('invalid_request', 'Corpo da requisição grande demais.', { status: 413 }))
-        return
-      }
-      if (size <= MAX_BODY_BYTES) chunks.push(chunk)
-    }
-    const onEnd = (): void => done()
-    const onClose = (): void => {
-      if (!req.complete) done(Object.assign(new Error('the client closed the connection before the body ended'), { code: 'ECONNRESET' }))
-    }
-    req.on('data', onData)
-    req.once('end', onEnd)
-    req.once('error', done)
-    req.once('close', onClose)
+  return readCappedBody(req, { limit: MAX_BODY_BYTES, drainLimit: MAX_DRAIN_BYTES }).then((r) => {
+    if (r.ok) return r.body
+    if (r.tooLarge === 'cut') throw new SandboxApiError('invalid_request', 'Corpo da requisição grande demais.', { status: 413 })
+    throw bodyTooLarge(r.tooLarge === 'declared' ? { connection: 'close' } : undefined)
   })
 }
 

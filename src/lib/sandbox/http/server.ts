@@ -22,8 +22,6 @@ import { Router } from './router.js'
 import type { SandboxServerDeps } from './server-deps.js'
 import type { Environment } from '../../contract/schemas.js'
 
-export { MAX_BODY_BYTES } from './http-io.js'
-
 const apiRouter = new Router(API_ROUTES)
 // `/openapi.json` is open too: the document of this sandbox (openapi.ts).
 const openRouter = new Router([...OPEN_ROUTES, OPENAPI_ROUTE], { headAsGet: false })

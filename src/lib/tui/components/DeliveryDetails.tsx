@@ -32,7 +32,7 @@ export function DeliveryDetails({ delivery: d, maxLines = 24, now }: { delivery:
     </Text>,
     <Text key="o" wrap="truncate-end">
       outcome: {d.outcome}, answered {d.answeredStatus || '—'}
-      {d.target ? `, target ${safeText(d.target)}` : d.forwardUrl ? `, forwarded to ${safeText(d.forwardUrl)}` : ''}
+      {d.target ? `, target ${safeText(d.target)}` : ''}
       {d.forwardStatus !== undefined ? ` → ${d.forwardStatus}` : ''}
       {d.latencyMs !== undefined ? ` in ${d.latencyMs} ms` : ''}
     </Text>,

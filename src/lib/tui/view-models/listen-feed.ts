@@ -6,21 +6,22 @@
 import { TEST_EVENT_TYPE } from '../../contract/event-types.js'
 import { statusOfEventType } from '../../domain/charge-states.js'
 import { type ChargeConfirmer, replayVerdict, type Verdict } from '../../webhooks/confirm.js'
-import type { DeliveryRecord, Outcome } from '../../webhooks/event-store.js'
+import type { LoggedDelivery, Outcome } from '../../webhooks/event-store.js'
 import { type EventSummary, summarizeEvent } from '../../webhooks/event-summary.js'
 import type { ListenerDelivery } from '../../webhooks/listener.js'
+import { targetName, targetOfLogged } from '../../webhooks/forward.js'
 import { type Lane, LaneBook } from './lanes.js'
 import { type ActivityLane, ActivityBook } from './activity.js'
 
 /** A delivery as the view keeps it: the log's record without the raw bytes, plus what the view adds. */
-export interface FeedDelivery extends Omit<DeliveryRecord, 'body'> {
+export interface FeedDelivery extends Omit<LoggedDelivery, 'body'> {
   /** The start of the body as text, for the details view (the full bytes stay in the log). */
   bodyPreview: string
   summary: EventSummary
   skipVerify: boolean
   verdict?: Verdict
   outOfOrder?: boolean
-  /** The target it went to (or would have): the URL, or `pattern=URL`. */
+  /** The target it went to (or would have), named from the record's forwardUrl and route: the URL, or `pattern=URL`. */
   target?: string
   /** Several targets: the row names this one's. */
   showTarget?: boolean
@@ -97,15 +98,16 @@ export class ListenFeed {
   }
 
   /** A delivery handled by the listener (or a replay's record). */
-  add(input: ListenerDelivery | { record: DeliveryRecord; skipVerify?: boolean; target?: string }): void {
+  add(input: ListenerDelivery | { record: LoggedDelivery; skipVerify?: boolean }): void {
     const { record } = input
     const summary = 'summary' in input ? input.summary : summarizeEvent(record.body, record.headers)
+    const target = targetOfLogged(record)
     const delivery: FeedDelivery = {
       ...record,
       bodyPreview: Buffer.from(record.body.subarray(0, PREVIEW_BYTES)).toString('utf8'),
       summary,
       skipVerify: Boolean(input.skipVerify),
-      ...(input.target ? { target: input.target, showTarget: this.showTargets } : {}),
+      ...(target ? { target: targetName(target), showTarget: this.showTargets } : {}),
     }
     delete (delivery as { body?: unknown }).body
     const c = this.state.counts
