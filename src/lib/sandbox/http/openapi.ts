@@ -87,11 +87,11 @@ const PANEL_DOCS: Record<string, RouteDoc> = {
     errors: [400, 401],
   },
   'POST /keys/revoke': { operationId: 'sandboxRevokeKey', summary: 'Revoke an API key', body: { schema: 'SandboxKeyRevoke' }, status: 200, answer: 'The key, revoked (masked).', errors: [400, 401, 404] },
-  'GET /account': { operationId: 'sandboxGetSettings', summary: 'Read the account settings', status: 200, answer: 'Plan, fees, hold, activation flags, QR validity.', errors: [401] },
+  'GET /account': { operationId: 'sandboxGetSettings', summary: 'Read the account settings', status: 200, answer: 'Plan, fees, hold, activation flags, QR validity, whether settlements are held.', errors: [401] },
   'PATCH /account': {
     operationId: 'sandboxUpdateSettings',
     summary: 'Change the account settings',
-    description: 'Plan percentage, fixed fee, settlement hold, activation flags and QR validity, for new charges.',
+    description: 'Plan percentage, fixed fee, settlement hold, activation flags and QR validity, for new charges; holdSettlements keeps paid charges in paid_pending_settlement past their estimate (a late settlement to rehearse).',
     body: { schema: 'SandboxAccountPatch' },
     status: 200,
     answer: 'The settings.',
