@@ -91,7 +91,8 @@ const PANEL_DOCS: Record<string, RouteDoc> = {
   'PATCH /account': {
     operationId: 'sandboxUpdateSettings',
     summary: 'Change the account settings',
-    description: 'Plan percentage, fixed fee, settlement hold, activation flags and QR validity, for new charges; holdSettlements keeps paid charges in paid_pending_settlement past their estimate (a late settlement to rehearse).',
+    description:
+      'Plan percentage, fixed fee, settlement hold, activation flags and QR validity, for new charges; holdSettlements keeps paid charges in paid_pending_settlement past their estimate (a late settlement to rehearse).',
     body: { schema: 'SandboxAccountPatch' },
     status: 200,
     answer: 'The settings.',
