@@ -4,6 +4,7 @@ import { hasRelativeTime, parseListFlags } from '../../lib/charges/list-query.js
 import { chargeSink, listMode } from '../../lib/charges/list-sink.js'
 import { anyRelative, FlagReader, parseSettledFlags, zonedCreatedFlags } from '../../lib/charges/operator-flags.js'
 import { overdueCharges, settledBetween } from '../../lib/charges/operator-lists.js'
+import { readOnServiceClock } from '../../lib/charges/service-clock.js'
 import { parseSeparator } from '../../lib/output/csv.js'
 import { overdueTable } from '../../lib/output/overdue-view.js'
 import { overdueTsvRow } from '../../lib/output/charge-list-view.js'
@@ -85,14 +86,12 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
     const separator = parseSeparator(this.flags.separator)
     if (this.flags.overdue) return this.listOverdue(separator)
     if (this.flags['settled-after'] !== undefined || this.flags['settled-before'] !== undefined) return this.listSettled(separator)
-    let query = parseListFlags(zonedCreatedFlags(this.flags, new Date()))
+    const query = await readOnServiceClock(
+      () => this.client(),
+      hasRelativeTime(this.flags),
+      (now) => parseListFlags(zonedCreatedFlags(this.flags, now), now),
+    )
     const client = await this.client()
-    if (hasRelativeTime(this.flags)) {
-      // `2h` means two hours before the server's now (a sandbox clock may be days ahead): one
-      // small request reads its Date header, then the flags are computed again on that clock.
-      await client.listCharges({ limit: 1 })
-      query = parseListFlags(zonedCreatedFlags(this.flags, client.serverNow()), client.serverNow())
-    }
     const mode = listMode(this.flags, this.io)
     if (mode === 'table') this.note(`${await this.badge('err')} charges${query.status ? ` · ${query.status}` : ''}`)
     if (!this.flags.all) return client.listCharges(query)
@@ -106,12 +105,12 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
   private async listSettled(separator: string): Promise<undefined> {
     const f = this.flags
     const pageSize = f.limit === undefined ? undefined : parseListFlags({ limit: f.limit }).limit
-    let range = parseSettledFlags(f, new Date())
+    const range = await readOnServiceClock(
+      () => this.client(),
+      anyRelative(f['settled-after'], f['settled-before']),
+      (now) => parseSettledFlags(f, now),
+    )
     const client = await this.client()
-    if (anyRelative(f['settled-after'], f['settled-before'])) {
-      await client.listCharges({ limit: 1 })
-      range = parseSettledFlags(f, client.serverNow())
-    }
     const mode = listMode(f, this.io)
     if (mode === 'table') this.note(`${await this.badge('err')} charges · settled in range`)
     const sink = chargeSink(this.io, mode, () => client.serverNow(), separator, { timeZone: f.tz, settled: true })

@@ -7,6 +7,7 @@ import { Flags } from '@oclif/core'
 import type { ApiClient } from '../api/types.js'
 import { anyRelative, type ReportFlags, type ReportRangeFlags, parseReportFlags } from '../charges/operator-flags.js'
 import { PERIOD_UNITS } from '../domain/calendar.js'
+import { readOnServiceClock } from '../charges/service-clock.js'
 
 export const reportFlags = {
   from: Flags.string({ description: 'First day (or instant) of the range.', helpValue: 'DATE', required: true }),
@@ -17,10 +18,6 @@ export const reportFlags = {
   separator: Flags.string({ description: "CSV field separator, one character (e.g. ';').", dependsOn: ['csv'], helpValue: 'CHAR', helpGroup: 'OUTPUT' }),
 }
 
-export async function readReportRange(flags: ReportFlags, client: () => Promise<ApiClient>, hint: string): Promise<ReportRangeFlags> {
-  const range = parseReportFlags(flags, new Date(), hint)
-  if (!anyRelative(flags.from, flags.to)) return range
-  const c = await client()
-  await c.listCharges({ limit: 1 })
-  return parseReportFlags(flags, c.serverNow(), hint)
+export function readReportRange(flags: ReportFlags, client: () => Promise<ApiClient>, hint: string): Promise<ReportRangeFlags> {
+  return readOnServiceClock(client, anyRelative(flags.from, flags.to), (now) => parseReportFlags(flags, now, hint))
 }

@@ -25,7 +25,7 @@ const useCases = {
   createCharge: () => import('../services/create-charge.js'),
   pix: () => import('../domain/pix-decode.js'),
   panel: () => import('../sandbox-client/panel-client.js'),
-  settlement: () => Promise.all([import('../charges/reports.js'), import('../charges/operator-flags.js')]),
+  settlement: () => Promise.all([import('../charges/reports.js'), import('../charges/operator-flags.js'), import('../charges/service-clock.js')]),
   trigger: () => Promise.all([import('../services/trigger.js'), import('../scenarios/fixture.js')]),
   verify: () => import('../webhooks/verify-delivery.js'),
 }
@@ -278,7 +278,7 @@ export const TOOLS: readonly ToolDef[] = [
           .describe('How long before `from` a charge settled in the period may have been created (default 30d).'),
       }),
     async run(args, s) {
-      const [{ settlementReport }, { anyRelative, parseReportFlags }] = await useCases.settlement()
+      const [{ settlementReport }, { anyRelative, parseReportFlags }, { readOnServiceClock }] = await useCases.settlement()
       // The CLI's own reading of the range (exit-2 messages name flags: here the arguments).
       const read = (now: Date) => {
         try {
@@ -289,13 +289,8 @@ export const TOOLS: readonly ToolDef[] = [
           throw new UsageError(err.message.replaceAll('--', ''), { details })
         }
       }
-      let range = read(new Date())
+      const range = await readOnServiceClock(() => s.client(), anyRelative(args.from, args.to), read)
       const client = await s.client()
-      if (anyRelative(args.from, args.to)) {
-        // Ages and today/yesterday count on the service's clock (a sandbox clock may run ahead).
-        await client.listCharges({ limit: 1 })
-        range = read(client.serverNow())
-      }
       const report = await settlementReport(client, { ...range, lookbackMs: parseDuration(args.lookback ?? '30d')! })
       const { settled, refunded } = report.total
       const text =
