@@ -16,7 +16,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['output', 'input', 'net'],
   ['config'],
   ['api'],
-  ['charges', 'webhooks', 'sandbox', 'sandbox-client', 'scenarios'],
+  ['charges', 'webhooks', 'sandbox', 'sandbox-client', 'scenarios', 'relay'],
   ['tui'],
   ['services'],
   ['command-kit', 'mcp'],
@@ -56,6 +56,11 @@ const NEVER: readonly (readonly [from: string, to: string, why: string])[] = [
   ['mcp', 'sandbox', 'the MCP server drives a running sandbox through its panel client, never its server code'],
   ['services', 'mcp', 'use-cases never know the MCP server exists'],
   ['command-kit', 'mcp', 'the command base never knows the MCP server exists'],
+  // `svc relay` faces the internet: it shares only the contract, the one verifier and the wire
+  // helpers. The listener reaches it only through the wire (contract/relay-stream.ts).
+  ...(['sandbox', 'tui', 'commands', 'services', 'mcp', 'api', 'sandbox-client', 'command-kit'] as const).map((to) => ['relay', to, 'the relay is its own server: contract, the verifier and net only'] as const),
+  ['sandbox', 'relay', 'the emulator knows no relay'],
+  ['webhooks', 'relay', 'the listener reaches a relay only through the wire contract'],
 ]
 
 function files(dir: string): string[] {
