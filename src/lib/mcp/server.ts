@@ -133,7 +133,7 @@ export async function callTool(tool: ToolDef, args: unknown, session: McpSession
 let sdk: ReturnType<typeof importSdk> | undefined
 
 function importSdk() {
-  return Promise.all([import('@modelcontextprotocol/sdk/server/index.js'), import('@modelcontextprotocol/sdk/server/stdio.js'), import('@modelcontextprotocol/sdk/types.js')])
+  return Promise.all([import('@modelcontextprotocol/sdk/server/index.js'), import('./transport.js'), import('@modelcontextprotocol/sdk/types.js')])
 }
 
 /** Starts loading the SDK (the most of the start-up); the command calls it first, so the load overlaps reading the credentials. */
@@ -181,7 +181,8 @@ export async function serveMcp(opts: McpServeOptions): Promise<void> {
   const stdin = opts.stdin ?? process.stdin
   const early = answerInitializeEarly(stdin, opts.stdout ?? process.stdout, identity)
   await early.firstLine
-  const [{ Server }, { StdioServerTransport }, { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError }] = await loadSdk()
+  const [{ Server }, { CheckedStdioTransport }, types] = await loadSdk()
+  const { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } = types
   const server = new Server(identity.serverInfo, { capabilities: identity.capabilities, instructions: identity.instructions, jsonSchemaValidator: NO_ELICITATION })
   const byName = new Map(offered.map((t) => [t.name, t]))
   // Calls still running when the client closes stdin are finished and answered before the server closes.
@@ -216,7 +217,7 @@ export async function serveMcp(opts: McpServeOptions): Promise<void> {
   // `initialize`), ready for the tools/list that follows.
   server.oninitialized = () => void loadContract().catch(() => {})
 
-  const transport = new StdioServerTransport(early.input, early.output)
+  const transport = new CheckedStdioTransport(early.input, early.output, types, (line) => session.log(line))
   const ended = new Promise<void>((resolve) => {
     early.input.once('end', resolve)
     early.input.once('close', resolve)

@@ -71,11 +71,18 @@ export async function inputOf(tool: ToolDef): Promise<z.ZodObject> {
   return schema
 }
 
+/**
+ * Every free-text argument has a cap: a huge one is refused naming the field, never carried into
+ * a use-case or echoed back (the whole message is capped too: early-initialize.ts).
+ */
+const CAP = { word: 64, brcode: 512, header: 8192, body: 256 * 1024, secret: 256, override: 2048, overrides: 50, headers: 50 } as const
+
+const capped = (max: number) => z.string().max(max, `must be at most ${max} characters`)
+
 const chargeId = (what = 'the charge') => z.string().regex(CHARGE_ID, 'must be a charge id: 24 hexadecimal characters').describe(`Id of ${what} (24 hexadecimal characters).`)
 
 const instant = (what: string) =>
-  z
-    .string()
+  capped(CAP.word)
     .refine((t) => parseInstant(t) !== undefined, 'must be RFC 3339 (2026-11-01T10:00:00Z), a date (2026-11-01), today, yesterday or an age (2h, 7d)')
     .describe(`${what}: RFC 3339, a date (2026-11-01, local midnight), today, yesterday, or an age back from the service's now (2h, 7d).`)
 
@@ -267,12 +274,11 @@ export const TOOLS: readonly ToolDef[] = [
     access: 'read',
     input: () =>
       z.strictObject({
-        from: z.string().describe("First day of the range: a day (2026-11-01, in tz), today, yesterday, an age (7d, back from the service's now) or an RFC 3339 instant."),
-        to: z.string().describe('Last day of the range, included (same forms; an RFC 3339 instant is excluded).'),
+        from: capped(CAP.word).describe("First day of the range: a day (2026-11-01, in tz), today, yesterday, an age (7d, back from the service's now) or an RFC 3339 instant."),
+        to: capped(CAP.word).describe('Last day of the range, included (same forms; an RFC 3339 instant is excluded).'),
         by: z.enum(['day', 'week', 'month']).optional().describe('Period length (default day; weeks start on Monday).'),
-        tz: z.string().optional().describe('IANA time zone of the days, e.g. America/Sao_Paulo (default: the zone of the machine svc runs on).'),
-        lookback: z
-          .string()
+        tz: capped(CAP.word).optional().describe('IANA time zone of the days, e.g. America/Sao_Paulo (default: the zone of the machine svc runs on).'),
+        lookback: capped(CAP.word)
           .refine((t) => parseDuration(t) !== undefined, 'must be a duration such as 30d or 72h')
           .optional()
           .describe('How long before `from` a charge settled in the period may have been created (default 30d).'),
@@ -306,7 +312,7 @@ export const TOOLS: readonly ToolDef[] = [
       "Checks a Pix copy-and-paste string (EMV BR Code) as a payer's bank would (characters, length, CRC16, the br.gov.bcb.pix template, the Bacen limits) " +
       'and returns its fields: kind (static or dynamic), merchantName, merchantCity, key or url, amountInCents, txid, crc; or valid: false with the reason.',
     access: 'read',
-    input: () => z.strictObject({ brcode: z.string().describe('The copy-and-paste string, e.g. a charge’s pix.qrCode.') }),
+    input: () => z.strictObject({ brcode: capped(CAP.brcode).describe('The copy-and-paste string, e.g. a charge’s pix.qrCode.') }),
     async run({ brcode }) {
       const { decodePix } = await useCases.pix()
       const verdict = decodePix(brcode.trim())
@@ -326,9 +332,12 @@ export const TOOLS: readonly ToolDef[] = [
     access: 'read',
     input: () =>
       z.strictObject({
-        headers: z.record(z.string(), z.string()).describe('The delivery’s headers (X-SVC-Signature, X-SVC-Timestamp, X-SVC-Event-Id, X-SVC-Event-Type), any case.'),
-        body: z.string().describe('The raw body, byte for byte as received.'),
-        secret: z.string().min(1).optional().describe("The webhook secret (whsec_…); default SVC_WEBHOOK_SECRET or the profile's."),
+        headers: z
+          .record(capped(CAP.word), capped(CAP.header))
+          .refine((h) => Object.keys(h).length <= CAP.headers, `must hold at most ${CAP.headers} headers`)
+          .describe('The delivery’s headers (X-SVC-Signature, X-SVC-Timestamp, X-SVC-Event-Id, X-SVC-Event-Type), any case.'),
+        body: capped(CAP.body).describe('The raw body, byte for byte as received.'),
+        secret: capped(CAP.secret).min(1).optional().describe("The webhook secret (whsec_…); default SVC_WEBHOOK_SECRET or the profile's."),
         toleranceSeconds: z.number().int().min(0).optional().describe(`Allowed clock difference either way (default ${LIMITS.webhookToleranceSeconds}).`),
       }),
     async run(args, s) {
@@ -356,7 +365,11 @@ export const TOOLS: readonly ToolDef[] = [
       z.strictObject({
         type: z.enum(EVENT_TYPES).describe('The event type (spec 6.3).'),
         env: z.enum(['test', 'live']).optional().describe("Environment to emit in (default: the type's, else the key's)."),
-        overrides: z.array(z.string()).optional().describe('Fields of the first request body: path=value (amountInCents=2500, metadata.order=42) or path:=json.'),
+        overrides: z
+          .array(capped(CAP.override))
+          .max(CAP.overrides, `must hold at most ${CAP.overrides} overrides`)
+          .optional()
+          .describe('Fields of the first request body: path=value (amountInCents=2500, metadata.order=42) or path:=json.'),
       }),
     async run(args, s) {
       const { credentials } = s
@@ -381,8 +394,7 @@ export const TOOLS: readonly ToolDef[] = [
     needs: 'sandbox',
     input: () =>
       z.strictObject({
-        duration: z
-          .string()
+        duration: capped(CAP.word)
           .refine((t) => (parseDuration(t) ?? 0) >= 1, 'must be a duration such as 90s, 10m or 25h')
           .describe('How far to move: 90s, 10m, 25h, 1h30m, 2d.'),
       }),
@@ -401,7 +413,7 @@ export const TOOLS: readonly ToolDef[] = [
     needs: 'sandbox',
     input: () =>
       z.strictObject({
-        eventId: z.string().min(1).optional().describe('Only the delivery of this event.'),
+        eventId: capped(CAP.word).min(1).optional().describe('Only the delivery of this event.'),
         env: z.enum(['test', 'live']).optional().describe("Environment (default: the key's)."),
         limit: z.number().int().min(1).max(1000).optional().describe('At most this many deliveries (1 to 1000, default 50).'),
       }),
