@@ -55,7 +55,7 @@ export async function mcpOverPipes(o: { apiKey: string; baseUrl: string; source?
       }
     }
   })
-  const session = new McpSession({ credentials, env: o.env ?? {}, timeoutMs: 10_000, userAgent: 'svc/test (mcp)', log: (l) => log.push(l) })
+  const session = new McpSession({ credentials, env: o.env ?? {}, timeoutMs: 10_000, userAgent: 'svc/test (mcp)', allowLiveWrites: o.allowLiveWrites, log: (l) => log.push(l) })
   const served = serveMcp({ session, allowLiveWrites: o.allowLiveWrites ?? false, only: o.only, version: '0.0.0-test', stdin, stdout })
   const write = (raw: string | Buffer) => void stdin.write(raw)
   const send = (m: object) => write(`${JSON.stringify(m)}\n`)

@@ -33,7 +33,15 @@ export interface StartOptions {
 
 /** Serves until the client closes stdin, or SIGINT/SIGTERM; then closes the session's clients. */
 export async function startMcp(o: StartOptions): Promise<void> {
-  const session = new McpSession({ credentials: o.credentials, profile: o.profile, env: o.env, timeoutMs: o.timeoutMs, userAgent: `svc/${o.version} (mcp)`, log: o.log })
+  const session = new McpSession({
+    credentials: o.credentials,
+    profile: o.profile,
+    env: o.env,
+    timeoutMs: o.timeoutMs,
+    userAgent: `svc/${o.version} (mcp)`,
+    allowLiveWrites: o.allowLiveWrites,
+    log: o.log,
+  })
   const stop = new AbortController()
   const onSignal = () => stop.abort()
   process.once('SIGINT', onSignal)

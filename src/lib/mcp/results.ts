@@ -8,6 +8,7 @@
 import { redact } from '../config/mask.js'
 import type { ErrorDetail } from '../contract/schemas.js'
 import { ApiError, CliError, NetworkError } from '../errors.js'
+import { forAgent, inToolWords } from './wording.js'
 
 export interface ToolOutput {
   structured: Record<string, unknown>
@@ -38,22 +39,27 @@ export function successResult(output: ToolOutput, secrets: readonly string[]): T
   const structured = clean(output.structured, secrets)
   return {
     content: [
-      { type: 'text', text: redact(output.text, [...secrets]) },
+      { type: 'text', text: redact(inToolWords(output.text), [...secrets]) },
       { type: 'text', text: JSON.stringify(structured) },
     ],
     structuredContent: structured,
   }
 }
 
-/** The error object of anything a tool threw: API errors as the API sent them, the CLI's own errors in the same shape. */
+/**
+ * The error object of anything a tool threw: API errors as the API sent them, the CLI's own errors
+ * in the same shape; fields, message and hint in the tools' words (wording.ts).
+ */
 export function toolErrorOf(err: unknown): ToolError {
   if (err instanceof ApiError) {
     const body = err.toBody().error as ToolError['error']
-    return { error: body, status: err.status, ...(err.hint ? { hint: err.hint } : {}) }
+    const { message, details, hint } = forAgent({ code: body.code, message: body.message, details: body.details, hint: err.hint })
+    return { error: { ...body, message, ...(details ? { details } : {}) }, status: err.status, ...(hint ? { hint } : {}) }
   }
   if (err instanceof CliError) {
-    const error: ToolError['error'] = { code: err.code, message: err.message, ...(err.details?.length ? { details: err.details } : {}) }
-    return { error, ...(err.hint ? { hint: err.hint } : {}) }
+    const { message, details, hint } = forAgent({ code: err.code, message: err.message, details: err.details?.length ? err.details : undefined, hint: err.hint })
+    const error: ToolError['error'] = { code: err.code, message, ...(details ? { details } : {}) }
+    return { error, ...(hint ? { hint } : {}) }
   }
   const message = err instanceof Error ? err.message : String(err)
   return { error: { code: 'internal_error', message: `svc failed unexpectedly: ${message}` }, hint: 'This is a bug in svc; run `svc mcp` with SVC_DEBUG=1 and report its stderr.' }
@@ -63,9 +69,10 @@ export function errorResult(err: unknown, secrets: readonly string[]): ToolResul
   const body = clean(toolErrorOf(err), secrets)
   const { code, message, requestId } = body.error
   const kind = err instanceof NetworkError ? 'Network failure' : err instanceof ApiError ? `The API refused (${body.status} ${code})` : `Error [${code}]`
-  // Details the message does not already name are added to the sentence.
+  // Each detail's reason is added to the sentence unless the message already says it: a message
+  // that names the field ("Invalid tz; nothing was sent.") still needs the reason.
   const fields = body.error.details
-    ?.filter((d) => !message.includes(d.field))
+    ?.filter((d) => !message.includes(d.message))
     .map((d) => `${d.field}: ${d.message}`)
     .join('; ')
   const text = `${kind}: ${message}${fields ? ` (${fields})` : ''}${requestId ? ` requestId ${requestId}` : ''}${body.hint ? `${/[.!?]$/.test(message) ? '' : '.'} ${body.hint}` : ''}`

@@ -7,6 +7,8 @@
 import type { ApiClient } from '../api/types.js'
 import { redact } from '../config/mask.js'
 import { type Credentials, resolveWebhookSecrets } from '../config/resolve.js'
+import type { Environment } from '../contract/schemas.js'
+import { UsageError } from '../errors.js'
 import type { PanelClient } from '../sandbox-client/panel-client.js'
 
 export interface SessionOptions {
@@ -16,6 +18,8 @@ export interface SessionOptions {
   env: NodeJS.ProcessEnv
   timeoutMs: number
   userAgent: string
+  /** --allow-live-writes: without it, nothing writes to a live environment, whatever the key. */
+  allowLiveWrites?: boolean
   /** Where diagnostics go (stderr); SVC_DEBUG=1 adds one line per request. Never stdout. */
   log: (line: string) => void
 }
@@ -23,12 +27,28 @@ export interface SessionOptions {
 export class McpSession {
   readonly credentials: Credentials
   readonly env: NodeJS.ProcessEnv
+  readonly allowLiveWrites: boolean
   private readonly clients = new Map<string, Promise<ApiClient>>()
   private panelClient?: PanelClient
 
   constructor(private readonly opts: SessionOptions) {
     this.credentials = opts.credentials
     this.env = opts.env
+    this.allowLiveWrites = opts.allowLiveWrites ?? false
+  }
+
+  /**
+   * Refuses (nothing sent) a write to the live environment unless the user started svc mcp with
+   * --allow-live-writes: a test key of the sandbox can reach its live environment too (trigger_event
+   * env "live", product.paid, set_webhook env "live"), and live is where the flag is the guard.
+   */
+  requireLiveWrites(env: Environment, what: string): void {
+    if (env !== 'live' || this.allowLiveWrites) return
+    throw new UsageError(`${what} would write to the live environment, and svc mcp was started without --allow-live-writes. Nothing was sent.`, {
+      code: 'live_writes_not_allowed',
+      field: 'env',
+      hint: 'Use the test environment, or ask the user to restart svc mcp with --allow-live-writes if live is really meant.',
+    })
   }
 
   /** The secrets no result or log may show in full. */

@@ -53,7 +53,8 @@ export async function createCharge(opts: CreateChargeOptions, ctx: CreateChargeC
   const { charge, created } = await request.catch((error: unknown) => {
     if (error instanceof ApiError && error.apiCode === 'external_id_conflict' && body.externalId !== undefined) {
       // The hint names the order id itself, ready to paste, not a placeholder.
-      const hint = `This externalId already names a charge with a different body: see it with \`svc charges list --external-id ${shellWord(body.externalId)}\`, or use another --external-id.`
+      // Not "use another external id": the order already has its charge, and a second one would charge it twice.
+      const hint = `A charge for this externalId already exists (created with a different body): see it with \`svc charges list --external-id ${shellWord(body.externalId)}\`; do not create another charge for the same order.`
       throw new ApiError({ status: error.status, code: error.apiCode, message: error.message, details: error.details, requestId: error.requestId, hint })
     }
     if (!(error instanceof NetworkError)) throw error

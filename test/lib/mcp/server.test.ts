@@ -13,7 +13,7 @@ import { inputOf, TOOLS } from '../../../src/lib/mcp/tools.js'
 
 const KEY = 'svc_test_0123456789abcdef0123'
 const names = (tools: ReadonlyArray<{ name: string }>) => tools.map((t) => t.name)
-const READ = ['get_charge', 'list_charges', 'get_account', 'settlement_report', 'decode_pix', 'verify_webhook']
+const READ = ['get_charge', 'list_charges', 'get_account', 'settlement_report', 'decode_pix', 'verify_webhook', 'list_overdue', 'get_status', 'get_withdrawal']
 
 describe('chooseTools', () => {
   it('offers every tool with a test key on a local sandbox', () => {
@@ -27,6 +27,16 @@ describe('chooseTools', () => {
     expect(names(offered)).toEqual(READ)
     expect(withheld.find((w) => w.name === 'create_charge')?.why).toMatch(/--allow-live-writes/)
     expect(withheld.find((w) => w.name === 'trigger_event')?.why).toMatch(/local sandbox/)
+  })
+
+  it('offers the sandbox tools of the walk only against a sandbox, and its writes with a live key only when allowed', () => {
+    const sandboxOnly = ['set_webhook', 'resend_delivery', 'set_account', 'get_clock']
+    expect(names(chooseTools({ environment: 'test', sandbox: false, allowLiveWrites: false }).offered)).not.toEqual(expect.arrayContaining(sandboxOnly.slice(0, 1)))
+    expect(names(chooseTools({ environment: 'test', sandbox: true, allowLiveWrites: false }).offered)).toEqual(expect.arrayContaining(sandboxOnly))
+    const live = names(chooseTools({ environment: 'live', sandbox: true, allowLiveWrites: false }).offered)
+    expect(live).toContain('get_clock')
+    expect(live).not.toContain('set_webhook')
+    expect(live).not.toContain('set_account')
   })
 
   it('offers the writes with a live key when allowed, but never the test-only advance', () => {

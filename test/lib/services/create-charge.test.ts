@@ -47,6 +47,10 @@ describe('createCharge', () => {
     await createCharge({ input: parseCreateFlags({ amount: '1500', 'external-id': "o'brien 1" }), payerTaxNumber: '52998224725', environment: 'test' }, ctx)
     const conflict = createCharge({ input: parseCreateFlags({ amount: '1600', 'external-id': "o'brien 1" }), payerTaxNumber: '52998224725', environment: 'test' }, ctx)
     await expect(conflict).rejects.toMatchObject({ exitCode: 5, hint: expect.stringContaining(`--external-id 'o'\\''brien 1'`) })
+    // The order already has its charge: a hint to use another external id would charge it twice.
+    const hint = ((await conflict.catch((e: unknown) => e)) as { hint: string }).hint
+    expect(hint).toMatch(/^A charge for this externalId already exists/)
+    expect(hint).not.toMatch(/another --external-id/)
   })
 
   it('a network failure names the idempotency key used, so a rerun cannot create a second charge', async () => {

@@ -1,0 +1,80 @@
+/**
+ * What `svc mcp` says to an agent, in the agent's words. The use-cases are the CLI's, and their
+ * errors name what a person at a shell types: a flag (`--external-id`, field `--tz`) or a
+ * command (`svc charges list`). An agent has tool names and arguments instead: an agent told to
+ * "use another --external-id" makes a second charge for one order. So every error and sentence
+ * leaving the server passes through here: a field path is mapped to the tool's argument name, a
+ * hint the API's error code has an agent's version of is replaced by it, known commands become
+ * the tools that do the same, and a hint still naming a CLI flag or command is dropped rather
+ * than passed on. The only CLI word an agent may see is `--allow-live-writes`: the user starts
+ * `svc mcp` with it, and the agent has to ask them to.
+ */
+import type { ErrorDetail } from '../contract/schemas.js'
+
+/** `--external-id` / `external-id` → `externalId`: the tools' arguments are the flags in camelCase. */
+export function argumentName(field: string): string {
+  return field.replace(/^--/, '').replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase())
+}
+
+/** The agent's hint for an API error code, where the CLI's names a flag or a command. */
+export const AGENT_HINTS: Readonly<Record<string, string>> = {
+  invalid_api_key: 'The API key svc mcp runs with was refused: the user has to fix the credentials svc uses and restart svc mcp.',
+  revoked_api_key: 'The API key svc mcp runs with was revoked: the user has to create a new one in the panel and restart svc mcp with it.',
+  not_available_in_live: 'This works only in the test environment: it needs svc mcp to run with a svc_test_ key.',
+  charge_processing: 'The original request is still being processed: call create_charge again with the same idempotencyKey in a moment.',
+  external_id_conflict:
+    'A charge for this externalId already exists (created with a different body). Fetch it with list_charges {"externalId": …} and then get_charge; do not create another charge for the same order.',
+}
+
+/** Commands the CLI's sentences name, and the tool (with its arguments) that does the same. */
+const COMMANDS: ReadonlyArray<[RegExp, string]> = [
+  [/`?svc charges list --external-id ('[^']*'|"[^"]*"|\S+?)`?(?=[\s.,;)]|$)/g, 'list_charges with externalId $1'],
+  [/`?svc charges list(?: -q)?`?/g, 'list_charges'],
+  [/`?svc charges get`?/g, 'get_charge'],
+  [/`?svc sandbox webhook set URL --env (test|live)`?/g, 'set_webhook with url and env "$1"'],
+  [/`?svc sandbox webhook set(?: URL)?`?/g, 'set_webhook'],
+  [/`?svc sandbox deliveries resend`?/g, 'resend_delivery'],
+  [/`?svc sandbox deliveries --event-id(?: \S+)?`?/g, 'list_deliveries with eventId'],
+  [/`?svc sandbox deliveries`?/g, 'list_deliveries'],
+  [/`?svc sandbox clock advance`?/g, 'advance_clock'],
+  [/`?svc sandbox clock show`?/g, 'get_clock'],
+  [/`?svc sandbox account set`?/g, 'set_account'],
+  [/`?svc test advance`?/g, 'advance_charge'],
+  [/`?svc withdrawals get`?/g, 'get_withdrawal'],
+  [/`?svc status`?/g, 'get_status'],
+  [/`?svc account`?/g, 'get_account'],
+  [/`?svc webhooks test`?/g, 'send_test_webhook'],
+]
+
+/** A CLI flag or command still in a sentence. */
+const CLI_WORD = /(?<![\w-])--(?!allow-live-writes\b)[a-z][\w-]*|`svc |\bsvc (?!mcp\b)[a-z]+ [a-z-]+/
+
+export function hasCliWords(text: string): boolean {
+  return CLI_WORD.test(text)
+}
+
+/** A sentence in the tools' words: commands become tools, `--env live` becomes env "live", flags become arguments. */
+export function inToolWords(text: string): string {
+  let out = text
+  for (const [re, to] of COMMANDS) out = out.replace(re, to)
+  return out
+    .replace(/(?<![\w-])--env[ =](test|live)\b/g, 'env "$1"')
+    .replace(/(?<![\w-])--(?!allow-live-writes\b)([a-z][a-z-]*)/g, (_m, flag: string) => argumentName(flag))
+    .replace(/`svc mcp`/g, 'svc mcp')
+}
+
+export interface AgentError {
+  code: string
+  message: string
+  details?: ErrorDetail[]
+  hint?: string
+}
+
+/** An error's message, fields and hint for an agent (see the module's comment). */
+export function forAgent(e: AgentError): AgentError {
+  const details = e.details?.map((d) => ({ ...d, field: argumentName(d.field), message: inToolWords(d.message) }))
+  let hint = AGENT_HINTS[e.code] ?? (e.hint === undefined ? undefined : inToolWords(e.hint))
+  // Better no hint than one that sends the agent to a shell.
+  if (hint !== undefined && hasCliWords(hint)) hint = undefined
+  return { code: e.code, message: inToolWords(e.message), ...(details ? { details } : {}), ...(hint ? { hint } : {}) }
+}

@@ -1,0 +1,30 @@
+/**
+ * The CLI's sentences in an agent's words: flags become the tools' arguments, commands the tools
+ * that do the same, and a hint that would still send an agent to a shell is dropped.
+ */
+import { describe, expect, it } from 'vitest'
+import { argumentName, forAgent, hasCliWords, inToolWords } from '../../../src/lib/mcp/wording.js'
+
+describe('wording for agents', () => {
+  it('maps a field to the argument name', () => {
+    expect(argumentName('--external-id')).toBe('externalId')
+    expect(argumentName('created-after')).toBe('createdAfter')
+    expect(argumentName('amountInCents')).toBe('amountInCents')
+  })
+
+  it('turns commands into tools and flags into arguments', () => {
+    expect(inToolWords("see it with `svc charges list --external-id 'order 42'`; ok")).toBe("see it with list_charges with externalId 'order 42'; ok")
+    expect(inToolWords('Set one with `svc sandbox webhook set URL --env live`.')).toBe('Set one with set_webhook with url and env "live".')
+    expect(inToolWords('Use --env test.')).toBe('Use env "test".')
+    expect(inToolWords('--from must be earlier than --to')).toBe('from must be earlier than to')
+    expect(inToolWords('restart svc mcp with --allow-live-writes')).toBe('restart svc mcp with --allow-live-writes')
+  })
+
+  it('replaces an API code’s hint with the agent’s, and drops a hint that still names the CLI', () => {
+    expect(forAgent({ code: 'external_id_conflict', message: 'conflict', hint: 'use another --external-id' }).hint).toMatch(/^A charge for this externalId already exists.*list_charges.*get_charge/)
+    expect(forAgent({ code: 'x', message: 'm', hint: 'run `svc webhooks listen`' }).hint).toBeUndefined()
+    expect(forAgent({ code: 'x', message: 'Invalid --tz', details: [{ field: '--tz', message: 'unknown zone' }] })).toEqual({ code: 'x', message: 'Invalid tz', details: [{ field: 'tz', message: 'unknown zone' }] })
+    expect(hasCliWords('svc mcp answers')).toBe(false)
+    expect(hasCliWords('run svc sandbox start')).toBe(true)
+  })
+})
