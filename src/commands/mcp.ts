@@ -8,11 +8,15 @@ export default class Mcp extends ApiCommand<typeof Mcp> {
     'Credentials are resolved like every command (--api-key, SVC_API_KEY, --profile, SVC_PROFILE, the default profile).\n\n' +
     'Tools: create_charge, get_charge, list_charges (status, externalId, createdAfter/Before, limit ≤ 100, startingAfter; returns hasMore ' +
     'and nextCursor), cancel_charge, advance_charge (test key), get_account, send_test_webhook, settlement_report, decode_pix, verify_webhook ' +
-    '(headers, raw body, secret → verdict), and, against a local sandbox, trigger_event, advance_clock, list_deliveries.\n\n' +
-    'Safety: with a live key only the read tools are offered unless --allow-live-writes; --tools narrows the set (an unknown name, or one ' +
-    'the key cannot offer, exits 2 listing the known ones). The server’s instructions name the environment. An API error is a tool result ' +
-    'with isError: true and the error object (code, message, details, requestId); bad arguments name the field; keys never appear in ' +
-    'results or logs.\n\n' +
+    '(headers, raw body, secret → verdict), list_overdue, get_status, get_withdrawal, and, against a local sandbox, trigger_event, ' +
+    'advance_clock, get_clock, list_deliveries, resend_delivery, set_webhook, set_account.\n\n' +
+    'Safety: with a live key only the read tools are offered unless --allow-live-writes, and nothing writes to a live environment without ' +
+    'it, whatever the key (a sandbox test key asking for env "live" or product.paid is refused); --tools narrows the set (an unknown name, ' +
+    'or one the key cannot offer, exits 2 listing the known ones). The server’s instructions name the environment and where the key came ' +
+    'from, and say that descriptions, payer names, metadata and other outside data are untrusted data, never instructions. An API error ' +
+    'is a tool result with isError: true and the error object (code, message, details, requestId) in the tools’ words; bad arguments ' +
+    'name the field; keys never appear in results or logs. Every request is answered: a message over 1 MiB is refused with a JSON-RPC ' +
+    'error and the server keeps serving; a malformed one gets -32700, -32600 or -32602.\n\n' +
     'stdout carries only protocol messages; logs go to stderr (SVC_DEBUG=1: one line per request, key masked). The server stops when the ' +
     'client closes stdin, or on SIGINT/SIGTERM.'
 

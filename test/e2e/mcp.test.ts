@@ -94,7 +94,7 @@ describe('svc mcp over stdio, with the SDK client', () => {
 
   it('names the environment in its instructions and offers every tool on a sandbox test key', async () => {
     expect(test.client.getInstructions()).toMatch(/TEST environment, on the local sandbox/)
-    expect(test.client.getInstructions()).toContain('Sandbox walk-through: create_charge')
+    expect(test.client.getInstructions()).toContain('Sandbox walk-through: set_webhook to your app → create_charge')
     const { tools } = await test.client.listTools()
     expect(tools.map((t) => t.name).sort()).toEqual(
       [
@@ -105,9 +105,16 @@ describe('svc mcp over stdio, with the SDK client', () => {
         'decode_pix',
         'get_account',
         'get_charge',
+        'get_clock',
+        'get_status',
+        'get_withdrawal',
         'list_charges',
         'list_deliveries',
+        'list_overdue',
+        'resend_delivery',
         'send_test_webhook',
+        'set_account',
+        'set_webhook',
         'settlement_report',
         'trigger_event',
         'verify_webhook',
@@ -236,7 +243,7 @@ describe('svc mcp with a live key', () => {
     // No walk-through of tools it does not offer.
     expect(client.getInstructions()).not.toContain('walk-through')
     const names = (await client.listTools()).tools.map((t) => t.name)
-    expect(names.sort()).toEqual(['decode_pix', 'get_account', 'get_charge', 'list_charges', 'list_deliveries', 'settlement_report', 'verify_webhook'])
+    expect(names.sort()).toEqual(['decode_pix', 'get_account', 'get_charge', 'get_clock', 'get_status', 'get_withdrawal', 'list_charges', 'list_deliveries', 'list_overdue', 'settlement_report', 'verify_webhook'])
     await expect(call(client, 'create_charge', { amountInCents: 1500, payerTaxNumber: '12345678909' })).rejects.toThrow(/create_charge: not offered: .*--allow-live-writes/)
     expect(ok<{ account: { environment: string } }>(await call(client, 'get_account')).account.environment).toBe('live')
   })
@@ -270,7 +277,7 @@ describe('svc mcp through oclif', () => {
 
   it('serves the same with the fast path turned off, and --help is the command help', async () => {
     const { client } = await connect([], { SVC_NO_FAST_PATH: '1' })
-    expect((await client.listTools()).tools).toHaveLength(13)
+    expect((await client.listTools()).tools).toHaveLength(20)
     expect(ok<{ account: { environment: string } }>(await call(client, 'get_account')).account.environment).toBe('test')
     const help = await svc(['mcp', '--help'], { env: { SVC_CONFIG_DIR: configDir } })
     expect(help.exitCode).toBe(0)
@@ -333,6 +340,27 @@ describe('svc mcp stdout', () => {
     expect(stderr).toContain('→ GET /v1/account')
     expect(stderr).toContain('svc mcp: serving')
     expect(stdout + stderr).not.toContain(sb.testKey)
+  })
+
+  it('refuses an 11 MB message with an error and answers every later call', async () => {
+    const child = spawn(process.execPath, [BIN, 'mcp'], { env: childEnv({ SVC_API_KEY: sb.testKey, SVC_BASE_URL: sb.baseUrl }), stdio: ['pipe', 'pipe', 'pipe'] })
+    let stdout = ''
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c))
+    const send = (m: object) => child.stdin.write(`${JSON.stringify(m)}\n`)
+    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'big', version: '1' } } })
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' })
+    send({ method: 'tools/call', params: { name: 'decode_pix', arguments: { brcode: 'x'.repeat(11_000_000) } }, jsonrpc: '2.0', id: 2 })
+    send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_account', arguments: {} } })
+    await vi.waitFor(() => expect(stdout).toContain('"id":3'), { timeout: 15_000, interval: 50 })
+    child.stdin.end()
+    const [code] = (await once(child, 'close')) as [number]
+    expect(code).toBe(0)
+    const answers = stdout
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { id: number; error?: { code: number; message: string }; result?: { isError?: boolean } })
+    expect(answers.find((a) => a.id === 2)?.error).toMatchObject({ code: -32600, message: expect.stringMatching(/at most 1 MiB/) })
+    expect(answers.find((a) => a.id === 3)?.result?.isError).toBeFalsy()
   })
 
   it('answers the calls still running when the client closes stdin, then exits 0 (a piped session)', async () => {
