@@ -161,7 +161,8 @@ export class LineSplitter {
     if (piece.length === 0) return
     if (this.skipping) {
       this.skipping.bytes += piece.length
-      this.skipping.tail = Buffer.concat([this.skipping.tail, piece]).subarray(-EDGE_BYTES)
+      // Only the last bytes are kept: memory stays flat however long the line.
+      this.skipping.tail = piece.length >= EDGE_BYTES ? Buffer.from(piece.subarray(-EDGE_BYTES)) : Buffer.concat([this.skipping.tail, piece]).subarray(-EDGE_BYTES)
       return
     }
     if (this.size + piece.length <= this.max) {

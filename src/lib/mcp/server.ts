@@ -36,7 +36,8 @@ export interface Withheld {
 
 /** Why a tool is not offered under `choice`, or undefined when it is. */
 function whyWithheld(tool: ToolDef, choice: ToolChoice): string | undefined {
-  if (tool.needs === 'sandbox' && !choice.sandbox) return 'it works only against a local sandbox (`svc sandbox start`)'
+  // Said to the user (--tools, exit 2) and to an agent (a call of a tool not offered): no command name.
+  if (tool.needs === 'sandbox' && !choice.sandbox) return 'it works only against a local sandbox'
   if (tool.needs === 'test' && choice.environment !== 'test') return 'it works only with a test key'
   if (tool.access === 'write' && choice.environment === 'live' && !choice.allowLiveWrites) return 'it changes things and the key is live: pass --allow-live-writes to offer it'
   return undefined

@@ -144,16 +144,13 @@ export const TOOLS: readonly ToolDef[] = [
           client: await s.client(),
           canPrompt: false,
           ask: () => Promise.reject(new Error('no prompt in svc mcp')),
-          note: (t) => notes.push(t.replaceAll('--payer-tax-number', 'payerTaxNumber')),
+          note: (t) => notes.push(t),
           retryHint: (key) => `It may have been created: call create_charge again with idempotencyKey "${key}" to get it without creating a second one.`,
         },
       )
       if (notPayable) {
-        notes.push(
-          notPayableNote(charge)
-            .replace(/ No QR shown; exit 5\./, ' Do not show its QR to a payer.')
-            .replace('--external-id', 'externalId'),
-        )
+        // The CLI's exit code means nothing here; its flags become arguments at the edge (results.ts).
+        notes.push(notPayableNote(charge).replace(/ No QR shown; exit 5\./, ' Do not show its QR to a payer.'))
       }
       const head = created ? `Created charge ${charge.id}` : `An existing charge was returned (idempotent replay): ${charge.id}`
       return { structured: { charge, created }, text: [`${head}, ${charge.status}, ${amountLine(charge)}, expires ${charge.pix.expiresAt}.`, ...notes].join(' ') }

@@ -27,6 +27,8 @@ describe('chooseTools', () => {
     expect(names(offered)).toEqual(READ)
     expect(withheld.find((w) => w.name === 'create_charge')?.why).toMatch(/--allow-live-writes/)
     expect(withheld.find((w) => w.name === 'trigger_event')?.why).toMatch(/local sandbox/)
+    // An agent calling a tool not offered reads this: no command to run in a shell.
+    for (const w of withheld) expect(w.why).not.toMatch(/`svc /)
   })
 
   it('offers the sandbox tools of the walk only against a sandbox, and its writes with a live key only when allowed', () => {
