@@ -150,7 +150,8 @@ export const TOOLS: readonly ToolDef[] = [
       )
       if (notPayable) {
         // The CLI's exit code means nothing here; its flags become arguments at the edge (results.ts).
-        notes.push(notPayableNote(charge).replace(/ No QR shown; exit 5\./, ' Do not show its QR to a payer.'))
+        // Named by its id only: the externalId is stored data, kept to the structured fields.
+        notes.push(notPayableNote({ ...charge, externalId: undefined }).replace(/ No QR shown; exit 5\./, ' Do not show its QR to a payer.'))
       }
       const head = created ? `Created charge ${charge.id}` : `An existing charge was returned (idempotent replay): ${charge.id}`
       return { structured: { charge, created }, text: [`${head}, ${charge.status}, ${amountLine(charge)}, expires ${charge.pix.expiresAt}.`, ...notes].join(' ') }
@@ -359,7 +360,8 @@ export const TOOLS: readonly ToolDef[] = [
       const { verifyDelivery } = await useCases.verify()
       const headers = Object.fromEntries(Object.entries(args.headers).map(([k, v]) => [k.toLowerCase(), v]))
       const v = verifyDelivery({ body: args.body, headers, secrets, toleranceSeconds: args.toleranceSeconds })
-      if (!v.ok) return { structured: { valid: false, reason: v.reason, message: v.message, field: v.field }, text: `Invalid delivery (${v.reason}, ${v.field}): ${v.message}.` }
+      // The message may quote the body (its id, its type): outside data, so only in the structured fields.
+      if (!v.ok) return { structured: { valid: false, reason: v.reason, message: v.message, field: v.field }, text: `Invalid delivery: ${v.reason}, at ${v.field} (the details in the structured fields).` }
       const structured = { valid: true, secretIndex: v.secretIndex, ...(v.eventId ? { eventId: v.eventId } : {}), ...(v.type ? { type: v.type } : {}) }
       return { structured, text: `Valid delivery, signed with secret #${v.secretIndex + 1} (its event id and type in the structured fields).` }
     },

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSandboxServer } from '../../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../../src/lib/sandbox/types.js'
 import { type McpPipes, mcpOverPipes, type RpcMessage } from '../../helpers/mcp-stdio.js'
-import { startApp, type TargetApp } from '../../helpers/webhooks.js'
+import { SECRET, signedHeaders, startApp, type TargetApp } from '../../helpers/webhooks.js'
 
 let sb: RunningSandbox
 let app: TargetApp
@@ -157,6 +157,11 @@ describe('outside data is untrusted', () => {
     const created = await mcp.call('create_charge', { amountInCents: 1500, description: attack, payerName: attack })
     const got = await mcp.call('get_charge', { id: okOf<{ charge: { id: string } }>(created).charge.id })
     const listed = await mcp.call('list_charges', { limit: 1 })
+    // A delivery whose body carries the attack as its id: the verdict's sentence does not quote it.
+    const body = JSON.stringify({ id: attack, type: 'charge.test' })
+    const verdict = await mcp.call('verify_webhook', { headers: signedHeaders(body, { secret: SECRET, id: 'evt_other' }), body, secret: SECRET })
+    expect(structured(verdict)).toMatchObject({ valid: false, reason: 'event_id_mismatch', message: expect.stringContaining(attack) })
+    expect(text(verdict)).not.toContain('IGNORE')
     for (const r of [created, got, listed]) {
       expect(text(r)).not.toContain('IGNORE')
       expect(JSON.stringify(r.result?.structuredContent)).toContain(attack)
