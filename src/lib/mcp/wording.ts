@@ -11,13 +11,45 @@
  */
 import type { ErrorDetail } from '../contract/schemas.js'
 
+/** The flags that are a tool's argument under another name than their camelCase. */
+const RENAMED: Readonly<Record<string, string>> = { amount: 'amountInCents', 'starting-after': 'startingAfter', 'event-id': 'eventId' }
+
+/** The flags the use-cases' sentences name that are also some tool's argument. */
+const ARGUMENT_FLAGS = new Set([
+  'amount',
+  'payer-tax-number',
+  'payer-name',
+  'external-id',
+  'idempotency-key',
+  'description',
+  'metadata',
+  'status',
+  'created-after',
+  'created-before',
+  'limit',
+  'starting-after',
+  'from',
+  'to',
+  'by',
+  'tz',
+  'lookback',
+  'grace',
+  'since',
+  'env',
+  'event-id',
+  'secret',
+  'tolerance',
+])
+
 /** `--external-id` / `external-id` → `externalId`: the tools' arguments are the flags in camelCase. */
 export function argumentName(field: string): string {
-  return field.replace(/^--/, '').replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase())
+  const flag = field.replace(/^--/, '')
+  return RENAMED[flag] ?? flag.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase())
 }
 
 /** The agent's hint for an API error code, where the CLI's names a flag or a command. */
 export const AGENT_HINTS: Readonly<Record<string, string>> = {
+  not_a_sandbox: 'This tool drives a local sandbox, and svc mcp is not running against one: the user starts the sandbox and svc mcp with its profile.',
   invalid_api_key: 'The API key svc mcp runs with was refused: the user has to fix the credentials svc uses and restart svc mcp.',
   revoked_api_key: 'The API key svc mcp runs with was revoked: the user has to create a new one in the panel and restart svc mcp with it.',
   not_available_in_live: 'This works only in the test environment: it needs svc mcp to run with a svc_test_ key.',
@@ -53,14 +85,24 @@ export function hasCliWords(text: string): boolean {
   return CLI_WORD.test(text)
 }
 
-/** A sentence in the tools' words: commands become tools, `--env live` becomes env "live", flags become arguments. */
-export function inToolWords(text: string): string {
+/**
+ * A sentence in the tools' words: commands become tools, `--env live` becomes env "live", a flag
+ * that is a tool's argument becomes the argument. Any other flag stays as it is (in a hint, that
+ * makes `forAgent` drop it) unless `allFlags`, for a message, where a name beats a flag.
+ */
+export function inToolWords(text: string, allFlags = true): string {
   let out = text
   for (const [re, to] of COMMANDS) out = out.replace(re, to)
   return out
     .replace(/(?<![\w-])--env[ =](test|live)\b/g, 'env "$1"')
-    .replace(/(?<![\w-])--(?!allow-live-writes\b)([a-z][a-z-]*)/g, (_m, flag: string) => argumentName(flag))
+    .replace(/(?<![\w-])--(?!allow-live-writes\b)([a-z][a-z-]*)/g, (m, flag: string) => (allFlags || ARGUMENT_FLAGS.has(flag) ? argumentName(flag) : m))
     .replace(/`svc mcp`/g, 'svc mcp')
+}
+
+/** Where a hint would send the agent to a shell and none is left: what to say instead, by error code. */
+const FALLBACK_HINTS: Readonly<Record<string, string>> = {
+  network_error:
+    'svc mcp could not reach the service. If it is the local sandbox, it is not running: the user starts it. Reading again is safe; a create_charge may have gone through, so call it again only with the same idempotencyKey.',
 }
 
 export interface AgentError {
@@ -73,8 +115,8 @@ export interface AgentError {
 /** An error's message, fields and hint for an agent (see the module's comment). */
 export function forAgent(e: AgentError): AgentError {
   const details = e.details?.map((d) => ({ ...d, field: argumentName(d.field), message: inToolWords(d.message) }))
-  let hint = AGENT_HINTS[e.code] ?? (e.hint === undefined ? undefined : inToolWords(e.hint))
-  // Better no hint than one that sends the agent to a shell.
-  if (hint !== undefined && hasCliWords(hint)) hint = undefined
+  let hint = AGENT_HINTS[e.code] ?? (e.hint === undefined ? undefined : inToolWords(e.hint, false))
+  // Better no hint (or the code's general one) than one that sends the agent to a shell.
+  if (hint !== undefined && hasCliWords(hint)) hint = FALLBACK_HINTS[e.code]
   return { code: e.code, message: inToolWords(e.message), ...(details ? { details } : {}), ...(hint ? { hint } : {}) }
 }

@@ -24,6 +24,11 @@ describe('wording for agents', () => {
     expect(forAgent({ code: 'external_id_conflict', message: 'conflict', hint: 'use another --external-id' }).hint).toMatch(/^A charge for this externalId already exists.*list_charges.*get_charge/)
     expect(forAgent({ code: 'x', message: 'm', hint: 'run `svc webhooks listen`' }).hint).toBeUndefined()
     expect(forAgent({ code: 'x', message: 'Invalid --tz', details: [{ field: '--tz', message: 'unknown zone' }] })).toEqual({ code: 'x', message: 'Invalid tz', details: [{ field: 'tz', message: 'unknown zone' }] })
+    // A flag no tool takes is not turned into a fake argument: the hint falls back to the code's own.
+    expect(forAgent({ code: 'network_error', message: 'Timed out.', hint: 'Raise --timeout (e.g. --timeout 60s).' }).hint).toMatch(/^svc mcp could not reach the service/)
+    const retry = 'It may have been created: call create_charge again with idempotencyKey "k1" to get it without creating a second one.'
+    expect(forAgent({ code: 'network_error', message: 'Connection refused.', hint: retry }).hint).toBe(retry)
+    expect(forAgent({ code: 'x', message: 'Invalid --amount', hint: 'Give --amount in centavos.' })).toMatchObject({ message: 'Invalid amountInCents', hint: 'Give amountInCents in centavos.' })
     expect(hasCliWords('svc mcp answers')).toBe(false)
     expect(hasCliWords('run svc sandbox start')).toBe(true)
   })
