@@ -7,9 +7,12 @@
  * protocol version the client asked for when the server speaks it. So the first line on stdin, if
  * it is a well-formed `initialize` request, is answered at once with exactly what the SDK's Server
  * would answer (test/lib/mcp/early-initialize.test.ts holds the two equal, and the version list
- * to the SDK's); every byte then goes on to the SDK as it came, so its Server learns the client's
+ * to the SDK's); every line then goes on to the SDK as it came, so its Server learns the client's
  * capabilities as usual, and its own answer to that one request is dropped. Anything else (another
- * first message, a malformed one) is left to the SDK, untouched.
+ * first message, a malformed one) is left to the server's transport (transport.ts), untouched.
+ *
+ * This is also where stdin is cut into lines, so it is where a line too long to read is refused
+ * (MAX_MESSAGE_BYTES): before anything holds it whole.
  */
 import { PassThrough, type Readable, Writable } from 'node:stream'
 

@@ -1,6 +1,6 @@
 /**
- * `svc mcp`: a Model Context Protocol server on stdio (the official SDK's `Server` and
- * `StdioServerTransport`). Which tools are offered is decided once, from the key's environment,
+ * `svc mcp`: a Model Context Protocol server on stdio (the official SDK's `Server`, over a
+ * transport that answers every malformed message: transport.ts). Which tools are offered is decided once, from the key's environment,
  * whether the base URL is a local sandbox, `--allow-live-writes` and `--tools`; the server's
  * instructions say which environment it acts in. Arguments are checked with each tool's zod
  * schema here, so a bad one is a tool result naming the field in the same error object as an
