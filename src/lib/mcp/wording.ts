@@ -44,7 +44,8 @@ const ARGUMENT_FLAGS = new Set([
 /** `--external-id` / `external-id` → `externalId`: the tools' arguments are the flags in camelCase. */
 export function argumentName(field: string): string {
   const flag = field.replace(/^--/, '')
-  return RENAMED[flag] ?? flag.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase())
+  // Only a flag is renamed: a bare name may already be an argument (`amount`, not taken by create_charge).
+  return (field.startsWith('--') ? RENAMED[flag] : undefined) ?? flag.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase())
 }
 
 /** The agent's hint for an API error code, where the CLI's names a flag or a command. */
@@ -95,7 +96,7 @@ export function inToolWords(text: string, allFlags = true): string {
   for (const [re, to] of COMMANDS) out = out.replace(re, to)
   return out
     .replace(/(?<![\w-])--env[ =](test|live)\b/g, 'env "$1"')
-    .replace(/(?<![\w-])--(?!allow-live-writes\b)([a-z][a-z-]*)/g, (m, flag: string) => (allFlags || ARGUMENT_FLAGS.has(flag) ? argumentName(flag) : m))
+    .replace(/(?<![\w-])--(?!allow-live-writes\b)([a-z][a-z-]*)/g, (m, flag: string) => (allFlags || ARGUMENT_FLAGS.has(flag) ? argumentName(`--${flag}`) : m))
     .replace(/`svc mcp`/g, 'svc mcp')
 }
 

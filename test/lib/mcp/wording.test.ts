@@ -10,6 +10,9 @@ describe('wording for agents', () => {
     expect(argumentName('--external-id')).toBe('externalId')
     expect(argumentName('created-after')).toBe('createdAfter')
     expect(argumentName('amountInCents')).toBe('amountInCents')
+    expect(argumentName('--amount')).toBe('amountInCents')
+    // An argument the tool does not take is named as the agent sent it.
+    expect(argumentName('amount')).toBe('amount')
   })
 
   it('turns commands into tools and flags into arguments', () => {
