@@ -5,7 +5,7 @@
  */
 import { AuthError, UsageError } from '../errors.js'
 import type { Environment } from '../contract/schemas.js'
-import { environmentOfKey } from './mask.js'
+import { environmentOfKey, rememberSecret } from './mask.js'
 import { type Profile, ProfileStore } from './store.js'
 
 export interface CredentialFlags {
@@ -105,6 +105,8 @@ export async function resolveCredentials(flags: CredentialFlags, env: NodeJS.Pro
       hint: 'Pass --base-url (or SVC_BASE_URL), or save one in the profile with `svc login --base-url URL`.',
     })
   }
+  // From here on every text that leaves the process is masked against this key (config/mask.ts).
+  rememberSecret(apiKey)
   return { apiKey, baseUrl: normalizeBaseUrl(baseUrl, urlSource), environment, profileName, source }
 }
 
@@ -125,13 +127,19 @@ export async function resolveWebhookSecrets(flags: CredentialFlags, env: NodeJS.
   if ((flags.secret ?? []).length > 0 && fromFlags.length < flags.secret!.length) {
     throw new UsageError('--secret is empty.', { field: 'secret', hint: "Pass the secret itself (is the variable you passed set?), or leave --secret out to use SVC_WEBHOOK_SECRET or the profile's." })
   }
-  if (fromFlags.length) return fromFlags
+  if (fromFlags.length) return remembered(fromFlags)
   const fromEnv = (env.SVC_WEBHOOK_SECRET ?? '')
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean)
-  if (fromEnv.length) return fromEnv
+  if (fromEnv.length) return remembered(fromEnv)
   if (keySource !== undefined && !keySource.startsWith('profile ')) return []
   const { profile } = await resolveProfile(flags, env)
-  return profile?.webhookSecret ? [profile.webhookSecret] : []
+  return remembered(profile?.webhookSecret ? [profile.webhookSecret] : [])
+}
+
+/** Webhook secrets in use are masked wherever text leaves the process, as the key is. */
+function remembered(secrets: string[]): string[] {
+  rememberSecret(...secrets)
+  return secrets
 }
