@@ -1,3 +1,4 @@
+import { usageOf } from '../../lib/command-kit/usage.js'
 import { Flags } from '@oclif/core'
 import { ApiCommand } from '../../lib/command-kit/api.js'
 import { hasRelativeTime, parseListFlags } from '../../lib/charges/list-query.js'
@@ -80,6 +81,8 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
     grace: Flags.string({ description: 'With --overdue: how late counts as overdue (default 1h).', helpValue: 'DURATION', dependsOn: ['overdue'], helpGroup: 'OPERATORS' }),
     tz: Flags.string({ description: "Zone of the days in dates, created-* included (default the machine's), e.g. America/Sao_Paulo.", helpValue: 'ZONE', helpGroup: 'OPERATORS' }),
   }
+  // oclif's docopts draws empty alternatives for flags excluded from two sides (issue 36.22).
+  static override usage = usageOf(this)
 
   /** One page is the result; --all streams every page as it comes, and returns nothing. */
   async run(): Promise<ChargeList | undefined> {

@@ -1,3 +1,4 @@
+import { usageOf } from '../../lib/command-kit/usage.js'
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../lib/command-kit/base.js'
 import { inMemoryHint, sandboxTarget, sandboxTargetFlags } from '../../lib/command-kit/sandbox-target.js'
@@ -34,6 +35,8 @@ export default class SandboxStop extends BaseCommand<typeof SandboxStop, StopRes
     timeout: Flags.string({ description: 'How long to wait for it to exit, e.g. 30s, 2m.', default: '30s' }),
     all: Flags.boolean({ description: 'With --in-memory: stop every in-memory sandbox that runs, not only the first.', dependsOn: ['in-memory'] }),
   }
+  // oclif's docopts draws empty alternatives for flags excluded from two sides (issue 36.22).
+  static override usage = usageOf(this)
 
   async run(): Promise<StopResult> {
     const target = sandboxTarget(this.flags, this.io.env)

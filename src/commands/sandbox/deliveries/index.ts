@@ -1,3 +1,4 @@
+import { usageOf } from '../../../lib/command-kit/usage.js'
 import { Flags } from '@oclif/core'
 import { FlagReader } from '../../../lib/charges/operator-flags.js'
 import { DELIVERY_STATES } from '../../../lib/contract/panel.js'
@@ -58,6 +59,8 @@ export default class SandboxDeliveries extends PanelCommand<typeof SandboxDelive
     ndjson: Flags.boolean({ description: 'One delivery per line as JSON, streamed.', exclusive: ['json', 'csv', 'quiet'], helpGroup: 'OUTPUT' }),
     ...csvFlags({ description: 'RFC 4180 CSV with a header row (streamed).', exclusive: ['json', 'ndjson', 'quiet'] }),
   }
+  // oclif's docopts draws empty alternatives for flags excluded from two sides (issue 36.22).
+  static override usage = usageOf(this)
 
   async run(): Promise<DeliveryLog | undefined> {
     const separator = csvOptions(this.flags)
