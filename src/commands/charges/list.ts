@@ -1,4 +1,3 @@
-import { usageOf } from '../../lib/command-kit/usage.js'
 import { Flags } from '@oclif/core'
 import { ApiCommand } from '../../lib/command-kit/api.js'
 import { hasRelativeTime, parseListFlags } from '../../lib/charges/list-query.js'
@@ -57,32 +56,31 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
     limit: Flags.string({ description: 'Charges per page, 1 to 100 (API default 20).', helpValue: 'N' }),
     'starting-after': Flags.string({ description: 'Cursor: the id of the last charge of the previous page.', helpValue: 'ID' }),
     all: Flags.boolean({ description: 'Follow every page to the end (streamed).' }),
-    ndjson: Flags.boolean({ description: 'One charge per line as JSON, streamed.', exclusive: ['json', 'quiet'], helpGroup: 'OUTPUT' }),
+    ndjson: Flags.boolean({ description: 'One charge per line as JSON, streamed.', exclusive: ['json', 'quiet', 'csv'], helpGroup: 'OUTPUT' }),
     quiet: Flags.boolean({ char: 'q', description: 'Print only ids, one per line.', exclusive: ['json', 'ndjson', 'csv'], helpGroup: 'OUTPUT' }),
     ...csvFlags({ description: 'RFC 4180 CSV with a header row and the documented columns (streamed).', exclusive: ['json', 'ndjson', 'quiet'] }),
     'settled-after': Flags.string({
       description: 'Settled at or after this date (every page is scanned).',
       helpValue: 'DATE',
-      exclusive: ['status', 'overdue', 'starting-after', 'created-after', 'created-before', 'external-id'],
+      // relationships, not exclusive: these flags do not all exclude one another, and oclif's usage line can only draw groups that do (issue 36.22).
+      relationships: [{ type: 'none', flags: ['status', 'overdue', 'starting-after', 'created-after', 'created-before', 'external-id'] }],
       helpGroup: 'OPERATORS',
     }),
     'settled-before': Flags.string({
       description: 'Settled before this date.',
       helpValue: 'DATE',
-      exclusive: ['status', 'overdue', 'starting-after', 'created-after', 'created-before', 'external-id'],
+      relationships: [{ type: 'none', flags: ['status', 'overdue', 'starting-after', 'created-after', 'created-before', 'external-id'] }],
       helpGroup: 'OPERATORS',
     }),
     lookback: Flags.string({ description: 'How long before --settled-after a charge may have been created (default 30d).', helpValue: 'DURATION', helpGroup: 'OPERATORS' }),
     overdue: Flags.boolean({
       description: 'Paid charges past their settlement estimate by more than --grace, oldest first.',
-      exclusive: ['status', 'starting-after', 'created-after', 'created-before', 'external-id'],
+      relationships: [{ type: 'none', flags: ['status', 'starting-after', 'created-after', 'created-before', 'external-id'] }],
       helpGroup: 'OPERATORS',
     }),
-    grace: Flags.string({ description: 'With --overdue: how late counts as overdue (default 1h).', helpValue: 'DURATION', dependsOn: ['overdue'], helpGroup: 'OPERATORS' }),
+    grace: Flags.string({ description: 'With --overdue: how late counts as overdue (default 1h).', helpValue: 'DURATION', relationships: [{ type: 'all', flags: ['overdue'] }], helpGroup: 'OPERATORS' }),
     tz: Flags.string({ description: "Zone of the days in dates, created-* included (default the machine's), e.g. America/Sao_Paulo.", helpValue: 'ZONE', helpGroup: 'OPERATORS' }),
   }
-  // oclif's docopts draws empty alternatives for flags excluded from two sides (issue 36.22).
-  static override usage = usageOf(this)
 
   /** One page is the result; --all streams every page as it comes, and returns nothing. */
   async run(): Promise<ChargeList | undefined> {

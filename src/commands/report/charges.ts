@@ -1,4 +1,3 @@
-import { usageOf } from '../../lib/command-kit/usage.js'
 import { ApiCommand } from '../../lib/command-kit/api.js'
 import { readReportRange, reportFlags } from '../../lib/command-kit/report-flags.js'
 import { chargesReport } from '../../lib/charges/reports.js'
@@ -30,8 +29,6 @@ export default class ReportCharges extends ApiCommand<typeof ReportCharges, Char
   ]
 
   static override flags = reportFlags
-  // oclif's docopts draws empty alternatives for flags excluded from two sides (issue 36.22).
-  static override usage = usageOf(this)
 
   async run(): Promise<ChargesReport> {
     const separator = csvOptions(this.flags)

@@ -1,4 +1,3 @@
-import { usageOf } from '../../lib/command-kit/usage.js'
 import { Flags } from '@oclif/core'
 import { ApiCommand } from '../../lib/command-kit/api.js'
 import { readReportRange, reportFlags } from '../../lib/command-kit/report-flags.js'
@@ -39,8 +38,6 @@ export default class ReportSettlements extends ApiCommand<typeof ReportSettlemen
     ...reportFlags,
     lookback: Flags.string({ description: 'How long before --from a charge may have been created and still settle in range (default 30d).', helpValue: 'DURATION' }),
   }
-  // oclif's docopts draws empty alternatives for flags excluded from two sides (issue 36.22).
-  static override usage = usageOf(this)
 
   async run(): Promise<SettlementReport> {
     const separator = csvOptions(this.flags)

@@ -1,4 +1,3 @@
-import { usageOf } from '../../lib/command-kit/usage.js'
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../lib/command-kit/base.js'
 import { inMemoryHint, sandboxTarget, sandboxTargetFlags } from '../../lib/command-kit/sandbox-target.js'
@@ -33,10 +32,8 @@ export default class SandboxStop extends BaseCommand<typeof SandboxStop, StopRes
   static override flags = {
     ...sandboxTargetFlags,
     timeout: Flags.string({ description: 'How long to wait for it to exit, e.g. 30s, 2m.', default: '30s' }),
-    all: Flags.boolean({ description: 'With --in-memory: stop every in-memory sandbox that runs, not only the first.', dependsOn: ['in-memory'] }),
+    all: Flags.boolean({ description: 'With --in-memory: stop every in-memory sandbox that runs, not only the first.', relationships: [{ type: 'all', flags: ['in-memory'] }] }),
   }
-  // oclif's docopts draws empty alternatives for flags excluded from two sides (issue 36.22).
-  static override usage = usageOf(this)
 
   async run(): Promise<StopResult> {
     const target = sandboxTarget(this.flags, this.io.env)

@@ -1,4 +1,3 @@
-import { usageOf } from '../../lib/command-kit/usage.js'
 import { Flags } from '@oclif/core'
 import { BaseCommand, quietFlag } from '../../lib/command-kit/base.js'
 import { FlagReader } from '../../lib/charges/operator-flags.js'
@@ -51,8 +50,6 @@ export default class WebhooksEvents extends BaseCommand<typeof WebhooksEvents, E
     all: Flags.boolean({ description: 'Every matching delivery, not just --limit (streamed).' }),
     ...csvFlags({ description: 'RFC 4180 CSV with a header row (streamed).', exclusive: ['json', 'ndjson', 'quiet'] }),
   }
-  // oclif's docopts draws empty alternatives for flags excluded from two sides (issue 36.22).
-  static override usage = usageOf(this)
 
   async run(): Promise<EventLogPage | undefined> {
     const separator = csvOptions(this.flags)

@@ -13,17 +13,24 @@ export const CSV_CELLS_HELP =
   "(\\x00); a cell holding , ; tab | or a quote is quoted, whatever the separator; --separator ';' (or tab or '|') for " +
   'spreadsheets set to Portuguese; --bom for Excel'
 
+/**
+ * "Needs --csv", enforced by the parser as `dependsOn` is (same message), but not drawn by oclif's
+ * docopts, which joins a dependent flag to the one it needs and leaves `[--bom ]` behind when two
+ * flags need the same one (issue 36.22).
+ */
+const NEEDS_CSV = [{ type: 'all' as const, flags: ['csv'] }]
+
 /** The three flags; `csv` says what the command's CSV holds and which output flags it excludes. */
 export function csvFlags(csv: { description: string; exclusive: string[] }) {
   return {
     csv: Flags.boolean({ description: csv.description, exclusive: csv.exclusive, helpGroup: 'OUTPUT' }),
     separator: Flags.string({
       description: "CSV field separator: ',' (default), ';' (spreadsheets set to Portuguese), tab or '|'.",
-      dependsOn: ['csv'],
+      relationships: NEEDS_CSV,
       helpValue: 'CHAR',
       helpGroup: 'OUTPUT',
     }),
-    bom: Flags.boolean({ description: 'Begin the CSV with a UTF-8 byte order mark, so Excel shows accents (José, not JosÃ©).', dependsOn: ['csv'], helpGroup: 'OUTPUT' }),
+    bom: Flags.boolean({ description: 'Begin the CSV with a UTF-8 byte order mark, so Excel shows accents (José, not JosÃ©).', relationships: NEEDS_CSV, helpGroup: 'OUTPUT' }),
   }
 }
 

@@ -6,8 +6,8 @@ describe('csvFlags', () => {
     const flags = csvFlags({ description: 'CSV.', exclusive: ['json'] })
     expect(Object.keys(flags)).toEqual(['csv', 'separator', 'bom'])
     expect(flags.csv.exclusive).toEqual(['json'])
-    expect(flags.separator.dependsOn).toEqual(['csv'])
-    expect(flags.bom.dependsOn).toEqual(['csv'])
+    expect(flags.separator.relationships).toEqual([{ type: 'all', flags: ['csv'] }])
+    expect(flags.bom.relationships).toEqual([{ type: 'all', flags: ['csv'] }])
   })
 
   it('reads the writer options; a bad separator is a usage error naming --separator', () => {

@@ -1,4 +1,3 @@
-import { usageOf } from '../../../lib/command-kit/usage.js'
 import { Flags } from '@oclif/core'
 import { FlagReader } from '../../../lib/charges/operator-flags.js'
 import { DELIVERY_STATES } from '../../../lib/contract/panel.js'
@@ -50,7 +49,7 @@ export default class SandboxDeliveries extends PanelCommand<typeof SandboxDelive
   static override flags = {
     'event-id': Flags.string({ description: 'Only the delivery of this event, with its attempts.', helpValue: 'ID' }),
     limit: Flags.integer({ description: 'At most this many deliveries (1 to 1000).', default: 50, min: 1, max: 1000, helpValue: 'N' }),
-    quiet: quietFlag('the event ids'),
+    quiet: quietFlag('the event ids', ['ndjson', 'csv']),
     env: envFlag,
     state: Flags.string({ description: 'Only deliveries in this state.', options: [...DELIVERY_STATES] }),
     type: Flags.string({ description: 'Only this event type (a trailing * matches a prefix, e.g. charge.*).', helpValue: 'PATTERN' }),
@@ -59,8 +58,6 @@ export default class SandboxDeliveries extends PanelCommand<typeof SandboxDelive
     ndjson: Flags.boolean({ description: 'One delivery per line as JSON, streamed.', exclusive: ['json', 'csv', 'quiet'], helpGroup: 'OUTPUT' }),
     ...csvFlags({ description: 'RFC 4180 CSV with a header row (streamed).', exclusive: ['json', 'ndjson', 'quiet'] }),
   }
-  // oclif's docopts draws empty alternatives for flags excluded from two sides (issue 36.22).
-  static override usage = usageOf(this)
 
   async run(): Promise<DeliveryLog | undefined> {
     const separator = csvOptions(this.flags)
