@@ -240,3 +240,19 @@ describe('svc mcp results (issue 36.7): a tool error or result that echoes a key
     for (let i = 0; i + 8 <= hexPart.length; i++) expect(flat, out).not.toContain(hexPart.slice(i, i + 8))
   })
 })
+
+describe('a sandbox panel command (its client is not the API client): the error line masks the key in use', () => {
+  const load = async (): Promise<typeof Command & { run(argv?: string[], opts?: string): Promise<unknown> }> => (await import('../../src/commands/sandbox/deliveries/index.js')).default as never
+
+  it.each(Object.keys(FORMS) as Form[])('the key echoed %s in a panel error', async (f) => {
+    place = 'error body and X-Request-Id'
+    form = f
+    const env = { SVC_API_KEY: KEY, SVC_BASE_URL: baseUrl, SVC_CONFIG_DIR: '/nonexistent-svc-config' }
+    for (const argv of [[], ['--json']]) {
+      const r = await runCommand(await load(), argv, { env })
+      expect(r.exitCode, r.stderr).not.toBe(0)
+      expect(r.stderr).toMatch(/…/)
+      expect(leaks(r.stderr), r.stderr).toBe(false)
+    }
+  })
+})
