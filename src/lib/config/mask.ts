@@ -17,8 +17,12 @@ const BEARER = new RegExp(`\\b(Bearer\\s+)(?!${MASKED_FORM})([^\\s"',;]{8,})`, '
 
 /** The shortest run of a secret's characters masked on its own (issue 36.7). */
 const MIN_RUN = 8
-/** Characters a server may put between the characters of an echoed secret (one at a time): `-`, `:`, `_`, `.`, space. */
-const SEPARATOR = new Set([0x2d, 0x3a, 0x5f, 0x2e, 0x20])
+/** Characters a server may put between the characters of an echoed secret (one at a time): `-`, `:`, `_`, `.`, space; by char code. */
+const SEPARATOR = new Uint8Array(128)
+for (const c of '-:_. ') SEPARATOR[c.charCodeAt(0)] = 1
+const isSeparator = (code: number) => code < 128 && SEPARATOR[code] === 1
+/** `i & RING` is `i % MIN_RUN` (a power of two): the ring buffer of the last MIN_RUN characters. */
+const RING = MIN_RUN - 1
 const HASH_BASE = 0x01000193
 /** HASH_BASE ** (MIN_RUN - 1), mod 2^32: what the oldest character weighs in a window's hash. */
 const HASH_TOP = (() => {
@@ -61,24 +65,46 @@ function needleOf(secret: string): Needle | undefined {
   const codes: number[] = []
   for (let i = 0; i < core.length; i++) {
     const c = core.charCodeAt(i)
-    if (!SEPARATOR.has(c)) codes.push(lower(c))
+    if (!isSeparator(c)) codes.push(lower(c))
   }
   return codes.length >= MIN_RUN ? { secret, codes } : undefined
 }
 
-/** Every MIN_RUN-character window of every needle, by its rolling hash. */
-function windowTable(needles: Needle[]): Map<number, Array<[Needle, number]>> {
-  const table = new Map<number, Array<[Needle, number]>>()
+/** Every MIN_RUN-character window of every needle, by its rolling hash; `filter` marks the low 16 bits of each hash, so most positions of a text are passed over without a Map lookup. */
+interface WindowTable {
+  windows: Map<number, Array<[Needle, number]>>
+  filter: Uint8Array
+}
+
+function windowTable(needles: Needle[]): WindowTable {
+  const windows = new Map<number, Array<[Needle, number]>>()
+  const filter = new Uint8Array(0x10000)
   for (const n of needles) {
     for (let start = 0; start + MIN_RUN <= n.codes.length; start++) {
       let h = 0
       for (let i = start; i < start + MIN_RUN; i++) h = (Math.imul(h, HASH_BASE) + n.codes[i]!) | 0
-      const list = table.get(h)
+      const list = windows.get(h)
       if (list) list.push([n, start])
-      else table.set(h, [[n, start]])
+      else windows.set(h, [[n, start]])
+      filter[h & 0xffff] = 1
     }
   }
-  return table
+  return { windows, filter }
+}
+
+/** The tables of the last few sets of secrets: a process masks against the same one or two each time. */
+const tables = new Map<string, { needles: Needle[]; table: WindowTable }>()
+
+function tableFor(secrets: string[]): { needles: Needle[]; table: WindowTable } {
+  const key = secrets.join('\n')
+  let entry = tables.get(key)
+  if (!entry) {
+    const needles = secrets.map(needleOf).filter((n): n is Needle => n !== undefined)
+    entry = { needles, table: windowTable(needles) }
+    if (tables.size >= 8) tables.clear()
+    tables.set(key, entry)
+  }
+  return entry
 }
 
 /**
@@ -87,8 +113,7 @@ function windowTable(needles: Needle[]): Map<number, Array<[Needle, number]>> {
  * two characters. One pass with a rolling hash over the text's non-separator characters: no
  * allocation per character, so masking a large answer costs about as much as reading it.
  */
-function echoSpans(text: string, needles: Needle[]): Array<{ start: number; end: number; needle: Needle }> {
-  const table = windowTable(needles)
+function echoSpans(text: string, { windows, filter }: WindowTable): Array<{ start: number; end: number; needle: Needle }> {
   const spans: Array<{ start: number; end: number; needle: Needle }> = []
   const ringCode = new Int32Array(MIN_RUN)
   const ringPos = new Int32Array(MIN_RUN)
@@ -97,7 +122,7 @@ function echoSpans(text: string, needles: Needle[]): Array<{ start: number; end:
   let seps = 0 // separators since the last character
   for (let i = 0; i < text.length; i++) {
     const raw = text.charCodeAt(i)
-    if (SEPARATOR.has(raw)) {
+    if (isSeparator(raw)) {
       seps++
       if (seps === 2) {
         count = 0
@@ -107,19 +132,19 @@ function echoSpans(text: string, needles: Needle[]): Array<{ start: number; end:
     }
     seps = 0
     const c = lower(raw)
-    const slot = count % MIN_RUN
+    const slot = count & RING
     if (count >= MIN_RUN) h = (h - Math.imul(ringCode[slot]!, HASH_TOP)) | 0
     h = (Math.imul(h, HASH_BASE) + c) | 0
     ringCode[slot] = c
     ringPos[slot] = i
     count++
-    if (count < MIN_RUN) continue
-    const candidates = table.get(h)
+    if (count < MIN_RUN || filter[h & 0xffff] === 0) continue
+    const candidates = windows.get(h)
     if (!candidates) continue
-    const first = count % MIN_RUN // the ring slot of the window's oldest character
+    const first = count & RING // the ring slot of the window's oldest character
     for (const [needle, offset] of candidates) {
       let same = true
-      for (let k = 0; k < MIN_RUN && same; k++) same = ringCode[(first + k) % MIN_RUN] === needle.codes[offset + k]
+      for (let k = 0; k < MIN_RUN && same; k++) same = ringCode[(first + k) & RING] === needle.codes[offset + k]
       if (!same) continue
       const start = ringPos[first]!
       const last = spans.at(-1)
@@ -145,28 +170,23 @@ function echoSpans(text: string, needles: Needle[]): Array<{ start: number; end:
 export function redact(text: string, secrets: Array<string | undefined>): string {
   let out = text
   if (out.length >= MIN_RUN) {
-    const needles: Needle[] = []
-    const seen = new Set<string>()
-    for (const s of [...secrets, ...remembered]) {
-      if (!s || seen.has(s)) continue
-      seen.add(s)
-      const needle = needleOf(s)
-      if (needle) needles.push(needle)
+    const all: string[] = []
+    for (const s of [...secrets, ...remembered]) if (s && s.length >= MIN_RUN && !all.includes(s)) all.push(s)
+    const { needles, table } = tableFor(all)
+    for (const s of all) {
       // Too short to look for in part: masked only whole.
-      else if (s.length >= MIN_RUN) out = out.replace(new RegExp(s.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&'), 'gi'), () => maskSecret(s))
+      if (!needles.some((n) => n.secret === s)) out = out.replace(new RegExp(s.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&'), 'gi'), () => maskSecret(s))
     }
-    if (needles.length > 0) {
-      const spans = echoSpans(out, needles)
-      if (spans.length > 0) {
-        let masked = ''
-        let from = 0
-        for (const { start, end, needle } of spans) {
-          const prefix = TRAILING_PREFIX.exec(out.slice(Math.max(from, start - 16), start))?.[0].length ?? 0
-          masked += out.slice(from, start - prefix) + maskSecret(needle.secret)
-          from = end
-        }
-        out = masked + out.slice(from)
+    const spans = needles.length > 0 ? echoSpans(out, table) : []
+    if (spans.length > 0) {
+      let masked = ''
+      let from = 0
+      for (const { start, end, needle } of spans) {
+        const prefix = TRAILING_PREFIX.exec(out.slice(Math.max(from, start - 16), start))?.[0].length ?? 0
+        masked += out.slice(from, start - prefix) + maskSecret(needle.secret)
+        from = end
       }
+      out = masked + out.slice(from)
     }
   }
   return out.replace(SECRET_SHAPED, (m) => maskSecret(m)).replace(BEARER, (_, lead: string, token: string) => `${lead}${maskSecret(token)}`)
