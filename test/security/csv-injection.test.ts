@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import ChargesList from '../../src/commands/charges/list.js'
 import WebhooksEvents from '../../src/commands/webhooks/events.js'
 import { EventStore } from '../../src/lib/webhooks/event-store.js'
+import { WebhookListener } from '../../src/lib/webhooks/listener.js'
+import { forwarding, SECRET, startApp } from '../helpers/webhooks.js'
 import { BASE_URL, charge, TEST_KEY } from '../helpers/api-fixtures.js'
 import { runCommand } from '../helpers/run-command.js'
 
@@ -102,6 +104,31 @@ describe('webhooks events --csv: an unsigned post whose id hides a formula', () 
     expect(r.stdout.split('\r\n').length).toBeGreaterThan(HOSTILE.length)
     expect(formulaCells(r.stdout)).toEqual([])
     expect(r.stdout).not.toMatch(BARE_CONTROL)
+  })
+})
+
+describe("webhooks events --csv after a real unsigned post (the issue's trial)", () => {
+  it('a post with "id":"\\u0000=1+1" and no signature is logged, and its row runs nothing', async () => {
+    const app = await startApp()
+    const store = await EventStore.open()
+    const f = forwarding(`127.0.0.1:${app.port}/webhooks`)
+    const listener = new WebhookListener({ ...f, secrets: [SECRET], store, port: 0 })
+    try {
+      const url = await listener.start()
+      const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ id: '\u0000=1+1', type: 'charge.paid' }) })
+      expect(res.status).toBeGreaterThanOrEqual(400)
+      await store.committed()
+      const r = await runCommand(WebhooksEvents, ['--all', '--csv'])
+      expect(r.exitCode, r.stderr).toBe(0)
+      expect(r.stdout).toContain("'\\x00=1+1")
+      expect(formulaCells(r.stdout)).toEqual([])
+      expect(r.stdout).not.toMatch(BARE_CONTROL)
+    } finally {
+      await listener.close()
+      await f.forwarder.close()
+      store.close()
+      await app.close()
+    }
   })
 })
 
