@@ -5,6 +5,7 @@ import { EXIT } from '../lib/contract/errors.js'
 import { STATUS_CODES } from 'node:http'
 import { painter } from '../lib/output/color.js'
 import { safeText } from '../lib/output/safe-text.js'
+import { redact } from '../lib/config/mask.js'
 
 export default class Api extends ApiCommand<typeof Api> {
   static override summary = 'Send a raw authenticated request to the API and print the answer.'
@@ -14,7 +15,8 @@ export default class Api extends ApiCommand<typeof Api> {
     'Same key, base URL, timeout and retries as every command (POST /v1/charges gets an Idempotency-Key). ' +
     'The body is printed as received: pretty JSON on a terminal, raw when piped (ending with a newline, so the next ' +
     'prompt or line starts on its own). -i prints the status line and the response headers first, as curl -i does. ' +
-    'Exit code from the HTTP status (2xx → 0, 404 → 4, 409 → 5, …). HEAD and OPTIONS are sent as given.'
+    'Exit code from the HTTP status (2xx → 0, 404 → 4, 409 → 5, …). HEAD and OPTIONS are sent as given. ' +
+    'An API key the server echoes back, whole or in part, is printed masked (svc_test_…a1b2) in the body and the headers.'
 
   static override examples = [
     '<%= config.bin %> api GET /v1/account',
@@ -42,8 +44,13 @@ export default class Api extends ApiCommand<typeof Api> {
     const headers = parseHeaders(this.flags.header ?? [])
     const body = this.flags.data === undefined ? undefined : await readRequestBody(this.flags.data, this.io.stdin)
 
-    const res = await (await this.client()).raw(method, path, { body, headers })
-    const exitCode = exitCodeForStatus(res.status, res.body)
+    const client = await this.client()
+    const answer = await client.raw(method, path, { body, headers })
+    // A server (or a proxy) may echo the key it was sent, whole or in part: what is printed is
+    // masked as every error is (issue 36.6); the exit code is read from the answer as sent.
+    const { apiKey } = await this.credentials()
+    const res = { ...answer, body: redact(answer.body, [apiKey]), headers: redactHeaders(answer.headers, apiKey) }
+    const exitCode = exitCodeForStatus(answer.status, answer.body)
     if (this.io.isStderrTTY && !this.flags.json) {
       const paint = painter(this.io.colorErr)
       this.note(`${await this.badge('err')} ${paint(exitCode === EXIT.ok ? 'green' : 'red', `HTTP ${res.status}`)} ${method} ${path}`)
@@ -54,6 +61,11 @@ export default class Api extends ApiCommand<typeof Api> {
     else this.io.out(res.body === '' || res.body.endsWith('\n') ? res.body : `${res.body}\n`)
     if (exitCode !== EXIT.ok) this.exitWith(exitCode)
   }
+}
+
+function redactHeaders(headers: Record<string, string | string[] | undefined>, apiKey: string): Record<string, string | string[] | undefined> {
+  const mask = (v: string) => redact(v, [apiKey])
+  return Object.fromEntries(Object.entries(headers).map(([name, v]) => [mask(name), Array.isArray(v) ? v.map(mask) : v === undefined ? v : mask(v)]))
 }
 
 /** `HTTP/1.1 200 OK` and one `name: value` line per header, then a blank line (curl -i's shape). */

@@ -27,6 +27,23 @@ const FORMS = {
   'without its prefix': (key: string) => key.replace(/^svc_(test|live)_/, ''),
   'upper-cased': (key: string) => key.toUpperCase(),
   'upper-cased, without its prefix': (key: string) => key.replace(/^svc_(test|live)_/, '').toUpperCase(),
+  // Issue 36.7: in part or re-formatted.
+  'its first 20 secret characters': (key: string) => key.replace(/^svc_(test|live)_/, '').slice(0, 20),
+  '28 of 32 characters, upper-cased': (key: string) =>
+    key
+      .replace(/^svc_(test|live)_/, '')
+      .slice(4)
+      .toUpperCase(),
+  'grouped by four with hyphens': (key: string) => key.replace(/^svc_(test|live)_/, '').replace(/(.{4})(?=.)/g, '$1-'),
+  'split by a space': (key: string) => {
+    const s = key.replace(/^svc_(test|live)_/, '')
+    return `${s.slice(0, 16)} ${s.slice(16)}`
+  },
+  'with dots and colons between pairs, mixed case': (key: string) =>
+    key
+      .replace(/^svc_(test|live)_/, '')
+      .replace(/(.{2})(?=.)/g, (m, _p, i: number) => `${m}${i % 4 === 0 ? '.' : ':'}`)
+      .replace(/[a-z]/g, (c, i: number) => (i % 3 === 0 ? c.toUpperCase() : c)),
 } as const
 type Form = keyof typeof FORMS
 
@@ -35,7 +52,8 @@ const PLACES = ['error body and X-Request-Id', '2xx answer that is not JSON', '2
 type Place = (typeof PLACES)[number]
 
 let form: Form = 'whole'
-let place: Place = PLACES[0]
+/** 'svc api answer': a 200 that echoes the key in its body, X-Request-Id and WWW-Authenticate (svc api prints answers). */
+let place: Place | 'svc api answer' = PLACES[0]
 let server: Server
 let baseUrl: string
 
@@ -43,6 +61,11 @@ function answer(req: IncomingMessage, res: ServerResponse): void {
   req.resume()
   const key = String(req.headers.authorization ?? '').replace(/^Bearer /, '')
   const echo = FORMS[form](key)
+  if (place === 'svc api answer') {
+    res.writeHead(200, { 'content-type': 'application/json', 'x-request-id': `req_${echo}`, 'www-authenticate': `Bearer realm="svc", token="${echo}"` })
+    res.end(JSON.stringify({ id: CHARGE_ID, youSent: echo, note: `Authorization: Bearer ${echo}` }))
+    return
+  }
   if (place === 'error body and X-Request-Id') {
     res.writeHead(400, { 'content-type': 'application/json', 'x-request-id': `req_${echo}` })
     res.end(
@@ -80,8 +103,12 @@ function everythingIn(err: unknown): string {
   return [inspect(err, { depth: 20, showHidden: true }), JSON.stringify(err), String(err)].join('\n')
 }
 
+/** Any 8 consecutive characters of the secret part, in any case, whatever stands between them. */
 function leaks(text: string): boolean {
-  return text.toLowerCase().includes(SECRET.toLowerCase())
+  const flat = text.toLowerCase().replace(/[-:_. ]/g, '')
+  const secret = SECRET.toLowerCase()
+  for (let i = 0; i + 8 <= secret.length; i++) if (flat.includes(secret.slice(i, i + 8))) return true
+  return false
 }
 
 beforeAll(async () => {
@@ -156,6 +183,76 @@ describe('the CLI', () => {
       expect(r.stderr).toMatch(/…/)
       expect(leaks(r.stderr), r.stderr).toBe(false)
       expect(leaks(r.stdout), r.stdout).toBe(false)
+    }
+  })
+})
+
+describe('svc api (issue 36.6): an answer that echoes the key', () => {
+  const load = async (): Promise<typeof Command & { run(argv?: string[], opts?: string): Promise<unknown> }> => (await import('../../src/commands/api.js')).default as never
+  const MODES = [
+    ['on a terminal', [], true],
+    ['piped', [], false],
+    ['with --json', ['--json'], false],
+    ['with -i on a terminal', ['-i'], true],
+    ['with -i, piped', ['-i'], false],
+  ] as const
+
+  it.each(MODES.flatMap(([mode, flags, tty]) => (Object.keys(FORMS) as Form[]).map((f) => [mode, f, flags, tty] as const)))(
+    '%s, the key echoed %s: the body and the headers show it masked',
+    async (_mode, f, flags, tty) => {
+      place = 'svc api answer'
+      form = f
+      const env = { SVC_API_KEY: KEY, SVC_BASE_URL: baseUrl, SVC_CONFIG_DIR: '/nonexistent-svc-config' }
+      const r = await runCommand(await load(), [...flags, 'GET', `/v1/charges/${CHARGE_ID}`], { env, tty })
+      expect(r.exitCode, r.stderr).toBe(0)
+      // The answer itself is printed, only the echo is masked.
+      expect(r.stdout).toContain(CHARGE_ID)
+      expect(r.stdout).toMatch(/youSent"?: ?"(svc_test_)?…/)
+      if (flags.includes('-i' as never)) {
+        expect(r.stdout).toMatch(/x-request-id: req_(svc_test_)?…/)
+        expect(r.stdout).toMatch(/www-authenticate: Bearer realm="svc", token="(svc_test_)?…/)
+      }
+      expect(leaks(r.stdout), r.stdout).toBe(false)
+      expect(leaks(r.stderr), r.stderr).toBe(false)
+    },
+  )
+})
+
+describe('svc mcp results (issue 36.7): a tool error or result that echoes a key or a webhook secret in part', () => {
+  const WEBHOOK = 'whsec_0f1e2d3c4b5a69788796a5b4c3d2e1f0'
+  const hexPart = WEBHOOK.slice('whsec_'.length)
+
+  it.each(Object.keys(FORMS) as Form[])('the key echoed %s in an API error: no field of the result holds it', async (f) => {
+    const { errorResult } = await import('../../src/lib/mcp/results.js')
+    const { ApiError } = await import('../../src/lib/errors.js')
+    const echo = FORMS[f](KEY)
+    const err = new ApiError({ status: 400, code: 'bad_request', message: `Chave ${echo} recusada`, details: [{ field: `x.${echo}`, message: echo }], requestId: `req_${echo}` })
+    const out = JSON.stringify(errorResult(err, [KEY]))
+    expect(out).toMatch(/…/)
+    expect(leaks(out), out).toBe(false)
+  })
+
+  it('a webhook secret grouped like a UUID, upper-cased, in a success: masked in the text and the structured content', async () => {
+    const { successResult } = await import('../../src/lib/mcp/results.js')
+    const uuid = hexPart.replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5').toUpperCase()
+    const out = JSON.stringify(successResult({ structured: { note: `secret ${uuid}`, [uuid]: 1, list: [`\u0000${hexPart.slice(0, 12)}`] }, text: `got ${uuid}` }, [KEY, WEBHOOK]))
+    const flat = out.toLowerCase().replace(/[-:_. ]/g, '')
+    for (let i = 0; i + 8 <= hexPart.length; i++) expect(flat, out).not.toContain(hexPart.slice(i, i + 8))
+  })
+})
+
+describe('a sandbox panel command (its client is not the API client): the error line masks the key in use', () => {
+  const load = async (): Promise<typeof Command & { run(argv?: string[], opts?: string): Promise<unknown> }> => (await import('../../src/commands/sandbox/deliveries/index.js')).default as never
+
+  it.each(Object.keys(FORMS) as Form[])('the key echoed %s in a panel error', async (f) => {
+    place = 'error body and X-Request-Id'
+    form = f
+    const env = { SVC_API_KEY: KEY, SVC_BASE_URL: baseUrl, SVC_CONFIG_DIR: '/nonexistent-svc-config' }
+    for (const argv of [[], ['--json']]) {
+      const r = await runCommand(await load(), argv, { env })
+      expect(r.exitCode, r.stderr).not.toBe(0)
+      expect(r.stderr).toMatch(/…/)
+      expect(leaks(r.stderr), r.stderr).toBe(false)
     }
   })
 })

@@ -30,7 +30,7 @@ describe('an unusable config dir', () => {
   it('SVC_CONFIG_DIR pointing at a regular file: webhooks listen and webhooks events exit 1 naming it', async () => {
     const file = join(root, 'not-a-dir')
     writeFileSync(file, '')
-    const env = { SVC_CONFIG_DIR: file, SVC_WEBHOOK_SECRET: 'whsec_env_faults_0123456789', SVC_API_KEY: undefined, SVC_PROFILE: undefined }
+    const env = { SVC_CONFIG_DIR: file, SVC_WEBHOOK_SECRET: 'whsec_9c8b7a6f5e4d3c2b1a0f', SVC_API_KEY: undefined, SVC_PROFILE: undefined }
     expectEnvironmentFault(await svc(['webhooks', 'listen', '--forward', 'localhost:1', '--port', '0'], { env }), file)
     const events = await svc(['webhooks', 'events'], { env })
     expectEnvironmentFault(events, join(file, 'events.db'))
@@ -40,7 +40,7 @@ describe('an unusable config dir', () => {
   it('a directory in the way of events.db: exit 1 naming events.db', async () => {
     const dir = join(root, 'blocked')
     mkdirSync(join(dir, 'events.db'), { recursive: true })
-    const env = { SVC_CONFIG_DIR: dir, SVC_WEBHOOK_SECRET: 'whsec_env_faults_0123456789', SVC_API_KEY: undefined, SVC_PROFILE: undefined }
+    const env = { SVC_CONFIG_DIR: dir, SVC_WEBHOOK_SECRET: 'whsec_9c8b7a6f5e4d3c2b1a0f', SVC_API_KEY: undefined, SVC_PROFILE: undefined }
     expectEnvironmentFault(await svc(['webhooks', 'events'], { env }), join(dir, 'events.db'))
     expectEnvironmentFault(await svc(['webhooks', 'listen', '--forward', 'localhost:1', '--port', '0'], { env }), join(dir, 'events.db'))
   })

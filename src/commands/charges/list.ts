@@ -5,7 +5,8 @@ import { chargeSink, listMode } from '../../lib/charges/list-sink.js'
 import { anyRelative, FlagReader, parseSettledFlags, zonedCreatedFlags } from '../../lib/charges/operator-flags.js'
 import { overdueCharges, settledBetween } from '../../lib/charges/operator-lists.js'
 import { readOnServiceClock } from '../../lib/charges/service-clock.js'
-import { parseSeparator } from '../../lib/output/csv.js'
+import type { CsvOptions } from '../../lib/output/csv.js'
+import { CSV_CELLS_HELP, csvFlags, csvOptions } from '../../lib/command-kit/csv-flags.js'
 import { overdueTable } from '../../lib/output/overdue-view.js'
 import { overdueTsvRow } from '../../lib/output/charge-list-view.js'
 import { CHARGE_STATUSES } from '../../lib/domain/charge-states.js'
@@ -32,8 +33,7 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
     'each is. On a terminal the settled filters show a SETTLED column (settlement.settledAt in --tz) in place of AGE, and ' +
     '--overdue shows ESTIMATED and LATE; piped --overdue rows append estimatedAt and lateMs (how late, in ms). --csv writes RFC 4180 with a header row and the columns id, externalId, status, environment, createdAt, paidAt, ' +
     'estimatedAt, settledAt, grossInCents, feeInCents, netInCents, feeBps, feeFixedInCents, blockchainTxId, payerName, ' +
-    "description, metadata (JSON); a text cell beginning with =, +, -, @, tab or CR is prefixed with ' so a spreadsheet never " +
-    "runs it; --separator ';' for spreadsheets set to Portuguese."
+    `description, metadata (JSON); ${CSV_CELLS_HELP}.`
 
   static override examples = [
     '<%= config.bin %> charges list --status awaiting_payment --created-after 2h',
@@ -45,6 +45,7 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
     '<%= config.bin %> charges list --overdue --grace 1h   # paid, late to settle',
     '<%= config.bin %> charges list --overdue | cut -f1,6,7   # id, estimatedAt, lateMs',
     "<%= config.bin %> charges list --all --created-after 2026-11-01 --csv --separator ';' > charges.csv   # for accounting",
+    "<%= config.bin %> charges list --all --csv --separator ';' --bom > charges.csv   # opens in Excel with accents intact",
   ]
 
   static override flags = {
@@ -55,35 +56,35 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
     limit: Flags.string({ description: 'Charges per page, 1 to 100 (API default 20).', helpValue: 'N' }),
     'starting-after': Flags.string({ description: 'Cursor: the id of the last charge of the previous page.', helpValue: 'ID' }),
     all: Flags.boolean({ description: 'Follow every page to the end (streamed).' }),
-    ndjson: Flags.boolean({ description: 'One charge per line as JSON, streamed.', exclusive: ['json', 'quiet'], helpGroup: 'OUTPUT' }),
+    ndjson: Flags.boolean({ description: 'One charge per line as JSON, streamed.', exclusive: ['json', 'quiet', 'csv'], helpGroup: 'OUTPUT' }),
     quiet: Flags.boolean({ char: 'q', description: 'Print only ids, one per line.', exclusive: ['json', 'ndjson', 'csv'], helpGroup: 'OUTPUT' }),
-    csv: Flags.boolean({ description: 'RFC 4180 CSV with a header row and the documented columns (streamed).', exclusive: ['json', 'ndjson', 'quiet'], helpGroup: 'OUTPUT' }),
-    separator: Flags.string({ description: "CSV field separator, one character (e.g. ';').", dependsOn: ['csv'], helpValue: 'CHAR', helpGroup: 'OUTPUT' }),
+    ...csvFlags({ description: 'RFC 4180 CSV with a header row and the documented columns (streamed).', exclusive: ['json', 'ndjson', 'quiet'] }),
     'settled-after': Flags.string({
       description: 'Settled at or after this date (every page is scanned).',
       helpValue: 'DATE',
-      exclusive: ['status', 'overdue', 'starting-after', 'created-after', 'created-before', 'external-id'],
+      // relationships, not exclusive: these flags do not all exclude one another, and oclif's usage line can only draw groups that do (issue 36.22).
+      relationships: [{ type: 'none', flags: ['status', 'overdue', 'starting-after', 'created-after', 'created-before', 'external-id'] }],
       helpGroup: 'OPERATORS',
     }),
     'settled-before': Flags.string({
       description: 'Settled before this date.',
       helpValue: 'DATE',
-      exclusive: ['status', 'overdue', 'starting-after', 'created-after', 'created-before', 'external-id'],
+      relationships: [{ type: 'none', flags: ['status', 'overdue', 'starting-after', 'created-after', 'created-before', 'external-id'] }],
       helpGroup: 'OPERATORS',
     }),
     lookback: Flags.string({ description: 'How long before --settled-after a charge may have been created (default 30d).', helpValue: 'DURATION', helpGroup: 'OPERATORS' }),
     overdue: Flags.boolean({
       description: 'Paid charges past their settlement estimate by more than --grace, oldest first.',
-      exclusive: ['status', 'starting-after', 'created-after', 'created-before', 'external-id'],
+      relationships: [{ type: 'none', flags: ['status', 'starting-after', 'created-after', 'created-before', 'external-id'] }],
       helpGroup: 'OPERATORS',
     }),
-    grace: Flags.string({ description: 'With --overdue: how late counts as overdue (default 1h).', helpValue: 'DURATION', dependsOn: ['overdue'], helpGroup: 'OPERATORS' }),
+    grace: Flags.string({ description: 'With --overdue: how late counts as overdue (default 1h).', helpValue: 'DURATION', relationships: [{ type: 'all', flags: ['overdue'] }], helpGroup: 'OPERATORS' }),
     tz: Flags.string({ description: "Zone of the days in dates, created-* included (default the machine's), e.g. America/Sao_Paulo.", helpValue: 'ZONE', helpGroup: 'OPERATORS' }),
   }
 
   /** One page is the result; --all streams every page as it comes, and returns nothing. */
   async run(): Promise<ChargeList | undefined> {
-    const separator = parseSeparator(this.flags.separator)
+    const separator = csvOptions(this.flags)
     if (this.flags.overdue) return this.listOverdue(separator)
     if (this.flags['settled-after'] !== undefined || this.flags['settled-before'] !== undefined) return this.listSettled(separator)
     const query = await readOnServiceClock(
@@ -102,7 +103,7 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
   }
 
   /** --settled-after/--settled-before: every page of settled and refunded charges, filtered by settledAt, streamed. */
-  private async listSettled(separator: string): Promise<undefined> {
+  private async listSettled(separator: CsvOptions): Promise<undefined> {
     const f = this.flags
     const pageSize = f.limit === undefined ? undefined : parseListFlags({ limit: f.limit }).limit
     const range = await readOnServiceClock(
@@ -120,7 +121,7 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
   }
 
   /** --overdue: paid_pending_settlement past estimatedAt + grace on the service's clock, oldest first. */
-  private async listOverdue(separator: string): Promise<undefined> {
+  private async listOverdue(separator: CsvOptions): Promise<undefined> {
     const r = new FlagReader('See `svc charges list --help`.')
     const graceMs = r.duration('grace', this.flags.grace, '1h')
     // --tz means nothing to lateness (the service's clock decides), but a bad one is still a mistake to say.
@@ -151,7 +152,7 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
     if (!page) return
     const client = await this.client()
     const mode = listMode(this.flags, io)
-    const sink = chargeSink(io, mode, () => client.serverNow(), parseSeparator(this.flags.separator), { timeZone: this.flags.tz })
+    const sink = chargeSink(io, mode, () => client.serverNow(), csvOptions(this.flags), { timeZone: this.flags.tz })
     for (const charge of page.data) sink.write(charge)
     this.footer(sink.end(), mode === 'table' && page.hasMore ? page.data.at(-1)?.id : undefined)
     // A pipeline (list -q | cancel -) would silently act on the first page only: say so, on stderr.

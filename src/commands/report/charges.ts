@@ -3,7 +3,8 @@ import { readReportRange, reportFlags } from '../../lib/command-kit/report-flags
 import { chargesReport } from '../../lib/charges/reports.js'
 import type { ChargesReport } from '../../lib/domain/reports.js'
 import { painter } from '../../lib/output/color.js'
-import { csvWriter, parseSeparator } from '../../lib/output/csv.js'
+import { csvWriter } from '../../lib/output/csv.js'
+import { csvOptions } from '../../lib/command-kit/csv-flags.js'
 import { createSpinner } from '../../lib/output/spinner.js'
 import type { IO } from '../../lib/output/io.js'
 import { CHARGES_CSV_COLUMNS, chargesTable, chargesTsv } from '../../lib/output/report-view.js'
@@ -30,7 +31,7 @@ export default class ReportCharges extends ApiCommand<typeof ReportCharges, Char
   static override flags = reportFlags
 
   async run(): Promise<ChargesReport> {
-    const separator = parseSeparator(this.flags.separator)
+    const separator = csvOptions(this.flags)
     const range = await readReportRange(this.flags, () => this.client(), 'See `svc report charges --help` for the date forms.')
     const client = await this.client()
     if (this.io.isStderrTTY && !this.flags.json) this.note(`${await this.badge('err')} charges created · ${range.timeZone}`)

@@ -5,7 +5,8 @@ import { FlagReader } from '../../lib/charges/operator-flags.js'
 import { settlementReport } from '../../lib/charges/reports.js'
 import type { SettlementReport } from '../../lib/domain/reports.js'
 import { painter } from '../../lib/output/color.js'
-import { csvWriter, parseSeparator } from '../../lib/output/csv.js'
+import { csvWriter } from '../../lib/output/csv.js'
+import { csvOptions } from '../../lib/command-kit/csv-flags.js'
 import { createSpinner } from '../../lib/output/spinner.js'
 import type { IO } from '../../lib/output/io.js'
 import { SETTLEMENT_CSV_COLUMNS, settlementTable, settlementTsv } from '../../lib/output/report-view.js'
@@ -28,6 +29,7 @@ export default class ReportSettlements extends ApiCommand<typeof ReportSettlemen
     '<%= config.bin %> report settlements --from yesterday --to yesterday --tz America/Sao_Paulo   # how much settled yesterday',
     '<%= config.bin %> report settlements --from 2026-11-01 --to 2026-11-30 --by week',
     "<%= config.bin %> report settlements --from 2026-11-01 --to 2026-11-30 --csv --separator ';' > settlements.csv",
+    "<%= config.bin %> report settlements --from 2026-11-01 --to 2026-11-30 --csv --separator ';' --bom > settlements.csv   # for Excel",
     '<%= config.bin %> report settlements --from 7d --to today --json | jq .total.settled.netInCents',
     "<%= config.bin %> report settlements --from 2026-11-01 --to 2026-11-30 | awk -F'\\t' '$1 == \"total\" { print $6 }'   # net, piped",
   ]
@@ -38,7 +40,7 @@ export default class ReportSettlements extends ApiCommand<typeof ReportSettlemen
   }
 
   async run(): Promise<SettlementReport> {
-    const separator = parseSeparator(this.flags.separator)
+    const separator = csvOptions(this.flags)
     const r = new FlagReader('See `svc report settlements --help`.')
     const lookbackMs = r.duration('lookback', this.flags.lookback, '30d')
     r.done()

@@ -32,7 +32,7 @@ export default class SandboxStop extends BaseCommand<typeof SandboxStop, StopRes
   static override flags = {
     ...sandboxTargetFlags,
     timeout: Flags.string({ description: 'How long to wait for it to exit, e.g. 30s, 2m.', default: '30s' }),
-    all: Flags.boolean({ description: 'With --in-memory: stop every in-memory sandbox that runs, not only the first.', dependsOn: ['in-memory'] }),
+    all: Flags.boolean({ description: 'With --in-memory: stop every in-memory sandbox that runs, not only the first.', relationships: [{ type: 'all', flags: ['in-memory'] }] }),
   }
 
   async run(): Promise<StopResult> {

@@ -3,7 +3,8 @@ import { BaseCommand, quietFlag } from '../../lib/command-kit/base.js'
 import { FlagReader } from '../../lib/charges/operator-flags.js'
 import { machineTimeZone } from '../../lib/domain/calendar.js'
 import { painter } from '../../lib/output/color.js'
-import { csvWriter, parseSeparator } from '../../lib/output/csv.js'
+import { type CsvOptions, csvWriter } from '../../lib/output/csv.js'
+import { CSV_CELLS_HELP, csvFlags, csvOptions } from '../../lib/command-kit/csv-flags.js'
 import { eventLogPages } from '../../lib/webhooks/event-log-pages.js'
 import { EVENT_LOG_CSV_COLUMNS } from '../../lib/webhooks/events-csv.js'
 import { type LoggedDelivery, EventStore } from '../../lib/webhooks/event-store.js'
@@ -28,7 +29,7 @@ export default class WebhooksEvents extends BaseCommand<typeof WebhooksEvents, E
     '--state keeps one outcome (failed: never reached the app), --since the deliveries received since (24h, 7d, a day, an ' +
     'ISO instant), --all every row (streamed page by page, whatever the log holds). --csv: RFC 4180 with a header row ' +
     '(receivedAt, eventId, type, verification, verifyReason, outcome, answeredStatus, forwardStatus, latencyMs, received, ' +
-    "source, target, error), formula cells prefixed with '; --separator ';'."
+    `source, target, error), ${CSV_CELLS_HELP}.`
 
   static override examples = [
     '<%= config.bin %> webhooks events',
@@ -47,12 +48,11 @@ export default class WebhooksEvents extends BaseCommand<typeof WebhooksEvents, E
     state: Flags.string({ description: 'Only deliveries with this outcome.', options: ['forwarded', 'failed', 'rejected', 'duplicate', 'skipped'] }),
     since: Flags.string({ description: 'Only deliveries received since (24h, 7d, 2026-11-03, an ISO instant).', helpValue: 'DATE' }),
     all: Flags.boolean({ description: 'Every matching delivery, not just --limit (streamed).' }),
-    csv: Flags.boolean({ description: 'RFC 4180 CSV with a header row (streamed).', exclusive: ['json', 'ndjson', 'quiet'], helpGroup: 'OUTPUT' }),
-    separator: Flags.string({ description: "CSV field separator, one character (e.g. ';').", dependsOn: ['csv'], helpValue: 'CHAR', helpGroup: 'OUTPUT' }),
+    ...csvFlags({ description: 'RFC 4180 CSV with a header row (streamed).', exclusive: ['json', 'ndjson', 'quiet'] }),
   }
 
   async run(): Promise<EventLogPage | undefined> {
-    const separator = parseSeparator(this.flags.separator)
+    const separator = csvOptions(this.flags)
     const check = new FlagReader('See `svc webhooks events --help`.')
     // The log's times are this machine's clock (the listener stamps them).
     const since = check.date('since', this.flags.since, { timeZone: machineTimeZone(), now: new Date(), zoneFlag: false })
@@ -69,7 +69,7 @@ export default class WebhooksEvents extends BaseCommand<typeof WebhooksEvents, E
   }
 
   /** Rows as they are read, one page in memory: --ndjson, --csv, and --all in any output. */
-  private stream(pages: Iterable<LoggedDelivery[]>, separator: string): undefined {
+  private stream(pages: Iterable<LoggedDelivery[]>, separator: CsvOptions): undefined {
     const csv = this.flags.csv ? csvWriter((t) => this.io.out(t), EVENT_LOG_CSV_COLUMNS, separator) : undefined
     let count = 0
     for (const page of pages) {

@@ -6,7 +6,7 @@
 import type { Charge } from '../contract/schemas.js'
 import { CHARGE_CSV_COLUMNS } from '../output/charge-csv.js'
 import { chargeTable, chargeTsvRow } from '../output/charge-list-view.js'
-import { csvWriter } from '../output/csv.js'
+import { type CsvOptions, csvWriter } from '../output/csv.js'
 import { painter } from '../output/color.js'
 import type { IO } from '../output/io.js'
 
@@ -27,10 +27,10 @@ export function listMode(flags: { json?: boolean; ndjson?: boolean; quiet?: bool
 }
 
 /** `table`: the terminal table's zone (--tz) and, for the settled filters, its SETTLED column. */
-export function chargeSink(io: IO, mode: ListMode, now: () => Date = () => new Date(), separator = ',', table: { timeZone?: string; settled?: boolean } = {}): ChargeSink {
+export function chargeSink(io: IO, mode: ListMode, now: () => Date = () => new Date(), csvOptions: CsvOptions | string = ',', table: { timeZone?: string; settled?: boolean } = {}): ChargeSink {
   let count = 0
   if (mode === 'csv') {
-    const csv = csvWriter((t) => io.out(t), CHARGE_CSV_COLUMNS, separator)
+    const csv = csvWriter((t) => io.out(t), CHARGE_CSV_COLUMNS, csvOptions)
     return {
       write(charge) {
         csv.row(charge)

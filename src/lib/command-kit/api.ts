@@ -48,6 +48,7 @@ export abstract class ApiCommand<T extends typeof Command, R = void> extends Bas
         this.warnUser('--api-key is visible to other processes on this machine. Prefer SVC_API_KEY, or store it with `svc login --with-key-stdin`.')
       }
       this.creds = await resolveCredentials({ 'api-key': flags['api-key'], 'base-url': flags['base-url'], profile: flags.profile }, this.io.env)
+      if (this.creds.envOverride) this.warnUser(this.creds.envOverride)
     }
     return this.creds
   }

@@ -17,8 +17,9 @@ import { type CommandFactory, commandFactory } from './factory.js'
  * `-q`, `--quiet`: only the id(s) the command printed, one per line, for `$(…)` and pipes. Every
  * command that prints the id of what it made, moved or read takes it (CLI.md: scripts chain them).
  */
-export function quietFlag(what: string) {
-  return Flags.boolean({ char: 'q', description: `Print only ${what}, one per line.`, exclusive: ['json'], helpGroup: 'OUTPUT' })
+export function quietFlag(what: string, alsoExcludes: string[] = []) {
+  // `alsoExcludes`: the command's other output flags, so that a -q declared before them draws one group in the usage line.
+  return Flags.boolean({ char: 'q', description: `Print only ${what}, one per line.`, exclusive: ['json', ...alsoExcludes], helpGroup: 'OUTPUT' })
 }
 
 export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BaseCommand)['baseFlags'] & T['flags']>

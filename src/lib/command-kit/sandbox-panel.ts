@@ -43,7 +43,8 @@ export abstract class PanelCommand<T extends typeof Command, R = void> extends A
         })
       }
     }
-    this.panelCreds = await resolveCredentials({ 'api-key': flags['api-key'], 'base-url': flags['base-url'], profile }, env)
+    this.panelCreds = await resolveCredentials({ 'api-key': flags['api-key'], 'base-url': flags['base-url'], profile, profileNotFromFlag: !flags.profile }, env)
+    if (this.panelCreds.envOverride) this.warnUser(this.panelCreds.envOverride)
     return this.panelCreds
   }
 

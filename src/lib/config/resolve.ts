@@ -5,13 +5,15 @@
  */
 import { AuthError, UsageError } from '../errors.js'
 import type { Environment } from '../contract/schemas.js'
-import { environmentOfKey } from './mask.js'
+import { environmentOfKey, rememberSecret } from './mask.js'
 import { type Profile, ProfileStore } from './store.js'
 
 export interface CredentialFlags {
   'api-key'?: string
   'base-url'?: string
   profile?: string
+  /** Set when `profile` was not typed as --profile (the sandbox commands pass SVC_PROFILE's or `sandbox` there). */
+  profileNotFromFlag?: boolean
   secret?: string[]
 }
 
@@ -22,6 +24,12 @@ export interface Credentials {
   profileName?: string
   /** Where the key came from, for messages: `--api-key`, `SVC_API_KEY` or `profile NAME`. */
   source: string
+  /**
+   * One line for stderr when SVC_API_KEY or SVC_BASE_URL beat the profile named by --profile
+   * (CLI.md's order stands, but the user asked for that profile and must not act on another
+   * account unknowingly); undefined otherwise.
+   */
+  envOverride?: string
 }
 
 export interface ResolvedProfile {
@@ -70,10 +78,15 @@ export async function resolveCredentials(flags: CredentialFlags, env: NodeJS.Pro
   let baseUrl = given(flags['base-url']) ?? given(env.SVC_BASE_URL)
   let urlSource = given(flags['base-url']) ? '--base-url' : 'SVC_BASE_URL'
   let profileName: string | undefined
+  const overridden: Array<'SVC_API_KEY' | 'SVC_BASE_URL'> = []
   // A profile the user named is checked even when flags and env cover everything: a typo must not go unnoticed.
   if (!apiKey || !baseUrl || given(flags.profile) || given(env.SVC_PROFILE)) {
     const { name, profile } = await resolveProfile(flags, env)
     profileName = name
+    if (given(flags.profile) && !flags.profileNotFromFlag && profile) {
+      if (source === 'SVC_API_KEY' && profile.apiKey && profile.apiKey !== apiKey) overridden.push('SVC_API_KEY')
+      if (urlSource === 'SVC_BASE_URL' && baseUrl && profile.baseUrl && !sameUrl(profile.baseUrl, baseUrl)) overridden.push('SVC_BASE_URL')
+    }
     if (!apiKey && profile?.apiKey) {
       apiKey = profile.apiKey
       source = `profile ${name}`
@@ -105,7 +118,24 @@ export async function resolveCredentials(flags: CredentialFlags, env: NodeJS.Pro
       hint: 'Pass --base-url (or SVC_BASE_URL), or save one in the profile with `svc login --base-url URL`.',
     })
   }
-  return { apiKey, baseUrl: normalizeBaseUrl(baseUrl, urlSource), environment, profileName, source }
+  // From here on every text that leaves the process is masked against this key (config/mask.ts).
+  rememberSecret(apiKey)
+  const envOverride = overridden.length === 0 ? undefined : overrideWarning(overridden, profileName!)
+  return { apiKey, baseUrl: normalizeBaseUrl(baseUrl, urlSource), environment, profileName, source, ...(envOverride ? { envOverride } : {}) }
+}
+
+/** Two base URLs that normalise alike (a trailing slash is no difference); an unreadable one differs. */
+function sameUrl(a: string, b: string): boolean {
+  try {
+    return normalizeBaseUrl(a) === normalizeBaseUrl(b)
+  } catch {
+    return false
+  }
+}
+
+function overrideWarning(vars: Array<'SVC_API_KEY' | 'SVC_BASE_URL'>, profile: string): string {
+  const what = vars.map((v) => (v === 'SVC_API_KEY' ? 'API key' : 'base URL')).join(' and ')
+  return `${vars.join(' and ')} ${vars.length > 1 ? 'override' : 'overrides'} the ${what} of --profile ${profile} (environment before profile); unset ${vars.length > 1 ? 'them' : 'it'} to use the profile's.`
 }
 
 /** Said on stderr whenever a webhook secret is passed as --secret, as --api-key is for keys. */
@@ -125,13 +155,19 @@ export async function resolveWebhookSecrets(flags: CredentialFlags, env: NodeJS.
   if ((flags.secret ?? []).length > 0 && fromFlags.length < flags.secret!.length) {
     throw new UsageError('--secret is empty.', { field: 'secret', hint: "Pass the secret itself (is the variable you passed set?), or leave --secret out to use SVC_WEBHOOK_SECRET or the profile's." })
   }
-  if (fromFlags.length) return fromFlags
+  if (fromFlags.length) return remembered(fromFlags)
   const fromEnv = (env.SVC_WEBHOOK_SECRET ?? '')
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean)
-  if (fromEnv.length) return fromEnv
+  if (fromEnv.length) return remembered(fromEnv)
   if (keySource !== undefined && !keySource.startsWith('profile ')) return []
   const { profile } = await resolveProfile(flags, env)
-  return profile?.webhookSecret ? [profile.webhookSecret] : []
+  return remembered(profile?.webhookSecret ? [profile.webhookSecret] : [])
+}
+
+/** Webhook secrets in use are masked wherever text leaves the process, as the key is. */
+function remembered(secrets: string[]): string[] {
+  rememberSecret(...secrets)
+  return secrets
 }

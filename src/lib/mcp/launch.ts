@@ -88,6 +88,8 @@ export async function fastMcp(o: { argv: string[]; env: NodeJS.ProcessEnv; versi
   const url = new URL(credentials.baseUrl)
   // The command warns about a key sent in clear; the fast path only runs where there is nothing to warn about.
   if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) return false
+  // Nor where SVC_API_KEY / SVC_BASE_URL override --profile (issue 36.24): the command says so.
+  if (credentials.envOverride) return false
   const only = flags.tools?.split(',')
   try {
     chooseTools({ environment: credentials.environment, sandbox: isLocalUrl(credentials.baseUrl), allowLiveWrites: flags.allowLiveWrites, only })

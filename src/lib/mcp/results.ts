@@ -30,9 +30,21 @@ export interface ToolError {
   hint?: string
 }
 
-/** Every key- or secret-shaped string masked, and the session's own secrets wherever they appear. */
+/**
+ * Every key- or secret-shaped string masked, and the session's own secrets wherever they appear,
+ * in each text (names and values) on its own: masking the JSON text whole could cut an escape
+ * sequence in two.
+ */
 function clean<T>(value: T, secrets: readonly string[]): T {
-  return JSON.parse(redact(JSON.stringify(value), [...secrets])) as T
+  const list = [...secrets]
+  const walk = (v: unknown): unknown => {
+    if (typeof v === 'string') return redact(v, list)
+    if (Array.isArray(v)) return v.map(walk)
+    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [redact(k, list), walk(x)]))
+    return v
+  }
+  // Through JSON first: what leaves is what JSON.stringify would send (no undefined, no class instances).
+  return walk(JSON.parse(JSON.stringify(value) ?? 'null')) as T
 }
 
 export function successResult(output: ToolOutput, secrets: readonly string[]): ToolResult {

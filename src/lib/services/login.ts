@@ -10,7 +10,7 @@ import type { IO } from '../output/io.js'
 import { promptHidden } from '../input/prompt.js'
 import { readStdinLines } from '../input/stdin.js'
 import type { Environment } from '../contract/schemas.js'
-import { environmentOfKey, maskSecret, redact } from '../config/mask.js'
+import { environmentOfKey, maskSecret, redact, rememberSecret } from '../config/mask.js'
 import { normalizeBaseUrl } from '../config/resolve.js'
 import { isLoopbackHost } from '../net/loopback.js'
 import { assertProfileName, type Profile, ProfileStore } from '../config/store.js'
@@ -126,6 +126,7 @@ export async function login(opts: LoginOptions, ctx: LoginContext): Promise<Logi
     apiKey = await promptHidden(io, 'API key (svc_live_… or svc_test_…):')
   }
   if (!apiKey) throw new UsageError('No API key given.', { field: 'api-key', hint: 'Paste the key from the panel (API section).' })
+  rememberSecret(apiKey, newSecret)
   const environment = checkKeyShape(apiKey)
 
   const account = await fetchAccount(ctx, opts, apiKey, baseUrl)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { environmentOfKey, maskSecret, redact } from '../../../src/lib/config/mask.js'
+import { environmentOfKey, maskSecret, redact, rememberSecret } from '../../../src/lib/config/mask.js'
 import { LIVE_KEY, TEST_KEY, WEBHOOK_SECRET } from '../../helpers/config.js'
 
 describe('maskSecret', () => {
@@ -52,5 +52,26 @@ describe('environmentOfKey', () => {
     expect(environmentOfKey(LIVE_KEY)).toBe('live')
     expect(environmentOfKey('sk_test_123')).toBeUndefined()
     expect(environmentOfKey('SVC_TEST_123')).toBeUndefined()
+  })
+})
+
+describe('rememberSecret: the secrets in use, masked where the caller does not know them (issue 36.7)', () => {
+  it('the error printer, which passes no secret, masks a remembered key echoed in part', () => {
+    const key = 'svc_live_r3m3mb3r3dK3yPart0123456789ab'
+    const part = key.slice('svc_live_'.length)
+    expect(redact(`echo ${part.slice(3, 15)}`, [])).toContain(part.slice(3, 15))
+    rememberSecret(key, undefined, 'short')
+    expect(redact(`echo ${part.slice(3, 15)}`, [])).toBe('echo svc_live_…89ab')
+    expect(
+      redact(
+        `echo ${part
+          .slice(0, 16)
+          .toUpperCase()
+          .replace(/(.{4})(?=.)/g, '$1 ')}!`,
+        [],
+      ),
+    ).toBe('echo svc_live_…89ab!')
+    // Shorter than 8 characters: not remembered, so not looked for in part.
+    expect(redact('a short word', [])).toBe('a short word')
   })
 })

@@ -156,3 +156,12 @@ describe('normalizeBaseUrl', () => {
     }
   })
 })
+
+describe('resolveCredentials: an environment variable over --profile (issue 36.24)', () => {
+  it('says so in envOverride when --profile was typed, not when the profile came from elsewhere', async () => {
+    const env = { ...(await setup()), SVC_API_KEY: ENV_KEY }
+    expect((await resolveCredentials({ profile: 'other' }, env)).envOverride).toMatch(/^SVC_API_KEY overrides the API key of --profile other /)
+    expect((await resolveCredentials({ profile: 'other', profileNotFromFlag: true }, env)).envOverride).toBeUndefined()
+    expect((await resolveCredentials({}, env)).envOverride).toBeUndefined()
+  })
+})

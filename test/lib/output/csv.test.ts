@@ -10,8 +10,10 @@ describe('csv writer (RFC 4180)', () => {
 
   it('quotes fields holding the separator, a quote or a line end, doubling quotes', () => {
     expect(csvCell('a,b')).toBe('"a,b"')
-    expect(csvCell('a;b', ';')).toBe('"a;b"')
-    expect(csvCell('a;b')).toBe('a;b')
+    // Whatever the separator in use: a file read with another one still keeps its cells whole (issue 36.10).
+    expect(csvCell('a;b')).toBe('"a;b"')
+    expect(csvCell('a|b')).toBe('"a|b"')
+    expect(csvCell('a\tb')).toBe('"a\tb"')
     expect(csvCell('say "hi"')).toBe('"say ""hi"""')
     expect(csvCell('two\nlines')).toBe('"two\nlines"')
     expect(csvCell(undefined)).toBe('')
@@ -31,11 +33,31 @@ describe('csv writer (RFC 4180)', () => {
     expect(out).toBe('n\r\n1\r\n2\r\n')
   })
 
-  it('--separator takes one character, not a quote or a line end', () => {
+  it('--separator takes , ; tab or | only: nothing that can stand inside a number or a date (issue 36.10)', () => {
     expect(parseSeparator(undefined)).toBe(',')
     expect(parseSeparator(';')).toBe(';')
+    expect(parseSeparator('|')).toBe('|')
     expect(parseSeparator('tab')).toBe('\t')
-    expect(() => parseSeparator('"')).toThrow(/--separator/)
-    expect(() => parseSeparator(';;')).toThrow(/--separator/)
+    expect(parseSeparator('\\t')).toBe('\t')
+    expect(parseSeparator('\t')).toBe('\t')
+    for (const bad of ['"', ';;', '0', 'x', '.', '-', '+', ':', ' ', '']) expect(() => parseSeparator(bad), bad).toThrow(/--separator/)
+  })
+
+  it('judges the formula guard after whitespace and control characters, and writes no control character bare (issue 36.9)', () => {
+    expect(csvCell('\u0000=1+1')).toBe("'\\x00=1+1")
+    expect(csvCell(' =1+1')).toBe("' =1+1")
+    expect(csvCell('\u001b\u0007@x')).toBe("'\\x1b\\x07@x")
+    expect(csvCell('\u202e=1')).toBe("'\\u202e=1")
+    expect(csvCell('ok\u0000')).toBe('ok\\x00')
+    expect(csvCell('two\r\nlines')).toBe('"two\r\nlines"')
+    expect(csvCell('a - b')).toBe('a - b')
+  })
+
+  it('--bom: a UTF-8 BOM before the header, once', () => {
+    let out = ''
+    const w = csvWriter<{ n: string }>((t) => (out += t), [{ header: 'nome', value: (r) => r.n }], { separator: ';', bom: true })
+    w.row({ n: 'JOSÉ' })
+    w.end()
+    expect(out).toBe('\uFEFFnome\r\nJOSÉ\r\n')
   })
 })

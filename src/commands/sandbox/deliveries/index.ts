@@ -3,7 +3,8 @@ import { FlagReader } from '../../../lib/charges/operator-flags.js'
 import { DELIVERY_STATES } from '../../../lib/contract/panel.js'
 import { machineTimeZone } from '../../../lib/domain/calendar.js'
 import { painter } from '../../../lib/output/color.js'
-import { csvWriter, parseSeparator } from '../../../lib/output/csv.js'
+import { type CsvOptions, csvWriter } from '../../../lib/output/csv.js'
+import { CSV_CELLS_HELP, csvFlags, csvOptions } from '../../../lib/command-kit/csv-flags.js'
 import { type DeliveryListFilter, noDeliveryError, type PanelDelivery } from '../../../lib/sandbox-client/panel-client.js'
 import { DELIVERY_CSV_COLUMNS } from '../../../lib/sandbox-client/delivery-csv.js'
 import { envFlag, PanelCommand } from '../../../lib/command-kit/sandbox-panel.js'
@@ -31,8 +32,8 @@ export default class SandboxDeliveries extends PanelCommand<typeof SandboxDelive
     '`eventId type url attempts lastStatus nextRetryAt state injected createdAt`, injected the faults, comma-separated (empty when none). ' +
     '--state, --type (exact, or a prefix with *: charge.*) and --since (24h, 7d, a day, an ISO instant; on the sandbox clock) filter on the sandbox; ' +
     '--all follows every page (1000 at a time, streamed) with any output: --ndjson one delivery per line, --csv RFC 4180 with a header row ' +
-    '(eventId, type, environment, createdAt, url, state, attempts, lastStatus, lastError, nextRetryAt, firstAttemptAt, injected; a text cell ' +
-    "beginning with =, +, -, @, tab or CR is prefixed with '), --separator ';'."
+    '(eventId, type, environment, createdAt, url, state, attempts, lastStatus, lastError, nextRetryAt, firstAttemptAt, injected; ' +
+    `${CSV_CELLS_HELP}).`
 
   static override examples = [
     '<%= config.bin %> sandbox deliveries',
@@ -48,19 +49,18 @@ export default class SandboxDeliveries extends PanelCommand<typeof SandboxDelive
   static override flags = {
     'event-id': Flags.string({ description: 'Only the delivery of this event, with its attempts.', helpValue: 'ID' }),
     limit: Flags.integer({ description: 'At most this many deliveries (1 to 1000).', default: 50, min: 1, max: 1000, helpValue: 'N' }),
-    quiet: quietFlag('the event ids'),
+    quiet: quietFlag('the event ids', ['ndjson', 'csv']),
     env: envFlag,
     state: Flags.string({ description: 'Only deliveries in this state.', options: [...DELIVERY_STATES] }),
     type: Flags.string({ description: 'Only this event type (a trailing * matches a prefix, e.g. charge.*).', helpValue: 'PATTERN' }),
     since: Flags.string({ description: 'Only deliveries created since (24h, 7d, 2026-11-03, an ISO instant).', helpValue: 'DATE' }),
     all: Flags.boolean({ description: 'Every delivery that matches, page after page (streamed).' }),
     ndjson: Flags.boolean({ description: 'One delivery per line as JSON, streamed.', exclusive: ['json', 'csv', 'quiet'], helpGroup: 'OUTPUT' }),
-    csv: Flags.boolean({ description: 'RFC 4180 CSV with a header row (streamed).', exclusive: ['json', 'ndjson', 'quiet'], helpGroup: 'OUTPUT' }),
-    separator: Flags.string({ description: "CSV field separator, one character (e.g. ';').", dependsOn: ['csv'], helpValue: 'CHAR', helpGroup: 'OUTPUT' }),
+    ...csvFlags({ description: 'RFC 4180 CSV with a header row (streamed).', exclusive: ['json', 'ndjson', 'quiet'] }),
   }
 
   async run(): Promise<DeliveryLog | undefined> {
-    const separator = parseSeparator(this.flags.separator)
+    const separator = csvOptions(this.flags)
     const check = new FlagReader('See `svc sandbox deliveries --help`.')
     check.date('since', this.flags.since, { timeZone: machineTimeZone(), now: new Date(), zoneFlag: false })
     check.done()
@@ -79,7 +79,7 @@ export default class SandboxDeliveries extends PanelCommand<typeof SandboxDelive
   }
 
   /** --all, --ndjson, --csv: every page (or the one asked for), written as it comes. */
-  private async stream(filter: DeliveryListFilter, separator: string): Promise<undefined> {
+  private async stream(filter: DeliveryListFilter, separator: CsvOptions): Promise<undefined> {
     const panel = await this.panel()
     const one = async function* () {
       yield (await panel.listDeliveries(filter)).data
