@@ -146,7 +146,7 @@ async function compose(opts: SandboxStartOptions, log: (line: string) => void, h
   const withdrawals = new Withdrawals({ store, clock, sink })
   const productSales = new ProductSales({ store, clock, sink })
   const admin = createAdmin(store, clock, () => {
-    engine.restoreTimers()
+    engine.releaseSettlements()
     void clock.tick()
   })
   web = new WebPanel({ store, engine, deliveries: shown, admin, clock, port: () => Number(new URL(baseUrl).port), ownHost: () => new URL(baseUrl).hostname, withdrawals, productSales })
