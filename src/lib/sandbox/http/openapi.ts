@@ -170,11 +170,13 @@ const PANEL_DOCS: Record<string, RouteDoc> = {
   },
   'GET /export': {
     operationId: 'sandboxExport',
-    summary: 'The whole state (keys and secret in full)',
-    description: 'What `svc sandbox export` writes; `svc sandbox start --seed FILE` starts from it.',
+    summary: 'The whole state (test keys in full; live keys and the webhook secret only when asked for)',
+    description:
+      'What `svc sandbox export` writes; `svc sandbox start --seed FILE` starts from it. Without `includeLiveSecrets=true` it holds no live key and no webhook secret: a sandbox seeded from it makes new ones.',
+    query: [q('includeLiveSecrets', 'true: also the live keys and the webhook secret, in full.', { type: 'boolean', default: false })],
     status: 200,
     answer: 'The state, with its `format` version.',
-    errors: [401],
+    errors: [400, 401],
   },
 }
 
