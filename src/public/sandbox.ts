@@ -118,8 +118,12 @@ export interface SandboxHandle {
   client(env?: Environment): SvcClient
   /** The seed of the webhook fault sequence (when faults are on): pass it as `seed` to replay them. */
   readonly webhookFaultsSeed?: number
-  /** The whole state (as `svc sandbox export` writes it), to start another sandbox from with `seed`. */
-  exportState(): Promise<object>
+  /**
+   * The whole state (as `svc sandbox export` writes it), to start another sandbox from with `seed`.
+   * Without `includeLiveSecrets` it holds no live key and no webhook secret (that secret signs live
+   * deliveries too): a sandbox seeded from it makes new ones. With it, the seeded sandbox is the same one.
+   */
+  exportState(opts?: { includeLiveSecrets?: boolean }): Promise<object>
   /** Sets (and reactivates) the webhook URL of an environment (default `test`). */
   setWebhookUrl(url: string, env?: Environment): Promise<void>
   /** Moves a test charge (spec 4.7): `paid_pending_settlement`, `settled`, `expired` or `refunded`; one event per state passed. */
@@ -202,7 +206,7 @@ export async function startSandbox(opts: StartSandboxOptions = {}): Promise<Sand
       return c
     },
     ...(core.webhookFaults ? { webhookFaultsSeed: core.webhookFaults.seed } : {}),
-    exportState: () => panel.exportState(),
+    exportState: (opts) => panel.exportState(opts),
     async setWebhookUrl(url, env = 'test') {
       await panel.setWebhook(url, env)
     },

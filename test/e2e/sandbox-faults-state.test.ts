@@ -72,7 +72,7 @@ describe('svc sandbox export and start --seed FILE', () => {
 
     const file = join(config, 'state.json')
     writeFileSync(file, 'old contents, world-readable', { mode: 0o644 })
-    const exported = await svc(['sandbox', 'export', '-o', file, '--json'], { env: first.env })
+    const exported = await svc(['sandbox', 'export', '-o', file, '--json', '--include-live-secrets'], { env: first.env })
     expect(exported.exitCode).toBe(0)
     expect(JSON.parse(exported.stdout)).toMatchObject({ file, format: 'svc-sandbox-state/1', counts: { charges: 1, events: 2 } }) // created, then expired (the QR lives 1 h)
     expect(statSync(file).mode & 0o777).toBe(0o600)
@@ -86,6 +86,7 @@ describe('svc sandbox export and start --seed FILE', () => {
     expect(second.bg.stderr()).toContain('(seed 9; --seed 9 replays them)')
     expect(second.bg.first.testKey).toBe(first.bg.first.testKey)
     expect(second.bg.first.webhookSecret).toBe(first.bg.first.webhookSecret)
+    expect(second.bg.first.liveKey).toBe(first.bg.first.liveKey)
     const [a, b] = await Promise.all([svc(['charges', 'get', chargeId, '--json'], { env: first.env }), svc(['charges', 'get', chargeId, '--json'], { env: second.env })])
     const local = (text: string, baseUrl: unknown) => JSON.parse(text.replaceAll(String(baseUrl), 'BASE'))
     expect(local(b.stdout, second.bg.first.baseUrl)).toEqual(local(a.stdout, first.bg.first.baseUrl))

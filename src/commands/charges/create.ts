@@ -19,12 +19,13 @@ export default class ChargesCreate extends ApiCommand<typeof ChargesCreate, Char
     'paid, settled or refunded) its QR is not shown, stderr says why and the exit code is 5 (unless it already is in the ' +
     '--wait state). On a terminal the QR, the copy-and-paste string, gross/fee/net and ' +
     'the expiry are shown; piped, only the id is printed. Without --payer-tax-number you are asked on a terminal (a number whose check digits do not match is asked again, up to 3 times; Enter stops); with a ' +
-    'svc_test_ key and no terminal a generated test CPF is used.'
+    'svc_test_ key and no terminal a generated test CPF is used, derived from --external-id (else the Idempotency-Key), so a rerun with the same flags sends the same body and gets the same charge.'
 
   static override examples = [
     '<%= config.bin %> charges create --amount 1500 --payer-tax-number 123.456.789-09 --external-id order-1042',
     '<%= config.bin %> charges create --amount 2990 --payer-tax-number 12345678909 --metadata sku=XPTO-1 --metadata cart=77 --json',
     'id=$(<%= config.bin %> charges create --amount 1500 -q) && <%= config.bin %> test advance "$id" --status settled',
+    '<%= config.bin %> charges create --amount 1500 --external-id order-3001   # test key: safe to rerun, the generated CPF follows order-3001',
     '<%= config.bin %> charges create --amount 5000 --payer-tax-number 12345678909 --wait settled --wait-timeout 30m',
     '<%= config.bin %> charges create --amount 1500 --payer-tax-number 12345678909 --external-id order-1042   # exit 5, no QR: order-1042 is already canceled, expired or paid',
     '<%= config.bin %> charges create --amount 10000 --payer-tax-number 12345678909 --split wallet-shop=7000 --split wallet-partner=3000   # a split charge: 70 % / 30 % of the net',

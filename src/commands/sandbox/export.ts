@@ -18,18 +18,21 @@ interface ExportSummary {
 export default class SandboxExport extends PanelCommand<typeof SandboxExport, ExportSummary | undefined> {
   static override summary = "Write the running sandbox's whole state as JSON, to start another sandbox from it (`sandbox start --seed FILE`)."
   static override description =
-    'Account, plan, API keys and webhook secret, webhook URLs, clock, charges (split charges included), withdrawals, product ' +
+    'Account, plan, test API keys, webhook URLs, clock, charges (split charges included), withdrawals, product ' +
     'sales, events and their deliveries, as the rows of the sandbox\'s tables under a "format" version (svc-sandbox-state/1). ' +
-    'To stdout, or with -o to FILE, created with mode 0600 (it holds the keys and the secret in full) and replaced whole. ' +
+    'The live API keys and the webhook secret (it signs live deliveries too) are left out unless --include-live-secrets: a ' +
+    'sandbox started from an export without them makes a new live key and a new webhook secret (its banner and profiles show them). ' +
+    'To stdout, or with -o to FILE, created with mode 0600 (it holds the test keys in full) and replaced whole. ' +
     '-o replaces only a regular file: when FILE is a symlink, a directory, a FIFO or a device (/dev/null), it exits 2 and ' +
     'leaves it as it is (a symlink is not followed: give the path it points to). ' +
     '`svc sandbox start --seed FILE` (into an empty data dir or --in-memory) starts from it with the same ids, keys, secret ' +
-    'and clock. With -o and --json: a summary {"file","format","exportedAt","clock","counts"} on stdout.'
+    '(with --include-live-secrets) and clock. With -o and --json: a summary {"file","format","exportedAt","clock","counts"} on stdout.'
 
   static override examples = [
     '<%= config.bin %> sandbox export -o state.json',
     '<%= config.bin %> sandbox export --profile sandbox -o state.json && <%= config.bin %> sandbox start --in-memory --port 0 --seed state.json',
     "<%= config.bin %> sandbox export | jq '.tables.charges | length'",
+    '<%= config.bin %> sandbox export --include-live-secrets -o state.json   # the same live key and webhook secret after --seed',
     '<%= config.bin %> sandbox export -o state.json --json | jq .counts',
   ]
 
@@ -39,17 +42,22 @@ export default class SandboxExport extends PanelCommand<typeof SandboxExport, Ex
       description: 'Write it to FILE (mode 0600, replaced whole) instead of stdout; FILE must be a regular file or not exist (a symlink, directory, FIFO or device is refused).',
       helpValue: 'FILE',
     }),
+    'include-live-secrets': Flags.boolean({
+      description: 'Also export the live API keys and the webhook secret in full (left out by default; a sandbox seeded without them makes new ones).',
+    }),
   }
 
   /** With -o, a summary of what was written; without, the state itself is the output (and there is no result). */
   async run(): Promise<ExportSummary | undefined> {
     // Refused before asking the sandbox for its keys, so nothing is fetched for nowhere to go.
     if (this.flags.output !== undefined) checkOutput(this.flags.output)
-    const state = await (await this.panel()).exportState()
+    const includeLiveSecrets = this.flags['include-live-secrets']
+    const state = await (await this.panel()).exportState({ includeLiveSecrets })
     const text = `${JSON.stringify(state, null, 2)}\n`
     const file = this.flags.output
     if (file === undefined) {
-      if (this.io.isStdoutTTY) this.warnUser("this output holds the sandbox's API keys and webhook secret in full; write it to a file with -o FILE (mode 0600) instead.")
+      const what = includeLiveSecrets ? 'API keys (live included) and webhook secret' : 'test API keys'
+      if (this.io.isStdoutTTY) this.warnUser(`this output holds the sandbox's ${what} in full; write it to a file with -o FILE (mode 0600) instead.`)
       this.io.out(text)
       return undefined
     }

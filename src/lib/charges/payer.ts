@@ -2,7 +2,14 @@
  * The payer's tax number is required by the API (spec 2.1). When the flag is absent (CLI.md):
  * ask on a terminal; in the test environment without a terminal, use a generated valid CPF
  * and say so; otherwise refuse with exit 2, naming the flag to pass.
+ *
+ * The generated CPF is derived from the request's identity (its externalId, else its
+ * idempotency key), never drawn at random: a rerun with the same inputs sends the same body, so
+ * the service returns the first charge instead of answering `external_id_conflict` (or an
+ * idempotency conflict) to a body that differs only by a CPF nobody chose.
  */
+import { createHash } from 'node:crypto'
+import { isValidCpf } from '@brazilian-utils/brazilian-utils/is-valid-cpf'
 import type { Environment } from '../contract/schemas.js'
 import { isValidTaxNumber } from '../domain/tax-number.js'
 import { UsageError } from '../errors.js'
@@ -15,8 +22,11 @@ export interface PayerContext {
   ask: (question: string) => Promise<string>
   /** A note for the user on stderr. */
   note: (text: string) => void
-  /** Injected for tests; defaults to @brazilian-utils' generateCpf, loaded only when needed. */
-  generateCpf?: () => Promise<string>
+  /**
+   * What makes the request the same request (`externalId:…`, else `idempotency-key:…`): the
+   * generated test CPF is derived from it. Without one, a random CPF is drawn.
+   */
+  seed?: string
 }
 
 const FIELD = flagLabel('payer-tax-number', 'payerTaxNumber')
@@ -25,6 +35,23 @@ const PROMPT_TRIES = 3
 async function libraryCpf(): Promise<string> {
   const { generateCpf } = await import('@brazilian-utils/brazilian-utils/generate-cpf')
   return generateCpf()
+}
+
+/**
+ * A valid CPF that depends only on `seed`: nine digits from its SHA-256, then the check digits
+ * that the library of record accepts (one of the hundred endings is valid; tried, not computed
+ * by hand). Nine equal digits, which no CPF may have, take the next hash.
+ */
+export function testCpfFrom(seed: string): string {
+  for (let round = 0; ; round++) {
+    const hash = createHash('sha256').update(`svc test CPF\u0000${round}\u0000${seed}`).digest()
+    const base = Array.from(hash.subarray(0, 9), (byte) => String(byte % 10)).join('')
+    if (/^(\d)\1{8}$/.test(base)) continue
+    for (let check = 0; check < 100; check++) {
+      const cpf = base + String(check).padStart(2, '0')
+      if (isValidCpf(cpf)) return cpf
+    }
+  }
 }
 
 function formatCpf(cpf: string): string {
@@ -49,8 +76,9 @@ export async function resolvePayerTaxNumber(given: string | undefined, ctx: Paye
     }
   }
   if (ctx.environment === 'test') {
-    const cpf = await (ctx.generateCpf ?? libraryCpf)()
-    ctx.note(`No --payer-tax-number given: using the generated test CPF ${formatCpf(cpf)} (test environment only).`)
+    const cpf = ctx.seed === undefined ? await libraryCpf() : testCpfFrom(ctx.seed)
+    const same = ctx.seed === undefined ? '' : '; the same inputs give the same CPF, so a rerun sends the same body'
+    ctx.note(`No --payer-tax-number given: using the generated test CPF ${formatCpf(cpf)} (test environment only${same}).`)
     return cpf
   }
   throw new UsageError(`${FIELD} is required with a live key when no terminal is attached to ask for it.`, {

@@ -205,7 +205,43 @@ function componentSchemas(schemas: Record<string, z.ZodType>, extras: Record<str
   const out = z.toJSONSchema(registry, { io: 'input', unrepresentable: 'any', uri: (id) => `#/components/schemas/${id}` }).schemas as Record<string, JsonSchema>
   for (const [id, schema] of Object.entries(out)) {
     const { $schema: _s, $id: _i, ...rest } = schema
-    out[id] = { ...rest, ...extras[id] }
+    out[id] = tidy({ ...rest, ...extras[id] }) as JsonSchema
+  }
+  return out
+}
+
+/**
+ * Bounds the spec gives integers whose zod schema is a bare `.int()` (written out as ±2^53, which
+ * says nothing): basis points are 0 to 10000 (a split's share at least 1), hours of hold are not
+ * negative, amounts are int64 centavos (unbounded: a plan whose fee passes the gross makes a
+ * negative net). By property name, wherever it occurs.
+ */
+const INTEGER_BOUNDS: Record<string, JsonSchema> = {
+  feeBps: { minimum: 0, maximum: 10_000 },
+  shareBps: { minimum: 1, maximum: 10_000 },
+  delayHours: { minimum: 0 },
+  settlementDelayHours: { minimum: 0 },
+}
+const CENTAVOS: JsonSchema = { format: 'int64' }
+
+/**
+ * What zod writes that a reader of the document is better without: the ~300-character regex it
+ * puts beside `format: date-time` (the format says it, and generators read the format), and the
+ * ±2^53 bounds of every `.int()` (replaced by the spec's bounds above, where it gives some).
+ */
+function tidy(node: unknown, property?: string): unknown {
+  if (Array.isArray(node)) return node.map((n) => tidy(n))
+  if (node === null || typeof node !== 'object') return node
+  const out: JsonSchema = {}
+  for (const [key, value] of Object.entries(node as JsonSchema)) {
+    out[key] = key === 'properties' ? Object.fromEntries(Object.entries(value as JsonSchema).map(([name, v]) => [name, tidy(v, name)])) : tidy(value)
+  }
+  if (out.format === 'date-time' && typeof out.pattern === 'string') delete out.pattern
+  if (out.type === 'integer') {
+    if (out.minimum === Number.MIN_SAFE_INTEGER) delete out.minimum
+    if (out.maximum === Number.MAX_SAFE_INTEGER) delete out.maximum
+    const bounds = property === undefined ? undefined : (INTEGER_BOUNDS[property] ?? (property.endsWith('InCents') ? CENTAVOS : undefined))
+    for (const [k, v] of Object.entries(bounds ?? {})) out[k] ??= v
   }
   return out
 }

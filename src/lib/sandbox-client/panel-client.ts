@@ -224,9 +224,9 @@ export class PanelClient {
     return this.call('POST', '/reset', { body: {} })
   }
 
-  /** The sandbox's whole state (keys and webhook secret in full), as `svc sandbox export` writes it. */
-  exportState(): Promise<SandboxState> {
-    return this.call('GET', '/export')
+  /** The sandbox's whole state, as `svc sandbox export` writes it; the live keys and the webhook secret only with `includeLiveSecrets`. */
+  exportState(opts: { includeLiveSecrets?: boolean } = {}): Promise<SandboxState> {
+    return this.call('GET', '/export', { query: { includeLiveSecrets: opts.includeLiveSecrets ? 'true' : undefined } })
   }
 
   getClock(): Promise<PanelClock> {

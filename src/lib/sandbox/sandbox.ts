@@ -29,7 +29,7 @@ import { SandboxStore } from './store/store.js'
 import type { DatabaseSync } from 'node:sqlite'
 import { describeWebhookFaults, faultsOn } from './faults/spec.js'
 import { randomSeed, WebhookFaults } from './faults/webhook-faults.js'
-import { exportState, hasState, type SandboxState, SandboxStateError, seedState, unseedState } from './state/state.js'
+import { exportState, hasState, missingLiveSecrets, type SandboxState, SandboxStateError, seedState, unseedState } from './state/state.js'
 import type { DeliveryWorker, RunningSandbox, SandboxContext, SandboxStartOptions } from './types.js'
 
 export const DEFAULT_PORT = 8787
@@ -146,7 +146,7 @@ async function compose(opts: SandboxStartOptions, log: (line: string) => void, h
   const withdrawals = new Withdrawals({ store, clock, sink })
   const productSales = new ProductSales({ store, clock, sink })
   const admin = createAdmin(store, clock, () => {
-    engine.restoreTimers()
+    engine.releaseSettlements()
     void clock.tick()
   })
   web = new WebPanel({ store, engine, deliveries: shown, admin, clock, port: () => Number(new URL(baseUrl).port), ownHost: () => new URL(baseUrl).hostname, withdrawals, productSales })
@@ -165,10 +165,10 @@ async function compose(opts: SandboxStartOptions, log: (line: string) => void, h
     clock,
     reset,
     panelLink: () => web!.ticketUrl(baseUrl),
-    exportState: async () => {
+    exportState: async (opts: { liveSecrets?: boolean } = {}) => {
       await deliveries.flush?.()
       writes.flush()
-      return exportState(db, clock.now())
+      return exportState(db, clock.now(), Date.now(), opts)
     },
     resources: { store, engine, withdrawals, productSales },
   }
@@ -231,6 +231,8 @@ async function compose(opts: SandboxStartOptions, log: (line: string) => void, h
   }
   log(`sandbox listening on ${baseUrl}`)
   if (opts.state) log(`sandbox seeded from a state exported at ${opts.state.exportedAt}; its clock starts at ${opts.state.clock.now}`)
+  const made = opts.state ? missingLiveSecrets(opts.state) : []
+  if (made.length) log(`the state holds no ${made.join(' and no ')} (exported without --include-live-secrets): this sandbox made a new ${made.join(' and a new ')}; the profiles and the banner show them`)
   if (faults) log(`webhook faults on: ${describeWebhookFaults(faults.rates)} (seed ${faults.seed}; --seed ${faults.seed} replays them)`)
 
   const webhookFaults = faults ? { description: describeWebhookFaults(faults.rates), seed: faults.seed } : undefined

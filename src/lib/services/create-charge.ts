@@ -44,9 +44,13 @@ export interface CreatedCharge {
 }
 
 export async function createCharge(opts: CreateChargeOptions, ctx: CreateChargeContext): Promise<CreatedCharge> {
-  const payerTaxNumber = await resolvePayerTaxNumber(opts.payerTaxNumber, { environment: opts.environment, canPrompt: ctx.canPrompt, ask: ctx.ask, note: ctx.note })
-  const body = completeRequest(opts.input.body, payerTaxNumber)
   const idempotencyKey = opts.input.idempotencyKey ?? randomUUID()
+  // A generated test CPF follows the order id (else the idempotency key, the one a network
+  // failure's hint names): a rerun with the same inputs sends the same body, and gets the same charge.
+  const externalId = opts.input.body.externalId
+  const seed = externalId !== undefined ? `externalId\u0000${externalId}` : `idempotency-key\u0000${idempotencyKey}`
+  const payerTaxNumber = await resolvePayerTaxNumber(opts.payerTaxNumber, { environment: opts.environment, canPrompt: ctx.canPrompt, ask: ctx.ask, note: ctx.note, seed })
+  const body = completeRequest(opts.input.body, payerTaxNumber)
   // With --split, the same request (plus its destinations) goes to POST /v1/split-charges (spec 4.8).
   const { split, ...plain } = body
   const request = split ? ctx.client.createSplitCharge({ ...plain, split }, { idempotencyKey }) : ctx.client.createCharge(plain, { idempotencyKey })

@@ -67,10 +67,15 @@ describe('sandbox deliveries: filters, time column, streaming', () => {
     expect((await runCommand(SandboxDeliveries, ['--type', 'withdrawal.*'])).stdout).toBe('')
   })
 
-  it('--since counts back from the sandbox clock: 1h keeps only the events of 14:00', async () => {
+  it('--since counts back from the sandbox clock: 1h keeps the expiry of 13:00 and the test event of 14:00', async () => {
     const r = await runCommand(SandboxDeliveries, ['--since', '1h', '--json'])
-    const { data } = JSON.parse(r.stdout) as { data: Array<{ createdAt: string }> }
-    expect(data.map((d) => d.createdAt)).toEqual(['2026-11-22T14:00:00.000Z', '2026-11-22T14:00:00.000Z'])
+    const { data } = JSON.parse(r.stdout) as { data: Array<{ createdAt: string; type: string }> }
+    // The advance walked through 13:00, when the QR expired: its delivery is dated then, not at the advance's end.
+    expect(data.map((d) => [d.type, d.createdAt])).toEqual([
+      ['charge.test', '2026-11-22T14:00:00.000Z'],
+      ['charge.expired', '2026-11-22T13:00:00.000Z'],
+    ])
+    expect(rows((await runCommand(SandboxDeliveries, ['--since', '30m'])).stdout).map((l) => l[1])).toEqual(['charge.test'])
   })
 
   it('on a terminal: a CREATED column in local time', async () => {

@@ -38,9 +38,22 @@ describe('svc sandbox export', () => {
     expect(state.format).toBe('svc-sandbox-state/1')
     expect(state.clock.now).toBe('2026-11-22T12:00:00.000Z')
     expect(state.tables.api_keys.map((k) => k.key)).toContain(sb.testKey)
-    expect(tty.stderr).toContain("holds the sandbox's API keys and webhook secret in full")
+    expect(tty.stderr).toContain("holds the sandbox's test API keys in full")
     const piped = await runCommand(SandboxExport, [])
     expect(piped.stderr).toBe('')
+  })
+
+  it('leaves out the live key and the webhook secret unless --include-live-secrets (issue 36.8)', async () => {
+    const plain = await runCommand(SandboxExport, [])
+    expect(plain.exitCode).toBe(0)
+    expect(plain.stdout).not.toContain(sb.liveKey)
+    expect(plain.stdout).not.toContain(sb.webhookSecret)
+    const full = await runCommand(SandboxExport, ['--include-live-secrets'], { tty: true })
+    expect(full.exitCode).toBe(0)
+    const state = JSON.parse(full.stdout) as { tables: { api_keys: Array<{ key: string }> } }
+    expect(state.tables.api_keys.map((k) => k.key)).toContain(sb.liveKey)
+    expect(full.stdout).toContain(sb.webhookSecret)
+    expect(full.stderr).toContain("holds the sandbox's API keys (live included) and webhook secret in full")
   })
 
   it('writes FILE with mode 0600, replacing an older world-readable one whole', async () => {

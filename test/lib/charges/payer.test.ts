@@ -1,6 +1,6 @@
 import { isValidCpf } from '@brazilian-utils/brazilian-utils/is-valid-cpf'
 import { describe, expect, it } from 'vitest'
-import { type PayerContext, resolvePayerTaxNumber } from '../../../src/lib/charges/payer.js'
+import { type PayerContext, resolvePayerTaxNumber, testCpfFrom } from '../../../src/lib/charges/payer.js'
 import { UsageError } from '../../../src/lib/errors.js'
 
 function ctx(overrides: Partial<PayerContext> = {}) {
@@ -57,6 +57,26 @@ describe('resolvePayerTaxNumber', () => {
     const cpf = await resolvePayerTaxNumber(undefined, c)
     expect(isValidCpf(cpf)).toBe(true)
     expect(notes.join('')).toContain('generated test CPF')
+  })
+
+  it('a generated test CPF follows the seed: the same inputs give the same CPF, others another (issue 36.4)', async () => {
+    const a = await resolvePayerTaxNumber(undefined, ctx({ seed: 'externalId\u0000order-3001' }).c)
+    const again = await resolvePayerTaxNumber(undefined, ctx({ seed: 'externalId\u0000order-3001' }).c)
+    const other = await resolvePayerTaxNumber(undefined, ctx({ seed: 'externalId\u0000order-3002' }).c)
+    expect(again).toBe(a)
+    expect(other).not.toBe(a)
+    expect(isValidCpf(a)).toBe(true)
+  })
+
+  it('derives a valid CPF, never nine equal digits, from any seed', () => {
+    const seen = new Set<string>()
+    for (let i = 0; i < 2000; i++) {
+      const cpf = testCpfFrom(`seed-${i}`)
+      expect(cpf).toMatch(/^\d{11}$/)
+      expect(isValidCpf(cpf)).toBe(true)
+      seen.add(cpf)
+    }
+    expect(seen.size).toBeGreaterThan(1990)
   })
 
   it('without a terminal in the live environment: exit 2, never a made-up number', async () => {

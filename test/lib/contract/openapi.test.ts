@@ -140,4 +140,47 @@ describe('the OpenAPI document', () => {
     expect(s.paths['/v1/charges']).toEqual(doc.paths['/v1/charges'])
     expect(s.components.schemas.Charge).toEqual(doc.components.schemas.Charge)
   })
+
+  it('types every JSON answer of the sandbox control routes: no bare {type: object} (issue 36.23)', () => {
+    const s = sandboxOpenApiDocument('http://127.0.0.1:1')
+    const bare: string[] = []
+    for (const [path, item] of Object.entries(s.paths)) {
+      for (const [method, op] of Object.entries(item as Record<string, { responses: Record<string, JsonSchema> }>)) {
+        for (const [status, answer] of Object.entries(op.responses)) {
+          const json = (deref(s, answer).content as Record<string, { schema: JsonSchema }> | undefined)?.['application/json']?.schema
+          if (json && deref(s, json).type === 'object' && deref(s, json).properties === undefined && !['SplitCharge', 'Withdrawal'].some((n) => json.$ref === `#/components/schemas/${n}`))
+            bare.push(`${method} ${path} ${status}`)
+        }
+      }
+    }
+    expect(bare).toEqual([])
+    const answerOf = (path: string, method: string, status: string) => deref(s, (s.paths[path] as Record<string, { responses: Record<string, JsonSchema> }>)[method]!.responses[status]!)
+    const schemaOf = (path: string, method: string, status: string) => deref(s, (answerOf(path, method, status).content as Record<string, { schema: JsonSchema }>)['application/json']!.schema)
+    expect(schemaOf('/_sandbox/clock', 'get', '200')).toMatchObject({ required: ['now', 'speed'], properties: { now: { type: 'string', format: 'date-time' } } })
+    expect(schemaOf('/_sandbox/account', 'patch', '200').properties).toMatchObject({ feeBps: { minimum: 0, maximum: 10_000 }, settlementDelayHours: { minimum: 0 } })
+    expect(schemaOf('/_sandbox/deliveries', 'get', '200').properties).toHaveProperty('hasMore')
+    expect(schemaOf('/_sandbox/export', 'get', '200').properties).toHaveProperty('tables')
+  })
+
+  it('writes date-time as a format without a regex beside it, and bounds integers as the spec does, not ±2^53 (issue 36.23)', () => {
+    for (const d of [doc, sandboxOpenApiDocument('http://127.0.0.1:1')]) {
+      const text = JSON.stringify(d)
+      expect(text).not.toContain(String(Number.MAX_SAFE_INTEGER))
+      const dateTimes: JsonSchema[] = []
+      const walk = (n: unknown): void => {
+        if (n === null || typeof n !== 'object') return
+        if ((n as JsonSchema).format === 'date-time') dateTimes.push(n as JsonSchema)
+        for (const v of Object.values(n)) walk(v)
+      }
+      walk(d)
+      expect(dateTimes.length).toBeGreaterThan(10)
+      for (const t of dateTimes) expect(t.pattern).toBeUndefined()
+    }
+    expect(prop('Amount', 'feeBps')).toEqual({ type: 'integer', minimum: 0, maximum: 10_000 })
+    expect(prop('Account', 'settlementDelayHours')).toEqual({ type: 'integer', minimum: 0 })
+    expect(prop('Settlement', 'delayHours')).toEqual({ type: 'integer', minimum: 0 })
+    expect(prop('Amount', 'netInCents')).toEqual({ type: 'integer', format: 'int64' })
+    expect(prop('ChargeCreateRequest', 'amountInCents')).toMatchObject({ minimum: LIMITS.amountMin, maximum: LIMITS.amountMax })
+    expect(prop('Charge', 'createdAt')).toEqual({ type: 'string', format: 'date-time' })
+  })
 })

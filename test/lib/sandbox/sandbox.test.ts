@@ -113,3 +113,53 @@ describe('startSandboxServer', () => {
     }
   })
 })
+
+describe('a clock advance across an endpoint deactivation (issue 36.5)', () => {
+  it('runs every retry due before it, in order, and sends nothing published after it', async () => {
+    const { SandboxClock } = await import('../../../src/lib/sandbox/engine/clock.js')
+    const { startTarget } = await import('../../helpers/delivery-target.js')
+    const T0 = Date.parse('2026-11-22T12:00:00.000Z')
+    const H = 3_600_000
+    const clock = new SandboxClock({ manual: true, start: T0 })
+    const app = await startTarget()
+    app.answers = [{ status: 500 }]
+    const sb = await startSandboxServer({ port: 0, inMemory: true, clock, log: () => {} })
+    const auth = { authorization: `Bearer ${sb.testKey}`, 'content-type': 'application/json' }
+    const post = async (path: string, body: unknown = {}) => (await fetch(`${sb.baseUrl}${path}`, { method: 'POST', headers: auth, body: JSON.stringify(body) })).json() as Promise<{ id: string }>
+    const advance = (ms: number) => post('/_sandbox/clock/advance', { ms })
+    try {
+      await fetch(`${sb.baseUrl}/_sandbox/webhook`, { method: 'PUT', headers: auth, body: JSON.stringify({ url: app.url }) })
+      // T0: a charge whose events fail for 24 h, which deactivates the endpoint at T0 + 24 h.
+      await post('/v1/charges', { amountInCents: 1500, payerTaxNumber: '52998224725' })
+      // Two charges paid at T0 + 10 min and T0 + 20 min: they settle after the deactivation.
+      const settling: string[] = []
+      for (let i = 0; i < 2; i++) {
+        await advance(10 * 60_000)
+        const c = await post('/v1/charges', { amountInCents: 1500, payerTaxNumber: '52998224725' })
+        await post(`/v1/test/charges/${c.id}/advance`, { status: 'paid_pending_settlement' })
+        settling.push(c.id)
+      }
+      await advance(19 * H - 20 * 60_000)
+      // T0 + 19 h: a refund.
+      const refunded = await post('/v1/charges', { amountInCents: 1500, payerTaxNumber: '52998224725' })
+      await post(`/v1/test/charges/${refunded.id}/advance`, { status: 'refunded' })
+      await advance(5 * H + 35 * 60_000)
+
+      const deliveries = (await (await fetch(`${sb.baseUrl}/_sandbox/deliveries?limit=100`, { headers: auth })).json()) as { data: Array<{ eventId: string; type: string; body: string }> }
+      const refund = deliveries.data.find((d) => d.type === 'charge.refunded')!
+      const attempts = (await (await fetch(`${sb.baseUrl}/_sandbox/deliveries?eventId=${refund.eventId}`, { headers: auth })).json()) as { data: Array<{ attemptLog: Array<{ at: string }> }> }
+      const since = attempts.data[0]!.attemptLog.map((a) => (Date.parse(a.at) - (T0 + 19 * H)) / 1000)
+      // The first attempt, then the retries of 10 s, 30 s, 2 min, 10 min, 30 min, 1 h and 3 h, each after the previous one failed.
+      expect(since).toEqual([0, 10, 40, 160, 760, 2560, 6160, 16960])
+      const endpoint = (await (await fetch(`${sb.baseUrl}/_sandbox/webhook`, { headers: auth })).json()) as { active: boolean; deactivatedAt: string }
+      expect(endpoint).toMatchObject({ active: false, deactivatedAt: new Date(T0 + 24 * H).toISOString() })
+      const settled = deliveries.data.filter((d) => d.type === 'charge.settled')
+      expect(settled).toHaveLength(2)
+      expect(app.received.filter((r) => r.headers['x-svc-event-type'] === 'charge.settled')).toEqual([])
+    } finally {
+      await sb.close()
+      await app.close()
+      clock.stop()
+    }
+  })
+})

@@ -34,6 +34,21 @@ describe('createCharge', () => {
     expect(ctx.notes.join('\n')).toMatch(/test CPF/i)
   })
 
+  it('no tax number, the same --external-id twice: the same body, so the rerun returns the first charge (issue 36.4)', async () => {
+    const input = () => parseCreateFlags({ amount: '1500', 'external-id': 'order-3001' })
+    const first = await createCharge({ input: input(), environment: 'test' }, context())
+    const again = await createCharge({ input: input(), environment: 'test' }, context())
+    expect(first.created).toBe(true)
+    expect(again).toMatchObject({ created: false, charge: { id: first.charge.id } })
+  })
+
+  it('no tax number, the same --idempotency-key twice (the rerun a network failure names): the same charge', async () => {
+    const input = () => parseCreateFlags({ amount: '1500', 'idempotency-key': 'retry-after-timeout-1' })
+    const first = await createCharge({ input: input(), environment: 'test' }, context())
+    const again = await createCharge({ input: input(), environment: 'test' }, context())
+    expect(again).toMatchObject({ created: false, charge: { id: first.charge.id } })
+  })
+
   it('no tax number on a terminal: asks, and uses the answer', async () => {
     const asked: string[] = []
     const ctx = context({ canPrompt: true, ask: async (q) => (asked.push(q), '529.982.247-25') })

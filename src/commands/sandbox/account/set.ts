@@ -33,7 +33,8 @@ export default class SandboxAccountSet extends PanelCommand<typeof SandboxAccoun
     'merchant-id-present': bool('Whether the account has a merchant id (false: 403 missing_merchant_id).'),
     'qr-validity': Flags.string({ description: "How long a new charge's QR stays payable, e.g. 15m, 1h.", helpValue: 'DURATION' }),
     'hold-settlements': Flags.boolean({
-      description: 'Keep paid charges in paid_pending_settlement past their estimatedAt (rehearse late settlements); --no-hold-settlements settles the waiting ones at once.',
+      description:
+        'Keep paid charges in paid_pending_settlement past their estimatedAt (rehearse late settlements); --no-hold-settlements settles the waiting ones at once, dated at the release (settledAt, updatedAt and charge.settled show when they really settled, late).',
       allowNo: true,
     }),
   }

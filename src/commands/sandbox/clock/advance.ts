@@ -9,8 +9,9 @@ export default class SandboxClockAdvance extends PanelCommand<typeof SandboxCloc
   static override summary = "Move the sandbox's clock forward; expiries, settlements and webhook retries that fall due run at once."
   static override description =
     'Jumps the sandbox clock ahead by DURATION (90s, 10m, 25h, 1h30m, 2d) and returns once everything that fell due has run, in ' +
-    'order: QR expiries, settlements after the hold, and webhook retries with their deactivation after 24 h. The clock only ' +
-    'moves forward. Prints the new sandbox time.'
+    'order: QR expiries, settlements after the hold, and webhook retries with their deactivation after 24 h. Each runs at its own ' +
+    'instant and each webhook attempt is answered (or times out) before the next instant, so every retry due before a deactivation ' +
+    'goes out and nothing after it is sent. The clock only moves forward. Prints the new sandbox time.'
 
   static override examples = [
     '<%= config.bin %> sandbox clock advance 25h',

@@ -357,14 +357,16 @@ export class WebhookDeliveries implements EventSink {
     )
   }
 
-  /** Re-arms the clock timer; runs at once what already fell due (a manual clock in an advance). */
+  /** Re-arms the clock timer; runs at once what already fell due (an advance runs it itself, in order). */
   private armTimers(): void {
-    if (this.timers.arm()) this.track(this.clock.tick())
+    if (this.timers.arm() && !this.clock.advancing) this.track(this.clock.tick(), false)
   }
 
-  private track(p: Promise<void>): void {
+  /** `hold`: an advance waits for it before its next timer (never a tick: that waits for the advance). */
+  private track(p: Promise<void>, hold = true): void {
     const tracked: Promise<void> = p.catch((err: unknown) => this.log(`webhooks: internal error: ${err instanceof Error ? err.message : String(err)}`)).finally(() => this.work.delete(tracked))
     this.work.add(tracked)
+    if (hold) this.clock.hold(tracked)
   }
 }
 

@@ -4,7 +4,8 @@
  * after every saved move, re-armed from the database after a restart (and when the account's
  * hold on settlements is released). When one falls due, the charge is read again as saved and
  * the move happens at the due instant only if the machine still allows it; while settlements are
- * held, a due settlement does nothing (the release re-arms it and it falls due at once).
+ * held, a due settlement does nothing; the release re-arms it at the release instant, so a held
+ * charge settles when it is released (late, as the hold rehearses), never back-dated to its estimate.
  */
 import type { Environment, Charge } from '../../contract/schemas.js'
 import { type ChargeStatus, type Transition, type Trigger, transitionFor } from '../../domain/charge-states.js'
@@ -51,19 +52,34 @@ export class ChargeTimers {
 
   /** Sets the deadlines `charge` now waits for and forgets those it no longer does. */
   arm(charge: Charge): void {
+    this.armFrom(charge, Number.NEGATIVE_INFINITY)
+  }
+
+  /** `arm`, with a settlement due no earlier than `settleNotBefore`. */
+  private armFrom(charge: Charge, settleNotBefore: number): void {
     if (this.stopped) return
     const key = (trigger: DueTrigger) => `${trigger} ${charge.environment} ${charge.id}`
     const put = (trigger: DueTrigger, dueAt: number | undefined) => (dueAt === undefined ? this.due.delete(key(trigger)) : this.due.set(key(trigger), dueAt))
     const awaiting = charge.status === 'awaiting_payment'
     put('expire', awaiting ? Date.parse(charge.pix.expiresAt) : undefined)
     put('fail', awaiting && charge.amount.grossInCents === PROVIDER_FAILS_AMOUNT ? Date.parse(charge.createdAt) + PROVIDER_FAILS_AFTER_MS : undefined)
-    put('settle', charge.status === 'paid_pending_settlement' && charge.settlement.estimatedAt ? Date.parse(charge.settlement.estimatedAt) : undefined)
+    put('settle', charge.status === 'paid_pending_settlement' && charge.settlement.estimatedAt ? Math.max(Date.parse(charge.settlement.estimatedAt), settleNotBefore) : undefined)
     put('split', divisionDueAt(charge))
   }
 
-  /** Re-arms every charge still waiting for a deadline (after a restart, or the hold released). */
+  /** Re-arms every charge still waiting for a deadline (after a restart: what fell due meanwhile runs at its due instant). */
   restore(): void {
     for (const charge of this.deps.waiting()) this.arm(charge)
+  }
+
+  /**
+   * The hold on settlements was released: every charge whose estimate passed while held settles
+   * now, at the release instant — a settlement dated at its estimate would change yesterday's
+   * report after the fact and hide the lateness the hold rehearses.
+   */
+  release(): void {
+    const now = this.deps.clock.now()
+    for (const charge of this.deps.waiting()) this.armFrom(charge, now)
   }
 
   /** How many deadlines are pending. */

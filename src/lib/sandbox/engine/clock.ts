@@ -3,6 +3,12 @@
  * hold and the webhook retry schedule. Time = wall time × speed + offset; `advance(ms)` jumps
  * ahead and runs every timer that fell due, in due order. Timers never sleep on the wall clock
  * longer than needed, and a manual clock (`manual: true`) never moves by itself (for tests).
+ *
+ * An advance walks through time rather than jumping: while a timer runs, the clock reads that
+ * timer's instant, and the work it started and handed to `hold` (a webhook attempt) ends before
+ * the next timer runs. So what that work schedules (the next retry) runs in the same advance,
+ * in order with everything else — a retry due before an endpoint's deactivation goes out before
+ * it, and an event published after it is never sent.
  */
 export interface ClockTimer {
   id: number
@@ -31,6 +37,10 @@ export class SandboxClock {
   private nextId = 1
   private wake?: NodeJS.Timeout
   private running = Promise.resolve()
+  /** The target of the latest advance asked for (one asked while another runs starts from it). */
+  private advancedTo = Number.NEGATIVE_INFINITY
+  /** Set while an advance runs its timers: the work they start, which it waits for. */
+  private held?: Array<Promise<unknown>>
 
   constructor(opts: SandboxClockOptions = {}) {
     this.wallNow = opts.wallNow ?? Date.now
@@ -71,15 +81,27 @@ export class SandboxClock {
   /** Told the new time of every advance, before the timers it makes due run (the sandbox persists it). */
   onAdvance?: (now: number) => void
 
-  /** Moves the clock forward by `ms` and runs every timer that falls due, in order. */
+  /** Moves the clock forward by `ms` and runs every timer that falls due, in order, each at its instant. */
   async advance(ms: number): Promise<void> {
     if (ms < 0) throw new RangeError('the sandbox clock only moves forward')
-    const target = this.now() + ms
-    this.simAnchor = target
-    this.wallAnchor = this.wallNow()
+    const target = Math.max(this.now(), this.advancedTo) + ms
+    this.advancedTo = target
     this.onAdvance?.(target)
-    await this.runDue(target)
+    await this.runDue(target, true)
     this.arm()
+  }
+
+  /** True while an advance runs its timers (work started then is waited for: `hold`). */
+  get advancing(): boolean {
+    return this.held !== undefined
+  }
+
+  /**
+   * Work a timer started (a webhook attempt): during an advance, the next timer runs only once
+   * it has ended. Never hand it work that waits for the clock (a `tick`): that would wait for itself.
+   */
+  hold(work: Promise<unknown>): void {
+    this.held?.push(work)
   }
 
   /** Runs timers due at the current time (used after a restart or by the wall-clock wake-up). */
@@ -98,22 +120,41 @@ export class SandboxClock {
     this.timers = []
   }
 
-  private async runDue(upTo: number): Promise<void> {
+  private async runDue(upTo: number, advance = false): Promise<void> {
     // Serialise runs so that a wake-up and an advance never run the same timer twice.
     const job = this.running.then(async () => {
-      for (;;) {
-        const next = this.timers[0]
-        if (!next || next.dueAt > upTo) break
-        this.timers.shift()
-        try {
-          await next.run()
-        } catch {
-          // A failing timer must not stop the clock; the owner logs its own errors.
+      if (advance) this.held = []
+      try {
+        for (;;) {
+          const next = this.timers[0]
+          if (!next || next.dueAt > upTo) break
+          this.timers.shift()
+          if (advance && next.dueAt > this.now()) this.moveTo(next.dueAt)
+          try {
+            await next.run()
+          } catch {
+            // A failing timer must not stop the clock; the owner logs its own errors.
+          }
+          if (advance) await this.drainHeld()
+        }
+      } finally {
+        if (advance) {
+          this.held = undefined
+          if (upTo > this.now()) this.moveTo(upTo)
         }
       }
     })
     this.running = job.catch(() => {})
     await job
+  }
+
+  private moveTo(instant: number): void {
+    this.simAnchor = instant
+    this.wallAnchor = this.wallNow()
+  }
+
+  private async drainHeld(): Promise<void> {
+    for (let work = this.held!.splice(0); work.length; work = this.held!.splice(0)) await Promise.allSettled(work)
   }
 
   private arm(): void {

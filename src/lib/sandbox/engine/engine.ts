@@ -73,7 +73,7 @@ export class ChargeEngine {
       log: deps.log,
       find: (env, id) => store.getCharge(env, id)?.charge,
       // Settlements held (sandbox account setting): the charge stays paid past estimatedAt; turning
-      // the hold off re-arms every waiting settlement (SandboxAdmin), which then falls due at once.
+      // the hold off re-arms every waiting settlement (SandboxAdmin), which then settles at the release.
       settlementsHeld: () => store.getSettings().holdSettlements === true,
       waiting: function* () {
         for (const s of store.chargesInStatus('awaiting_payment')) yield s.charge
@@ -308,6 +308,11 @@ export class ChargeEngine {
   /** Re-arms expiry, settlement and division of every charge still waiting for one (after a restart). */
   restoreTimers(): void {
     this.timers.restore()
+  }
+
+  /** The hold on settlements was released: the overdue ones settle now, at the release instant. */
+  releaseSettlements(): void {
+    this.timers.release()
   }
 
   stop(): void {

@@ -7,11 +7,13 @@
  * language can drive the clock, triggers, deliveries and settings over HTTP.
  */
 import type { IncomingMessage } from 'node:http'
-import type { z } from 'zod'
+import * as z from 'zod'
 import { buildOpenApiDocument, errorResponses, type JsonSchema, jsonContent, type OpenApiDocument, type OpenApiOperation, type OpenApiPathItem, schemaRef } from '../../contract/openapi.js'
 import { AccountPatchSchema, ClockAdvanceSchema, KeyCreateSchema, KeyRevokeSchema, SplitRunSchema, WebhookPutSchema, WithdrawalAdvanceSchema } from '../../contract/panel-requests.js'
 import { ChargeSplitCompletedEvent, ChargeSplitFailedEvent, ProductPaidEvent, WithdrawalFailedEvent, WithdrawalPaidEvent, WithdrawalProcessingEvent } from '../../contract/event-schemas.js'
-import { ProductSaleRequestSchema } from '../../contract/product-sales.js'
+import { DELIVERY_VIEW_STATES } from '../../contract/panel.js'
+import { ProductPaymentSchema, ProductSaleRequestSchema } from '../../contract/product-sales.js'
+import { SandboxStateSchema } from '../../contract/sandbox-state.js'
 import { SplitChargeCreateRequestSchema, SplitChargeSchema } from '../../contract/split-charges.js'
 import { WithdrawalCreateRequestSchema, WithdrawalSchema } from '../../contract/withdrawals.js'
 import { OPEN_ROUTES } from './api-routes.js'
@@ -20,8 +22,98 @@ import { PANEL_ROUTES } from './panel-routes.js'
 import type { Route } from './router.js'
 import type { SandboxServerDeps } from './server-deps.js'
 
-/** The request bodies of the control routes, as components. */
+const instant = z.iso.datetime({ offset: true })
+const env = z.enum(['test', 'live'])
+
+/**
+ * The answers of the control routes (contract/panel.ts's wire shapes, as zod for the document):
+ * typed, so a client generated from the document reads them without casts.
+ */
+const SandboxWebhookEndpoint = z.object({
+  environment: env,
+  url: z.string(),
+  active: z.boolean(),
+  deactivatedAt: instant.optional().describe('When it was deactivated after 24 h without a success.'),
+  lastSuccessAt: instant.optional(),
+})
+const SandboxAttempt = z.object({
+  attempt: z.int().min(1),
+  at: instant,
+  url: z.string(),
+  status: z.int().min(100).max(599).optional(),
+  error: z.string().optional(),
+  response: z.string().optional(),
+  durationMs: z.int().min(0),
+  manual: z.boolean().describe('A resend from the panel rather than the retry schedule.'),
+  injected: z.array(z.string()).optional().describe('Faults `--webhook-faults` injected into this attempt.'),
+})
+const SandboxDelivery = z.object({
+  eventId: z.string(),
+  type: z.string(),
+  environment: env,
+  url: z.string(),
+  attempts: z.int().min(0),
+  lastStatus: z.int().min(100).max(599).optional(),
+  lastError: z.string().optional(),
+  lastResponse: z.string().optional(),
+  nextRetryAt: instant.optional(),
+  state: z.enum(DELIVERY_VIEW_STATES),
+  createdAt: instant,
+  firstAttemptAt: instant.optional(),
+  body: z.string().describe('The exact bytes sent.'),
+  injected: z.array(z.string()).optional(),
+  attemptLog: z.array(SandboxAttempt).optional().describe('Every attempt, oldest first (only when filtered by `eventId`).'),
+})
+const SandboxKey = z.object({
+  key: z.string().describe('Masked, except in the answer that creates it.'),
+  environment: env,
+  revoked: z.boolean(),
+  createdAt: instant,
+})
+const SandboxAccountSettings = z.object({
+  feeBps: z.int().min(0).max(10_000),
+  feeFixedInCents: z.int().min(0),
+  settlementDelayHours: z.int().min(0),
+  activated: z.boolean(),
+  blocked: z.boolean(),
+  merchantIdPresent: z.boolean(),
+  qrValiditySeconds: z.int().min(1),
+  holdSettlements: z.boolean().optional(),
+})
+const SandboxClock = z.object({ now: instant, speed: z.number().positive().describe('Sandbox seconds per wall second.') })
+const SandboxEventLog = z.object({
+  data: z.array(
+    z.object({
+      seq: z.int().min(1),
+      id: z.string(),
+      type: z.string(),
+      environment: env,
+      createdAt: instant,
+      resource: z.string().optional().describe('`charge:<id>`, `withdrawal:<id>`…'),
+    }),
+  ),
+  lastSeq: z.int().min(0),
+})
+const SandboxInfo = z.object({ sandbox: z.literal(true), version: z.string(), now: instant, speed: z.number().positive(), instance: z.string().optional() })
+
+/** The request bodies and answers of the control routes, as components. */
 const SANDBOX_SCHEMAS: Record<string, z.ZodType> = {
+  SandboxWebhookEndpoint,
+  SandboxWebhookRemoved: z.object({ environment: env, removed: z.literal(true) }),
+  SandboxDeliveryList: z.object({ data: z.array(SandboxDelivery), hasMore: z.boolean() }),
+  SandboxResendAccepted: z.object({ eventId: z.string() }),
+  SandboxKey,
+  SandboxKeyList: z.object({ data: z.array(SandboxKey) }),
+  SandboxAccountSettings,
+  SandboxResetDone: z.object({ reset: z.literal(true) }),
+  SandboxPanelLink: z.object({ url: z.string().describe('One-time, valid 60 s.') }),
+  SandboxClock,
+  SandboxClockAdvanced: z.object({ now: instant }),
+  SandboxProductSaleCreated: z.object({ productPayment: ProductPaymentSchema, eventId: z.string() }),
+  SandboxEventLog,
+  SandboxState: SandboxStateSchema,
+  SandboxInfo,
+  SandboxOpenApiDocument: z.looseObject({ openapi: z.literal('3.1.0'), info: z.looseObject({}), paths: z.looseObject({}) }),
   SandboxWebhookPut: WebhookPutSchema,
   SandboxKeyCreate: KeyCreateSchema,
   SandboxKeyRevoke: KeyRevokeSchema,
@@ -46,7 +138,7 @@ interface RouteDoc {
   query?: JsonSchema[]
   status: number
   answer: string
-  /** Its answer's component schema, where there is one; an open object otherwise. */
+  /** Its answer's component schema (a test keeps every JSON answer typed). */
   answerSchema?: string
   errors: number[]
 }
@@ -55,7 +147,14 @@ const q = (name: string, description: string, schema: JsonSchema): JsonSchema =>
 
 /** What each control route is, by `METHOD pattern` of its table (paths below `/_sandbox`). */
 const PANEL_DOCS: Record<string, RouteDoc> = {
-  'GET /webhook': { operationId: 'sandboxGetWebhook', summary: 'Read the webhook URL of an environment', status: 200, answer: 'The endpoint: environment, url, active.', errors: [401, 404] },
+  'GET /webhook': {
+    operationId: 'sandboxGetWebhook',
+    summary: 'Read the webhook URL of an environment',
+    status: 200,
+    answer: 'The endpoint: environment, url, active.',
+    answerSchema: 'SandboxWebhookEndpoint',
+    errors: [401, 404],
+  },
   'PUT /webhook': {
     operationId: 'sandboxSetWebhook',
     summary: 'Set the webhook URL of an environment',
@@ -63,20 +162,36 @@ const PANEL_DOCS: Record<string, RouteDoc> = {
     body: { schema: 'SandboxWebhookPut' },
     status: 200,
     answer: 'The endpoint.',
+    answerSchema: 'SandboxWebhookEndpoint',
     errors: [400, 401],
   },
-  'DELETE /webhook': { operationId: 'sandboxRemoveWebhook', summary: 'Remove the webhook URL of an environment', status: 200, answer: '`{environment, removed: true}`.', errors: [401, 404] },
+  'DELETE /webhook': {
+    operationId: 'sandboxRemoveWebhook',
+    summary: 'Remove the webhook URL of an environment',
+    status: 200,
+    answer: '`{environment, removed: true}`.',
+    answerSchema: 'SandboxWebhookRemoved',
+    errors: [401, 404],
+  },
   'GET /deliveries': {
     operationId: 'sandboxListDeliveries',
     summary: 'The delivery log',
     description: 'Newest first: event id, type, URL, attempts, last status, next retry, state, the body sent; with `eventId`, every attempt.',
     query: [q('eventId', 'Only this event’s deliveries (with their attempts).', { type: 'string' }), q('limit', 'At most this many rows.', { type: 'integer', minimum: 1, maximum: 1000 })],
     status: 200,
-    answer: '`{data: [delivery]}`.',
+    answer: '`{data: [delivery], hasMore}`.',
+    answerSchema: 'SandboxDeliveryList',
     errors: [400, 401],
   },
-  'POST /deliveries/:eventId/resend': { operationId: 'sandboxResendDelivery', summary: 'Resend a delivery (same event id)', status: 202, answer: '`{eventId}`.', errors: [401, 404] },
-  'GET /keys': { operationId: 'sandboxListKeys', summary: 'List the API keys (masked)', status: 200, answer: '`{data: [key]}`.', errors: [401] },
+  'POST /deliveries/:eventId/resend': {
+    operationId: 'sandboxResendDelivery',
+    summary: 'Resend a delivery (same event id)',
+    status: 202,
+    answer: '`{eventId}`.',
+    answerSchema: 'SandboxResendAccepted',
+    errors: [401, 404],
+  },
+  'GET /keys': { operationId: 'sandboxListKeys', summary: 'List the API keys (masked)', status: 200, answer: '`{data: [key]}`.', answerSchema: 'SandboxKeyList', errors: [401] },
   'POST /keys': {
     operationId: 'sandboxCreateKey',
     summary: 'Create an API key',
@@ -84,10 +199,26 @@ const PANEL_DOCS: Record<string, RouteDoc> = {
     body: { schema: 'SandboxKeyCreate', optional: true },
     status: 201,
     answer: 'The key.',
+    answerSchema: 'SandboxKey',
     errors: [400, 401],
   },
-  'POST /keys/revoke': { operationId: 'sandboxRevokeKey', summary: 'Revoke an API key', body: { schema: 'SandboxKeyRevoke' }, status: 200, answer: 'The key, revoked (masked).', errors: [400, 401, 404] },
-  'GET /account': { operationId: 'sandboxGetSettings', summary: 'Read the account settings', status: 200, answer: 'Plan, fees, hold, activation flags, QR validity, whether settlements are held.', errors: [401] },
+  'POST /keys/revoke': {
+    operationId: 'sandboxRevokeKey',
+    summary: 'Revoke an API key',
+    body: { schema: 'SandboxKeyRevoke' },
+    status: 200,
+    answer: 'The key, revoked (masked).',
+    answerSchema: 'SandboxKey',
+    errors: [400, 401, 404],
+  },
+  'GET /account': {
+    operationId: 'sandboxGetSettings',
+    summary: 'Read the account settings',
+    status: 200,
+    answer: 'Plan, fees, hold, activation flags, QR validity, whether settlements are held.',
+    answerSchema: 'SandboxAccountSettings',
+    errors: [401],
+  },
   'PATCH /account': {
     operationId: 'sandboxUpdateSettings',
     summary: 'Change the account settings',
@@ -96,6 +227,7 @@ const PANEL_DOCS: Record<string, RouteDoc> = {
     body: { schema: 'SandboxAccountPatch' },
     status: 200,
     answer: 'The settings.',
+    answerSchema: 'SandboxAccountSettings',
     errors: [400, 401],
   },
   'POST /reset': {
@@ -104,10 +236,11 @@ const PANEL_DOCS: Record<string, RouteDoc> = {
     description: 'Charges, events, deliveries, withdrawals and sales go; keys, secret, plan, webhook URLs and clock stay.',
     status: 200,
     answer: '`{reset: true}`.',
+    answerSchema: 'SandboxResetDone',
     errors: [401],
   },
-  'POST /panel-link': { operationId: 'sandboxPanelLink', summary: 'A one-time link into the web panel', status: 201, answer: '`{url}`.', errors: [401] },
-  'GET /clock': { operationId: 'sandboxGetClock', summary: "Read the sandbox's clock", status: 200, answer: '`{now, speed}`.', errors: [401] },
+  'POST /panel-link': { operationId: 'sandboxPanelLink', summary: 'A one-time link into the web panel', status: 201, answer: '`{url}`.', answerSchema: 'SandboxPanelLink', errors: [401] },
+  'GET /clock': { operationId: 'sandboxGetClock', summary: "Read the sandbox's clock", status: 200, answer: '`{now, speed}`.', answerSchema: 'SandboxClock', errors: [401] },
   'POST /clock/advance': {
     operationId: 'sandboxAdvanceClock',
     summary: "Move the sandbox's clock",
@@ -115,6 +248,7 @@ const PANEL_DOCS: Record<string, RouteDoc> = {
     body: { schema: 'SandboxClockAdvance' },
     status: 200,
     answer: '`{now}`.',
+    answerSchema: 'SandboxClockAdvanced',
     errors: [400, 401],
   },
   'POST /withdrawals': {
@@ -152,7 +286,8 @@ const PANEL_DOCS: Record<string, RouteDoc> = {
     description: 'Emits `product.paid`, always in the live environment.',
     body: { schema: 'SandboxProductSale', optional: true },
     status: 201,
-    answer: 'The sale.',
+    answer: 'The sale and the id of its `product.paid` event.',
+    answerSchema: 'SandboxProductSaleCreated',
     errors: [400, 401],
   },
   'GET /events': {
@@ -166,23 +301,34 @@ const PANEL_DOCS: Record<string, RouteDoc> = {
     ],
     status: 200,
     answer: '`{data: [event], lastSeq}`.',
+    answerSchema: 'SandboxEventLog',
     errors: [400, 401],
   },
   'GET /export': {
     operationId: 'sandboxExport',
-    summary: 'The whole state (keys and secret in full)',
-    description: 'What `svc sandbox export` writes; `svc sandbox start --seed FILE` starts from it.',
+    summary: 'The whole state (test keys in full; live keys and the webhook secret only when asked for)',
+    description:
+      'What `svc sandbox export` writes; `svc sandbox start --seed FILE` starts from it. Without `includeLiveSecrets=true` it holds no live key and no webhook secret: a sandbox seeded from it makes new ones.',
+    query: [q('includeLiveSecrets', 'true: also the live keys and the webhook secret, in full.', { type: 'boolean', default: false })],
     status: 200,
     answer: 'The state, with its `format` version.',
-    errors: [401],
+    answerSchema: 'SandboxState',
+    errors: [400, 401],
   },
 }
 
 const OPEN_DOCS: Record<string, Omit<RouteDoc, 'errors'> & { errors: number[]; contentType?: string }> = {
-  'GET /_sandbox/info': { operationId: 'sandboxInfo', summary: 'Whether this is a sandbox, its version and clock', status: 200, answer: '`{sandbox: true, version, now, speed}`.', errors: [413] },
+  'GET /_sandbox/info': {
+    operationId: 'sandboxInfo',
+    summary: 'Whether this is a sandbox, its version and clock',
+    status: 200,
+    answer: '`{sandbox: true, version, now, speed}`.',
+    answerSchema: 'SandboxInfo',
+    errors: [413],
+  },
   'GET /qr/:id([0-9a-f]{24}).png': { operationId: 'sandboxQrImage', summary: "A charge's QR image (`pix.qrCodeImageUrl`)", status: 200, answer: 'The PNG.', contentType: 'image/png', errors: [404] },
   'HEAD /qr/:id([0-9a-f]{24}).png': { operationId: 'sandboxQrImageHead', summary: "A charge's QR image, headers only", status: 200, answer: 'The headers of the PNG.', contentType: 'image/png', errors: [404] },
-  'GET /openapi.json': { operationId: 'sandboxOpenApi', summary: 'This document', status: 200, answer: 'The OpenAPI 3.1 document.', errors: [413] },
+  'GET /openapi.json': { operationId: 'sandboxOpenApi', summary: 'This document', status: 200, answer: 'The OpenAPI 3.1 document.', answerSchema: 'SandboxOpenApiDocument', errors: [413] },
 }
 
 /** `/deliveries/:eventId/resend` → `/deliveries/{eventId}/resend`, with each parameter's pattern. */

@@ -30,8 +30,8 @@ export interface PanelDeps {
   reset?: () => Promise<void>
   /** A one-time URL into the web panel (POST /_sandbox/panel-link, for `svc sandbox open`). */
   panelLink?: () => string
-  /** The whole state, for GET /_sandbox/export (state/). */
-  exportState?: () => Promise<SandboxState>
+  /** The whole state, for GET /_sandbox/export (state/); live keys and the webhook secret only when asked for. */
+  exportState?: (opts: { liveSecrets?: boolean }) => Promise<SandboxState>
   /** The resources beside charges and the event log (absent in tests of the panel alone). */
   resources?: {
     store: SandboxStore
@@ -81,8 +81,11 @@ export async function handlePanelRequest(req: PanelRequest, deps: PanelDeps): Pr
 
 async function exportState(req: PanelRequest, deps: PanelDeps): Promise<PanelResponse> {
   if (!deps.exportState) throw routeNotFound(req)
-  // The answer holds the keys and the secret in full: that is the point (a sandbox seeded from it is the same one).
-  return { status: 200, body: await deps.exportState() }
+  // Any key may export; the live key and the webhook secret (it signs live deliveries too), which
+  // /keys masks, leave only when asked for: `includeLiveSecrets=true` (a seed from it is the same sandbox).
+  const include = req.query.get('includeLiveSecrets')
+  if (include !== null && include !== 'true' && include !== 'false') throw invalidRequest([{ field: 'includeLiveSecrets', message: 'includeLiveSecrets must be true or false' }])
+  return { status: 200, body: await deps.exportState({ liveSecrets: include === 'true' }) }
 }
 
 function routeNotFound(req: PanelRequest): SandboxApiError {

@@ -23,16 +23,41 @@ export { SandboxStateError }
  */
 export const MAX_SEED_BYTES = 16 * 1024 * 1024
 
+export interface ExportOptions {
+  /**
+   * Keep the live keys and the webhook secret (which signs live deliveries too). Without it the
+   * export holds neither: any key may ask for an export, and a test key must not read a live secret
+   * that `/_sandbox/keys` masks. A sandbox seeded from such a state makes new ones (seedState's caller).
+   */
+  liveSecrets?: boolean
+}
+
 /** Every table's rows, oldest first. The caller commits pending writes first. */
-export function exportState(db: DatabaseSync, clockNow: number, wallNow = Date.now()): SandboxState {
+export function exportState(db: DatabaseSync, clockNow: number, wallNow = Date.now(), opts: ExportOptions = {}): SandboxState {
   const tables = {} as Record<SandboxStateTable, unknown[]>
   for (const table of Object.keys(SANDBOX_STATE_TABLES) as SandboxStateTable[]) {
     const columns = Object.keys(SANDBOX_STATE_TABLES[table].shape).join(', ')
     let rows = db.prepare(`SELECT ${columns} FROM ${table} ORDER BY rowid`).all() as Array<Record<string, unknown>>
     if (table === 'meta') rows = rows.filter((r) => !NOT_EXPORTED_META.has(r.key as string))
+    if (!opts.liveSecrets && table === 'api_keys') rows = rows.filter((r) => r.environment !== 'live')
+    if (!opts.liveSecrets && table === 'meta') rows = rows.map((r) => (r.key === 'merchant' ? { ...r, value: withoutWebhookSecret(r.value as string) } : r))
     tables[table] = rows.map((r) => ({ ...r }))
   }
   return { format: SANDBOX_STATE_FORMAT, exportedAt: new Date(wallNow).toISOString(), clock: { now: new Date(clockNow).toISOString() }, tables } as SandboxState
+}
+
+function withoutWebhookSecret(merchant: string): string {
+  const { webhookSecret: _, ...rest } = JSON.parse(merchant) as Record<string, unknown>
+  return JSON.stringify(rest)
+}
+
+/** What a state lacks because it was exported without live secrets: the sandbox seeded from it makes them anew. */
+export function missingLiveSecrets(state: SandboxState): Array<'live key' | 'webhook secret'> {
+  const missing: Array<'live key' | 'webhook secret'> = []
+  if (!state.tables.api_keys.some((k) => k.environment === 'live' && k.revoked === 0)) missing.push('live key')
+  const merchant = state.tables.meta.find((m) => m.key === 'merchant')
+  if (merchant && (JSON.parse(merchant.value) as { webhookSecret?: unknown }).webhookSecret === undefined) missing.push('webhook secret')
+  return missing
 }
 
 /**

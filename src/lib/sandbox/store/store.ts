@@ -117,6 +117,11 @@ export class SandboxStore {
         this.setMeta('merchant', raw)
       }
       const merchant = JSON.parse(raw) as Merchant
+      // Seeded from an export without live secrets: the webhook secret is made anew.
+      if (!merchant.webhookSecret) {
+        merchant.webhookSecret = newWebhookSecret()
+        this.setMeta('merchant', JSON.stringify(merchant))
+      }
       // The banner shows a usable key per environment: the first one still valid, or a new one
       // when every key of that environment was revoked.
       const testKey = this.firstValidKey('test') ?? this.insertKey('test', nowIso)

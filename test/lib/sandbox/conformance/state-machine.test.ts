@@ -64,6 +64,40 @@ describe('payment and settlement', () => {
     expect(s.settlement.settledAt).toBe(new Date(paidAt + 24 * HOUR).toISOString())
   })
 
+  it('settles a charge held past its estimate at the release, never back-dated to the estimate (issue 36.3)', async () => {
+    h.sb.admin!.updateSettings({ holdSettlements: true, settlementDelayHours: 2 })
+    try {
+      const c = (await h.create()).body
+      await advance(c.id, 'paid_pending_settlement')
+      await h.clock.advance(36 * HOUR)
+      expect((await get(c.id)).status).toBe('paid_pending_settlement')
+      const releasedAt = new Date(h.clock.now()).toISOString()
+      h.sb.admin!.updateSettings({ holdSettlements: false })
+      await h.clock.tick()
+      const s = await get(c.id)
+      expect(s.status).toBe('settled')
+      expect(s.settlement.settledAt).toBe(releasedAt)
+      expect(s.updatedAt).toBe(releasedAt)
+      expect(s.settlement.estimatedAt).toBe(new Date(Date.parse(s.settlement.paidAt) + 2 * HOUR).toISOString())
+      const settledEvent = eventsOf(h, c.id).at(-1)!
+      expect(settledEvent.type).toBe('charge.settled')
+      expect(settledEvent.body.createdAt).toBe(releasedAt)
+      expect(settledEvent.body.data.charge.settlement.settledAt).toBe(releasedAt)
+    } finally {
+      h.sb.admin!.updateSettings({ holdSettlements: false, settlementDelayHours: 24 })
+    }
+  })
+
+  it('a charge whose estimate is still ahead at the release settles at its estimate', async () => {
+    h.sb.admin!.updateSettings({ holdSettlements: true })
+    const c = (await h.create()).body
+    await advance(c.id, 'paid_pending_settlement')
+    const paidAt = h.clock.now()
+    h.sb.admin!.updateSettings({ holdSettlements: false })
+    await h.clock.advance(25 * HOUR)
+    expect((await get(c.id)).settlement.settledAt).toBe(new Date(paidAt + 24 * HOUR).toISOString())
+  })
+
   it('uses the hold in force when the charge was created', async () => {
     h.sb.admin!.updateSettings({ settlementDelayHours: 2 })
     const c = (await h.create()).body

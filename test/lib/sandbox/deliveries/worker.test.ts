@@ -142,6 +142,35 @@ describe('retries', () => {
     expect(logs.some((l) => /e-mail/.test(l) && l.includes(target.url) && /deactivated/.test(l))).toBe(true)
   })
 
+  it('an advance across a deactivation: every retry due before it runs, in order; nothing published after it is sent (issue 36.5)', async () => {
+    target.answers = [{ status: 500 }]
+    // A: failing since T0; its 24 h window closes at T0 + 24 h and deactivates the endpoint.
+    worker.publish(event({ id: 'evt_a' }))
+    await advance(19 * H)
+    // B (a refund) at T0 + 19 h; then two settlements fall due after the deactivation, as the engine's timers would publish them.
+    worker.publish(event({ id: 'evt_b', type: 'charge.refunded' }))
+    await worker.flush()
+    for (const [id, at] of [
+      ['evt_c', 24 * H + 10 * 60_000],
+      ['evt_d', 24 * H + 20 * 60_000],
+    ] as const) {
+      clock.schedule(T0 + at, () => worker.publish(event({ id, type: 'charge.settled' })))
+    }
+    await advance(5 * H + 35 * 60_000)
+    const sinceB = attemptSeconds('evt_b').map((s) => s - 19 * 3600)
+    expect(sinceB).toEqual([0, 10, 40, 160, 760, 2560, 6160, 16960])
+    expect(attemptSeconds('evt_a')).toEqual([0, 10, 40, 160, 760, 2560, 6160, 16960, 38560, 81760])
+    expect(worker.getEndpoint('test')).toMatchObject({ active: false, deactivatedAt: new Date(T0 + 24 * H).toISOString() })
+    const sent = target.received.map((r) => r.headers['x-svc-event-id'])
+    expect(sent).not.toContain('evt_c')
+    expect(sent).not.toContain('evt_d')
+    expect(worker.list({ eventId: 'evt_c' })[0]).toMatchObject({ state: 'skipped', attempts: 0 })
+    expect(worker.list({ eventId: 'evt_d' })[0]).toMatchObject({ state: 'skipped', attempts: 0 })
+    // Sent in sandbox-time order: A's last retry (22.7 h) after B's retries of 19 h to 23.7 h that precede it.
+    const byInstant = [...attemptSeconds('evt_a').map((t) => [t, 'evt_a'] as const), ...attemptSeconds('evt_b').map((t) => [t, 'evt_b'] as const)].sort((x, y) => x[0] - y[0])
+    expect(sent).toEqual(byInstant.map(([, id]) => id))
+  })
+
   it('counts a 3xx as a failure and does not follow the redirect', async () => {
     target.answers = [{ status: 302, headers: { location: '/elsewhere' } }, { status: 200 }]
     worker.publish(event())

@@ -75,7 +75,7 @@ describe('ChargeTimers', () => {
     expect(h.moves).toEqual([{ from: 'awaiting_payment', to: 'failed', at: T0 + PROVIDER_FAILS_AFTER_MS }])
   })
 
-  it('holds a due settlement while settlements are held; restoring after the release settles it at once', async () => {
+  it('holds a due settlement while settlements are held; the release settles it at the release instant, not back-dated', async () => {
     const paid = charge({ status: 'paid_pending_settlement', settlement: { delayHours: 1, estimatedAt: new Date(T0 + 10_000).toISOString() } })
     const h = harness(paid, { held: true })
     h.timers.arm(paid)
@@ -83,9 +83,9 @@ describe('ChargeTimers', () => {
     expect(h.moves).toEqual([])
     expect(h.timers.size).toBe(0)
     h.state.held = false
-    h.timers.restore()
+    h.timers.release()
     await h.clock.tick()
-    expect(h.moves).toEqual([{ from: 'paid_pending_settlement', to: 'settled', at: T0 + 10_000 }])
+    expect(h.moves).toEqual([{ from: 'paid_pending_settlement', to: 'settled', at: T0 + 20_000 }])
   })
 
   it('runs the division of a settled split charge after SPLIT_RUNS_AFTER_MS, never for a refunded one', async () => {

@@ -45,7 +45,7 @@ async function busySandbox(): Promise<{ sandbox: SandboxHandle; chargeIds: strin
 describe('export, then start from it', () => {
   it('gives the same ids, keys, secret, clock, events and deliveries, and the API answers the same', async () => {
     const { sandbox: a, chargeIds } = await busySandbox()
-    const state = (await a.exportState()) as { format: string; clock: { now: string }; tables: Record<string, unknown[]> }
+    const state = (await a.exportState({ includeLiveSecrets: true })) as { format: string; clock: { now: string }; tables: Record<string, unknown[]> }
     expect(state.format).toBe('svc-sandbox-state/1')
     expect(state.clock.now).toBe(new Date(T0 + 90_000).toISOString())
     for (const table of ['charges', 'events', 'webhook_deliveries', 'webhook_attempts', 'withdrawals', 'product_sales', 'api_keys', 'webhook_endpoints']) {
@@ -67,7 +67,7 @@ describe('export, then start from it', () => {
     const [settled] = await a.deliveries({ type: 'charge.settled' })
     expect(await b.deliveries({ eventId: settled!.eventId })).toEqual(await a.deliveries({ eventId: settled!.eventId }))
     // And its own export is the same state (only the wall-clock instant of exporting differs).
-    const again = (await b.exportState()) as typeof state & { exportedAt: string }
+    const again = (await b.exportState({ includeLiveSecrets: true })) as typeof state & { exportedAt: string }
     expect({ ...again, exportedAt: '' }).toEqual({ ...state, exportedAt: '' })
     // A new charge continues the sequences instead of clashing with the seeded ones.
     const next = await createCharge(b.baseUrl, b.testKey, 'order-3')
@@ -83,6 +83,45 @@ describe('export, then start from it', () => {
     // Its own clock (not manual) starts where the exported one stood.
     expect(b.clock.now().getTime() - a.clock.now().getTime()).toBeGreaterThanOrEqual(0)
     expect(b.clock.now().getTime() - a.clock.now().getTime()).toBeLessThan(5000)
+  })
+})
+
+describe('live secrets (issue 36.8)', () => {
+  it('an export holds no live key and no webhook secret unless asked for; a sandbox seeded from it makes new ones and says so', async () => {
+    const { sandbox: a, chargeIds } = await busySandbox()
+    const res = await fetch(`${a.baseUrl}/_sandbox/export`, { headers: { authorization: `Bearer ${a.testKey}` } })
+    const text = await res.text()
+    expect(res.status).toBe(200)
+    expect(text).not.toContain(a.liveKey)
+    expect(text).not.toContain(a.webhookSecret)
+    expect(text).toContain(a.testKey)
+    const state = JSON.parse(text) as { tables: { api_keys: Array<{ environment: string }> } }
+    expect(state.tables.api_keys.map((k) => k.environment)).toEqual(['test'])
+
+    const logs: string[] = []
+    const b = await startSandbox({ seed: state, clock: { manual: true }, log: (l) => logs.push(l) })
+    open.push(b)
+    expect(b.testKey).toBe(a.testKey)
+    expect(b.liveKey).toMatch(/^svc_live_[0-9a-f]{32}$/)
+    expect(b.liveKey).not.toBe(a.liveKey)
+    expect(b.webhookSecret).toMatch(/^whsec_/)
+    expect(b.webhookSecret).not.toBe(a.webhookSecret)
+    expect(logs.join('\n')).toContain('the state holds no live key and no webhook secret (exported without --include-live-secrets): this sandbox made a new live key and a new webhook secret')
+    expect(logs.join('\n')).not.toContain(b.webhookSecret)
+    // The rest is the same sandbox, and the new live key works.
+    expect(await get(b, `/v1/charges/${chargeIds[0]}`)).toEqual(await get(a, `/v1/charges/${chargeIds[0]}`))
+    expect((await fetch(`${b.baseUrl}/v1/account`, { headers: { authorization: `Bearer ${b.liveKey}` } })).status).toBe(200)
+  })
+
+  it('includeLiveSecrets=true holds them; any other value is a 400 naming the parameter', async () => {
+    const { sandbox: a } = await busySandbox()
+    const ask = (q: string) => fetch(`${a.baseUrl}/_sandbox/export${q}`, { headers: { authorization: `Bearer ${a.testKey}` } })
+    const full = await (await ask('?includeLiveSecrets=true')).text()
+    expect(full).toContain(a.liveKey)
+    expect(full).toContain(a.webhookSecret)
+    const bad = await ask('?includeLiveSecrets=yes')
+    expect(bad.status).toBe(400)
+    expect(await bad.text()).toContain('includeLiveSecrets')
   })
 })
 
