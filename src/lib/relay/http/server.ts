@@ -75,6 +75,7 @@ export interface RelayServer {
 }
 
 const CHANNEL_CACHE_MS = 500
+const HEALTH_CACHE_MS = 1000
 const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no', connection: 'keep-alive' }
 
 function errorBody(code: string, message: string, requestId: string): string {
@@ -184,6 +185,7 @@ export async function startRelayServer(opts: RelayServerOptions): Promise<RelayS
       })
       seq = stored.seq
     } catch (err) {
+      lastHealth = undefined
       log('error', 'store cannot commit', { channel: channel.name, error: errorText(err), requestId: id })
       return refuse(503, 'store_unavailable', 'the relay cannot store the delivery now; retry', { 'retry-after': '5' })
     }
@@ -285,6 +287,13 @@ export async function startRelayServer(opts: RelayServerOptions): Promise<RelayS
     res.end()
   }
 
+  // /healthz is open to anyone and each check is a write: one check per HEALTH_CACHE_MS serves them all.
+  let lastHealth: { at: number; ok: Promise<boolean> } | undefined
+  function health(): Promise<boolean> {
+    if (!lastHealth || performance.now() - lastHealth.at >= HEALTH_CACHE_MS) lastHealth = { at: performance.now(), ok: store.healthy().catch(() => false) }
+    return lastHealth.ok
+  }
+
   async function metricsPage(req: IncomingMessage, res: ServerResponse, id: string): Promise<void> {
     if (!opts.metricsPublic && !isLoopbackPeer(clientAddress(req))) return send(res, 404, errorBody('not_found', 'no such route', id))
     let tokens: Array<{ name: string; channel: string; backlog: number; oldestAgeSeconds: number; connected: boolean }> = []
@@ -325,7 +334,7 @@ export async function startRelayServer(opts: RelayServerOptions): Promise<RelayS
       return ack(req, res, id)
     }
     if (path === '/healthz' && (method === 'GET' || method === 'HEAD')) {
-      const ok = !stopping && (await store.healthy().catch(() => false))
+      const ok = !stopping && (await health())
       return send(res, ok ? 200 : 503, JSON.stringify({ ok }))
     }
     if (path === '/metrics' && method === 'GET') return metricsPage(req, res, id)
