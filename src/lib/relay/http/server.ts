@@ -76,6 +76,8 @@ export interface RelayServer {
 
 const CHANNEL_CACHE_MS = 500
 const HEALTH_CACHE_MS = 1000
+/** Every this many polls each open stream looks for new deliveries without a wake-up (5 s at the default poll). */
+const SWEEP_EVERY_TICKS = 10
 const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no', connection: 'keep-alive' }
 
 function errorBody(code: string, message: string, requestId: string): string {
@@ -389,12 +391,15 @@ export async function startRelayServer(opts: RelayServerOptions): Promise<RelayS
   }
 
   let ticking: Promise<void> | undefined
+  let ticks = 0
   async function tick(): Promise<void> {
     if (ticking) return ticking
     ticking = (async () => {
       try {
         await refreshTokens()
         for (const s of [...streams.values()]) await s.redeliverDue()
+        // A wake-up can be missed (another process wrote to the store, a NOTIFY was lost): look anyway, now and then.
+        if (++ticks % SWEEP_EVERY_TICKS === 0) for (const s of streams.values()) s.pump()
         if (now() - lastPrune >= pruneEveryMs) await prune()
       } catch (err) {
         log('error', 'poll failed', { error: errorText(err) })

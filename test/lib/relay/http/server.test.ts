@@ -417,4 +417,17 @@ describe('relay access (issue 37)', () => {
     expect(await real.backlog('none')).toBe(0)
     expect((await real.status(new Date())).channels[0]!.deliveries).toBe(1)
   })
+
+  it('finds deliveries another process stored without waking it (the poll sweeps open streams)', async () => {
+    relay = await startTestRelay()
+    await relay.addChannel('team')
+    const token = await relay.createToken('alice', 'team')
+    const s = await openStream(relay.url, token)
+    await s.next((f) => f.event === 'ready')
+    const other = await openSqliteRelayStore({ dir: relay.dir })
+    await other.ingest({ channel: 'team', eventId: 'evt_x', eventType: 'charge.paid', arrivedAt: new Date().toISOString(), headers: {}, body: Buffer.from('{}') })
+    await other.close()
+    expect(deliveryOf(await s.next(isDelivery)).seq).toBeGreaterThan(0)
+    s.close()
+  })
 })
