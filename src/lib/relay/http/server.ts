@@ -198,10 +198,12 @@ export async function startRelayServer(opts: RelayServerOptions): Promise<RelayS
     // Tokens this delivery is not for move past it at once (so a token that is offline never
     // counts it as backlog nor as lost); a token made in the last poll gets it skipped on its stream.
     const excluded = liveTokens.filter((t) => t.channel === channel.name && !routes(t, verdict.type, verdict.event))
-    for (const t of excluded) {
-      await store.ack(t.name, [seq], new Date(arrivedMs).toISOString()).catch(() => {})
-      metrics.add(metrics.filtered, t.name)
-    }
+    await Promise.all(
+      excluded.map(async (t) => {
+        await store.ack(t.name, [seq], new Date(arrivedMs).toISOString()).catch(() => {})
+        metrics.add(metrics.filtered, t.name)
+      }),
+    )
   }
 
   /** The token of the request, or an answer already sent (401/429). */
