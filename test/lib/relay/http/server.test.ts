@@ -430,4 +430,15 @@ describe('relay access (issue 37)', () => {
     expect(deliveryOf(await s.next(isDelivery)).seq).toBeGreaterThan(0)
     s.close()
   })
+
+  it('believes X-Forwarded-For only with --behind-proxy: without it a forged header changes nothing', async () => {
+    relay = await startTestRelay({ maxStreamsPerAddress: 1, authFailures: { limit: 1, windowMs: 60_000 } })
+    await relay.addChannel('team')
+    const token = await relay.createToken('alice', 'team')
+    // A client claiming to be loopback from outside, or another address, is its socket's address.
+    expect((await rawRequest(`${relay.url}/metrics`, { headers: { 'x-forwarded-for': '203.0.113.9' } })).status).toBe(200)
+    expect((await openStream(relay.url, 'svcrelay_bad', { 'x-forwarded-for': '203.0.113.1' })).status).toBe(401)
+    // The failure counted against the real peer, not the claimed address: the next try is limited.
+    expect((await openStream(relay.url, token, { 'x-forwarded-for': '203.0.113.2' })).status).toBe(429)
+  })
 })
