@@ -168,6 +168,21 @@ describe('relay streams (issue 37)', () => {
     s.close()
   })
 
+  it('keeps at most a window of unacked deliveries in flight per stream; an ack lets the next one go', async () => {
+    relay = await startTestRelay({ window: 2 })
+    await relay.addChannel('team')
+    const token = await relay.createToken('alice', 'team')
+    for (const id of ['evt_1', 'evt_2', 'evt_3']) await postSigned(relay.url, 'team', eventBody(id))
+    const s = await openStream(relay.url, token)
+    const first = deliveryOf(await s.next(isDelivery))
+    await s.next(isDelivery)
+    await relay.server.tick()
+    expect(s.frames.filter(isDelivery)).toHaveLength(2)
+    await ack(relay.url, token, [first.seq])
+    expect(deliveryOf(await s.next(isDelivery)).headers['x-svc-event-id']).toBe('evt_3')
+    s.close()
+  })
+
   it('a second connection with the same token replaces the first, which is told why', async () => {
     relay = await startTestRelay()
     await relay.addChannel('team')
