@@ -2,10 +2,10 @@ import type { Environment } from '../contract/schemas.js'
 
 /**
  * The prefixes of every secret svc handles: API keys and webhook secrets. A string that starts
- * with one is masked wherever it appears, known or not. The hook for a new kind of secret (a
- * relay listener's token, once it has a prefix): add its prefix here.
+ * with one is masked wherever it appears, known or not (`svcrelay_` is a relay listener's token).
+ * The hook for a new kind of secret: add its prefix here.
  */
-export const SECRET_PREFIXES: readonly string[] = ['svc_live_', 'svc_test_', 'whsec_']
+export const SECRET_PREFIXES: readonly string[] = ['svc_live_', 'svc_test_', 'whsec_', 'svcrelay_']
 
 const PREFIX_ALTERNATIVES = SECRET_PREFIXES.map((p) => p.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')).join('|')
 const LEADING_PREFIX = new RegExp(`^(?:${PREFIX_ALTERNATIVES})`, 'i')
@@ -31,7 +31,7 @@ const HASH_TOP = (() => {
   return p
 })()
 
-/** Secrets are never printed in full: `svc_test_…a1b2`, `whsec_…9f3c`. */
+/** Secrets are never printed in full: `svc_test_…a1b2`, `whsec_…9f3c`, `svcrelay_…x9Q_` (a relay listener token). */
 export function maskSecret(secret: string | undefined): string {
   if (!secret) return ''
   const prefix = LEADING_PREFIX.exec(secret)?.[0] ?? ''

@@ -75,3 +75,13 @@ describe('rememberSecret: the secrets in use, masked where the caller does not k
     expect(redact('a short word', [])).toBe('a short word')
   })
 })
+
+describe('relay tokens (issue 37)', () => {
+  it('masks a svcrelay_ listener token found in any text, as keys are', () => {
+    const token = `svcrelay_${'Ab3_-'.repeat(8)}xyz`
+    expect(maskSecret(token)).toBe('svcrelay_…-xyz')
+    const line = redact(`connecting with ${token} failed`, [])
+    expect(line).not.toContain(token.slice(9))
+    expect(line).toContain('svcrelay_…')
+  })
+})
