@@ -180,3 +180,37 @@ describe('report settlements: a charge that does not balance', () => {
     expect(r.stderr).toContain(bad.id)
   })
 })
+
+describe('one charge, one row: a charge that moves while the report runs (issue 36.1)', () => {
+  const settledAt = '2026-11-20T15:00:00Z'
+  const asSettled = chargeN(7, { status: 'settled', updatedAt: settledAt, settlement: { delayHours: 24, settledAt } })
+  // Refunded while the second scan was read: listed as settled by the first, as refunded by the second.
+  const asRefunded = { ...asSettled, status: 'refunded' as const, updatedAt: '2026-11-20T16:00:00Z' }
+  const other = chargeN(8, { status: 'settled', updatedAt: settledAt, settlement: { delayHours: 24, settledAt } })
+  const stub = () =>
+    nock(BASE_URL)
+      .get('/v1/charges')
+      .query((q) => q.status === 'settled')
+      .reply(200, { data: [other, asSettled], hasMore: false })
+      .get('/v1/charges')
+      .query((q) => q.status === 'refunded')
+      .reply(200, { data: [asRefunded], hasMore: false })
+
+  it('report settlements counts it once, as refunded (the state read last)', async () => {
+    stub()
+    const r = await runCommand(ReportSettlements, ['--from', '2026-11-20', '--to', '2026-11-20', '--tz', 'UTC', '--json'], { env: testEnv })
+    expect(r.exitCode).toBe(0)
+    const report = JSON.parse(r.stdout)
+    expect(report.total.settled.count).toBe(2)
+    expect(report.total.settled.grossInCents).toBe(asSettled.amount.grossInCents + other.amount.grossInCents)
+    expect(report.total.refunded).toEqual({ count: 1, grossInCents: asRefunded.amount.grossInCents })
+  })
+
+  it('report settlements --csv has the same one-charge sums', async () => {
+    stub()
+    const r = await runCommand(ReportSettlements, ['--from', '2026-11-20', '--to', '2026-11-20', '--tz', 'UTC', '--csv'], { env: testEnv })
+    expect(r.stdout.split('\r\n')[1]).toBe(
+      `2026-11-20T00:00:00Z,2026-11-21T00:00:00Z,2,${asSettled.amount.grossInCents + other.amount.grossInCents},${asSettled.amount.feeInCents + other.amount.feeInCents},${asSettled.amount.netInCents + other.amount.netInCents},1,${asRefunded.amount.grossInCents}`,
+    )
+  })
+})
