@@ -89,7 +89,7 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
     const query = await readOnServiceClock(
       () => this.client(),
       hasRelativeTime(this.flags),
-      (now) => parseListFlags(zonedCreatedFlags(this.flags, now), now),
+      (now, decides) => parseListFlags(zonedCreatedFlags(this.flags, now), now, decides),
     )
     const client = await this.client()
     const mode = listMode(this.flags, this.io)
@@ -108,7 +108,7 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
     const range = await readOnServiceClock(
       () => this.client(),
       anyRelative(f['settled-after'], f['settled-before']),
-      (now) => parseSettledFlags(f, now),
+      (now, decides) => parseSettledFlags(f, now, decides),
     )
     const client = await this.client()
     const mode = listMode(f, this.io)

@@ -27,7 +27,8 @@ const FLAG_OF: Record<string, string> = {
 
 const HINT = 'See `svc charges list --help` for the accepted values and examples.'
 
-export function parseListFlags(flags: ListFlags, now: Date = new Date()): ChargeListQuery {
+/** `decides: false` leaves the order of the dates to a later reading on the service's clock (see service-clock.ts). */
+export function parseListFlags(flags: ListFlags, now: Date = new Date(), decides = true): ChargeListQuery {
   const issues: FlagIssue[] = []
   const instant = (flag: 'created-after' | 'created-before', apiField: string): string | undefined => {
     const raw = flags[flag]
@@ -57,7 +58,7 @@ export function parseListFlags(flags: ListFlags, now: Date = new Date()): Charge
   for (const key of Object.keys(query)) if (query[key] === undefined) delete query[key]
   const parsed = ChargeListQuerySchema.safeParse(query)
   if (!parsed.success) issues.push(...issuesFromZod(parsed.error, FLAG_OF))
-  if (createdAfter && createdBefore && createdAfter >= createdBefore) {
+  if (decides && createdAfter && createdBefore && createdAfter >= createdBefore) {
     issues.push({ field: flagLabel('created-after', 'createdAfter'), message: 'must be earlier than --created-before' })
   }
   if (issues.length > 0) throw flagsError(issues, HINT)

@@ -41,8 +41,9 @@ export class FlagReader {
     return ms
   }
 
-  order(fromFlag: string, from: Date | undefined, toFlag: string, to: Date | undefined): void {
-    if (from && to && from.getTime() >= to.getTime()) this.issues.push({ field: `--${fromFlag}`, message: `must be earlier than --${toFlag}` })
+  /** `decides: false` on a first reading whose dates count back from a clock not yet the service's: the order waits for that clock. */
+  order(fromFlag: string, from: Date | undefined, toFlag: string, to: Date | undefined, decides = true): void {
+    if (decides && from && to && from.getTime() >= to.getTime()) this.issues.push({ field: `--${fromFlag}`, message: `must be earlier than --${toFlag}` })
   }
 
   done(): void {
@@ -76,7 +77,7 @@ export function zonedCreatedFlags<F extends { 'created-after'?: string; 'created
 }
 
 /** `--settled-after/--settled-before [--lookback] [--tz]` of `charges list`. */
-export function parseSettledFlags(flags: { 'settled-after'?: string; 'settled-before'?: string; lookback?: string; tz?: string }, now: Date): { after?: Date; before?: Date; lookbackMs: number } {
+export function parseSettledFlags(flags: { 'settled-after'?: string; 'settled-before'?: string; lookback?: string; tz?: string }, now: Date, decides = true): { after?: Date; before?: Date; lookbackMs: number } {
   const r = new FlagReader('See `svc charges list --help` for the date forms.')
   const timeZone = r.zone(flags.tz)
   const range = {
@@ -84,7 +85,7 @@ export function parseSettledFlags(flags: { 'settled-after'?: string; 'settled-be
     before: r.date('settled-before', flags['settled-before'], { timeZone, now }),
     lookbackMs: r.duration('lookback', flags.lookback, '30d'),
   }
-  r.order('settled-after', range.after, 'settled-before', range.before)
+  r.order('settled-after', range.after, 'settled-before', range.before, decides)
   r.done()
   return range
 }
@@ -104,7 +105,7 @@ export interface ReportRangeFlags {
 }
 
 /** `--from DATE --to DATE [--by day|week|month] [--tz ZONE]`: a whole day in --to counts (to its end). */
-export function parseReportFlags(flags: ReportFlags, now: Date, hint: string): ReportRangeFlags {
+export function parseReportFlags(flags: ReportFlags, now: Date, hint: string, decides = true): ReportRangeFlags {
   const r = new FlagReader(hint)
   const timeZone = r.zone(flags.tz)
   const by = (flags.by ?? 'day') as PeriodUnit
@@ -113,7 +114,7 @@ export function parseReportFlags(flags: ReportFlags, now: Date, hint: string): R
   if (flags.to === undefined) r.issues.push({ field: '--to', message: 'is required' })
   const from = r.date('from', flags.from, { timeZone, now })
   const to = r.date('to', flags.to, { timeZone, now, edge: 'end' })
-  r.order('from', from, 'to', to)
+  r.order('from', from, 'to', to, decides)
   r.done()
   return { from: from!, to: to!, by, timeZone }
 }

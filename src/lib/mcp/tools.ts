@@ -280,9 +280,9 @@ export const TOOLS: readonly ToolDef[] = [
     async run(args, s) {
       const [{ settlementReport }, { anyRelative, parseReportFlags }, { readOnServiceClock }] = await useCases.settlement()
       // The CLI's own reading of the range (exit-2 messages name flags: here the arguments).
-      const read = (now: Date) => {
+      const read = (now: Date, decides: boolean) => {
         try {
-          return parseReportFlags(args, now, 'See the tool description.')
+          return parseReportFlags(args, now, 'See the tool description.', decides)
         } catch (err) {
           if (!(err instanceof UsageError)) throw err
           const details = (err.details ?? []).map((d) => ({ ...d, field: d.field.replace(/^--/, '') }))

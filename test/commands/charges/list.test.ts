@@ -242,7 +242,10 @@ describe('charges list --settled-*: a charge listed as settled and as refunded (
       .reply(200, { data: [asRefunded], hasMore: false })
     const r = await runCommand(ChargesList, ['--settled-after', '2026-11-20', '--settled-before', '2026-11-21', '--tz', 'UTC', '--ndjson'], { env: testEnv })
     expect(r.exitCode).toBe(0)
-    const rows = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { id: string; status: string })
+    const rows = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: string; status: string })
     expect(rows.map((c) => [c.id, c.status])).toEqual([
       [asSettled.id, 'refunded'],
       [older.id, 'settled'],
