@@ -106,12 +106,30 @@ describe('report settlements', () => {
     [['--from', '2026-11-01', '--to', '2026-11-05', '--by', 'year'], '--by'],
     [['--from', '2026-11-01', '--to', 'someday'], '--to'],
     [['--from', '2026-11-01', '--to', '2026-11-05', '--lookback', 'ages'], '--lookback'],
+    // issue 36.18: a range of 3.6 million days, and a day the service cannot be sent
+    [['--from', '0001-01-01', '--to', '9999-12-30', '--by', 'day', '--csv'], 'at most 10,000 periods'],
+    [['--from', '0001-01-01', '--to', '9999-12-30', '--by', 'month'], '--to'],
+    [['--from', '2026-11-01', '--to', '9999-12-31', '--tz', 'UTC'], '--to'],
+    [['--from', '2026-11-01', '--to', '9999-12-31', '--tz', 'UTC'], 'beyond the dates the service takes'],
+    // issue 36.19: durations past any date
+    [['--from', '999999999d', '--to', 'today'], '--from'],
+    [['--from', '2026-11-01', '--to', '2026-11-05', '--lookback', '999999999d'], '--lookback'],
   ])('%j → exit 2 naming %s, nothing sent', async (argv, flag) => {
     const before = op.trapped.length
     const r = await runCommand(ReportSettlements, argv, { env: op.trapEnv })
     expect(r.exitCode).toBe(2)
     expect(r.stderr).toContain(flag)
     expect(op.trapped.length).toBe(before)
+  })
+})
+
+describe('report: echoed input is cut (issue 36.19)', () => {
+  it('a 100 000-character --tz is named, not echoed whole', async () => {
+    const r = await runCommand(ReportSettlements, ['--from', '2026-11-01', '--to', '2026-11-05', '--tz', 'x'.repeat(100_000)], { env: op.trapEnv })
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toContain('--tz')
+    expect(r.stderr).toContain('100,000 characters')
+    expect(r.stderr.length).toBeLessThan(1000)
   })
 })
 

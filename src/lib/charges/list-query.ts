@@ -3,9 +3,9 @@
  * friendly forms (`2h`, `yesterday`, `2026-11-01`) and are always sent as RFC 3339 in UTC.
  */
 import { type ChargeListQuery, ChargeListQuerySchema } from '../contract/schemas.js'
-import { isRelativeInstant, parseInstant } from '../domain/time.js'
+import { instantBeyondService, isRelativeInstant, parseInstant, SERVICE_DATES } from '../domain/time.js'
 import { CHARGE_ID } from './charge-id.js'
-import { type FlagIssue, flagLabel, flagsError, issuesFromZod } from './flag-issues.js'
+import { echoed, type FlagIssue, flagLabel, flagsError, issuesFromZod } from './flag-issues.js'
 
 export interface ListFlags {
   status?: string
@@ -35,14 +35,18 @@ export function parseListFlags(flags: ListFlags, now: Date = new Date(), decides
     if (raw === undefined) return undefined
     const d = parseInstant(raw, now)
     if (d) return d.toISOString()
+    if (instantBeyondService(raw, now)) {
+      issues.push({ field: flagLabel(flag, apiField), message: `${echoed(raw)} is beyond the dates the service takes (${SERVICE_DATES})` })
+      return undefined
+    }
     const why = /^\s*\d{4}-\d{2}-\d{2}/.test(raw) ? 'is not a date and time that exists' : 'is not a time'
-    issues.push({ field: flagLabel(flag, apiField), message: `"${raw}" ${why}: use RFC 3339, a date (2026-11-01), today, yesterday or an age (2h, 7d)` })
+    issues.push({ field: flagLabel(flag, apiField), message: `${echoed(raw)} ${why}: use RFC 3339, a date (2026-11-01), today, yesterday or an age (2h, 7d)` })
     return undefined
   }
   const createdAfter = instant('created-after', 'createdAfter')
   const createdBefore = instant('created-before', 'createdBefore')
   if (flags.limit !== undefined && !/^\s*-?\d+\s*$/.test(flags.limit)) {
-    issues.push({ field: flagLabel('limit', 'limit'), message: `must be an integer between 1 and 100, not "${flags.limit}"` })
+    issues.push({ field: flagLabel('limit', 'limit'), message: `must be an integer between 1 and 100, not ${echoed(flags.limit)}` })
   }
   if (flags['starting-after'] !== undefined && !CHARGE_ID.test(flags['starting-after'])) {
     issues.push({ field: flagLabel('starting-after', 'startingAfter'), message: 'must be a charge id (24 hexadecimal characters)' })

@@ -4,6 +4,7 @@
  * and filter locally, one page in memory at a time.
  */
 import type { Charge, ChargeListQuery } from '../contract/schemas.js'
+import { serviceBound } from '../domain/time.js'
 
 export interface ChargePages {
   paginateCharges(query?: ChargeListQuery): AsyncGenerator<Charge>
@@ -64,8 +65,9 @@ export interface SettledRange {
 export function settledScanQueries(range: SettledRange): ChargeListQuery[] {
   const base: ChargeListQuery = {}
   // The API's createdAfter is strict: one millisecond earlier keeps a charge created exactly at the bound.
-  if (range.after) base.createdAfter = new Date(range.after.getTime() - range.lookbackMs - 1).toISOString()
-  if (range.before) base.createdBefore = range.before.toISOString()
+  // A lookback reaching before the service's first date scans from that date (nothing is older).
+  if (range.after) base.createdAfter = serviceBound(range.after.getTime() - range.lookbackMs - 1)
+  if (range.before) base.createdBefore = serviceBound(range.before.getTime())
   return [
     { ...base, status: 'settled' },
     { ...base, status: 'refunded' },

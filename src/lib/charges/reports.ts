@@ -6,6 +6,7 @@
  */
 import type { PeriodUnit } from '../domain/calendar.js'
 import { type ChargesReport, chargesReportBuilder, type SettlementReport, settlementReportBuilder } from '../domain/reports.js'
+import { serviceBound } from '../domain/time.js'
 import { type ChargePages, settledScanQueries } from './operator-lists.js'
 
 export interface ReportOptions {
@@ -38,7 +39,7 @@ export async function settlementReport(pages: ChargePages, opts: ReportOptions &
 export async function chargesReport(pages: ChargePages, opts: ReportOptions, onRead?: (n: number) => void): Promise<ChargesReport> {
   const builder = chargesReportBuilder(opts)
   let read = 0
-  for await (const charge of pages.paginateCharges({ createdAfter: new Date(opts.from.getTime() - 1).toISOString(), createdBefore: opts.to.toISOString() })) {
+  for await (const charge of pages.paginateCharges({ createdAfter: serviceBound(opts.from.getTime() - 1), createdBefore: serviceBound(opts.to.getTime()) })) {
     builder.add(charge)
     if (++read % 1000 === 0) onRead?.(read)
   }

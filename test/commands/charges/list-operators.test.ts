@@ -56,6 +56,12 @@ describe('charges list --settled-after/--settled-before', () => {
     [['--csv', '--separator', '""'], '--separator'],
     [['--settled-after', '2026-11-03', '--created-after', '2026-11-01'], '--settled-after'],
     [['--settled-after', '2026-11-03', '--limit', 'many'], '--limit'],
+    // issue 36.19: durations past any date, as ages and as a lookback
+    [['--settled-after', '999999999d'], '--settled-after'],
+    [['--settled-after', '2026-11-03', '--lookback', '999999999d'], '--lookback'],
+    [['--created-after', '999999999d'], '--created-after'],
+    [['--created-after', '999999999d'], 'beyond the dates the service takes'],
+    [['--settled-before', '9999-12-31T23:00:00-03:00'], '--settled-before'],
   ])('%j → exit 2 naming %s, nothing sent', async (argv, flag) => {
     const before = op.trapped.length
     const r = await runCommand(ChargesList, argv, { env: op.trapEnv })
