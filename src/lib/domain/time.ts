@@ -22,7 +22,7 @@ export const SERVICE_FIRST_MS = (() => {
   return d.getTime()
 })()
 export const SERVICE_LAST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999)
-export const SERVICE_DATES = 'years 0000 to 9999 (UTC)'
+export const SERVICE_DATES = 'years 0000 to 9999, UTC'
 
 /** Whether the service can be sent this instant (see SERVICE_FIRST_MS). An invalid Date is not. */
 export function isServiceInstant(d: Date): boolean {
