@@ -6,6 +6,7 @@ import type { IO } from '../lib/output/io.js'
 import { painter } from '../lib/output/color.js'
 import { statusView } from '../lib/services/status-view.js'
 import { isLoopbackHost } from '../lib/net/loopback.js'
+import type { DeliveryRecord } from '../lib/contract/panel.js'
 import type { StatusReport } from '../lib/services/status.js'
 
 export default class Status extends ApiCommand<typeof Status, StatusReport> {
@@ -13,15 +14,23 @@ export default class Status extends ApiCommand<typeof Status, StatusReport> {
   static override description =
     "Overdue settlements (paid_pending_settlement past settlement.estimatedAt by more than --grace, by the service's clock), " +
     'refunds since --since (orders to reverse; refunded charges created up to 30 days before are scanned), the webhook endpoint ' +
-    'deactivated (GET /v1/account, with how to reactivate: saving the URL again), and, where this machine keeps a listener ' +
-    'event log (`svc webhooks listen`), deliveries that never reached the app and charge.split.failed / withdrawal.failed ' +
-    'events since --since. --json: { items: [{ kind, count, … }] } with kind overdue_settlements, refunds, webhook_inactive, ' +
-    'failed_forwards, split_failed or withdrawal_failed. With --exit-status, exits 9 when there is at least one item, so ' +
-    'cron and monitoring can run it.'
+    'deactivated (GET /v1/account, with how to reactivate: saving the URL again), on a local sandbox the deliveries its log ' +
+    'gave up on since --since (`svc sandbox deliveries --state failed`), and, where this machine keeps a listener event log ' +
+    '(`svc webhooks listen`), deliveries that never reached the app and charge.split.failed / withdrawal.failed events since ' +
+    '--since. Against the real service, the deliveries it gave up on are in its panel (Webhooks): the API does not list them. ' +
+    '--json: { items: [{ kind, count, … }], unreadable: [{ source, path?, reason }] } with kind overdue_settlements, refunds, ' +
+    'webhook_inactive, failed_deliveries, failed_forwards, split_failed or withdrawal_failed. Piped: one line per item, kind and ' +
+    'count, then (tab-separated; centavos, RFC 3339 instants, ids comma-separated): overdue_settlements grossInCents oldestId ' +
+    'oldestEstimatedAt lateMs; refunds grossInCents since chargeIds; webhook_inactive environment url; failed_deliveries, ' +
+    'failed_forwards and withdrawal_failed eventIds; split_failed chargeIds. With --exit-status, exits 9 when there is at least ' +
+    'one item, so cron and monitoring can run it. When a source cannot be read (the event log locked, damaged or not a ' +
+    'database), what the others said is still printed, the source is named on stderr and in unreadable, and the exit code is ' +
+    '10 ("could not tell"), with or without --exit-status, ahead of 9.'
 
   static override examples = [
     '<%= config.bin %> status',
-    '<%= config.bin %> status --since 24h --exit-status || notify-ops   # in cron',
+    '<%= config.bin %> status --since 24h --exit-status || notify-ops   # in cron: 9 needs a person, 10 could not tell',
+    '<%= config.bin %> status | cut -f1-3   # kind, count, and grossInCents where there is money',
     '<%= config.bin %> status --json | jq ".items[] | select(.kind == \\"webhook_inactive\\")"   # was the endpoint deactivated?',
   ]
 
@@ -41,6 +50,8 @@ export default class Status extends ApiCommand<typeof Status, StatusReport> {
     const { collectStatus } = await import('../lib/services/status.js')
     const { defaultEventsDbPath } = await import('../lib/webhooks/event-store.js')
     const local = isLoopbackHost(new URL(baseUrl).hostname)
+    // A local sandbox keeps a delivery log of its own: its failed deliveries are read there.
+    const sandbox = local && (await (await import('../lib/sandbox-client/panel-client.js')).detectSandbox(baseUrl, { timeoutMs: this.timeoutMs() }))
     const report = await collectStatus({
       client,
       sinceMs,
@@ -50,9 +61,23 @@ export default class Status extends ApiCommand<typeof Status, StatusReport> {
       localNow: () => new Date(),
       reactivateHint: (url) =>
         local ? `save the URL again to reactivate it: svc sandbox webhook set ${url}` : "save the URL again in the service's panel (Webhooks) to reactivate it; events sent meanwhile were not retried",
+      ...(sandbox ? { sandboxFailedDeliveries: (since: Date) => this.sandboxFailedDeliveries(since) } : {}),
     })
-    if (this.flags['exit-status'] && report.items.length > 0) this.failAfterOutput(EXIT.needsAttention)
+    for (const u of report.unreadable) {
+      this.warnUser(`could not read ${u.source === 'event_log' ? `the listener's event log ${u.path}` : "the sandbox's delivery log"} (${u.reason}): what it holds is not in this status`)
+    }
+    // Could not tell (10) outranks needs a person (9): the list is incomplete, whatever it holds.
+    if (report.unreadable.length > 0) this.failAfterOutput(EXIT.couldNotTell)
+    else if (this.flags['exit-status'] && report.items.length > 0) this.failAfterOutput(EXIT.needsAttention)
     return report
+  }
+
+  private async sandboxFailedDeliveries(since: Date): Promise<DeliveryRecord[]> {
+    const { apiKey, baseUrl } = await this.credentials()
+    const panel = await this.factory.newPanelClient({ apiKey, baseUrl, timeoutMs: this.timeoutMs(), debug: this.debugLog(apiKey) })
+    const failed: DeliveryRecord[] = []
+    for await (const page of panel.allDeliveries({ state: 'failed', since: since.toISOString() })) failed.push(...page)
+    return failed
   }
 
   protected override async render(report: StatusReport, io: IO): Promise<void> {

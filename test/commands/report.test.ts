@@ -106,12 +106,30 @@ describe('report settlements', () => {
     [['--from', '2026-11-01', '--to', '2026-11-05', '--by', 'year'], '--by'],
     [['--from', '2026-11-01', '--to', 'someday'], '--to'],
     [['--from', '2026-11-01', '--to', '2026-11-05', '--lookback', 'ages'], '--lookback'],
+    // issue 36.18: a range of 3.6 million days, and a day the service cannot be sent
+    [['--from', '0001-01-01', '--to', '9999-12-30', '--by', 'day', '--csv'], 'at most 10,000 periods'],
+    [['--from', '0001-01-01', '--to', '9999-12-30', '--by', 'month'], '--to'],
+    [['--from', '2026-11-01', '--to', '9999-12-31', '--tz', 'UTC'], '--to'],
+    [['--from', '2026-11-01', '--to', '9999-12-31', '--tz', 'UTC'], 'beyond the dates the service takes'],
+    // issue 36.19: durations past any date
+    [['--from', '999999999d', '--to', 'today'], '--from'],
+    [['--from', '2026-11-01', '--to', '2026-11-05', '--lookback', '999999999d'], '--lookback'],
   ])('%j → exit 2 naming %s, nothing sent', async (argv, flag) => {
     const before = op.trapped.length
     const r = await runCommand(ReportSettlements, argv, { env: op.trapEnv })
     expect(r.exitCode).toBe(2)
     expect(r.stderr).toContain(flag)
     expect(op.trapped.length).toBe(before)
+  })
+})
+
+describe('report: echoed input is cut (issue 36.19)', () => {
+  it('a 100 000-character --tz is named, not echoed whole', async () => {
+    const r = await runCommand(ReportSettlements, ['--from', '2026-11-01', '--to', '2026-11-05', '--tz', 'x'.repeat(100_000)], { env: op.trapEnv })
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toContain('--tz')
+    expect(r.stderr).toContain('100,000 characters')
+    expect(r.stderr.length).toBeLessThan(1000)
   })
 })
 
@@ -178,5 +196,39 @@ describe('report settlements: a charge that does not balance', () => {
     expect(report.unbalanced).toEqual([bad.id])
     expect(report.total.settled).toEqual({ count: 1, grossInCents: good.amount.grossInCents, feeInCents: good.amount.feeInCents, netInCents: good.amount.netInCents })
     expect(r.stderr).toContain(bad.id)
+  })
+})
+
+describe('one charge, one row: a charge that moves while the report runs (issue 36.1)', () => {
+  const settledAt = '2026-11-20T15:00:00Z'
+  const asSettled = chargeN(7, { status: 'settled', updatedAt: settledAt, settlement: { delayHours: 24, settledAt } })
+  // Refunded while the second scan was read: listed as settled by the first, as refunded by the second.
+  const asRefunded = { ...asSettled, status: 'refunded' as const, updatedAt: '2026-11-20T16:00:00Z' }
+  const other = chargeN(8, { status: 'settled', updatedAt: settledAt, settlement: { delayHours: 24, settledAt } })
+  const stub = () =>
+    nock(BASE_URL)
+      .get('/v1/charges')
+      .query((q) => q.status === 'settled')
+      .reply(200, { data: [other, asSettled], hasMore: false })
+      .get('/v1/charges')
+      .query((q) => q.status === 'refunded')
+      .reply(200, { data: [asRefunded], hasMore: false })
+
+  it('report settlements counts it once, as refunded (the state read last)', async () => {
+    stub()
+    const r = await runCommand(ReportSettlements, ['--from', '2026-11-20', '--to', '2026-11-20', '--tz', 'UTC', '--json'], { env: testEnv })
+    expect(r.exitCode).toBe(0)
+    const report = JSON.parse(r.stdout)
+    expect(report.total.settled.count).toBe(2)
+    expect(report.total.settled.grossInCents).toBe(asSettled.amount.grossInCents + other.amount.grossInCents)
+    expect(report.total.refunded).toEqual({ count: 1, grossInCents: asRefunded.amount.grossInCents })
+  })
+
+  it('report settlements --csv has the same one-charge sums', async () => {
+    stub()
+    const r = await runCommand(ReportSettlements, ['--from', '2026-11-20', '--to', '2026-11-20', '--tz', 'UTC', '--csv'], { env: testEnv })
+    expect(r.stdout.split('\r\n')[1]).toBe(
+      `2026-11-20T00:00:00Z,2026-11-21T00:00:00Z,2,${asSettled.amount.grossInCents + other.amount.grossInCents},${asSettled.amount.feeInCents + other.amount.feeInCents},${asSettled.amount.netInCents + other.amount.netInCents},1,${asRefunded.amount.grossInCents}`,
+    )
   })
 })

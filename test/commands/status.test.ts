@@ -4,6 +4,9 @@
  * failures from the log; a deactivated endpoint (mocked service) with how to reactivate it;
  * --exit-status exits 9 when anything is listed; --json `{ items: [{ kind, count, … }] }`.
  */
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import nock from 'nock'
 import { beforeAll, describe, expect, it } from 'vitest'
 import Status from '../../src/commands/status.js'
@@ -11,7 +14,12 @@ import { EXIT } from '../../src/lib/contract/errors.js'
 import { EventStore } from '../../src/lib/webhooks/event-store.js'
 import { account, BASE_URL } from '../helpers/api-fixtures.js'
 import { testEnv } from '../helpers/charges.js'
-import { useOperatorSandbox } from '../helpers/operator-sandbox.js'
+import { START, useOperatorSandbox } from '../helpers/operator-sandbox.js'
+import type { DeliveryRecord } from '../../src/lib/contract/panel.js'
+import { RecordingDeliveries } from '../../src/lib/sandbox/deliveries/null-sink.js'
+import { SandboxClock } from '../../src/lib/sandbox/engine/clock.js'
+import { startSandboxServer } from '../../src/lib/sandbox/sandbox.js'
+import type { RunningSandbox } from '../../src/lib/sandbox/types.js'
 import { runCommand } from '../helpers/run-command.js'
 
 const op = useOperatorSandbox()
@@ -109,5 +117,96 @@ describe('svc status', () => {
     const bad = await runCommand(Status, ['--since', 'a while'], { env: testEnv })
     expect(bad.exitCode).toBe(2)
     expect(bad.stderr).toContain('--since')
+  })
+})
+
+describe('svc status: a source it cannot read (issue 36.20)', () => {
+  it('an event log that is no database: the API findings still print, the log is named, exit 10', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-status-'))
+    writeFileSync(join(dir, 'events.db'), 'this is not a database, it is a shopping list\n'.repeat(100))
+    const r = await runCommand(Status, ['--since', '48h', '--json', '--exit-status'], { env: { ...op.env, SVC_CONFIG_DIR: dir } })
+    expect(r.exitCode).toBe(EXIT.couldNotTell)
+    expect(r.exitCode).toBe(10)
+    const report = JSON.parse(r.stdout) as { items: Array<{ kind: string }>; unreadable: Array<{ source: string; path: string; reason: string }> }
+    expect(report.items.map((i) => i.kind)).toEqual(['overdue_settlements', 'refunds'])
+    expect(report.unreadable).toEqual([{ source: 'event_log', path: join(dir, 'events.db'), reason: expect.stringMatching(/not a database/) }])
+    expect(r.stderr).toContain(join(dir, 'events.db'))
+    expect(r.stderr).not.toMatch(/bug in svc/)
+  })
+
+  it('without --exit-status too: an incomplete answer is never exit 0', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-status-'))
+    writeFileSync(join(dir, 'events.db'), 'x'.repeat(4096))
+    const r = await runCommand(Status, [], { env: { ...op.env, SVC_CONFIG_DIR: dir } })
+    expect(r.exitCode).toBe(10)
+    expect(r.stdout).toMatch(/^overdue_settlements\t1\t/)
+  })
+
+  it('a --since past any date exits 2 naming it', async () => {
+    const r = await runCommand(Status, ['--since', '999999999d'], { env: op.trapEnv })
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toContain('--since')
+  })
+})
+
+describe('svc status: piped rows and times (issue 36.21)', () => {
+  it('piped: centavos and RFC 3339 instants in their own fields, no R$', async () => {
+    const r = await runCommand(Status, ['--since', '48h'], { env: op.env })
+    const rows = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'))
+    expect(r.stdout).not.toContain('R$')
+    const overdue = rows.find((f) => f[0] === 'overdue_settlements')!
+    expect(overdue.slice(0, 4)).toEqual(['overdue_settlements', '1', '5000', op.ids.e])
+    expect(overdue[4]).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/)
+    expect(Math.round(Number(overdue[5]) / 60_000)).toBe(120)
+    const refunds = rows.find((f) => f[0] === 'refunds')!
+    expect([refunds[1], refunds[2], refunds[4]]).toEqual(['1', '10000', op.ids.c])
+    expect(refunds[3]).toMatch(/^\d{4}-\d{2}-\d{2}T.*Z$/)
+    expect(rows.find((f) => f[0] === 'failed_forwards')).toEqual(['failed_forwards', '1', 'evt_failed_twice'])
+  })
+
+  it('on a terminal: "refunds since" in local time, not a raw UTC instant', async () => {
+    const r = await runCommand(Status, ['--since', '48h', '--no-color'], { env: op.env, tty: true })
+    expect(r.stdout).toMatch(/1 refund\(s\) since \d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2} \(UTC/)
+    expect(r.stdout).not.toMatch(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/)
+  })
+})
+
+describe("svc status on a local sandbox: its delivery log's failures (issue 36.21)", () => {
+  const failed: DeliveryRecord = {
+    eventId: 'evt_sandbox_gave_up',
+    type: 'charge.paid',
+    environment: 'test',
+    url: 'http://127.0.0.1:9/hooks',
+    attempts: 10,
+    lastError: 'ECONNREFUSED',
+    state: 'failed',
+    createdAt: new Date(START).toISOString(),
+    body: '{}',
+  }
+  class GaveUp extends RecordingDeliveries {
+    seen: Array<Record<string, unknown>> = []
+    override list(filter: Record<string, unknown> = {}): DeliveryRecord[] {
+      this.seen.push(filter)
+      return filter.state === 'failed' ? [failed] : []
+    }
+  }
+  let sb: RunningSandbox
+  const worker = new GaveUp()
+  beforeAll(async () => {
+    sb = await startSandboxServer({ port: 0, inMemory: true, clock: new SandboxClock({ manual: true, start: START }), deliveries: () => worker })
+    return () => sb.close()
+  })
+
+  it('lists the deliveries the sandbox gave up on, since --since on its clock', async () => {
+    const env = { SVC_API_KEY: sb.testKey, SVC_BASE_URL: sb.baseUrl }
+    const r = await runCommand(Status, ['--json'], { env })
+    const { items } = JSON.parse(r.stdout) as { items: Array<Record<string, unknown>> }
+    expect(items[0]).toMatchObject({ kind: 'failed_deliveries', count: 1, source: 'sandbox', deliveries: [{ eventId: 'evt_sandbox_gave_up', attempts: 10, lastError: 'ECONNREFUSED' }] })
+    expect(worker.seen.at(-1)).toMatchObject({ state: 'failed', sinceMs: START - 86_400_000 })
+    const piped = await runCommand(Status, [], { env })
+    expect(piped.stdout.split('\n')[0]).toBe('failed_deliveries\t1\tevt_sandbox_gave_up')
   })
 })

@@ -180,6 +180,18 @@ describe('svc mcp over stdio, with the SDK client', () => {
     expect(badZone.isError).toBe(true)
     expect(badZone.structuredContent).toMatchObject({ error: { code: 'invalid_request' } })
     expect(JSON.stringify(badZone.structuredContent)).toContain('Mars/Olympus')
+    // issue 36.18/19, through the shared use-case: a range of 3.6 million days, an age past any date.
+    for (const args of [
+      { from: '0001-01-01', to: '9999-12-30' },
+      { from: '999999999d', to: 'now' },
+    ]) {
+      const refused = await call(client, 'settlement_report', args)
+      expect(refused.isError).toBe(true)
+      expect(refused.structuredContent).toMatchObject({ error: { code: 'invalid_request' } })
+    }
+    // A lookback past the service's first date scans from that date: the same report, no crash.
+    const deep = ok<Report>(await call(client, 'settlement_report', { from: '2d', to: 'now', tz: 'America/Sao_Paulo', lookback: '999999999d' }))
+    expect(deep.total.settled.count).toBe(report.total.settled.count)
   })
 
   it('lists with a cursor, cancels, reads the account, sends a test webhook and triggers an event', async () => {

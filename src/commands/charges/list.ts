@@ -26,7 +26,8 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
     '`svc sandbox clock advance`.\n\n' +
     'Operators: --settled-after/--settled-before list charges whose settlement.settledAt falls in the range, whatever their ' +
     'status now (a refunded charge was settled first); they scan status=settled and status=refunded back by creation until ' +
-    'createdAt is older than --settled-after minus --lookback (default 30d), every page, streamed. Their dates are the ' +
+    'createdAt is older than --settled-after minus --lookback (default 30d), every page, streamed; a charge listed by both ' +
+    '(refunded while the scans run) is printed once, in its state read last. Piped rows append settledAt. Their dates are the ' +
     "operator's days: 2026-11-03 is that day in --tz (default the machine's zone), also today, yesterday, an ISO instant, or " +
     "24h / 7d back from the service's clock. --overdue lists paid_pending_settlement charges whose settlement.estimatedAt " +
     "lies more than --grace (default 1h) in the past by the service's clock (its Date header), oldest first, with how late " +
@@ -90,7 +91,7 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
     const query = await readOnServiceClock(
       () => this.client(),
       hasRelativeTime(this.flags),
-      (now) => parseListFlags(zonedCreatedFlags(this.flags, now), now),
+      (now, decides) => parseListFlags(zonedCreatedFlags(this.flags, now), now, decides),
     )
     const client = await this.client()
     const mode = listMode(this.flags, this.io)
@@ -109,7 +110,7 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
     const range = await readOnServiceClock(
       () => this.client(),
       anyRelative(f['settled-after'], f['settled-before']),
-      (now) => parseSettledFlags(f, now),
+      (now, decides) => parseSettledFlags(f, now, decides),
     )
     const client = await this.client()
     const mode = listMode(f, this.io)

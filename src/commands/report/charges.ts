@@ -14,7 +14,9 @@ export default class ReportCharges extends ApiCommand<typeof ReportCharges, Char
   static override description =
     'Charges created in the range (the API filters by creation), per period: count and gross, overall and by status as it ' +
     "is now. Days are the operator's days in --tz (default the machine's zone); --to names the last day included. Every " +
-    'charge is checked (fee + net = gross): one that does not balance is listed, never summed. Streams every page. --json: ' +
+    'charge is checked (fee + net = gross): one that does not balance is listed, never summed. Streams every page; a charge ' +
+    'read twice is counted once, in its state read last. At most 10,000 periods (27 years by day): a longer range exits 2 ' +
+    "asking for a coarser --by; dates beyond the service's (years 0000 to 9999, UTC) exit 2 naming the flag. --json: " +
     '{ from, to, tz, by, periods: [{ start, end, count, grossInCents, byStatus: { STATUS: { count, grossInCents } } }], ' +
     'total: { count, grossInCents, byStatus }, unbalanced: [ids] }. --csv and piped rows: start, end, count, grossInCents, ' +
     'then STATUSCount and STATUSGrossInCents for each status (awaiting_payment, paid_pending_settlement, settled, expired, ' +

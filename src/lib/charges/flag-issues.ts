@@ -46,6 +46,12 @@ export function issuesFromZod(error: z.ZodError, flagOf: Record<string, string>)
   return issues
 }
 
+/** The user's value quoted in a message, cut to its first 40 characters: a 100 000-character --tz is not echoed whole. */
+export function echoed(raw: string, max = 40): string {
+  const chars = [...raw]
+  return chars.length <= max ? `"${raw}"` : `"${chars.slice(0, max).join('')}…" (${chars.length.toLocaleString('en-US')} characters)`
+}
+
 /** One UsageError (exit 2) carrying every issue as a detail line. */
 export function flagsError(issues: FlagIssue[], hint: string): UsageError {
   const details: ErrorDetail[] = issues.map((i) => ({ field: i.field, message: i.message }))

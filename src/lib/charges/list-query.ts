@@ -3,9 +3,9 @@
  * friendly forms (`2h`, `yesterday`, `2026-11-01`) and are always sent as RFC 3339 in UTC.
  */
 import { type ChargeListQuery, ChargeListQuerySchema } from '../contract/schemas.js'
-import { isRelativeInstant, parseInstant } from '../domain/time.js'
+import { instantBeyondService, isRelativeInstant, parseInstant, SERVICE_DATES } from '../domain/time.js'
 import { CHARGE_ID } from './charge-id.js'
-import { type FlagIssue, flagLabel, flagsError, issuesFromZod } from './flag-issues.js'
+import { echoed, type FlagIssue, flagLabel, flagsError, issuesFromZod } from './flag-issues.js'
 
 export interface ListFlags {
   status?: string
@@ -27,21 +27,26 @@ const FLAG_OF: Record<string, string> = {
 
 const HINT = 'See `svc charges list --help` for the accepted values and examples.'
 
-export function parseListFlags(flags: ListFlags, now: Date = new Date()): ChargeListQuery {
+/** `decides: false` leaves the order of the dates to a later reading on the service's clock (see service-clock.ts). */
+export function parseListFlags(flags: ListFlags, now: Date = new Date(), decides = true): ChargeListQuery {
   const issues: FlagIssue[] = []
   const instant = (flag: 'created-after' | 'created-before', apiField: string): string | undefined => {
     const raw = flags[flag]
     if (raw === undefined) return undefined
     const d = parseInstant(raw, now)
     if (d) return d.toISOString()
+    if (instantBeyondService(raw, now)) {
+      issues.push({ field: flagLabel(flag, apiField), message: `${echoed(raw)} is beyond the dates the service takes (${SERVICE_DATES})` })
+      return undefined
+    }
     const why = /^\s*\d{4}-\d{2}-\d{2}/.test(raw) ? 'is not a date and time that exists' : 'is not a time'
-    issues.push({ field: flagLabel(flag, apiField), message: `"${raw}" ${why}: use RFC 3339, a date (2026-11-01), today, yesterday or an age (2h, 7d)` })
+    issues.push({ field: flagLabel(flag, apiField), message: `${echoed(raw)} ${why}: use RFC 3339, a date (2026-11-01), today, yesterday or an age (2h, 7d)` })
     return undefined
   }
   const createdAfter = instant('created-after', 'createdAfter')
   const createdBefore = instant('created-before', 'createdBefore')
   if (flags.limit !== undefined && !/^\s*-?\d+\s*$/.test(flags.limit)) {
-    issues.push({ field: flagLabel('limit', 'limit'), message: `must be an integer between 1 and 100, not "${flags.limit}"` })
+    issues.push({ field: flagLabel('limit', 'limit'), message: `must be an integer between 1 and 100, not ${echoed(flags.limit)}` })
   }
   if (flags['starting-after'] !== undefined && !CHARGE_ID.test(flags['starting-after'])) {
     issues.push({ field: flagLabel('starting-after', 'startingAfter'), message: 'must be a charge id (24 hexadecimal characters)' })
@@ -57,7 +62,7 @@ export function parseListFlags(flags: ListFlags, now: Date = new Date()): Charge
   for (const key of Object.keys(query)) if (query[key] === undefined) delete query[key]
   const parsed = ChargeListQuerySchema.safeParse(query)
   if (!parsed.success) issues.push(...issuesFromZod(parsed.error, FLAG_OF))
-  if (createdAfter && createdBefore && createdAfter >= createdBefore) {
+  if (decides && createdAfter && createdBefore && createdAfter >= createdBefore) {
     issues.push({ field: flagLabel('created-after', 'createdAfter'), message: 'must be earlier than --created-before' })
   }
   if (issues.length > 0) throw flagsError(issues, HINT)

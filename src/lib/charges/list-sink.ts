@@ -5,7 +5,7 @@
  */
 import type { Charge } from '../contract/schemas.js'
 import { CHARGE_CSV_COLUMNS } from '../output/charge-csv.js'
-import { chargeTable, chargeTsvRow } from '../output/charge-list-view.js'
+import { chargeTable, chargeTsvRow, settledTsvRow } from '../output/charge-list-view.js'
 import { type CsvOptions, csvWriter } from '../output/csv.js'
 import { painter } from '../output/color.js'
 import type { IO } from '../output/io.js'
@@ -26,7 +26,7 @@ export function listMode(flags: { json?: boolean; ndjson?: boolean; quiet?: bool
   return io.isStdoutTTY ? 'table' : 'tsv'
 }
 
-/** `table`: the terminal table's zone (--tz) and, for the settled filters, its SETTLED column. */
+/** `table`: the terminal table's zone (--tz) and, for the settled filters, its SETTLED column (piped: a settledAt column at the end). */
 export function chargeSink(io: IO, mode: ListMode, now: () => Date = () => new Date(), csvOptions: CsvOptions | string = ',', table: { timeZone?: string; settled?: boolean } = {}): ChargeSink {
   let count = 0
   if (mode === 'csv') {
@@ -45,7 +45,7 @@ export function chargeSink(io: IO, mode: ListMode, now: () => Date = () => new D
   const rows = mode === 'table' ? chargeTable(painter(io.color), io.columns, now, table) : undefined
   const line: (c: Charge) => string = {
     table: (c: Charge) => `${count === 0 ? rows!.header() : ''}${rows!.row(c)}`,
-    tsv: chargeTsvRow,
+    tsv: table.settled ? settledTsvRow : chargeTsvRow,
     quiet: (c: Charge) => `${c.id}\n`,
     ndjson: (c: Charge) => `${JSON.stringify(c)}\n`,
     'json-array': (c: Charge) => `${count === 0 ? '[\n' : ',\n'}${JSON.stringify(c)}`,

@@ -4,6 +4,7 @@
  * and filter locally, one page in memory at a time.
  */
 import type { Charge, ChargeListQuery } from '../contract/schemas.js'
+import { serviceBound } from '../domain/time.js'
 
 export interface ChargePages {
   paginateCharges(query?: ChargeListQuery): AsyncGenerator<Charge>
@@ -25,6 +26,32 @@ export async function* mergeNewestFirst(a: AsyncGenerator<Charge>, b: AsyncGener
   }
 }
 
+/**
+ * A newest-first stream with each id once, in its state as read last. The API orders by
+ * createdAt, which never changes, so the two readings of one charge (a merge of two scans it
+ * moved between) share a createdAt: only the charges of one createdAt are held back until the
+ * next createdAt comes, so memory stays flat (a handful of charges) however long the stream.
+ * Of two readings the one updated later wins (refunded after settled); on a tie, the later read.
+ */
+export async function* onceById(charges: AsyncIterable<Charge>): AsyncGenerator<Charge> {
+  let group = new Map<string, Charge>()
+  let groupAt: string | undefined
+  const flush = function* () {
+    // Map order is first-seen order, the merge's order; a replaced reading keeps its place.
+    yield* group.values()
+    group = new Map()
+  }
+  for await (const charge of charges) {
+    if (charge.createdAt !== groupAt) {
+      yield* flush()
+      groupAt = charge.createdAt
+    }
+    const before = group.get(charge.id)
+    if (!before || Date.parse(charge.updatedAt) >= Date.parse(before.updatedAt)) group.set(charge.id, charge)
+  }
+  yield* flush()
+}
+
 export interface SettledRange {
   /** Settled at or after. */
   after?: Date
@@ -38,8 +65,9 @@ export interface SettledRange {
 export function settledScanQueries(range: SettledRange): ChargeListQuery[] {
   const base: ChargeListQuery = {}
   // The API's createdAfter is strict: one millisecond earlier keeps a charge created exactly at the bound.
-  if (range.after) base.createdAfter = new Date(range.after.getTime() - range.lookbackMs - 1).toISOString()
-  if (range.before) base.createdBefore = range.before.toISOString()
+  // A lookback reaching before the service's first date scans from that date (nothing is older).
+  if (range.after) base.createdAfter = serviceBound(range.after.getTime() - range.lookbackMs - 1)
+  if (range.before) base.createdBefore = serviceBound(range.before.getTime())
   return [
     { ...base, status: 'settled' },
     { ...base, status: 'refunded' },
@@ -56,11 +84,12 @@ export function settledInRange(charge: Charge, range: Pick<SettledRange, 'after'
 
 /**
  * Charges whose settlement fell in the range, whatever their status now (a refunded charge was
- * settled first), newest created first; streamed.
+ * settled first), newest created first, each once in its state as read last (one refunded while
+ * the scans run is listed by both); streamed.
  */
 export async function* settledBetween(pages: ChargePages, range: SettledRange, pageSize?: number): AsyncGenerator<Charge> {
   const [settled, refunded] = settledScanQueries(range).map((q) => pages.paginateCharges(pageSize ? { ...q, limit: pageSize } : q)) as [AsyncGenerator<Charge>, AsyncGenerator<Charge>]
-  for await (const charge of mergeNewestFirst(settled, refunded)) if (settledInRange(charge, range)) yield charge
+  for await (const charge of onceById(mergeNewestFirst(settled, refunded))) if (settledInRange(charge, range)) yield charge
 }
 
 /** A charge past its settlement estimate, and by how much. */

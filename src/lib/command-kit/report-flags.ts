@@ -19,5 +19,5 @@ export const reportFlags = {
 }
 
 export function readReportRange(flags: ReportFlags, client: () => Promise<ApiClient>, hint: string): Promise<ReportRangeFlags> {
-  return readOnServiceClock(client, anyRelative(flags.from, flags.to), (now) => parseReportFlags(flags, now, hint))
+  return readOnServiceClock(client, anyRelative(flags.from, flags.to), (now, decides) => parseReportFlags(flags, now, hint, decides))
 }

@@ -73,6 +73,12 @@ export const EXIT = {
   waitFailed: 8,
   /** (0.4) The command worked and found something that needs a person: `svc status --exit-status` with items, `webhooks test` to an inactive endpoint. */
   needsAttention: 9,
+  /**
+   * (0.4, proposed for CLI.md's table) The command could not tell: a source it needed could not be
+   * read (`svc status`: the listener's event log locked, damaged or not a database); what it could
+   * read is printed, and the source is named.
+   */
+  couldNotTell: 10,
 } as const
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT]
 

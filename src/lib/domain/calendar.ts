@@ -172,6 +172,20 @@ export function periodsBetween(from: Date, to: Date, unit: PeriodUnit, timeZone:
   }
 }
 
+/** The most periods a report takes (its rows are all held and printed): 27 years by day, 190 by week, 833 by month. */
+export const MAX_REPORT_PERIODS = 10_000
+
+/**
+ * How many periods of `unit` cover `[from, to)`, counted from the instants alone (no zone), at
+ * most one or two over the true count: cheap enough to refuse a range before building it.
+ */
+export function periodCountAtMost(from: Date, to: Date, unit: PeriodUnit): number {
+  const days = Math.ceil((to.getTime() - from.getTime()) / 86_400_000) + 1
+  if (unit === 'day') return days
+  if (unit === 'week') return Math.ceil(days / 7) + 1
+  return (to.getUTCFullYear() - from.getUTCFullYear()) * 12 + (to.getUTCMonth() - from.getUTCMonth()) + 2
+}
+
 /** Index of the period holding `instant` (periods in order, contiguous), or -1 when outside them all. */
 export function periodIndex(periods: readonly Period[], instant: Date): number {
   const t = instant.getTime()

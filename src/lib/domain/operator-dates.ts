@@ -4,7 +4,7 @@
  * back from now (`24h`, `7d`). Days are the operator's days, not UTC's.
  */
 import { addDays, localDate, parseCivilDate, startOfDay } from './calendar.js'
-import { parseDuration } from './time.js'
+import { isServiceInstant, parseDuration } from './time.js'
 
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i
 
@@ -19,8 +19,22 @@ export interface OperatorDateOptions {
   edge?: 'start' | 'end'
 }
 
-/** An instant from the operator's text; undefined when it is no date (or one not on the calendar). */
+/**
+ * An instant from the operator's text; undefined when it is no date (or one not on the calendar),
+ * or one outside the service's dates (see `operatorDateBeyondService`).
+ */
 export function parseOperatorDate(text: string, opts: OperatorDateOptions): Date | undefined {
+  const d = anyOperatorDate(text, opts)
+  return d && isServiceInstant(d) ? d : undefined
+}
+
+/** Whether the text is a date form but names an instant the service cannot take (`--to 9999-12-31` ends in the year 10000, `999999999d` ago). */
+export function operatorDateBeyondService(text: string, opts: OperatorDateOptions): boolean {
+  const d = anyOperatorDate(text, opts)
+  return d !== undefined && !isServiceInstant(d)
+}
+
+function anyOperatorDate(text: string, opts: OperatorDateOptions): Date | undefined {
   const s = text.trim()
   const lower = s.toLowerCase()
   const day = (date: ReturnType<typeof localDate>) => startOfDay(opts.edge === 'end' ? addDays(date, 1) : date, opts.timeZone)

@@ -10,6 +10,34 @@ export function parseDuration(text: string): number | undefined {
   return Math.round(total)
 }
 
+/**
+ * The instants the service's date-time parameters can carry: RFC 3339 writes a four-digit year,
+ * and the client sends UTC, so from 0000-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z. A date
+ * outside is refused where it is typed (it could never be sent), naming its flag.
+ */
+export const SERVICE_FIRST_MS = (() => {
+  // setUTCFullYear, not Date.UTC: the year 0000 stays itself.
+  const d = new Date(0)
+  d.setUTCFullYear(0, 0, 1)
+  return d.getTime()
+})()
+export const SERVICE_LAST_MS = Date.UTC(9999, 11, 31, 23, 59, 59, 999)
+export const SERVICE_DATES = 'years 0000 to 9999, UTC'
+
+/** Whether the service can be sent this instant (see SERVICE_FIRST_MS). An invalid Date is not. */
+export function isServiceInstant(d: Date): boolean {
+  const t = d.getTime()
+  return t >= SERVICE_FIRST_MS && t <= SERVICE_LAST_MS
+}
+
+/** An instant as the service takes it (RFC 3339, UTC), moved inside the service's dates: for scan bounds, where "before any date" means "from the first". */
+export function serviceBound(ms: number): string {
+  return new Date(Math.min(Math.max(ms, SERVICE_FIRST_MS), SERVICE_LAST_MS)).toISOString()
+}
+
+/** The longest duration a flag takes: 100 years (36500d) reaches past any charge and keeps dates computable. */
+export const MAX_DURATION_MS = 36_500 * 86_400_000
+
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/
 
@@ -72,9 +100,21 @@ export function isRelativeInstant(text: string): boolean {
 
 /**
  * An instant from RFC 3339, a date (`2026-11-01`, local midnight), `now`, `today`, `yesterday`,
- * or a duration meaning "that long ago" (`2h`, `7d`). Undefined when it is none of these.
+ * or a duration meaning "that long ago" (`2h`, `7d`). Undefined when it is none of these, or
+ * when it is one outside the service's dates (`999999999d` ago; see `instantBeyondService`).
  */
 export function parseInstant(text: string, now: Date = new Date()): Date | undefined {
+  const d = anyInstant(text, now)
+  return d && isServiceInstant(d) ? d : undefined
+}
+
+/** Whether the text is a form `parseInstant` reads but names an instant outside the service's dates. */
+export function instantBeyondService(text: string, now: Date = new Date()): boolean {
+  const d = anyInstant(text, now)
+  return d !== undefined && !isServiceInstant(d)
+}
+
+function anyInstant(text: string, now: Date): Date | undefined {
   const s = text.trim()
   const lower = s.toLowerCase()
   if (lower === 'now') return new Date(now)

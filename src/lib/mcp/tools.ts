@@ -304,7 +304,7 @@ export const TOOLS: readonly ToolDef[] = [
     async run(args, s) {
       const [{ settlementReport }, { anyRelative, parseReportFlags }, { readOnServiceClock }] = await useCases.settlement()
       // The CLI's own reading of the range; its errors name flags, which results.ts maps to the arguments.
-      const read = (now: Date) => parseReportFlags(args, now, 'See the tool description.')
+      const read = (now: Date, decides: boolean) => parseReportFlags(args, now, 'See the tool description.', decides)
       const range = await readOnServiceClock(() => s.client(), anyRelative(args.from, args.to), read)
       const client = await s.client()
       const report = await settlementReport(client, { ...range, lookbackMs: parseDuration(args.lookback ?? '30d')! })

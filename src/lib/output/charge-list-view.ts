@@ -39,6 +39,14 @@ export function overdueTsvRow(charge: Charge, lateMs: number): string {
 }
 
 /**
+ * Piped `charges list --settled-after/--settled-before`: the generic row's columns, then
+ * (appended, as --overdue does) settlement.settledAt (RFC 3339), what the filter chose by.
+ */
+export function settledTsvRow(charge: Charge): string {
+  return `${[charge.id, charge.status, String(charge.amount.grossInCents), charge.externalId, charge.createdAt, charge.settlement.settledAt].map(field).join('\t')}\n`
+}
+
+/**
  * Layouts from the widest to the narrowest; the first whose header and rows fit the terminal is
  * used, so no line wraps (a wrapped table is unreadable). Narrower: the CREATED column goes (AGE
  * says when), then the ids are cut in the middle (`01a20ea3d8…0001`, -q and piped output keep

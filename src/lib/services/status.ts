@@ -2,11 +2,16 @@
  * `svc status` (CLI.md 0.4): what needs a person now, each as an item `{ kind, count, … }`:
  * settlements overdue, refunds since (orders to reverse), the webhook endpoint deactivated (with
  * how to reactivate), and from this machine's listener event log, deliveries that never reached
- * the app and `charge.split.failed` / `withdrawal.failed` events. Everything streams; only the
- * items found are kept.
+ * the app and `charge.split.failed` / `withdrawal.failed` events, and on a local sandbox the
+ * deliveries its log gave up on. Everything streams; only the items found are kept.
+ *
+ * A source that cannot be read (an event log that is locked, damaged or no database) does not
+ * lose what the others said: it is named in `unreadable`, with why, and the command exits 10
+ * ("could not tell"), so cron tells an incomplete answer from a clean one.
  */
 import type { ApiClient } from '../api/types.js'
 import { overdueCharges } from '../charges/operator-lists.js'
+import type { DeliveryRecord } from '../contract/panel.js'
 import type { Charge } from '../contract/schemas.js'
 import { type AttentionEvent, readEventLogAttention } from '../webhooks/event-log-attention.js'
 
@@ -16,9 +21,30 @@ export type StatusItem =
   | { kind: 'webhook_inactive'; count: 1; environment: string; url: string; hint: string }
   | { kind: 'failed_forwards'; count: number; eventLog: string; events: AttentionEvent[]; hint: string }
   | { kind: 'split_failed' | 'withdrawal_failed'; count: number; eventLog: string; events: AttentionEvent[]; hint: string }
+  | { kind: 'failed_deliveries'; count: number; source: 'sandbox'; deliveries: FailedDelivery[]; hint: string }
+
+/** A delivery the sandbox's log gave up on (state failed). */
+export interface FailedDelivery {
+  eventId: string
+  type: string
+  url: string
+  attempts: number
+  createdAt: string
+  lastStatus?: number
+  lastError?: string
+}
+
+/** A source `status` could not read, and why: what it would have listed is missing from `items`. */
+export interface UnreadableSource {
+  source: 'event_log' | 'sandbox_deliveries'
+  /** The event log's file. */
+  path?: string
+  reason: string
+}
 
 export interface StatusReport {
   items: StatusItem[]
+  unreadable: UnreadableSource[]
 }
 
 export interface StatusOptions {
@@ -33,11 +59,14 @@ export interface StatusOptions {
   localNow: () => Date
   /** How to reactivate the endpoint: the sandbox's own command, or the service's panel. */
   reactivateHint: (url: string) => string
+  /** On a local sandbox: its delivery log's failed deliveries created since (an instant on its clock). */
+  sandboxFailedDeliveries?: (since: Date) => Promise<DeliveryRecord[]>
 }
 
 export async function collectStatus(opts: StatusOptions): Promise<StatusReport> {
   const { client } = opts
   const items: StatusItem[] = []
+  const unreadable: UnreadableSource[] = []
 
   const late = await overdueCharges(client, { graceMs: opts.graceMs, now: () => client.serverNow() })
   if (late.length > 0) {
@@ -73,7 +102,38 @@ export async function collectStatus(opts: StatusOptions): Promise<StatusReport> 
     items.push({ kind: 'webhook_inactive', count: 1, environment: account.environment, url: account.webhook.url, hint: opts.reactivateHint(account.webhook.url) })
   }
 
-  const log = await readEventLogAttention(opts.eventLogPath, new Date(opts.localNow().getTime() - opts.sinceMs))
+  if (opts.sandboxFailedDeliveries) {
+    try {
+      const failed = await opts.sandboxFailedDeliveries(since)
+      if (failed.length > 0) {
+        items.push({
+          kind: 'failed_deliveries',
+          count: failed.length,
+          source: 'sandbox',
+          deliveries: failed.map((d) => ({
+            eventId: d.eventId,
+            type: d.type,
+            url: d.url,
+            attempts: d.attempts,
+            createdAt: d.createdAt,
+            ...(d.lastStatus !== undefined ? { lastStatus: d.lastStatus } : {}),
+            ...(d.lastError ? { lastError: d.lastError } : {}),
+          })),
+          hint: 'the sandbox gave up on these: fix your app, then svc sandbox deliveries resend EVENT_ID',
+        })
+      }
+    } catch (err) {
+      unreadable.push({ source: 'sandbox_deliveries', reason: reasonOf(err) })
+    }
+  }
+
+  let log: Awaited<ReturnType<typeof readEventLogAttention>>
+  try {
+    log = await readEventLogAttention(opts.eventLogPath, new Date(opts.localNow().getTime() - opts.sinceMs))
+  } catch (err) {
+    // Locked by a listener past the wait, damaged, or not a database: say so, keep the rest.
+    unreadable.push({ source: 'event_log', path: opts.eventLogPath, reason: reasonOf(err) })
+  }
   if (log) {
     if (log.failedForwards.length > 0) {
       items.push({
@@ -98,7 +158,13 @@ export async function collectStatus(opts: StatusOptions): Promise<StatusReport> 
       }
     }
   }
-  return { items }
+  return { items, unreadable }
+}
+
+/** The first line of an error, cut: enough to tell locked from damaged, never a stack. */
+function reasonOf(err: unknown): string {
+  const text = (err instanceof Error ? err.message : String(err)).split('\n')[0]!.trim()
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text || 'unknown error'
 }
 
 const ext = (c: Charge) => (c.externalId ? { externalId: c.externalId } : {})

@@ -21,6 +21,14 @@ describe('charges list --settled-after/--settled-before', () => {
     expect(lines(r.stdout)).toEqual([op.ids.d, op.ids.c, op.ids.b])
   })
 
+  it('piped: the usual five columns, then settledAt (issue 36.21)', async () => {
+    const r = await runCommand(ChargesList, ['--settled-after', '2026-11-03', '--settled-before', '2026-11-04', '--tz', SP], { env: op.env })
+    const all = await op.charges()
+    const rows = lines(r.stdout).map((l) => l.split('\t'))
+    expect(rows.map((f) => [f[0], f[5]])).toEqual([op.ids.d, op.ids.c, op.ids.b].map((id) => [id, all.find((c) => c.id === id)!.settlement.settledAt]))
+    expect(rows.every((f) => f.length === 6)).toBe(true)
+  })
+
   it('the same day in UTC leaves out the charge settled at 01:00 UTC the next day', async () => {
     const r = await runCommand(ChargesList, ['--settled-after', '2026-11-03', '--settled-before', '2026-11-04', '--tz', 'UTC', '-q'], { env: op.env })
     expect(lines(r.stdout)).toEqual([op.ids.c, op.ids.b])
@@ -56,6 +64,12 @@ describe('charges list --settled-after/--settled-before', () => {
     [['--csv', '--separator', '""'], '--separator'],
     [['--settled-after', '2026-11-03', '--created-after', '2026-11-01'], '--settled-after'],
     [['--settled-after', '2026-11-03', '--limit', 'many'], '--limit'],
+    // issue 36.19: durations past any date, as ages and as a lookback
+    [['--settled-after', '999999999d'], '--settled-after'],
+    [['--settled-after', '2026-11-03', '--lookback', '999999999d'], '--lookback'],
+    [['--created-after', '999999999d'], '--created-after'],
+    [['--created-after', '999999999d'], 'beyond the dates the service takes'],
+    [['--settled-before', '9999-12-31T23:00:00-03:00'], '--settled-before'],
   ])('%j → exit 2 naming %s, nothing sent', async (argv, flag) => {
     const before = op.trapped.length
     const r = await runCommand(ChargesList, argv, { env: op.trapEnv })

@@ -226,3 +226,29 @@ describe('svc charges list: validation (exit 2, nothing sent)', () => {
     })
   })
 })
+
+describe('charges list --settled-*: a charge listed as settled and as refunded (issue 36.1)', () => {
+  it('prints it once, in its refunded state', async () => {
+    const settledAt = '2026-11-20T15:00:00Z'
+    const asSettled = chargeN(7, { status: 'settled', updatedAt: settledAt, settlement: { delayHours: 24, settledAt } })
+    const asRefunded = { ...asSettled, status: 'refunded' as const, updatedAt: '2026-11-20T16:00:00Z' }
+    const older = chargeN(3, { status: 'settled', updatedAt: settledAt, settlement: { delayHours: 24, settledAt } })
+    nock(BASE_URL)
+      .get('/v1/charges')
+      .query((q) => q.status === 'settled')
+      .reply(200, { data: [asSettled, older], hasMore: false })
+      .get('/v1/charges')
+      .query((q) => q.status === 'refunded')
+      .reply(200, { data: [asRefunded], hasMore: false })
+    const r = await runCommand(ChargesList, ['--settled-after', '2026-11-20', '--settled-before', '2026-11-21', '--tz', 'UTC', '--ndjson'], { env: testEnv })
+    expect(r.exitCode).toBe(0)
+    const rows = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: string; status: string })
+    expect(rows.map((c) => [c.id, c.status])).toEqual([
+      [asSettled.id, 'refunded'],
+      [older.id, 'settled'],
+    ])
+  })
+})

@@ -76,3 +76,58 @@ describe('relative times on the server clock', () => {
     expect(r.exitCode).toBe(0)
   })
 })
+
+describe('one clock decides the dates and their order (issue 36.2)', () => {
+  // A sandbox clock advanced 3 days: its today is 3 days after this machine's.
+  const ahead = () => Date.now() + 3 * 86_400_000
+  const inTwoDays = () => new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10)
+  // How many requests: one to read the service's Date header, then the scans.
+  const service = (times: number) => {
+    const queries: URLSearchParams[] = []
+    nock(BASE_URL)
+      .get('/v1/charges')
+      .query(true)
+      .times(times)
+      .reply((req: Request) => {
+        queries.push(new URL(req.url, BASE_URL).searchParams)
+        return [200, { data: [], hasMore: false }, { date: new Date(ahead()).toUTCString() }]
+      })
+    return queries
+  }
+
+  it.each([
+    ['report settlements', 3, async () => (await import('../../../src/commands/report/settlements.js')).default],
+    ['report charges', 2, async () => (await import('../../../src/commands/report/charges.js')).default],
+  ])("%s --from (in 2 days) --to today: in order on the service's clock", async (_, times, command) => {
+    const queries = service(times)
+    const r = await runCommand(await command(), ['--from', inTwoDays(), '--to', 'today', '--tz', 'UTC', '--json'], { env: testEnv })
+    expect(r.stderr).toBe('')
+    expect(r.exitCode).toBe(0)
+    expect(JSON.parse(r.stdout).periods).toHaveLength(2)
+    expect(queries.length).toBeGreaterThan(1)
+  })
+
+  it('charges list --settled-after (in 2 days) --settled-before today', async () => {
+    service(3)
+    const r = await runCommand(ChargesList, ['--settled-after', inTwoDays(), '--settled-before', 'today', '--tz', 'UTC', '-q'], { env: testEnv })
+    expect(r.stderr).toBe('')
+    expect(r.exitCode).toBe(0)
+  })
+
+  it('charges list --created-after (in 2 days) --created-before now', async () => {
+    const queries = service(2)
+    const r = await runCommand(ChargesList, ['--created-after', `${inTwoDays()}T00:00:00Z`, '--created-before', 'now', '-q'], { env: testEnv })
+    expect(r.stderr).toBe('')
+    expect(r.exitCode).toBe(0)
+    expect(Date.parse(queries.at(-1)!.get('createdBefore')!)).toBeGreaterThan(Date.now() + 2 * 86_400_000)
+  })
+
+  it("still refuses an order that is wrong on the service's clock too (exit 2, --from)", async () => {
+    service(1)
+    const later = new Date(Date.now() + 5 * 86_400_000).toISOString().slice(0, 10)
+    const { default: ReportSettlements } = await import('../../../src/commands/report/settlements.js')
+    const r = await runCommand(ReportSettlements, ['--from', later, '--to', 'today', '--tz', 'UTC', '--json'], { env: testEnv })
+    expect(r.exitCode).toBe(2)
+    expect(r.stderr).toContain('--from')
+  })
+})

@@ -36,3 +36,20 @@ describe('readOnServiceClock', () => {
     expect(f.calls).toEqual([])
   })
 })
+
+describe('readOnServiceClock: who decides the order (issue 36.2)', () => {
+  it('the first reading does not decide when a date counts back; the one on the service clock does', async () => {
+    const f = fakeClient()
+    const seen: Array<[string, boolean]> = []
+    await readOnServiceClock(f.client, true, (now, decides) => seen.push([now.toISOString(), decides]))
+    expect(seen.map((s) => s[1])).toEqual([false, true])
+    expect(seen[1]![0]).toBe(SERVICE_NOW.toISOString())
+  })
+
+  it('with nothing counting back, the one reading on this machine decides', async () => {
+    const f = fakeClient()
+    const seen: boolean[] = []
+    await readOnServiceClock(f.client, false, (_now, decides) => seen.push(decides))
+    expect(seen).toEqual([true])
+  })
+})

@@ -61,3 +61,26 @@ describe('operator dates', () => {
     for (const bad of ['2026-02-30', '2026-13-01', 'tomorrowish', '2026-11-03T25:00:00Z', '']) expect(parseOperatorDate(bad, { timeZone: SP, now })).toBeUndefined()
   })
 })
+
+describe('periodCountAtMost (issue 36.18)', () => {
+  it.each([
+    ['2026-01-01', '2026-12-31', 'day'],
+    ['2026-01-01', '2026-12-31', 'week'],
+    ['2026-01-01', '2026-12-31', 'month'],
+    ['2018-10-01', '2019-03-01', 'day'],
+  ] as const)('%s to %s by %s: never fewer than the periods built, at most two more', async (from, to, by) => {
+    const { periodCountAtMost } = await import('../../../src/lib/domain/calendar.js')
+    const f = parseOperatorDate(from, { timeZone: SP, now: new Date() })!
+    const t = parseOperatorDate(to, { timeZone: SP, now: new Date(), edge: 'end' })!
+    const built = periodsBetween(f, t, by, SP).length
+    expect(periodCountAtMost(f, t, by)).toBeGreaterThanOrEqual(built)
+    expect(periodCountAtMost(f, t, by)).toBeLessThanOrEqual(built + 2)
+  })
+
+  it('a day past 9999-12-31 is beyond the service, not a date it can take', async () => {
+    const { operatorDateBeyondService } = await import('../../../src/lib/domain/operator-dates.js')
+    expect(parseOperatorDate('9999-12-31', { timeZone: 'UTC', now: new Date(), edge: 'end' })).toBeUndefined()
+    expect(operatorDateBeyondService('9999-12-31', { timeZone: 'UTC', now: new Date(), edge: 'end' })).toBe(true)
+    expect(parseOperatorDate('9999-12-31', { timeZone: 'UTC', now: new Date() })?.toISOString()).toBe('9999-12-31T00:00:00.000Z')
+  })
+})

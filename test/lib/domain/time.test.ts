@@ -76,3 +76,16 @@ describe('rfc3339Millis: RFC 3339 section 5.6, all of it and only it (issue 29 i
     expect(parseInstant('2016-12-31T23:59:60Z', now)?.toISOString()).toBe('2017-01-01T00:00:00.000Z')
   })
 })
+
+describe("the service's dates (issue 36.19)", () => {
+  it('an age past any date is no instant, and is told apart from a typo', async () => {
+    const { instantBeyondService, isServiceInstant, serviceBound } = await import('../../../src/lib/domain/time.js')
+    expect(parseInstant('999999999d', now)).toBeUndefined()
+    expect(instantBeyondService('999999999d', now)).toBe(true)
+    expect(instantBeyondService('soon', now)).toBe(false)
+    expect(parseInstant('0000-01-01T00:00:00Z', now)?.toISOString()).toBe('0000-01-01T00:00:00.000Z')
+    expect(isServiceInstant(new Date(Number.NaN))).toBe(false)
+    expect(serviceBound(-1e15)).toBe('0000-01-01T00:00:00.000Z')
+    expect(serviceBound(1e15)).toBe('9999-12-31T23:59:59.999Z')
+  })
+})
