@@ -45,17 +45,18 @@ export function parseRelayUrls(input: string, field = 'relay'): URL[] {
     .split(',')
     .map((p) => p.trim())
     .filter(Boolean)
-  if (parts.length === 0) throw new UsageError('No relay URL given.', { field, hint: 'Pass the relay’s address, e.g. --relay https://relay.example.com.' })
+  const name = /^[a-z]/.test(field) ? `--${field}` : field
+  if (parts.length === 0) throw new UsageError(`${name}: no relay URL given.`, { field, hint: 'Pass the relay’s address, e.g. --relay https://relay.example.com.' })
   return parts.map((p) => {
     const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(p) ? p : `https://${p}`
     let url: URL
     try {
       url = new URL(withScheme)
     } catch {
-      throw new UsageError(`"${p}" is not a URL.`, { field, hint: 'Pass the relay’s address, e.g. --relay https://relay.example.com.' })
+      throw new UsageError(`${name}: "${p}" is not a URL.`, { field, hint: 'Pass the relay’s address, e.g. --relay https://relay.example.com.' })
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`The relay URL must be http or https, not ${url.protocol.replace(':', '')}.`, { field })
-    if (url.username || url.password) throw new UsageError('The relay URL must not carry credentials; the token goes in --token or SVC_RELAY_TOKEN.', { field })
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`${name}: the relay URL must be http or https, not ${url.protocol.replace(':', '')}.`, { field })
+    if (url.username || url.password) throw new UsageError(`${name}: the relay URL must not carry credentials; the token goes in --token or SVC_RELAY_TOKEN.`, { field })
     if (!url.pathname.endsWith('/')) url.pathname += '/'
     url.search = ''
     url.hash = ''

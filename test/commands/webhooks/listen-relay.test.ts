@@ -1,0 +1,73 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import WebhooksListen from '../../../src/commands/webhooks/listen.js'
+import { startFakeRelay } from '../../helpers/fake-relay.js'
+import { relayDelivery } from '../../helpers/fake-relay.js'
+import { startListen } from '../../helpers/listen-harness.js'
+import { runCommand } from '../../helpers/run-command.js'
+import { chargeEvent, SECRET, startApp } from '../../helpers/webhooks.js'
+
+const TOKEN = 'rly_cmd_token_4f9a2b7c1d8e3f60'
+const cleanups: Array<() => Promise<void> | void> = []
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!()
+})
+
+const nowS = () => Math.floor(Date.now() / 1000)
+
+describe('svc webhooks listen --relay (piped)', () => {
+  it('prints {"relay", "forward"} only after the first ready, lines with "via": "relay", status lines when disconnected, reconnected, and for a gap; a revoked token exits 3; the token is never printed', async () => {
+    const relay = await startFakeRelay({ token: TOKEN })
+    cleanups.push(() => relay.close())
+    const app = await startApp()
+    cleanups.push(() => app.close())
+    const run = startListen(['--relay', relay.url, '--forward', app.url], { SVC_RELAY_TOKEN: TOKEN, SVC_WEBHOOK_SECRET: SECRET })
+    const s1 = await relay.nextStream()
+    // Connected, but the relay has not said ready: nothing on stdout yet.
+    expect(run.stdout()).toBe('')
+    s1.ready({ token: 'dev-alice', channel: 'staging', backlog: 2 })
+    const [first] = await run.waitLines(1)
+    expect(first).toEqual({ relay: relay.url, forward: `${app.url}/`, token: 'dev-alice', channel: 'staging', backlog: 2 })
+    s1.deliver(relayDelivery({ seq: 1, body: chargeEvent('evt_r1', 'charge.paid'), secret: SECRET, signedAt: nowS() - 3600 }))
+    const lines = await run.waitLines(2)
+    expect(lines[1]).toMatchObject({ via: 'relay', eventId: 'evt_r1', outcome: 'forwarded', verified: true })
+    await relay.waitAcks(1)
+    s1.drop()
+    expect((await run.waitLines(3))[2]).toMatchObject({ status: 'disconnected', relay: relay.url, retryInMs: 250 })
+    expect(run.stderr()).toMatch(/Disconnected from the relay at .*Retrying in 250 ms/)
+    const s2 = await relay.nextStream()
+    s2.ready({ token: 'dev-alice', channel: 'staging', backlog: 0 })
+    expect((await run.waitLines(4))[3]).toMatchObject({ status: 'ready', relay: relay.url, backlog: 0 })
+    s2.gap({ lost: 4, fromSeq: 2, toSeq: 5, reason: 'retention' })
+    expect((await run.waitLines(5))[4]).toEqual({ status: 'gap', relay: relay.url, lost: 4, fromSeq: 2, toSeq: 5, reason: 'retention' })
+    expect(run.stderr()).toMatch(/GAP: the relay pruned 4 events/)
+    s2.closing({ reason: 'revoked', message: 'token dev-alice was revoked' })
+    expect(await run.done).toBe(3)
+    expect(run.stderr()).toMatch(/The relay refused the token: token dev-alice was revoked/)
+    expect(`${run.stdout()}${run.stderr()}`).not.toContain(TOKEN)
+  })
+
+  it('another listener taking the token stops this one with exit 1 and says why', async () => {
+    const relay = await startFakeRelay({ token: TOKEN })
+    cleanups.push(() => relay.close())
+    const run = startListen(['--relay', relay.url, '--token', TOKEN, '--forward', '127.0.0.1:9', '--secret', SECRET])
+    const s = await relay.nextStream()
+    s.ready()
+    await run.waitLines(1)
+    s.closing({ reason: 'replaced', message: 'a newer stream for token dev-1 connected' })
+    expect(await run.done).toBe(1)
+    expect(run.stderr()).toMatch(/Another listener connected with this token/)
+    expect(run.stderr()).toMatch(/--token is visible to other processes/)
+  })
+
+  it('refuses --token without a relay and a relay without a token, naming the flag', async () => {
+    const noRelay = await runCommand(WebhooksListen, ['--forward', '127.0.0.1:9', '--token', TOKEN, '--secret', SECRET])
+    expect(noRelay.exitCode).toBe(2)
+    expect(noRelay.stderr).toMatch(/--token is the relay token: it needs --relay/)
+    const noToken = await runCommand(WebhooksListen, ['--forward', '127.0.0.1:9', '--relay', 'http://127.0.0.1:9', '--secret', SECRET], { env: { SVC_RELAY_TOKEN: '' } })
+    expect(noToken.exitCode).toBe(2)
+    expect(noToken.stderr).toMatch(/No relay token/)
+    const badUrl = await runCommand(WebhooksListen, ['--forward', '127.0.0.1:9', '--secret', SECRET], { env: { SVC_RELAY_URL: 'ftp://x', SVC_RELAY_TOKEN: TOKEN } })
+    expect(badUrl.exitCode).toBe(2)
+    expect(badUrl.stderr).toMatch(/SVC_RELAY_URL/)
+  })
+})
