@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core'
 import { ApiCommand } from '../../lib/command-kit/api.js'
-import { resolveWebhookSecrets, SECRET_FLAG_WARNING } from '../../lib/config/resolve.js'
+import { resolveProfile, resolveWebhookSecrets, SECRET_FLAG_WARNING } from '../../lib/config/resolve.js'
 import { AuthError, UsageError } from '../../lib/errors.js'
 import { isLoopbackHost } from '../../lib/net/loopback.js'
 import type { RelayListenOptions } from '../../lib/services/listen.js'
@@ -82,12 +82,14 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
     const targets = parseForwardTargets(flags.forward)
     const headers = parseForwardHeaders(flags.header)
     const events = flags.events === undefined ? undefined : parseEventFilter(flags.events)
+    const relay = await this.relayOptions()
     let credentials
     let noCredentialsReason: string | undefined
     try {
       credentials = await this.credentials()
     } catch (err) {
-      if (!(err instanceof AuthError) || flags['api-key'] || flags.profile) throw err
+      // Through a relay the key is not needed (a profile may hold only the relay and the secret).
+      if (!(err instanceof AuthError) || ((flags['api-key'] || flags.profile) && !relay)) throw err
       noCredentialsReason = err.message.replace(/\.$/, '')
     }
     const secrets = await resolveWebhookSecrets({ secret: flags.secret, profile: flags.profile }, io.env, credentials?.source)
@@ -100,10 +102,9 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
           : "Pass --secret (the panel's webhook secret), set SVC_WEBHOOK_SECRET, or store it with `svc login`. `svc sandbox start` stores the sandbox's.",
       })
     }
-    if (!isLoopbackHost(flags.host) && !this.relayWanted()) {
+    if (!isLoopbackHost(flags.host) && !relay) {
       this.warnUser(`listening on ${flags.host}: anyone who can reach this address can send deliveries to this listener. Keep --host 127.0.0.1 and expose it through a tunnel unless you mean it.`)
     }
-    const relay = await this.relayOptions()
     const { runListen } = await import('../../lib/services/listen.js')
     await runListen({
       targets,
@@ -122,24 +123,31 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
     })
   }
 
-  private relayWanted(): boolean {
-    return Boolean(this.flags.relay?.trim() || this.io.env.SVC_RELAY_URL?.trim())
-  }
-
-  /** --relay and --token (or SVC_RELAY_URL and SVC_RELAY_TOKEN); undefined: the local server. */
+  /** --relay and --token, else SVC_RELAY_URL and SVC_RELAY_TOKEN, else the profile's (`svc login --relay`); undefined: the local server. */
   private async relayOptions(): Promise<RelayListenOptions | undefined> {
     const { flags, io } = this
-    if (!this.relayWanted()) {
+    const profile = flags['api-key'] ? undefined : await resolveProfile({ profile: flags.profile }, io.env).catch(() => undefined)
+    const stored = profile?.profile
+    const url = flags.relay?.trim()
+      ? { text: flags.relay, field: 'relay' }
+      : io.env.SVC_RELAY_URL?.trim()
+        ? { text: io.env.SVC_RELAY_URL, field: 'SVC_RELAY_URL' }
+        : stored?.relayUrl
+          ? { text: stored.relayUrl, field: `profile ${profile?.name} relayUrl` }
+          : undefined
+    if (!url) {
       if (flags.token) throw new UsageError('--token is the relay token: it needs --relay URL (or SVC_RELAY_URL).', { field: 'token' })
       return undefined
     }
     const { parseRelayUrls } = await import('../../lib/webhooks/relay-source.js')
-    const fromFlag = Boolean(flags.relay?.trim())
-    const urls = parseRelayUrls(fromFlag ? flags.relay! : io.env.SVC_RELAY_URL!, fromFlag ? 'relay' : 'SVC_RELAY_URL')
-    if (flags.token) this.warnUser('--token is visible to other processes on this machine (ps, /proc). Prefer SVC_RELAY_TOKEN.')
-    const token = (flags.token ?? io.env.SVC_RELAY_TOKEN ?? '').trim()
+    const urls = parseRelayUrls(url.text, url.field)
+    if (flags.token) this.warnUser('--token is visible to other processes on this machine (ps, /proc). Prefer SVC_RELAY_TOKEN, or store it with `svc login --relay URL --relay-token-stdin`.')
+    const token = (flags.token || io.env.SVC_RELAY_TOKEN || stored?.relayToken || '').trim()
     if (!token) {
-      throw new UsageError('No relay token.', { field: 'token', hint: 'Pass --token or set SVC_RELAY_TOKEN; the relay host makes one with `svc relay token create NAME --channel C`.' })
+      throw new UsageError('No relay token.', {
+        field: 'token',
+        hint: 'Set SVC_RELAY_TOKEN (or pass --token, or store it with `svc login --relay URL --relay-token-stdin`); the relay host makes one with `svc relay token create NAME --channel C`.',
+      })
     }
     return { urls, token }
   }

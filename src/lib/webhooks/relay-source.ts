@@ -45,7 +45,7 @@ export function parseRelayUrls(input: string, field = 'relay'): URL[] {
     .split(',')
     .map((p) => p.trim())
     .filter(Boolean)
-  const name = /^[a-z]/.test(field) ? `--${field}` : field
+  const name = field === 'relay' ? '--relay' : field
   if (parts.length === 0) throw new UsageError(`${name}: no relay URL given.`, { field, hint: 'Pass the relay’s address, e.g. --relay https://relay.example.com.' })
   return parts.map((p) => {
     const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(p) ? p : `https://${p}`

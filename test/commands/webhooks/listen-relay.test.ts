@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import Login from '../../../src/commands/login.js'
+import ProfilesShow from '../../../src/commands/profiles/show.js'
 import WebhooksListen from '../../../src/commands/webhooks/listen.js'
+import { freshConfigDir } from '../../helpers/config.js'
 import { startFakeRelay } from '../../helpers/fake-relay.js'
 import { relayDelivery } from '../../helpers/fake-relay.js'
 import { startListen } from '../../helpers/listen-harness.js'
@@ -69,5 +74,41 @@ describe('svc webhooks listen --relay (piped)', () => {
     const badUrl = await runCommand(WebhooksListen, ['--forward', '127.0.0.1:9', '--secret', SECRET], { env: { SVC_RELAY_URL: 'ftp://x', SVC_RELAY_TOKEN: TOKEN } })
     expect(badUrl.exitCode).toBe(2)
     expect(badUrl.stderr).toMatch(/SVC_RELAY_URL/)
+  })
+})
+
+describe('svc login --relay', () => {
+  it('stores the relay and its token (0600, masked everywhere), and listen uses them with no flag or variable', async () => {
+    const dir = freshConfigDir()
+    const env = { SVC_CONFIG_DIR: dir, SVC_RELAY_URL: undefined, SVC_RELAY_TOKEN: undefined, SVC_API_KEY: undefined, SVC_PROFILE: undefined }
+    const login = await runCommand(Login, ['--relay', 'http://127.0.0.1:1', '--relay-token-stdin', '--profile', 'team'], { stdin: `${TOKEN}\n`, env })
+    expect(login.exitCode).toBe(0)
+    expect(login.stderr).toMatch(/Relay stored in profile team: http:\/\/127\.0\.0\.1:1\/, token …3f60/)
+    expect(`${login.stdout}${login.stderr}`).not.toContain(TOKEN)
+    expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600)
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).toContain(TOKEN)
+    const show = await runCommand(ProfilesShow, ['team', '--json'], { env })
+    expect(JSON.parse(show.stdout)).toMatchObject({ relayUrl: 'http://127.0.0.1:1/', relayToken: '…3f60' })
+    expect(show.stdout).not.toContain(TOKEN)
+
+    const relay = await startFakeRelay({ token: TOKEN })
+    cleanups.push(() => relay.close())
+    await runCommand(Login, ['--relay', relay.url, '--relay-token-stdin', '--profile', 'team'], { stdin: `${TOKEN}\n`, env })
+    const run = startListen(['--forward', '127.0.0.1:9', '--profile', 'team'], { ...env, SVC_WEBHOOK_SECRET: SECRET })
+    const s = await relay.nextStream()
+    expect(s.headers.authorization).toBe(`Bearer ${TOKEN}`)
+    s.ready()
+    expect((await run.waitLines(1))[0]).toMatchObject({ relay: relay.url })
+    await run.stop()
+  })
+
+  it('refuses an empty token and a relay URL that is not http(s), naming the flag', async () => {
+    const env = { SVC_CONFIG_DIR: freshConfigDir() }
+    const empty = await runCommand(Login, ['--relay', 'https://relay.example.com', '--relay-token-stdin'], { stdin: '\n', env })
+    expect(empty.exitCode).toBe(2)
+    expect(empty.stderr).toMatch(/No relay token given/)
+    const bad = await runCommand(Login, ['--relay', 'ftp://relay.example.com', '--relay-token-stdin'], { stdin: `${TOKEN}\n`, env })
+    expect(bad.exitCode).toBe(2)
+    expect(bad.stderr).toMatch(/--relay: the relay URL must be http or https/)
   })
 })
