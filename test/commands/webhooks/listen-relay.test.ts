@@ -94,7 +94,7 @@ describe('svc login --relay', () => {
     const relay = await startFakeRelay({ token: TOKEN })
     cleanups.push(() => relay.close())
     await runCommand(Login, ['--relay', relay.url, '--relay-token-stdin', '--profile', 'team'], { stdin: `${TOKEN}\n`, env })
-    const run = startListen(['--forward', '127.0.0.1:9', '--profile', 'team'], { ...env, SVC_WEBHOOK_SECRET: SECRET })
+    const run = startListen(['--forward', '127.0.0.1:9', '--profile', 'team'], { SVC_CONFIG_DIR: dir, SVC_WEBHOOK_SECRET: SECRET })
     const s = await relay.nextStream()
     expect(s.headers.authorization).toBe(`Bearer ${TOKEN}`)
     s.ready()
