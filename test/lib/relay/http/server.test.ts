@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { request as httpsRequest } from 'node:https'
 import { performance } from 'node:perf_hooks'
 import { afterEach, describe, expect, it } from 'vitest'
 import { openSqliteRelayStore } from '../../../../src/lib/relay/store/sqlite.js'
@@ -330,5 +332,102 @@ describe('relay access (issue 37)', () => {
     expect(await s.next((f) => f.event === 'closing')).toMatchObject({ data: { reason: 'shutdown' } })
     await stopping
     await expect(postSigned(relay.url, 'team', eventBody('evt_1'))).rejects.toThrow()
+  })
+
+  it('caps open streams per client address (429), counting the forwarded address behind a proxy', async () => {
+    relay = await startTestRelay({ behindProxy: true, maxStreamsPerAddress: 1 })
+    await relay.addChannel('team')
+    const a = await relay.createToken('a', 'team')
+    const b = await relay.createToken('b', 'team')
+    const c = await relay.createToken('c', 'team')
+    const first = await openStream(relay.url, a, { 'x-forwarded-for': '203.0.113.7' })
+    expect(first.status).toBe(200)
+    const second = await openStream(relay.url, b, { 'x-forwarded-for': '203.0.113.7' })
+    expect(second.status).toBe(429)
+    const other = await openStream(relay.url, c, { 'x-forwarded-for': '198.51.100.1' })
+    expect(other.status).toBe(200)
+    first.close()
+    other.close()
+  })
+
+  it('refuses oversized headers with 431 before any handler runs', async () => {
+    relay = await startTestRelay()
+    const r = await rawRequest(`${relay.url}/healthz`, { headers: { 'x-big': 'a'.repeat(20 * 1024) } })
+    expect(r.status).toBe(431)
+  })
+
+  it('closes the streams of a removed channel, saying so', async () => {
+    relay = await startTestRelay()
+    await relay.addChannel('team')
+    const token = await relay.createToken('alice', 'team')
+    const s = await openStream(relay.url, token)
+    await s.next((f) => f.event === 'ready')
+    await relay.store.removeChannel('team')
+    expect(await s.next((f) => f.event === 'closing')).toMatchObject({ data: { reason: 'channel_removed' } })
+    expect((await postSigned(relay.url, 'team', eventBody('evt_1'))).status).toBe(401)
+  })
+
+  it('serves HTTPS with --tls-cert/--tls-key (a self-signed test certificate for 127.0.0.1)', async () => {
+    const dir = new URL('../../../fixtures/relay-tls/', import.meta.url)
+    const cert = readFileSync(new URL('cert.pem', dir))
+    relay = await startTestRelay({ tls: { cert, key: readFileSync(new URL('key.pem', dir)) } })
+    expect(relay.url).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/)
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpsRequest(`${relay.url}/healthz`, { ca: cert }, (res) => {
+        res.resume()
+        resolve(res.statusCode ?? 0)
+      })
+      req.on('error', reject)
+      req.end()
+    })
+    expect(status).toBe(200)
+  })
+
+  it('on stop, a delivery being committed finishes and is answered 200; stop waits for it', async () => {
+    const dir = (await import('node:fs')).mkdtempSync(`${(await import('node:os')).tmpdir()}/svc-relay-slow-`)
+    const real = await openSqliteRelayStore({ dir })
+    let release!: () => void
+    const gate = new Promise<void>((r) => {
+      release = r
+    })
+    let entered!: () => void
+    const inIngest = new Promise<void>((r) => {
+      entered = r
+    })
+    const store: RelayStore = Object.assign(Object.create(Object.getPrototypeOf(real)), real, {
+      ingest: async (d: Parameters<RelayStore['ingest']>[0]) => {
+        entered()
+        await gate
+        return real.ingest(d)
+      },
+    })
+    relay = await startTestRelay({ store })
+    await relay.addChannel('team')
+    const posting = postSigned(relay.url, 'team', eventBody('evt_1'))
+    await inIngest
+    let stopped = false
+    const stopping = relay.server.stop().then(() => {
+      stopped = true
+    })
+    await new Promise((r) => setImmediate(r))
+    expect(stopped).toBe(false)
+    release()
+    expect((await posting).status).toBe(200)
+    await stopping
+    expect(await real.backlog('none')).toBe(0)
+    expect((await real.status(new Date())).channels[0]!.deliveries).toBe(1)
+  })
+
+  it('finds deliveries another process stored without waking it (the poll sweeps open streams)', async () => {
+    relay = await startTestRelay()
+    await relay.addChannel('team')
+    const token = await relay.createToken('alice', 'team')
+    const s = await openStream(relay.url, token)
+    await s.next((f) => f.event === 'ready')
+    const other = await openSqliteRelayStore({ dir: relay.dir })
+    await other.ingest({ channel: 'team', eventId: 'evt_x', eventType: 'charge.paid', arrivedAt: new Date().toISOString(), headers: {}, body: Buffer.from('{}') })
+    await other.close()
+    expect(deliveryOf(await s.next(isDelivery)).seq).toBeGreaterThan(0)
+    s.close()
   })
 })
