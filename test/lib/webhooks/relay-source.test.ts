@@ -110,6 +110,27 @@ describe('RelaySource: verification at arrival, re-signing, acks', () => {
     expect(deliveryLine(seen[0]!)).toMatchObject({ via: 'relay', outcome: 'forwarded', verified: true })
   })
 
+  it('`replay` of an event that came through the relay re-signs it fresh, and a second replay still starts from the relay’s delivery', async () => {
+    const app = await startSpecReceiver({ secret: SECRET })
+    cleanups.push(() => app.close())
+    const { relay, store } = await relayed(app.url)
+    const stream = await relay.nextStream()
+    stream.ready()
+    const signedAt = nowS() - 5 * 3600
+    stream.deliver(relayDelivery({ seq: 1, body: chargeEvent('evt_replayed', 'charge.settled'), secret: SECRET, signedAt }))
+    await relay.waitAcks(1)
+    const { replayEvent } = await import('../../../src/lib/webhooks/replay.js')
+    const f = forwarding(app.url)
+    cleanups.push(() => f.forwarder.close())
+    for (let i = 0; i < 2; i++) {
+      const r = await replayEvent({ store, eventId: 'evt_replayed', forwarder: f.forwarder, secrets: [SECRET] })
+      expect(r.original.source).toBe('relay')
+      expect(r).toMatchObject({ resigned: true, result: { ok: true } })
+    }
+    // The app (300 s rule) took the relay's forward and both replays.
+    expect(app.received.map((x) => x.duplicate)).toEqual([false, true, true])
+  })
+
   it('forwards the original bytes with a fresh X-SVC-Timestamp and a signature made with the secret that verified it', async () => {
     const { startApp } = await import('../../helpers/webhooks.js')
     const app = await startApp()
@@ -176,6 +197,8 @@ describe('RelaySource: verification at arrival, re-signing, acks', () => {
     hold.resolve()
     expect(await relay.waitAcks(1)).toEqual([5])
     expect(seen[1]!.record.outcome).toBe('forwarded')
+    // Counted as the listener's second receipt of it (`received: 2`), as a retry from the service is.
+    expect(deliveryLine(seen[1]!)).toMatchObject({ received: 2, via: 'relay' })
   })
 
   it('acks what the pipeline does not forward: filtered out, no target, or already delivered', async () => {
