@@ -141,6 +141,8 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
     }
     const { parseRelayUrls } = await import('../../lib/webhooks/relay-source.js')
     const urls = parseRelayUrls(url.text, url.field)
+    const cleartext = urls.filter((u) => u.protocol === 'http:' && !isLoopbackHost(u.hostname))
+    if (cleartext.length > 0) this.warnUser(`${cleartext[0]!.href} is not https: the relay token and every event travel unencrypted.`)
     if (flags.token) this.warnUser('--token is visible to other processes on this machine (ps, /proc). Prefer SVC_RELAY_TOKEN, or store it with `svc login --relay URL --relay-token-stdin`.')
     const token = (flags.token || io.env.SVC_RELAY_TOKEN || stored?.relayToken || '').trim()
     if (!token) {

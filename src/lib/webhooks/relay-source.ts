@@ -38,6 +38,13 @@ const FIRST_BACKOFF_MS = 250
 /** Deliveries handled at once; past it the stream is paused (TCP backpressure on the relay). */
 const MAX_IN_FLIGHT = 64
 const ACK_BATCH = 1000
+/**
+ * Acks wait this long to travel together: each ack is a commit on the relay, and one per delivery
+ * halved what a relay could take at low concurrency. A crash inside the window only means the
+ * relay resends those deliveries, which the event log (committed before the ack) answers as
+ * duplicates, not forwarded again.
+ */
+const ACK_DELAY_MS = 20
 
 /** `relay.example.com` → `https://relay.example.com/`; http is taken for loopback and explicit URLs. */
 export function parseRelayUrls(input: string, field = 'relay'): URL[] {
@@ -333,7 +340,7 @@ export class RelaySource extends EventEmitter<Events> {
     list.push(seq)
     this.toAck.set(base.href, list)
     // One ack request at a time: what is acked meanwhile goes in the next one.
-    if (!this.acking) this.acking = new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flushAcks())
+    if (!this.acking) this.acking = new Promise<void>((resolve) => setTimeout(resolve, ACK_DELAY_MS)).then(() => this.flushAcks())
   }
 
   /** Sends every pending ack; a failed ack is dropped (the relay sends those again, and the pipeline acks them as duplicates). */

@@ -74,6 +74,9 @@ describe('svc webhooks listen --relay (piped)', () => {
     const badUrl = await runCommand(WebhooksListen, ['--forward', '127.0.0.1:9', '--secret', SECRET], { env: { SVC_RELAY_URL: 'ftp://x', SVC_RELAY_TOKEN: TOKEN } })
     expect(badUrl.exitCode).toBe(2)
     expect(badUrl.stderr).toMatch(/SVC_RELAY_URL/)
+    // Not loopback and not https: said before anything is sent (then the token is refused: no relay there).
+    const cleartext = await runCommand(WebhooksListen, ['--forward', '127.0.0.1:9', '--secret', SECRET, '--relay', 'http://relay.invalid'], { env: { SVC_RELAY_TOKEN: '' } })
+    expect(cleartext.stderr).toMatch(/http:\/\/relay\.invalid\/ is not https: the relay token and every event travel unencrypted/)
   })
 })
 
