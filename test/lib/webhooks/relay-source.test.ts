@@ -329,6 +329,20 @@ describe('RelaySource: the connection', () => {
     expect(await ended).toEqual({ kind: 'ended', reason: 'revoked', message: 'token dev-1 was revoked' })
   })
 
+  it('a frame that is not the wire is said (a warning), skipped and not acked; the stream goes on', async () => {
+    const { startApp } = await import('../../helpers/webhooks.js')
+    const app = await startApp()
+    cleanups.push(() => app.close())
+    const { relay, statuses } = await relayed(app.url)
+    const stream = await relay.nextStream()
+    stream.ready()
+    stream.raw('event: delivery\nid: 1\ndata: {"seq": 1, "body": 5}\n\n')
+    stream.raw('event: something-new\ndata: {}\n\n')
+    stream.deliver(relayDelivery({ seq: 2, body: chargeEvent('evt_after', 'charge.paid'), secret: SECRET, signedAt: nowS() }))
+    expect(await relay.waitAcks(1)).toEqual([2])
+    expect(statuses.filter((s) => s.kind === 'warning').map((s) => s.kind === 'warning' && s.message)).toEqual(['the relay sent a delivery this listener cannot read (skipped; it is not acked)'])
+  })
+
   it('stops on 401 (unknown or revoked token) instead of retrying forever', async () => {
     const relay = await startFakeRelay({ token: 'another-token-entirely' })
     const { ended } = await relayed('127.0.0.1:9', { relays: [relay] })
