@@ -4,6 +4,7 @@ import { resolveWebhookSecrets, SECRET_FLAG_WARNING } from '../../lib/config/res
 import { AuthError, UsageError } from '../../lib/errors.js'
 import { isLoopbackHost } from '../../lib/net/loopback.js'
 import { parseEventFilter } from '../../lib/webhooks/event-filter.js'
+import type { Durability } from '../../lib/webhooks/event-store.js'
 import { parseForwardHeaders, parseForwardTargets } from '../../lib/webhooks/forward.js'
 
 export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
@@ -29,6 +30,7 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
     "<%= config.bin %> webhooks listen --forward localhost:3000 --events 'charge.*'",
     "<%= config.bin %> webhooks listen --forward localhost:3000 --forward 'charge.split.*=localhost:4000/split' --header 'Authorization: Bearer dev'",
     "<%= config.bin %> webhooks listen --forward 'charge.settled,charge.refunded=localhost:3000/money' --forward 'withdrawal.*=localhost:4000/payouts'",
+    '<%= config.bin %> webhooks listen --forward localhost:3000 --durability full',
   ]
 
   static override flags = {
@@ -57,6 +59,13 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
     }),
     'skip-verify': Flags.boolean({ description: 'Forward without checking signatures (loudly flagged; for debugging only).' }),
     'no-tui': Flags.boolean({ description: 'One JSON object per delivery per line, even on a terminal.' }),
+    durability: Flags.string({
+      description:
+        "What the event log's record of a delivery survives before the service gets its 2xx: normal, a killed process (a power cut can forget that an event was forwarded, so a resend may reach your app twice); " +
+        'full, a power cut too (an fsync per commit; deliveries arriving together share one).',
+      options: ['normal', 'full'],
+      default: 'normal',
+    }),
   }
 
   async run(): Promise<void> {
@@ -94,6 +103,7 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
       port: flags.port,
       secrets,
       skipVerify: flags['skip-verify'],
+      durability: flags.durability as Durability,
       events,
       tui: io.isStdoutTTY && io.isStdinTTY && !flags['no-tui'] && !flags.json,
       io,

@@ -37,6 +37,20 @@ describe('EventStore', () => {
     writer.close()
   })
 
+  it('commits with synchronous=FULL under durability full (power-loss safe), NORMAL by default, and counts its commits', async () => {
+    const full = await EventStore.open({ path: join(process.env.SVC_CONFIG_DIR!, 'full.db'), durability: 'full' })
+    const normal = await EventStore.open({ path: join(process.env.SVC_CONFIG_DIR!, 'normal.db') })
+    expect([full.durability, normal.durability]).toEqual(['full', 'normal'])
+    full.record(rec('evt_f1'))
+    full.record(rec('evt_f2'))
+    await full.committed()
+    full.record(rec('evt_f3'))
+    await full.committed()
+    expect(full.commits).toBe(2)
+    full.close()
+    normal.close()
+  })
+
   it('commits what is pending when it is closed', async () => {
     const path = join(process.env.SVC_CONFIG_DIR!, 'closing.db')
     const store = await EventStore.open({ path })
