@@ -27,22 +27,25 @@ export async function benchForwarder({ report, quick, vs }) {
   const configDirs = []
   const app = await startChild([join(ROOT, 'bench/lib/app.js')], {}, (line) => line)
   let listener
+  let full
   let other
   let proxies = []
   // A listener of a build (this one, or the --vs one), each with its own config dir and event log.
-  const startListener = (bin) => {
+  const startListener = (bin, extra = []) => {
     const configDir = mkdtempSync(join(tmpdir(), 'svc-bench-cfg-'))
     configDirs.push(configDir)
     const env = { ...process.env, SVC_CONFIG_DIR: configDir, NO_COLOR: '1' }
     for (const k of ['SVC_API_KEY', 'SVC_BASE_URL', 'SVC_PROFILE', 'SVC_WEBHOOK_SECRET', 'SVC_DEBUG']) delete env[k]
-    return startChild([bin, 'webhooks', 'listen', '--forward', app.ready, '--port', '0', '--no-tui', '--secret', SECRET], env, (line) => JSON.parse(line).listening)
+    return startChild([bin, 'webhooks', 'listen', '--forward', app.ready, '--port', '0', '--no-tui', '--secret', SECRET, ...extra], env, (line) => JSON.parse(line).listening)
   }
   try {
     listener = await startListener(BIN)
+    // The same listener with the power-loss-safe log (an fsync per group commit), published beside the default.
+    full = await startListener(BIN, ['--durability', 'full'])
     if (vs) other = await startListener(join(vs, 'bin/run.js'))
     proxies = [await startChild([join(ROOT, 'bench/lib/proxy.js'), 'http', app.ready], {}), await startChild([join(ROOT, 'bench/lib/proxy.js'), 'undici', app.ready], {})]
     const request = signedDeliveries(SECRET)
-    const targets = { direct: app.ready, listener: listener.ready, ...(other ? { other: other.ready } : {}), 'proxy (node:http)': proxies[0].ready, 'proxy (undici)': proxies[1].ready }
+    const targets = { direct: app.ready, listener: listener.ready, full: full.ready, ...(other ? { other: other.ready } : {}), 'proxy (node:http)': proxies[0].ready, 'proxy (undici)': proxies[1].ready }
     // Warm every path (JIT, connections, the event log's first writes).
     for (const url of Object.values(targets)) await load({ url, connections: CONNECTIONS, durationMs: 500, request })
     // Interleaved runs, so a slow moment of the machine falls on every path alike.
@@ -72,6 +75,11 @@ export async function benchForwarder({ report, quick, vs }) {
       target: '≥ 0.60×',
       ok: throughRate / directRate >= 0.6,
     })
+    report.row({
+      name: 'through the listener, --durability full',
+      value: perSecond(rate(results.full)),
+      baseline: `${proxyName} ${ratio(rate(results.full) / proxyRate)}, default durability ${ratio(rate(results.full) / throughRate)}, p50 ${ms(pct(results.full, 50))}`,
+    })
     if (other) {
       const otherRate = rate(results.other)
       report.row({
@@ -88,13 +96,14 @@ export async function benchForwarder({ report, quick, vs }) {
       })
     }
     // Without queueing: one connection, so the difference is the listener's own work per delivery.
-    const one = { direct: [], through: [], other: [] }
+    const one = { direct: [], through: [], full: [], other: [] }
     for (let i = 0; i < runs; i++) {
       one.direct.push(check(await load({ url: app.ready, connections: 1, durationMs: durationMs / 3, request }), 'direct'))
       const mineFirst = i % 2 === 0
       if (mineFirst) one.through.push(check(await load({ url: listener.ready, connections: 1, durationMs: durationMs / 3, request }), 'listener'))
       if (other) one.other.push(check(await load({ url: other.ready, connections: 1, durationMs: durationMs / 3, request }), 'the --vs listener'))
       if (!mineFirst) one.through.push(check(await load({ url: listener.ready, connections: 1, durationMs: durationMs / 3, request }), 'listener'))
+      one.full.push(check(await load({ url: full.ready, connections: 1, durationMs: durationMs / 3, request }), 'listener, --durability full'))
     }
     const added1 = pct(one.through, 50) - pct(one.direct, 50)
     report.row({
@@ -104,6 +113,7 @@ export async function benchForwarder({ report, quick, vs }) {
       target: '≤ 0.3 ms',
       ok: added1 <= 0.3,
     })
+    report.row({ name: 'added latency p50, 1 connection, --durability full', value: ms(pct(one.full, 50) - pct(one.direct, 50)), baseline: `p99 +${ms(pct(one.full, 99) - pct(one.direct, 99))}` })
     if (other) {
       report.row({ name: 'added latency p50, 1 connection, --vs', value: ms(pct(one.other, 50) - pct(one.direct, 50)), baseline: `p99 +${ms(pct(one.other, 99) - pct(one.direct, 99))}` })
       // The whole p50 (app included) rather than the added part: a difference of two small medians swings by more than 10 % on its own.
@@ -119,6 +129,7 @@ export async function benchForwarder({ report, quick, vs }) {
     }
   } finally {
     await listener?.stop()
+    await full?.stop()
     await other?.stop()
     for (const p of proxies) await p.stop()
     await app.stop()
