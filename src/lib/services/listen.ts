@@ -59,8 +59,7 @@ export function listeningLine(url: string, targets: readonly ForwardTarget[]): R
 export async function runListen(opts: ListenRunOptions): Promise<void> {
   const { io } = opts
   const { targets } = opts
-  // The listener commits all the time: the log's WAL checkpoints (and their fsyncs) run on a worker, not inside a commit.
-  const store = await EventStore.open({ path: opts.storePath, env: io.env, durability: opts.durability, checkpointOffThread: true, log: (line) => io.err(`${line}\n`) })
+  const store = await EventStore.open({ path: opts.storePath, env: io.env, durability: opts.durability })
   // One forwarder (one connection pool) for the listener and the view's replays alike.
   const forwarder = new Forwarder({ headers: opts.headers })
   const listener = new WebhookListener({

@@ -3,18 +3,15 @@
  * verified or not, with its headers, raw body, verdict, forward status, latency and attempt, and
  * the event ids that reached each target app (deduplication across restarts); both bounded.
  *
- * Group commit: record() counts a delivery at once (deduplication, attempt numbers) and keeps
- * it in the turn's batch; at the end of the event-loop turn the batch is written and committed
- * in one transaction (so no transaction stays open between turns, and a checkpoint's catch-up
- * can hold the next one back), and committed() resolves. The listener answers the service only then, so
+ * record() writes into a transaction left open until the end of the event-loop turn, so one
+ * turn's deliveries share a commit, and returns at once with the row's seq and attempt;
+ * committed() resolves once that commit is done. The listener answers the service only then, so
  * a 2xx never leaves for an event whose "delivered" mark a crash could still lose. WAL with
  * synchronous=NORMAL by default: a commit survives a killed process; a power cut can lose the
  * memory of a forward (a resend could reach the app twice), never an event. `durability: 'full'`
  * (`svc webhooks listen --durability full`) is synchronous=FULL: each commit is on disk (fsync)
  * before its answers leave, so a power cut loses nothing either; group commit pays one fsync
- * per event-loop turn, not one per delivery. With `checkpointOffThread` (the listener), the
- * log's WAL checkpoints (copies into the database file, with their fsyncs) run on a worker
- * thread (sqlite/checkpointer.ts): a commit on the event loop only appends to the log.
+ * per event-loop turn, not one per delivery.
  *
  * Bounded on disk too, whatever a sender posts: a refused delivery (bad or missing signature)
  * keeps only its first REFUSED_BODY_KEEP bytes (`bodySize` says how large it was), and the log as
@@ -32,9 +29,8 @@
  */
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import type { DatabaseSync, SQLInputValue } from 'node:sqlite'
+import type { DatabaseSync } from 'node:sqlite'
 import { configDir, configUnwritable } from '../config/store.js'
-import { Checkpointer, type CommitGate } from '../sqlite/checkpointer.js'
 import { ensureSchema } from './event-store-schema.js'
 
 export type Verification = 'verified' | 'failed' | 'skipped'
@@ -90,17 +86,7 @@ export interface EventStoreOptions {
   maxBytes?: number
   /** 'normal' (default): a commit survives a killed process. 'full': it survives a power cut too (an fsync per commit). */
   durability?: Durability
-  /**
-   * WAL checkpoints on a worker thread instead of inside a commit on the event loop (the
-   * listener, which commits all the time; a short-lived command keeps SQLite's own).
-   */
-  checkpointOffThread?: boolean
-  /** Where a note goes when the checkpoint worker cannot run (default: nowhere). */
-  log?: (line: string) => void
 }
-
-/** Deliveries recorded between two checkpoint cycles: each writes a few scattered index pages, so about 4 MB of log. */
-const CHECKPOINT_EVERY_RECORDS = 500
 
 /** What a commit survives: a killed process ('normal', SQLite synchronous=NORMAL in WAL) or a power cut too ('full', synchronous=FULL). */
 export type Durability = 'normal' | 'full'
@@ -166,8 +152,6 @@ function prepare(db: DatabaseSync) {
     isDeliveredAnywhere: db.prepare('SELECT 1 AS hit FROM delivered WHERE event_id = ? LIMIT 1'),
     countFor: db.prepare("SELECT COUNT(*) AS n FROM deliveries WHERE event_id = ? AND source = 'service'"),
     countDeliveries: db.prepare('SELECT COUNT(*) AS n FROM deliveries'),
-    begin: db.prepare('BEGIN IMMEDIATE'),
-    commit: db.prepare('COMMIT'),
     // Changes when another connection commits (https://sqlite.org/pragma.html#pragma_data_version).
     dataVersion: db.prepare('PRAGMA data_version'),
     // The ? oldest rows that are not failed forwards, after seq ?; the ? oldest of all.
@@ -185,25 +169,14 @@ function prepare(db: DatabaseSync) {
   }
 }
 
-/** A delivery recorded and not yet written: it is written with the others of its turn, in one transaction. */
-interface Pending {
-  params: SQLInputValue[]
-  /** What record() returned; its seq is set once the row is written. */
-  out: LoggedDelivery
-  /** The delivered mark it makes (event id, target), when forwarded. */
-  mark?: readonly [string, string]
-  bytes: number
-}
-
-/** The records of this turn and the callers waiting for their commit. */
+/** The open write transaction and the callers waiting for its commit. */
 interface Batch {
-  pending: Pending[]
   done: Promise<void>
   resolve(): void
   reject(err: unknown): void
 }
 
-export class EventStore implements CommitGate {
+export class EventStore {
   readonly path: string
   /** What a commit survives, as SQLite reports it back for this connection (PRAGMA synchronous). */
   readonly durability: Durability
@@ -224,15 +197,7 @@ export class EventStore implements CommitGate {
    */
   private prunedUpTo = 0
   private batch?: Batch
-  /** Of the batch not yet written: service deliveries per event id (attempt numbers), and the delivered marks as `id\ntarget`. */
-  private readonly pendingCounts = new Map<string, number>()
-  private readonly pendingMarks = new Set<string>()
-  private readonly pendingMarkIds = new Set<string>()
   private commitCount = 0
-  private holds = 0
-  private checkpointer?: Checkpointer
-  /** Told after each commit with its number of records (the checkpointer). */
-  onCommit?: (writes: number) => void
 
   private constructor(
     private readonly db: DatabaseSync,
@@ -281,78 +246,56 @@ export class EventStore implements CommitGate {
     // WAL: a commit appends to the log, with an fsync only under FULL (see the top of this file for the trade).
     db.exec(`PRAGMA journal_mode = WAL; PRAGMA synchronous = ${opts.durability === 'full' ? 'FULL' : 'NORMAL'};`)
     ensureSchema(db)
-    const store = new EventStore(db, path, opts)
-    if (opts.checkpointOffThread && path !== ':memory:') store.checkpointer = new Checkpointer(db, path, store, opts.log ?? (() => {}), CHECKPOINT_EVERY_RECORDS, 'event log')
-    return store
-  }
-
-  /** Keeps the next end-of-turn commit waiting (records go on joining its batch) until released; flush() still commits. */
-  hold(): () => void {
-    this.holds++
-    let released = false
-    return () => {
-      if (released) return
-      released = true
-      if (--this.holds === 0 && this.batch) setImmediate(() => this.autoFlush())
-    }
-  }
-
-  /** Whether WAL checkpoints run on the worker thread (false when asked not to, or fallen back to SQLite's own). */
-  get checkpointsOffThread(): boolean {
-    return this.checkpointer?.active ?? false
-  }
-
-  /** Resolves once no checkpoint is in flight on the worker. */
-  checkpointIdle(): Promise<void> {
-    return this.checkpointer?.idle() ?? Promise.resolve()
+    return new EventStore(db, path, opts)
   }
 
   /**
-   * Records one delivery and returns it with its attempt; its seq is set once it is written. The
-   * delivery counts at once for this store's deduplication (isDelivered) and attempt numbers;
-   * it is written and committed with the others of this event-loop turn, in one transaction
-   * (nothing holds the database between turns): await committed() before telling anyone outside
-   * the process that it is stored, or reading its seq.
+   * Records one delivery and returns it with its sequence number and attempt. The row is visible
+   * to this store at once and committed at the end of the event-loop turn: await committed()
+   * before telling anyone outside the process that it is stored.
    */
   record(rec: NewLoggedDelivery): LoggedDelivery {
-    const batch = this.open()
-    const attempt = rec.attempt ?? (rec.eventId ? this.countFor(rec.eventId) + 1 : 1)
-    // A refused delivery is anyone's POST: keep enough to see what it was, not what it weighs.
-    const cut = rec.outcome === 'rejected' && rec.body.length > REFUSED_BODY_KEEP
-    const body = cut ? rec.body.subarray(0, REFUSED_BODY_KEEP) : rec.body
-    const bodySize = cut ? rec.body.length : undefined
-    const headers = JSON.stringify(rec.headers)
-    const params: SQLInputValue[] = [
-      rec.receivedAt,
-      rec.source,
-      rec.eventId ?? null,
-      rec.type ?? null,
-      rec.chargeId ?? null,
-      attempt,
-      headers,
-      body,
-      rec.verification,
-      rec.verifyReason ?? null,
-      rec.verifyMessage ?? null,
-      rec.outcome,
-      rec.answeredStatus,
-      rec.forwardUrl ?? null,
-      rec.forwardStatus ?? null,
-      rec.latencyMs ?? null,
-      rec.error ?? null,
-      rec.responseSnippet ?? null,
-      bodySize ?? null,
-      rec.route ?? null,
-    ]
-    const out: LoggedDelivery = { ...rec, body, ...(bodySize !== undefined ? { bodySize } : {}), seq: 0, attempt }
-    const mark = rec.outcome === 'forwarded' && rec.eventId ? ([rec.eventId, rec.forwardUrl ?? '*'] as const) : undefined
-    batch.pending.push({ params, out, mark, bytes: body.length + headers.length })
-    if (rec.eventId && rec.source === 'service') this.pendingCounts.set(rec.eventId, (this.pendingCounts.get(rec.eventId) ?? 0) + 1)
-    if (mark) {
-      this.pendingMarks.add(`${mark[0]}\n${mark[1]}`)
-      this.pendingMarkIds.add(mark[0])
+    this.begin()
+    try {
+      const attempt = rec.attempt ?? (rec.eventId ? this.countFor(rec.eventId) + 1 : 1)
+      // A refused delivery is anyone's POST: keep enough to see what it was, not what it weighs.
+      const cut = rec.outcome === 'rejected' && rec.body.length > REFUSED_BODY_KEEP
+      const body = cut ? rec.body.subarray(0, REFUSED_BODY_KEEP) : rec.body
+      const bodySize = cut ? rec.body.length : undefined
+      const headers = JSON.stringify(rec.headers)
+      const result = this.st.insert.run(
+        rec.receivedAt,
+        rec.source,
+        rec.eventId ?? null,
+        rec.type ?? null,
+        rec.chargeId ?? null,
+        attempt,
+        headers,
+        body,
+        rec.verification,
+        rec.verifyReason ?? null,
+        rec.verifyMessage ?? null,
+        rec.outcome,
+        rec.answeredStatus,
+        rec.forwardUrl ?? null,
+        rec.forwardStatus ?? null,
+        rec.latencyMs ?? null,
+        rec.error ?? null,
+        rec.responseSnippet ?? null,
+        bodySize ?? null,
+        rec.route ?? null,
+      )
+      const seq = Number(result.lastInsertRowid)
+      if (rec.outcome === 'forwarded' && rec.eventId) this.st.markDelivered.run(rec.eventId, rec.forwardUrl ?? '*', rec.receivedAt, seq)
+      this.bytes = (this.bytes ?? this.sumBytes()) + body.length + headers.length
+      this.recordsSinceSum++
+      if (++this.insertsSincePrune >= 100 || this.bytes > this.maxBytes) this.prune()
+      return { ...rec, body, ...(bodySize !== undefined ? { bodySize } : {}), seq, attempt }
+    } catch (err) {
+      // Some errors (disk full, I/O) roll the whole transaction back: its waiters must not hear "stored".
+      if (!this.db.isTransaction) this.fail(err)
+      throw err
     }
-    return out
   }
 
   /** Resolves once every delivery recorded so far is committed; rejects when that commit failed. */
@@ -365,41 +308,25 @@ export class EventStore implements CommitGate {
     return this.commitCount
   }
 
-  /** Writes and commits what was recorded now, instead of at the end of the turn. */
+  /** Commits what was recorded now, instead of at the end of the turn. */
   flush(): void {
     const batch = this.batch
     if (!batch) return
     this.batch = undefined
-    this.pendingCounts.clear()
-    this.pendingMarks.clear()
-    this.pendingMarkIds.clear()
-    const prunedBefore = this.prunedUpTo
     try {
-      this.st.begin.run()
-      for (const p of batch.pending) {
-        p.out.seq = Number(this.st.insert.run(...p.params).lastInsertRowid)
-        if (p.mark) this.st.markDelivered.run(p.mark[0], p.mark[1], p.out.receivedAt, p.out.seq)
-        this.bytes = (this.bytes ?? this.sumBytes()) + p.bytes
-        this.recordsSinceSum++
-        if (++this.insertsSincePrune >= 100 || this.bytes > this.maxBytes) this.pruneNow()
-      }
-      this.st.commit.run()
+      this.db.exec('COMMIT')
     } catch (err) {
-      // Nothing of the batch is stored (disk full, I/O, locked out): its waiters must not hear "stored".
       this.rollback()
-      this.bytes = undefined
-      this.prunedUpTo = prunedBefore
       batch.reject(err)
       return
     }
     this.commitCount++
-    this.onCommit?.(batch.pending.length)
     batch.resolve()
   }
 
-  /** The batch of this turn, opened (and its commit scheduled at the end of the turn) by its first record. */
-  private open(): Batch {
-    if (this.batch) return this.batch
+  private begin(): void {
+    if (this.batch) return
+    this.db.exec('BEGIN IMMEDIATE')
     let resolve!: () => void
     let reject!: (err: unknown) => void
     const done = new Promise<void>((res, rej) => {
@@ -408,14 +335,15 @@ export class EventStore implements CommitGate {
     })
     // Nobody may be waiting (a replay records and moves on): a failed commit must not crash the process.
     done.catch(() => {})
-    this.batch = { pending: [], done, resolve, reject }
-    setImmediate(() => this.autoFlush())
-    return this.batch
+    this.batch = { done, resolve, reject }
+    setImmediate(() => this.flush())
   }
 
-  /** The end-of-turn commit, unless a checkpoint's catch-up holds it (its release commits). */
-  private autoFlush(): void {
-    if (this.holds === 0) this.flush()
+  private fail(err: unknown): void {
+    const batch = this.batch
+    this.batch = undefined
+    this.rollback()
+    batch?.reject(err)
   }
 
   private rollback(): void {
@@ -428,20 +356,16 @@ export class EventStore implements CommitGate {
 
   /** Whether this event already reached this target (its URL) with a 2xx, or any target when none is named (deduplication). */
   isDelivered(eventId: string, target?: string): boolean {
-    const pending = target === undefined ? this.pendingMarkIds.has(eventId) : this.pendingMarks.has(`${eventId}\n${target}`) || this.pendingMarks.has(`${eventId}\n*`)
-    return pending || (target === undefined ? this.st.isDeliveredAnywhere.get(eventId) : this.st.isDelivered.get(eventId, target)) !== undefined
+    return (target === undefined ? this.st.isDeliveredAnywhere.get(eventId) : this.st.isDelivered.get(eventId, target)) !== undefined
   }
 
-  /** Deliveries the service sent for this event so far, those of this turn included. */
   countFor(eventId: string): number {
     const row = this.st.countFor.get(eventId) as { n: number }
-    return Number(row.n) + (this.pendingCounts.get(eventId) ?? 0)
+    return Number(row.n)
   }
 
   /** Newest first. */
   list(opts: { limit?: number; type?: string; eventId?: string } = {}): LoggedDelivery[] {
-    // A reader sees what this store recorded: the turn's batch is committed first.
-    this.flush()
     const where: string[] = []
     const params: Array<string | number> = []
     if (opts.type) {
@@ -468,7 +392,6 @@ export class EventStore implements CommitGate {
    * plus `outcome` and `since` (receivedAt at or after, RFC 3339).
    */
   page(opts: { limit: number; type?: string; eventId?: string; outcome?: string; since?: string; beforeSeq?: number }): LoggedDelivery[] {
-    this.flush()
     const where: string[] = []
     const params: Array<string | number> = []
     if (opts.type?.endsWith('*')) {
@@ -505,7 +428,6 @@ export class EventStore implements CommitGate {
    * verification, else the newest the service sent, else a replay's copy.
    */
   findForReplay(eventId: string): LoggedDelivery | undefined {
-    this.flush()
     const rows = this.db.prepare("SELECT * FROM deliveries WHERE event_id = ? ORDER BY (source = 'service') DESC, (verification = 'verified') DESC, seq DESC LIMIT 1").all(eventId) as unknown as Row[]
     return rows[0] ? fromRow(rows[0]) : undefined
   }
@@ -515,11 +437,6 @@ export class EventStore implements CommitGate {
    * duplicates and filtered ones first; failed forwards only once they alone are over a cap.
    */
   prune(): void {
-    this.flush()
-    this.pruneNow()
-  }
-
-  private pruneNow(): void {
     this.insertsSincePrune = 0
     const marks = Number((this.st.countDelivered.get() as { n: number }).n)
     if (marks > this.maxDelivered) this.st.pruneDelivered.run(marks - this.maxDelivered)
@@ -567,14 +484,9 @@ export class EventStore implements CommitGate {
     return Number((this.st.dataVersion.get() as { data_version: number }).data_version)
   }
 
-  /**
-   * Commits what is pending, then closes the database. A checkpoint worker is told to stop; it
-   * keeps the process alive until it has closed its own connection (the last one out copies the
-   * log into the database).
-   */
+  /** Commits what is pending, then closes the database. */
   close(): void {
     if (!this.db.isOpen) return
-    void this.checkpointer?.stop()
     this.flush()
     this.db.close()
   }

@@ -101,7 +101,5 @@ export async function replayEvent(opts: ReplayOptions): Promise<ReplayResult> {
     error: result.ok ? undefined : result.message,
     responseSnippet: result.responseSnippet,
   })
-  // Written at the end of this turn: the caller gets it stored, with its seq.
-  await opts.store.committed()
   return { original, record, url, result, resigned: secret !== undefined }
 }

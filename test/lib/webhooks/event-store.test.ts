@@ -51,27 +51,6 @@ describe('EventStore', () => {
     normal.close()
   })
 
-  it('with checkpointOffThread, copies its log on a worker while deliveries go on (none inside a commit), and the log starts over', async () => {
-    const path = join(process.env.SVC_CONFIG_DIR!, 'checkpointed.db')
-    const store = await EventStore.open({ path, checkpointOffThread: true })
-    expect(store.checkpointsOffThread).toBe(true)
-    const body = Buffer.from('x'.repeat(2000))
-    // 40 turns of 50 deliveries (4 cycles of the checkpointer), the records of a turn in one commit.
-    for (let turn = 0; turn < 40; turn++) {
-      for (let i = 0; i < 50; i++) store.record({ ...rec(`evt_ck_${turn}_${i}`), body })
-      await store.committed()
-    }
-    await store.checkpointIdle()
-    store.record(rec('evt_ck_last'))
-    await store.committed()
-    const other = new DatabaseSync(path)
-    const logFrames = (other.prepare('PRAGMA wal_checkpoint(PASSIVE)').get() as { log: number }).log
-    expect(logFrames).toBeLessThan(10)
-    expect((other.prepare('SELECT COUNT(*) AS n FROM deliveries').get() as { n: number }).n).toBe(2001)
-    other.close()
-    store.close()
-  })
-
   it('commits what is pending when it is closed', async () => {
     const path = join(process.env.SVC_CONFIG_DIR!, 'closing.db')
     const store = await EventStore.open({ path })
