@@ -13,7 +13,7 @@ const SRC = resolve(import.meta.dirname, '../../src')
 /** Lowest first. A folder imports only from its own layer or lower ones. */
 const LAYERS: readonly (readonly string[])[] = [
   ['contract', 'domain', 'errors', 'generated'],
-  ['output', 'input', 'net', 'sqlite'],
+  ['output', 'input', 'net'],
   ['config'],
   ['api'],
   ['charges', 'webhooks', 'sandbox', 'sandbox-client', 'scenarios', 'relay'],

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
 import { afterEach, describe, expect, it } from 'vitest'
-import { Checkpointer } from '../../../src/lib/sqlite/checkpointer.js'
-import { DB_FILE, openDatabase } from '../../../src/lib/sandbox/store/db.js'
-import { GroupCommit } from '../../../src/lib/sandbox/store/group-commit.js'
+import { Checkpointer } from '../../../../src/lib/sandbox/store/checkpointer.js'
+import { DB_FILE, openDatabase } from '../../../../src/lib/sandbox/store/db.js'
+import { GroupCommit } from '../../../../src/lib/sandbox/store/group-commit.js'
 
 const ROW = 'x'.repeat(2000)
 const autocheckpoint = (db: DatabaseSync) => (db.prepare('PRAGMA wal_autocheckpoint').get() as { wal_autocheckpoint: number }).wal_autocheckpoint

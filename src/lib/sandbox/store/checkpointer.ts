@@ -1,23 +1,14 @@
 /**
- * WAL checkpoints on a worker thread, for a store that commits in groups (the sandbox's
- * GroupCommit, the listener's event log). SQLite's automatic checkpoint runs inside the commit
- * that passes the log's threshold, on the event loop, with its fsyncs, and stalled every request
- * behind it; here a worker with its own connection copies the pages while the process keeps
- * answering. The log starts over only once all of it was copied, which never happens while
- * commits land, so each cycle ends with a short catch-up during which the group commit holds its
- * next batch. Durability is SQLite's own; if the worker cannot run, automatic checkpoints are
- * switched back on.
+ * WAL checkpoints on a worker thread. SQLite's automatic checkpoint runs inside the commit that
+ * passes the log's threshold, on the event loop, and stalled every request behind it; here a
+ * worker with its own connection copies the pages while the sandbox keeps answering. The log
+ * starts over only once all of it was copied, which never happens while commits land, so each
+ * cycle ends with a short catch-up during which the group commit holds its next batch.
+ * Durability is SQLite's own; if the worker cannot run, automatic checkpoints are switched back on.
  */
 import type { DatabaseSync } from 'node:sqlite'
 import { Worker } from 'node:worker_threads'
-
-/** What the checkpointer needs of a group commit: told after each commit, and able to hold the next one back. */
-export interface CommitGate {
-  /** Called after each committed batch with its number of writes. */
-  onCommit?: (writes: number) => void
-  /** Keeps the next automatic commit waiting until the returned release is called. */
-  hold(): () => void
-}
+import type { GroupCommit } from './group-commit.js'
 
 /** Writes committed between two checkpoint cycles: about 1300 creations (3 writes each), ~16 MB of log. */
 export const CHECKPOINT_EVERY_WRITES = 4000
@@ -69,17 +60,15 @@ export class Checkpointer {
   constructor(
     private readonly db: DatabaseSync,
     file: string,
-    private readonly writes: CommitGate,
+    private readonly writes: GroupCommit,
     private readonly log: (line: string) => void,
     private readonly everyWrites = CHECKPOINT_EVERY_WRITES,
-    /** Who speaks in the log lines. */
-    private readonly who = 'sandbox',
   ) {
     let worker: Worker
     try {
       worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { file } })
     } catch (err) {
-      log(`${who}: WAL checkpoints stay on the main thread (${(err as Error).message})`)
+      log(`sandbox: WAL checkpoints stay on the main thread (${(err as Error).message})`)
       return
     }
     // Never what keeps the process alive: a process that exits without close() loses nothing
@@ -175,7 +164,7 @@ export class Checkpointer {
     this.worker = undefined
     this.done()
     this.writes.onCommit = undefined
-    if (reason !== undefined) this.log(`${this.who}: WAL checkpoints back on the main thread (${reason})`)
+    if (reason !== undefined) this.log(`sandbox: WAL checkpoints back on the main thread (${reason})`)
     if (this.db.isOpen) this.db.exec(`PRAGMA wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`)
   }
 }
