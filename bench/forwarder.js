@@ -17,7 +17,7 @@ import { median, ms, percentile, perSecond, ratio } from './lib/stats.js'
 const SECRET = `whsec_${randomBytes(24).toString('hex')}`
 const CONNECTIONS = 50
 
-export async function benchForwarder({ report, quick, vs }) {
+export async function benchForwarder({ report, quick, vs, swap = false }) {
   const runs = quick ? 3 : 5
   const durationMs = quick ? 1500 : 3000
   report.section(
@@ -39,10 +39,12 @@ export async function benchForwarder({ report, quick, vs }) {
     return startChild([bin, 'webhooks', 'listen', '--forward', app.ready, '--port', '0', '--no-tui', '--secret', SECRET, ...extra], env, (line) => JSON.parse(line).listening)
   }
   try {
+    // swap (the budget's second pass): the --vs listener starts first.
+    if (vs && swap) other = await startListener(join(vs, 'bin/run.js'))
     listener = await startListener(BIN)
     // The same listener with the power-loss-safe log (an fsync per group commit), published beside the default.
     full = await startListener(BIN, ['--durability', 'full'])
-    if (vs) other = await startListener(join(vs, 'bin/run.js'))
+    if (vs && !swap) other = await startListener(join(vs, 'bin/run.js'))
     proxies = [await startChild([join(ROOT, 'bench/lib/proxy.js'), 'http', app.ready], {}), await startChild([join(ROOT, 'bench/lib/proxy.js'), 'undici', app.ready], {})]
     const request = signedDeliveries(SECRET)
     const targets = { direct: app.ready, listener: listener.ready, full: full.ready, ...(other ? { other: other.ready } : {}), 'proxy (node:http)': proxies[0].ready, 'proxy (undici)': proxies[1].ready }
@@ -52,7 +54,7 @@ export async function benchForwarder({ report, quick, vs }) {
     const results = Object.fromEntries(Object.keys(targets).map((k) => [k, []]))
     for (let i = 0; i < runs; i++) {
       // Every other run in the reverse order, so no path always runs right after another.
-      const order = i % 2 === 0 ? Object.entries(targets) : Object.entries(targets).reverse()
+      const order = (i + (swap ? 1 : 0)) % 2 === 0 ? Object.entries(targets) : Object.entries(targets).reverse()
       for (const [name, url] of order) results[name].push(check(await load({ url, connections: CONNECTIONS, durationMs, request }), name))
     }
     const rate = (rs) => median(rs.map((r) => r.perSecond))
@@ -99,7 +101,7 @@ export async function benchForwarder({ report, quick, vs }) {
     const one = { direct: [], through: [], full: [], other: [] }
     for (let i = 0; i < runs; i++) {
       one.direct.push(check(await load({ url: app.ready, connections: 1, durationMs: durationMs / 3, request }), 'direct'))
-      const mineFirst = i % 2 === 0
+      const mineFirst = (i + (swap ? 1 : 0)) % 2 === 0
       if (mineFirst) one.through.push(check(await load({ url: listener.ready, connections: 1, durationMs: durationMs / 3, request }), 'listener'))
       if (other) one.other.push(check(await load({ url: other.ready, connections: 1, durationMs: durationMs / 3, request }), 'the --vs listener'))
       if (!mineFirst) one.through.push(check(await load({ url: listener.ready, connections: 1, durationMs: durationMs / 3, request }), 'listener'))

@@ -21,13 +21,14 @@ import { median, perSecond, ratio } from './lib/stats.js'
 
 const CONNECTIONS = 50
 
-export async function benchSandbox({ report, quick, vs }) {
+export async function benchSandbox({ report, quick, vs, swap = false }) {
   const runs = quick ? 3 : 5
   const durationMs = quick ? 2000 : 4000
   report.section('4. sandbox', `charge creations, ${CONNECTIONS} connections, ${durationMs / 1000} s per run, median of ${runs} runs, data dir on disk${vs ? `, beside the sandbox of ${vs}` : ''}`)
   const subjects = []
   try {
-    for (const root of vs ? [undefined, vs] : [undefined]) {
+    // swap (the budget's second pass): the --vs build starts first and runs first.
+    for (const root of vs ? (swap ? [vs, undefined] : [undefined, vs]) : [undefined]) {
       const dataDir = mkdtempSync(join(tmpdir(), 'svc-bench-sandbox-'))
       const subject = { root, dataDir, plain: [], withHooks: [], backlogs: [], created: 0 }
       subjects.push(subject)
@@ -76,7 +77,7 @@ export async function benchSandbox({ report, quick, vs }) {
       s.drainMs = performance.now() - drainStarted
     }
 
-    for (const s of subjects) {
+    for (const s of [...subjects].sort((a, b) => (a.root ? 1 : 0) - (b.root ? 1 : 0))) {
       const who = s.root ? ' (--vs)' : ''
       const plainRate = median(s.plain)
       const hookRate = median(s.withHooks)
@@ -95,7 +96,8 @@ export async function benchSandbox({ report, quick, vs }) {
       })
     }
     if (vs) {
-      const [mine, theirs] = subjects
+      const mine = subjects.find((s) => !s.root)
+      const theirs = subjects.find((s) => s.root)
       for (const [name, key] of [
         ['creations/s, no webhook URL', 'plain'],
         ['creations/s, each event delivered', 'withHooks'],

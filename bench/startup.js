@@ -15,7 +15,7 @@ import { BIN, BINARY, timeRun } from './lib/proc.js'
 import { cliEnv, startSandboxProcess } from './lib/sandbox.js'
 import { median, ms, ratio } from './lib/stats.js'
 
-export async function benchStartup({ report, runs, quick, vs }) {
+export async function benchStartup({ report, runs, quick, vs, swap = false }) {
   report.section('1. Start-up', `whole process, median of ${runs} interleaved runs, ratio to node -e 0 of the same rounds`)
   const configDir = mkdtempSync(join(tmpdir(), 'svc-bench-cfg-'))
   const sandbox = await startSandboxProcess({ inMemory: true })
@@ -58,7 +58,7 @@ export async function benchStartup({ report, runs, quick, vs }) {
     const warmup = quick ? 1 : 2
     for (let round = 0; round < warmup + runs; round++) {
       // Every other round in the reverse order, so that no command always runs right after another.
-      const order = round % 2 === 0 ? [...cases.keys()] : [...cases.keys()].reverse()
+      const order = (round + (swap ? 1 : 0)) % 2 === 0 ? [...cases.keys()] : [...cases.keys()].reverse()
       for (const i of order) {
         const c = cases[i]
         const t = timeRun(c.args, { env: c.env, ...(c.cmd ? { cmd: c.cmd } : {}) })

@@ -13,8 +13,8 @@
  *
  * A figure that could not be measured (no pair, NaN, ≤ 0) is a failure, not a pass: a budget
  * nobody can read is no budget. A regression must show in two passes (run.js measures the
- * suites again when the first pass regressed, see confirmed()), since one pass can still fall on
- * a bad minute.
+ * suites again when the first pass regressed, with the other build started and run first this
+ * time, see confirmed()), since one pass can still fall on a bad minute or favour a position.
  */
 
 /** More than this much worse than the other build is a regression. */
