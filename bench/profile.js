@@ -98,7 +98,7 @@ export function summarise(profile, files) {
   return { rows, total: rows.reduce((s, [, ms]) => s + ms, 0) }
 }
 
-function bucket({ url, functionName, lineNumber }, files) {
+export function bucket({ url, functionName, lineNumber }, files) {
   if (!url) return functionName ? `(${functionName})` : '(native/vm)'
   if (url.startsWith('node:')) return files ? url : 'node: (built-in modules)'
   let path = url.replace(/^file:\/\//, '')

@@ -4,7 +4,8 @@
  * rounds, for the npm package's entry (`node bin/run.js`, the bundle when built) and for the
  * single executable (dist-bin/svc, `npm run build:binary`). Runs are interleaved (one of each
  * per round) so that a load spike hits every command alike, after warm-up rounds that fill the
- * compile cache. Targets: issue 14.
+ * compile cache. Targets: issue 14. With --vs DIR, that build's `--version`, `--help` and
+ * `charges get` run in the same rounds, and each is compared with this build's (issue 39.4).
  */
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -14,7 +15,7 @@ import { BIN, BINARY, timeRun } from './lib/proc.js'
 import { cliEnv, startSandboxProcess } from './lib/sandbox.js'
 import { median, ms, ratio } from './lib/stats.js'
 
-export async function benchStartup({ report, runs, quick }) {
+export async function benchStartup({ report, runs, quick, vs, swap = false }) {
   report.section('1. Start-up', `whole process, median of ${runs} interleaved runs, ratio to node -e 0 of the same rounds`)
   const configDir = mkdtempSync(join(tmpdir(), 'svc-bench-cfg-'))
   const sandbox = await startSandboxProcess({ inMemory: true })
@@ -35,6 +36,15 @@ export async function benchStartup({ report, runs, quick }) {
       { name: 'svc charges get ID --json (key in env)', args: [BIN, 'charges', 'get', charge.id, '--json'], env, target: 3 },
       { name: 'svc charges get ID --json (profile)', args: [BIN, 'charges', 'get', charge.id, '--json'], env: profileEnv, target: 3 },
     ]
+    // The --vs build's commands: compared one by one with this build's (the cases named in `mine`).
+    const vsBin = vs && join(vs, 'bin/run.js')
+    if (vsBin) {
+      cases.push(
+        { name: '--vs: svc --version', args: [vsBin, '--version'], env, mine: 'svc --version' },
+        { name: '--vs: svc --help', args: [vsBin, '--help'], env, mine: 'svc --help' },
+        { name: '--vs: svc charges get ID --json (profile)', args: [vsBin, 'charges', 'get', charge.id, '--json'], env: profileEnv, mine: 'svc charges get ID --json (profile)' },
+      )
+    }
     if (existsSync(BINARY)) {
       cases.push(
         { name: 'binary: svc --version', cmd: BINARY, args: ['--version'], env, target: 1.3 },
@@ -47,16 +57,23 @@ export async function benchStartup({ report, runs, quick }) {
     const times = cases.map(() => [])
     const warmup = quick ? 1 : 2
     for (let round = 0; round < warmup + runs; round++) {
-      cases.forEach((c, i) => {
+      // Every other round in the reverse order, so that no command always runs right after another.
+      const order = (round + (swap ? 1 : 0)) % 2 === 0 ? [...cases.keys()] : [...cases.keys()].reverse()
+      for (const i of order) {
+        const c = cases[i]
         const t = timeRun(c.args, { env: c.env, ...(c.cmd ? { cmd: c.cmd } : {}) })
         if (round >= warmup) times[i].push(t)
-      })
+      }
     }
     const base = median(times[0])
     report.row({ name: cases[0].name, value: ms(base) })
     cases.slice(1).forEach((c, j) => {
       const m = median(times[j + 1])
-      if (c.target === undefined) report.row({ name: c.name, value: ms(m), baseline: `node ${ratio(m / base)}` })
+      if (c.mine !== undefined) {
+        const own = times[cases.findIndex((o) => o.name === c.mine)]
+        report.row({ name: c.name, value: ms(m), baseline: `node ${ratio(m / base)}; this build ${ratio(median(own) / m)} of it` })
+        report.compare({ suite: 'startup', name: c.mine, mine: own, theirs: times[j + 1], better: 'lower', unit: ' ms' })
+      } else if (c.target === undefined) report.row({ name: c.name, value: ms(m), baseline: `node ${ratio(m / base)}` })
       else report.row({ name: c.name, value: ms(m), baseline: `node ${ratio(m / base)}`, target: `≤ ${c.target}×`, ok: m / base <= c.target })
     })
     rmSync(profileDir, { recursive: true, force: true })

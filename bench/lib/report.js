@@ -5,6 +5,8 @@
 export class Report {
   rows = []
   notes = []
+  /** This build against the --vs build, same run (bench/lib/budget.js judges them under --check). */
+  comparisons = []
 
   constructor(out = process.stdout) {
     this.out = out
@@ -29,6 +31,14 @@ export class Report {
     if (row.baseline) cells.push(`  vs ${row.baseline}`)
     if (row.target) cells.push(`  target ${row.target} ${verdict}`)
     this.out.write(`${cells.join('')}\n`)
+  }
+
+  /**
+   * One figure of this build and of the --vs build from the same interleaved rounds.
+   * @param {{suite: string, name: string, mine: number, theirs: number, better: 'lower' | 'higher', unit?: string}} c
+   */
+  compare(c) {
+    this.comparisons.push(c)
   }
 
   note(text) {

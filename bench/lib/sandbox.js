@@ -9,9 +9,13 @@ import { ROOT } from './proc.js'
 
 const CHILD = join(ROOT, 'bench/lib/sandbox-child.js')
 
-/** @returns {Promise<{baseUrl: string, testKey: string, liveKey: string, webhookSecret: string, pid: number, stop(): Promise<void>}>} */
-export function startSandboxProcess(opts = {}) {
-  const child = spawn(process.execPath, [CHILD, JSON.stringify({ rateLimitPerSecond: 1e9, ...opts })], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] })
+/**
+ * @param {object} opts the sandbox's options
+ * @param {string} [root] another built checkout whose sandbox to run (bench --vs); this one's by default
+ * @returns {Promise<{baseUrl: string, testKey: string, liveKey: string, webhookSecret: string, pid: number, stop(): Promise<void>}>}
+ */
+export function startSandboxProcess(opts = {}, root = undefined) {
+  const child = spawn(process.execPath, [CHILD, JSON.stringify({ rateLimitPerSecond: 1e9, ...opts }), ...(root ? [root] : [])], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] })
   let stderr = ''
   child.stderr.on('data', (c) => {
     if (stderr.length < 4000) stderr += c

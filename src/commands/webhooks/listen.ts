@@ -5,6 +5,7 @@ import { AuthError, UsageError } from '../../lib/errors.js'
 import { isLoopbackHost } from '../../lib/net/loopback.js'
 import type { RelayListenOptions } from '../../lib/services/listen.js'
 import { parseEventFilter } from '../../lib/webhooks/event-filter.js'
+import type { Durability } from '../../lib/webhooks/event-store.js'
 import { parseForwardHeaders, parseForwardTargets } from '../../lib/webhooks/forward.js'
 
 export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
@@ -40,6 +41,7 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
     "<%= config.bin %> webhooks listen --forward 'charge.settled,charge.refunded=localhost:3000/money' --forward 'withdrawal.*=localhost:4000/payouts'",
     'SVC_RELAY_TOKEN="$TOKEN" <%= config.bin %> webhooks listen --relay https://relay.example.com --forward localhost:3000/webhooks',
     '<%= config.bin %> webhooks listen --relay https://relay-a.example.com,https://relay-b.example.com --forward localhost:3000 --no-tui',
+    '<%= config.bin %> webhooks listen --forward localhost:3000 --durability full',
   ]
 
   static override flags = {
@@ -74,6 +76,13 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
     }),
     token: Flags.string({
       description: "The relay token (`svc relay token create`). Visible to other processes: prefer SVC_RELAY_TOKEN or the profile's (`svc login --relay`).",
+    }),
+    durability: Flags.string({
+      description:
+        "What the event log's record of a delivery survives before the service gets its 2xx: normal, a killed process (a power cut can forget that an event was forwarded, so a resend may reach your app twice); " +
+        'full, a power cut too (the log is synced to disk after each commit, before the 2xx; deliveries arriving together share one sync, and the listener keeps receiving while it runs).',
+      options: ['normal', 'full'],
+      default: 'normal',
     }),
   }
 
@@ -114,6 +123,7 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
       port: flags.port,
       secrets,
       skipVerify: flags['skip-verify'],
+      durability: flags.durability as Durability,
       events,
       tui: io.isStdoutTTY && io.isStdinTTY && !flags['no-tui'] && !flags.json,
       io,

@@ -23,7 +23,7 @@
  * Errors (any route): 401 `{"error":{"code":"unauthorized",...}}` for a missing, unknown or
  * revoked token (rate-limited per address: 429 with Retry-After), the service's error shape.
  */
-import { z } from 'zod'
+import * as z from 'zod'
 
 export const RELAY_STREAM_PATH = '/v1/stream'
 export const RELAY_ACK_PATH = '/v1/ack'

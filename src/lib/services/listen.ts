@@ -11,7 +11,7 @@ import { painter } from '../output/color.js'
 import { loadView } from '../tui/mount/load-view.js'
 import type { ListenFeed } from '../tui/view-models/listen-feed.js'
 import { ChargeConfirmer } from '../webhooks/confirm.js'
-import { EventStore } from '../webhooks/event-store.js'
+import { type Durability, EventStore } from '../webhooks/event-store.js'
 import { defaultTarget, Forwarder, type ForwardTarget, targetName } from '../webhooks/forward.js'
 import { type ListenerDelivery, WebhookListener } from '../webhooks/listener.js'
 import { deliveryLine } from '../webhooks/ndjson.js'
@@ -40,6 +40,8 @@ export interface ListenRunOptions {
   noCredentialsReason?: string
   client?: () => Promise<ApiClient>
   storePath?: string
+  /** What the event log's commits survive (`--durability`); default 'normal'. */
+  durability?: Durability
   /** Ends the session; default: SIGINT, SIGTERM or SIGHUP. */
   stop?: AbortSignal
   registerDeps?: RegisterDeps
@@ -71,7 +73,7 @@ export function listeningLine(url: string, targets: readonly ForwardTarget[]): R
 export async function runListen(opts: ListenRunOptions): Promise<void> {
   const { io } = opts
   const { targets } = opts
-  const store = await EventStore.open({ path: opts.storePath, env: io.env })
+  const store = await EventStore.open({ path: opts.storePath, env: io.env, durability: opts.durability })
   // One forwarder (one connection pool) for the listener and the view's replays alike.
   const forwarder = new Forwarder({ headers: opts.headers })
   const listener = new WebhookListener({

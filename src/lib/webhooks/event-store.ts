@@ -7,8 +7,14 @@
  * turn's deliveries share a commit, and returns at once with the row's seq and attempt;
  * committed() resolves once that commit is done. The listener answers the service only then, so
  * a 2xx never leaves for an event whose "delivered" mark a crash could still lose. WAL with
- * synchronous=NORMAL: a commit survives a killed process; a power cut can lose the memory of a
- * forward (a resend could reach the app twice), never an event.
+ * synchronous=NORMAL by default: a commit survives a killed process; a power cut can lose the
+ * memory of a forward (a resend could reach the app twice), never an event. `durability: 'full'`
+ * (`svc webhooks listen --durability full`) is what SQLite's synchronous=FULL gives in WAL mode,
+ * the log synced to disk after each commit, done off the event loop: the commit appends to the
+ * log as under NORMAL, then an fdatasync of the log runs on libuv's thread pool and committed()
+ * resolves only once it is done, so no answer leaves before its record survives a power cut.
+ * The event loop goes on meanwhile, and the commits made while a sync is running share the
+ * next one (SQLite's FULL syncs inside COMMIT, blocking the loop once per commit).
  *
  * Bounded on disk too, whatever a sender posts: a refused delivery (bad or missing signature)
  * keeps only its first REFUSED_BODY_KEEP bytes (`bodySize` says how large it was), and the log as
@@ -24,7 +30,7 @@
  * total, summed in full only when it says the budget is passed, or when another process (a
  * replay, a second listener) has written here since, at most every SUM_AT_MOST_EVERY records.
  */
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
+import { chmodSync, closeSync, existsSync, fdatasync, mkdirSync, openSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import type { DatabaseSync } from 'node:sqlite'
 import { configDir, configUnwritable } from '../config/store.js'
@@ -82,7 +88,15 @@ export interface EventStoreOptions {
   maxDelivered?: number
   /** Bytes of bodies and headers kept (default 256 MiB); the oldest rows beyond it are pruned. */
   maxBytes?: number
+  /** 'normal' (default): a commit survives a killed process. 'full': it survives a power cut too (an fsync per commit). */
+  durability?: Durability
+  /** Syncs the log's file to disk under durability full (fdatasync; tests hold it to see who waits). */
+  sync?: (fd: number, done: (err: NodeJS.ErrnoException | null) => void) => void
 }
+
+/** What a commit survives: a killed process ('normal', SQLite synchronous=NORMAL in WAL) or a power cut too ('full', synchronous=FULL). */
+export type Durability = 'normal' | 'full'
+export const DURABILITIES: readonly Durability[] = ['normal', 'full']
 
 export function defaultEventsDbPath(env: NodeJS.ProcessEnv = process.env): string {
   return join(configDir(env), 'events.db')
@@ -170,6 +184,8 @@ interface Batch {
 
 export class EventStore {
   readonly path: string
+  /** What a commit survives, as SQLite reports it back for this connection (PRAGMA synchronous). */
+  readonly durability: Durability
   private readonly maxDeliveries: number
   private readonly maxDelivered: number
   private readonly maxBytes: number
@@ -187,6 +203,14 @@ export class EventStore {
    */
   private prunedUpTo = 0
   private batch?: Batch
+  private commitCount = 0
+  /** The done of the last batch committed: committed() waits for it while its sync runs. */
+  private lastDone?: Promise<void>
+  private readonly sync: NonNullable<EventStoreOptions['sync']>
+  private walFd?: number
+  private syncing?: Promise<void>
+  private nextSync?: Promise<void>
+  private syncCount = 0
 
   private constructor(
     private readonly db: DatabaseSync,
@@ -198,6 +222,8 @@ export class EventStore {
     this.maxDelivered = opts.maxDelivered ?? 100_000
     this.maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES
     this.st = prepare(db)
+    this.durability = opts.durability === 'full' && path !== ':memory:' ? 'full' : 'normal'
+    this.sync = opts.sync ?? fdatasync
   }
 
   /** The log's bytes, summed over every row (a full read). */
@@ -229,7 +255,8 @@ export class EventStore {
     }
     const { DatabaseSync } = await import('node:sqlite')
     const db = new DatabaseSync(path, { timeout: 5000 })
-    // WAL: a commit appends to the log without an fsync (see the top of this file for the trade).
+    // WAL: a commit appends to the log, with an fsync only under FULL (see the top of this file for the trade).
+    // Under durability full too: the log's sync after each commit is ours, off the event loop (see the top of this file).
     db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;')
     ensureSchema(db)
     return new EventStore(db, path, opts)
@@ -286,7 +313,17 @@ export class EventStore {
 
   /** Resolves once every delivery recorded so far is committed; rejects when that commit failed. */
   committed(): Promise<void> {
-    return this.batch?.done ?? Promise.resolve()
+    return this.batch?.done ?? this.lastDone ?? Promise.resolve()
+  }
+
+  /** Transactions committed so far by this store (deliveries per commit = records / commits, for the benchmarks and tests). */
+  get commits(): number {
+    return this.commitCount
+  }
+
+  /** Syncs of the log made so far under durability full (commits per sync, for the benchmarks and tests). */
+  get syncs(): number {
+    return this.syncCount
   }
 
   /** Commits what was recorded now, instead of at the end of the turn. */
@@ -301,7 +338,38 @@ export class EventStore {
       batch.reject(err)
       return
     }
-    batch.resolve()
+    this.commitCount++
+    this.lastDone = batch.done
+    if (this.durability === 'full') this.syncLog().then(batch.resolve, batch.reject)
+    else batch.resolve()
+  }
+
+  /**
+   * Resolves once the log holds on disk every commit made so far. One sync covers the commits
+   * made before it starts: those made while it runs share the next one.
+   */
+  private syncLog(): Promise<void> {
+    if (!this.syncing) {
+      this.syncCount++
+      this.syncing = new Promise<void>((resolve, reject) => {
+        try {
+          // The log exists from the first commit on; a read-only descriptor can sync it (Linux and macOS sync the file, not the descriptor).
+          this.walFd ??= openSync(`${this.path}-wal`, 'r')
+          this.sync(this.walFd, (err) => (err ? reject(err) : resolve()))
+        } catch (err) {
+          reject(err)
+        }
+      }).finally(() => {
+        this.syncing = undefined
+      })
+      return this.syncing
+    }
+    const after = () => {
+      this.nextSync = undefined
+      return this.syncLog()
+    }
+    this.nextSync ??= this.syncing.then(after, after)
+    return this.nextSync
   }
 
   private begin(): void {
@@ -469,6 +537,10 @@ export class EventStore {
     if (!this.db.isOpen) return
     this.flush()
     this.db.close()
+    const fd = this.walFd
+    this.walFd = undefined
+    // After the last sync (the fd is in use until then).
+    if (fd !== undefined) void (this.nextSync ?? this.syncing ?? Promise.resolve()).finally(() => closeSync(fd))
   }
 }
 

@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import WebhooksListen from '../../../src/commands/webhooks/listen.js'
 import { ProfileStore } from '../../../src/lib/config/store.js'
+import { EventStore } from '../../../src/lib/webhooks/event-store.js'
 import { setIO } from '../../../src/lib/output/io.js'
 import { chargeEvent, deferred, post, SECRET, signedHeaders, startApp, type TargetApp } from '../../helpers/webhooks.js'
 import { startListen as start } from '../../helpers/listen-harness.js'
@@ -224,6 +225,23 @@ describe('svc webhooks listen (piped)', () => {
     setIO(undefined)
     expect(run.stderr()).toContain('No webhook secret to verify deliveries with.')
     expect(run.stderr()).toContain("The API key comes from --api-key, so no profile's secret is used")
+  })
+
+  it('--durability full opens the event log power-loss safe and forwards as usual; another value exits 2 naming the flag', async () => {
+    const target = await app()
+    const opened = vi.spyOn(EventStore, 'open')
+    const run = start(['--forward', `127.0.0.1:${target.port}`, '--port', '0', '--secret', SECRET, '--durability', 'full'])
+    const url = (await run.waitLines(1))[0]!.listening as string
+    const body = chargeEvent('evt_full', 'charge.settled')
+    expect((await post(url, body, signedHeaders(body, { id: 'evt_full' }))).status).toBe(200)
+    expect(await opened.mock.results[0]!.value).toMatchObject({ durability: 'full' })
+    expect(await run.stop()).toBe(0)
+    expect(target.received).toHaveLength(1)
+
+    const bad = start(['--forward', 'localhost:3000', '--port', '0', '--secret', SECRET, '--durability', 'paranoid'])
+    expect(await bad.done).toBe(2)
+    setIO(undefined)
+    expect(bad.stderr()).toContain('--durability')
   })
 
   it('exits 2 naming the secret when there is none to verify with', async () => {

@@ -37,6 +37,52 @@ describe('EventStore', () => {
     writer.close()
   })
 
+  it('under durability full, committed() waits for the log to be synced to disk, off the event loop; commits made during a sync share the next one', async () => {
+    const held: Array<(err: NodeJS.ErrnoException | null) => void> = []
+    const path = join(process.env.SVC_CONFIG_DIR!, 'full.db')
+    const full = await EventStore.open({ path, durability: 'full', sync: (_fd, done) => held.push(done) })
+    const other = await EventStore.open({ path })
+    expect(full.durability).toBe('full')
+    let first = false
+    full.record(rec('evt_f1'))
+    void full.committed().then(() => (first = true))
+    await new Promise((r) => setImmediate(r))
+    // Committed (another connection reads it) but not yet synced: not yet said to be stored.
+    expect(other.isDelivered('evt_f1')).toBe(true)
+    expect([first, held.length]).toEqual([false, 1])
+    // Two more turns while the first sync runs: one sync, after it, for both.
+    full.record(rec('evt_f2'))
+    const second = full.committed()
+    await new Promise((r) => setImmediate(r))
+    full.record(rec('evt_f3'))
+    const third = full.committed()
+    await new Promise((r) => setImmediate(r))
+    expect([full.commits, full.syncs, held.length]).toEqual([3, 1, 1])
+    held[0]!(null)
+    await new Promise((r) => setImmediate(r))
+    expect(first).toBe(true)
+    expect(held).toHaveLength(2)
+    held[1]!(null)
+    await Promise.all([second, third])
+    expect(full.syncs).toBe(2)
+    // A failed sync is not "stored": its waiters hear the error.
+    full.record(rec('evt_f4'))
+    const failed = full.committed()
+    await new Promise((r) => setImmediate(r))
+    held[2]!(Object.assign(new Error('EIO: i/o error, fdatasync'), { code: 'EIO' }))
+    await expect(failed).rejects.toThrow(/EIO/)
+    other.close()
+    full.close()
+  })
+
+  it('under durability full, really syncs the log file (fdatasync by default)', async () => {
+    const full = await EventStore.open({ path: join(process.env.SVC_CONFIG_DIR!, 'full-real.db'), durability: 'full' })
+    full.record(rec('evt_real'))
+    await full.committed()
+    expect([full.commits, full.syncs]).toEqual([1, 1])
+    full.close()
+  })
+
   it('commits what is pending when it is closed', async () => {
     const path = join(process.env.SVC_CONFIG_DIR!, 'closing.db')
     const store = await EventStore.open({ path })

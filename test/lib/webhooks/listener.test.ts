@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import fc from 'fast-check'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { EventStore } from '../../../src/lib/webhooks/event-store.js'
-import { type Forwarder, type ForwarderOptions, parseForwardHeaders } from '../../../src/lib/webhooks/forward.js'
+import { type Forwarder, type ForwarderOptions, type ForwardResult, parseForwardHeaders } from '../../../src/lib/webhooks/forward.js'
 import { deliveryJson } from '../../../src/lib/webhooks/events-view.js'
 import { deliveryLine } from '../../../src/lib/webhooks/ndjson.js'
 import { signatureHeader } from '../../../src/lib/webhooks/signature.js'
@@ -190,6 +190,37 @@ describe('WebhookListener over HTTP', () => {
     const other = await EventStore.open({ path })
     cleanups.push(() => other.close())
     expect(other.isDelivered('evt_commit')).toBe(true)
+  })
+
+  it.each(['normal', 'full'] as const)('group commit (durability %s): concurrent deliveries share one transaction, and each is answered only once the commit that holds it is done', async (durability) => {
+    const path = join(process.env.SVC_CONFIG_DIR!, `group-${durability}.db`)
+    const store = await EventStore.open({ path, durability })
+    // Another connection, as a process opening the log after a crash would: it sees committed rows only.
+    const other = await EventStore.open({ path })
+    cleanups.push(() => (other.close(), store.close()))
+    // The app's answers are held, then all let go at once: the records land in one event-loop turn.
+    const held: Array<() => void> = []
+    const forwarder = {
+      timeoutMs: 10_000,
+      send: () => new Promise<ForwardResult>((resolve) => held.push(() => resolve({ ok: true, status: 200, latencyMs: 1 }))),
+    } as unknown as Forwarder
+    const listener = new WebhookListener({ targets: [{ pattern: null, url: new URL('http://127.0.0.1:1/') }], secrets: [SECRET], store, forwarder })
+    const ids = Array.from({ length: 8 }, (_, i) => `evt_group_${i}`)
+    // For each answer: was its event's delivered mark committed (seen by the other connection) when it left?
+    const committedWhenAnswered: boolean[] = []
+    const answers = ids.map((id) => {
+      const body = chargeEvent(id, 'charge.settled')
+      return listener.handle({ method: 'POST', headers: signedHeaders(body, { id }), body: Buffer.from(body) }).then((answer) => {
+        committedWhenAnswered.push(other.isDelivered(id))
+        return answer
+      })
+    })
+    await vi.waitFor(() => expect(held).toHaveLength(ids.length))
+    const commitsBefore = store.commits
+    for (const release of held) release()
+    expect((await Promise.all(answers)).map((a) => a.status)).toEqual(ids.map(() => 200))
+    expect(committedWhenAnswered).toEqual(ids.map(() => true))
+    expect(store.commits - commitsBefore).toBe(1)
   })
 
   it('keeps one connection to the app across deliveries, and gets through after the app restarts on the same port', async () => {
