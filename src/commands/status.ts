@@ -5,7 +5,7 @@ import { EXIT } from '../lib/contract/errors.js'
 import type { IO } from '../lib/output/io.js'
 import { painter } from '../lib/output/color.js'
 import { statusView } from '../lib/services/status-view.js'
-import { isLoopbackHost } from '../lib/net/loopback.js'
+import { isLoopbackUrl } from '../lib/net/loopback.js'
 import type { StatusReport } from '../lib/services/status.js'
 
 export default class Status extends ApiCommand<typeof Status, StatusReport> {
@@ -40,7 +40,7 @@ export default class Status extends ApiCommand<typeof Status, StatusReport> {
     const { baseUrl } = await this.credentials()
     const { collectStatus } = await import('../lib/services/status.js')
     const { defaultEventsDbPath } = await import('../lib/webhooks/event-store.js')
-    const local = isLoopbackHost(new URL(baseUrl).hostname)
+    const local = isLoopbackUrl(baseUrl)
     const report = await collectStatus({
       client,
       sinceMs,
