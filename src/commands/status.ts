@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 import { FlagReader } from '../lib/charges/operator-flags.js'
 import { ApiCommand } from '../lib/command-kit/api.js'
-import { EXIT } from '../lib/contract/errors.js'
+import { EXIT } from '../lib/errors.js'
 import type { IO } from '../lib/output/io.js'
 import { painter } from '../lib/output/color.js'
 import { statusView } from '../lib/services/status-view.js'

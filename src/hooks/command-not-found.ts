@@ -3,10 +3,9 @@
  * prompt: `svc chargs list` → did you mean `svc charges list`?
  */
 import { Errors, type Hook } from '@oclif/core'
-import { EXIT } from '../lib/contract/errors.js'
 import { renderError } from '../lib/command-kit/base.js'
 import { editDistance } from '../lib/domain/edit-distance.js'
-import { UsageError } from '../lib/errors.js'
+import { UsageError, EXIT } from '../lib/errors.js'
 import { getIO } from '../lib/output/io.js'
 
 /** Up to three visible commands closest to `typed` (words separated by spaces). */

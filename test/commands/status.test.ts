@@ -7,7 +7,7 @@
 import nock from 'nock'
 import { beforeAll, describe, expect, it } from 'vitest'
 import Status from '../../src/commands/status.js'
-import { EXIT } from '../../src/lib/contract/errors.js'
+import { EXIT } from '../../src/lib/errors.js'
 import { EventStore } from '../../src/lib/webhooks/event-store.js'
 import { account, BASE_URL } from '../helpers/api-fixtures.js'
 import { testEnv } from '../helpers/charges.js'

@@ -10,8 +10,7 @@ import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import Conf from 'conf'
-import { EXIT } from '../contract/errors.js'
-import { CliError, environmentFaultReason, UsageError } from '../errors.js'
+import { CliError, environmentFaultReason, UsageError, EXIT } from '../errors.js'
 import { assertSecretLink, SecretLinkError } from './private-file.js'
 
 /** Every field is an optional string; a new one is a line here and a name in PROFILE_FIELDS. */
