@@ -172,7 +172,7 @@ function refuseForeignLink(dir: string, file: string): void {
  * before conf could fill in or rewrite anything) and writes it atomically, mode 0600. `defaults`
  * only for a store being opened to write: conf writes them into a file that lacks them.
  */
-function confAt(dir: string, opts: { tolerate?: string; defaults?: boolean }): Conf<ConfigData> {
+function confAt(dir: string, opts: { tolerate?: string; defaults?: boolean; seen?: (data: ConfigData) => void }): Conf<ConfigData> {
   const file = join(dir, 'config.json')
   try {
     return new Conf<ConfigData>({
@@ -182,7 +182,11 @@ function confAt(dir: string, opts: { tolerate?: string; defaults?: boolean }): C
       ...(opts.defaults ? { defaults: { profiles: {} } } : {}),
       clearInvalidConfig: false,
       projectName: 'svc',
-      deserialize: (text) => parseConfig(file, text, opts.tolerate) as ConfigData,
+      deserialize: (text) => {
+        const data = parseConfig(file, text, opts.tolerate) as ConfigData
+        opts.seen?.(data)
+        return data
+      },
     })
   } catch (error) {
     if (error instanceof CliError) throw error
@@ -200,10 +204,10 @@ export class ProfileStore {
    */
   private constructor(
     readonly path: string,
-    source: Conf<ConfigData> | undefined,
+    seen: Partial<ConfigData> | undefined,
     private readonly conf?: Conf<ConfigData>,
   ) {
-    this.snapshot = conf ? { profiles: {} } : { profiles: {}, ...source?.store }
+    this.snapshot = { profiles: {}, ...seen }
   }
 
   /**
@@ -215,7 +219,10 @@ export class ProfileStore {
     const dir = configDir(env)
     const path = join(dir, 'config.json')
     if (!existsSync(path)) return new ProfileStore(path, undefined)
-    const store = new ProfileStore(path, confAt(dir, {}))
+    // What conf's one read of the file parsed (its `store` would read the file again).
+    let seen: ConfigData | undefined
+    confAt(dir, { seen: (data) => (seen = data) })
+    const store = new ProfileStore(path, seen)
     tighten(path, 0o600)
     guardDir(dir)
     return store
@@ -243,7 +250,7 @@ export class ProfileStore {
     const conf = confAt(dir, { tolerate: opts.tolerate, defaults: true })
     // A file written by an older version or copied around may be wider than 0600.
     if (existsSync(conf.path)) tighten(conf.path, 0o600)
-    return new ProfileStore(conf.path, conf, conf)
+    return new ProfileStore(conf.path, undefined, conf)
   }
 
   get data(): ConfigData {
