@@ -40,6 +40,11 @@ const YOGA_FETCH_FIRST = 'return w||"function"!=typeof fetch?'
 const UNDICI_AGENT_EXPORT = "const Agent = require('./lib/dispatcher/agent')"
 const MCP_AJV_IMPORT = "import { AjvJsonSchemaValidator } from '../validation/ajv-provider.js';"
 const MCP_AJV_DEFAULT = 'options?.jsonSchemaValidator ?? new AjvJsonSchemaValidator()'
+const CONF_AJV_IMPORT = "import { Ajv2020 as Ajv } from 'ajv/dist/2020.js';"
+const CONF_AJV_FORMATS_IMPORT = "import ajvFormatsModule from 'ajv-formats';"
+const CONF_AJV_ONLY_FOR_A_SCHEMA = 'if (!(options.schema ?? options.ajvOptions ?? options.rootSchema)) {'
+const CONF_SEMVER_IMPORT = "import semver from 'semver';"
+const CONF_SEMVER_ONLY_FOR_MIGRATIONS = 'const snapshot = options.migrations ? this.#snapshotFile() : undefined;'
 
 /**
  * The patches. `package`@`version`: what it was written for. `checks`: files of that package
@@ -87,6 +92,19 @@ export const PATCHES = [
     checks: [
       ['dist/esm/server/index.js', MCP_AJV_IMPORT],
       ['dist/esm/server/index.js', MCP_AJV_DEFAULT],
+    ],
+  },
+  {
+    id: 'conf-without-ajv',
+    package: 'conf',
+    version: '16.0.0',
+    why: "Every command reads config.json through conf (lib/config/store.ts). conf imports ajv and ajv-formats at the top of its module, yet builds a validator only for a `schema`, `rootSchema` or `ajvOptions`, and imports semver (evaluated whole at load) for `migrations` alone; svc passes none of them (its `deserialize` checks the shape by hand), so the bundle's conf takes stubs that refuse to be used. Otherwise ~300 KiB of ajv is parsed and semver evaluated on every command (~18 ms of CPU).",
+    checks: [
+      ['dist/source/index.js', CONF_AJV_IMPORT],
+      ['dist/source/index.js', CONF_AJV_FORMATS_IMPORT],
+      ['dist/source/index.js', CONF_AJV_ONLY_FOR_A_SCHEMA],
+      ['dist/source/index.js', CONF_SEMVER_IMPORT],
+      ['dist/source/index.js', CONF_SEMVER_ONLY_FOR_MIGRATIONS],
     ],
   },
   {
@@ -149,6 +167,20 @@ export function patchesPlugin({ dist }) {
         contents: "export class AjvJsonSchemaValidator { constructor() { throw new Error('svc bundles the MCP Server without Ajv: pass jsonSchemaValidator (packaging/patches.js, mcp-server-without-ajv)') } }\n",
         loader: 'js',
       }))
+      // conf-without-ajv: only conf's imports; anything else that imports ajv or semver keeps it.
+      b.onResolve({ filter: /^(ajv\/dist\/2020\.js|ajv-formats|semver)$/ }, (args) => {
+        if (!isIn(args.importer, 'conf', 'dist/source/index.js')) return undefined
+        return { path: args.path, namespace: 'svc-conf-no-ajv' }
+      })
+      b.onLoad({ filter: /.*/, namespace: 'svc-conf-no-ajv' }, (args) => {
+        const refuse = "throw new Error('svc bundles conf without ajv and semver: give conf no schema, rootSchema, ajvOptions or migrations (packaging/patches.js, conf-without-ajv)')"
+        const stubs = {
+          'ajv/dist/2020.js': `export class Ajv2020 { constructor() { ${refuse} } }`,
+          'ajv-formats': `export default { default() { ${refuse} } }`,
+          semver: `export default new Proxy({}, { get() { return () => { ${refuse} } } })`,
+        }
+        return { contents: `${stubs[args.path]}\n`, loader: 'js' }
+      })
       // undici-agent-alone: `import { Agent } from 'undici'` in dist/lib/net/outbound.js.
       // A getter, so undici's Agent is evaluated when a client is first made, not when the chunk
       // that holds net/outbound.js loads (esbuild's interop reads the export at each use).

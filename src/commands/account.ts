@@ -4,7 +4,7 @@ import { formatBps, formatBRL } from '../lib/domain/money.js'
 import { environmentBadge, type Paint, painter } from '../lib/output/color.js'
 import type { IO } from '../lib/output/io.js'
 import { safeText } from '../lib/output/safe-text.js'
-import { isLoopbackHost } from '../lib/net/loopback.js'
+import { isLoopbackUrl } from '../lib/net/loopback.js'
 import { reactivationHint } from '../lib/services/test-webhook.js'
 
 export default class Account extends ApiCommand<typeof Account, AccountData> {
@@ -31,7 +31,7 @@ export default class Account extends ApiCommand<typeof Account, AccountData> {
 
   private async isSandbox(): Promise<boolean> {
     const { baseUrl } = await this.credentials()
-    return isLoopbackHost(new URL(baseUrl).hostname)
+    return isLoopbackUrl(baseUrl)
   }
 }
 

@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { ApiCommand } from '../lib/command-kit/api.js'
 import { checkPath, exitCodeForStatus, parseHeaders, parseMethod, prettyBody, RAW_METHODS, readRequestBody } from '../lib/api/raw-input.js'
-import { EXIT } from '../lib/contract/errors.js'
+import { EXIT } from '../lib/errors.js'
 import { STATUS_CODES } from 'node:http'
 import { painter } from '../lib/output/color.js'
 import { safeText } from '../lib/output/safe-text.js'

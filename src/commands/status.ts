@@ -1,11 +1,11 @@
 import { Flags } from '@oclif/core'
 import { FlagReader } from '../lib/charges/operator-flags.js'
 import { ApiCommand } from '../lib/command-kit/api.js'
-import { EXIT } from '../lib/contract/errors.js'
+import { EXIT } from '../lib/errors.js'
 import type { IO } from '../lib/output/io.js'
 import { painter } from '../lib/output/color.js'
 import { statusView } from '../lib/services/status-view.js'
-import { isLoopbackHost } from '../lib/net/loopback.js'
+import { isLoopbackUrl } from '../lib/net/loopback.js'
 import type { DeliveryRecord } from '../lib/contract/panel.js'
 import type { StatusReport } from '../lib/services/status.js'
 
@@ -49,7 +49,7 @@ export default class Status extends ApiCommand<typeof Status, StatusReport> {
     const { baseUrl } = await this.credentials()
     const { collectStatus } = await import('../lib/services/status.js')
     const { defaultEventsDbPath } = await import('../lib/webhooks/event-store.js')
-    const local = isLoopbackHost(new URL(baseUrl).hostname)
+    const local = isLoopbackUrl(baseUrl)
     // A local sandbox keeps a delivery log of its own: its failed deliveries are read there.
     const sandbox = local && (await (await import('../lib/sandbox-client/panel-client.js')).detectSandbox(baseUrl, { timeoutMs: this.timeoutMs() }))
     const report = await collectStatus({

@@ -3,29 +3,15 @@
  * prompt: `svc chargs list` → did you mean `svc charges list`?
  */
 import { Errors, type Hook } from '@oclif/core'
-import { EXIT } from '../lib/contract/errors.js'
 import { renderError } from '../lib/command-kit/base.js'
-import { UsageError } from '../lib/errors.js'
+import { editDistance } from '../lib/domain/edit-distance.js'
+import { UsageError, EXIT } from '../lib/errors.js'
 import { getIO } from '../lib/output/io.js'
-
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i)
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!
-    row[0] = i
-    for (let j = 1; j <= b.length; j++) {
-      const next = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1))
-      prev = row[j]!
-      row[j] = next
-    }
-  }
-  return row[b.length]!
-}
 
 /** Up to three visible commands closest to `typed` (words separated by spaces). */
 export function suggestCommands(typed: string, ids: string[]): string[] {
   const scored = ids
-    .map((id) => ({ id, d: distance(typed, id) }))
+    .map((id) => ({ id, d: editDistance(typed, id) }))
     .filter(({ id, d }) => d <= Math.max(2, Math.floor(id.length / 3)))
     .sort((a, b) => a.d - b.d || a.id.localeCompare(b.id))
   return scored.slice(0, 3).map((s) => s.id)

@@ -2,8 +2,42 @@
  * Typed errors. Lib code throws these; the one `catch` in BaseCommand maps them to output and
  * exit code (CLI.md). No lib code calls process.exit.
  */
-import { EXIT, type ExitCode, exitCodeForApiError } from './contract/errors.js'
 import type { ErrorDetail } from './contract/schemas.js'
+
+/** Exit codes of CLI.md: the CLI's, not the spec's (contract/errors.ts holds the API's codes). */
+export const EXIT = {
+  ok: 0,
+  unexpected: 1,
+  usage: 2,
+  auth: 3,
+  notFound: 4,
+  conflict: 5,
+  rateLimited: 6,
+  network: 7,
+  waitFailed: 8,
+  /** (0.4) The command worked and found something that needs a person: `svc status --exit-status` with items, `webhooks test` to an inactive endpoint. */
+  needsAttention: 9,
+  /**
+   * (0.4, proposed for CLI.md's table) The command could not tell: a source it needed could not be
+   * read (`svc status`: the listener's event log locked, damaged or not a database); what it could
+   * read is printed, and the source is named.
+   */
+  couldNotTell: 10,
+} as const
+export type ExitCode = (typeof EXIT)[keyof typeof EXIT]
+
+/** Maps an API error (status and code) to the CLI's exit code. */
+export function exitCodeForApiError(status: number, code: string | undefined): ExitCode {
+  if (code === 'provider_error' || code === 'provider_unavailable') return EXIT.network
+  if (code === 'internal_error') return EXIT.unexpected
+  if (status === 400 || status === 405 || status === 413 || status === 422) return EXIT.usage
+  if (status === 401 || status === 403) return EXIT.auth
+  if (status === 404) return EXIT.notFound
+  if (status === 409) return EXIT.conflict
+  if (status === 429) return EXIT.rateLimited
+  if (status === 402 || status === 502 || status === 503 || status === 504) return EXIT.network
+  return EXIT.unexpected
+}
 
 export class CliError extends Error {
   readonly exitCode: ExitCode

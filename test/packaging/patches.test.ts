@@ -5,7 +5,8 @@
  * other half of the rule: nothing under src/ redirects a module or reaches into a dependency at
  * run time.
  */
-import { readdirSync, readFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -101,6 +102,22 @@ describe('packaging patches', () => {
     expect(imports).toEqual([['Agent']])
     const undici = packageDir('undici') as string
     expect(require(join(undici, 'lib/dispatcher/agent.js'))).toBe(require(undici).Agent)
+  })
+
+  it('conf-without-ajv: bundled with the build settings, conf carries neither ajv nor semver and still reads and writes a store', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'svc-conf-bundle-'))
+    const { inputs, run } = await bundledInputs(
+      `import Conf from 'conf'\nconst at = () => new Conf({ cwd: ${JSON.stringify(dir)}, configName: 'config', configFileMode: 0o600, clearInvalidConfig: false, projectName: 'x' })\nat().store = { profiles: { a: { apiKey: 'k' } } }\nexport const store = at().store\n`,
+    )
+    expect(inputs.filter((f) => /\/node_modules\/(ajv|ajv-formats|semver)\//.test(f))).toEqual([])
+    expect((await run()).store).toEqual({ profiles: { a: { apiKey: 'k' } } })
+    expect(statSync(join(dir, 'config.json')).mode & 0o777).toBe(0o600)
+  })
+
+  it('conf-without-ajv: the config store gives conf nothing that needs ajv or semver', () => {
+    const text = readFileSync(join(SRC, 'lib/config/store.ts'), 'utf8')
+    expect(text).toContain("import Conf from 'conf'")
+    expect(text).not.toMatch(/\b(schema|rootSchema|ajvOptions|migrations)\s*:/)
   })
 
   it('nothing under src/ registers module hooks or loads a dependency by a private path', () => {

@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { addDays, type CivilDate, localDate, localTimeOfDay, PERIOD_UNITS, periodFirstDay, periodIndex, periodsBetween, startOfDay } from '../../src/lib/domain/calendar.js'
+import { addDays, type CivilDate, localDate, PERIOD_UNITS, periodFirstDay, periodIndex, periodsBetween, startOfDay } from '../../src/lib/domain/calendar.js'
+import { localTimeOfDay } from '../helpers/time-of-day.js'
 
 const ZONES = ['America/Sao_Paulo', 'America/Manaus', 'America/Noronha', 'Europe/London', 'America/New_York', 'Australia/Lord_Howe', 'Asia/Kolkata', 'UTC']
 const zone = fc.constantFrom(...ZONES)

@@ -1,21 +1,29 @@
 /**
- * Money in integer centavos (domain/money.ts): formatting round-trips through parsing for every
- * safe integer, agrees with the library of record's currency format, and the fee arithmetic
- * always balances (net = gross − fee, fee = fixed + percentage).
+ * Money in integer centavos (domain/money.ts): formatting agrees with the library of record's
+ * currency format, and the fee arithmetic always balances (net = gross − fee, fee = fixed + percentage).
  */
 import { formatCurrency } from '@brazilian-utils/brazilian-utils/format-currency'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { computeAmount, formatBRL, parseBRL } from '../../src/lib/domain/money.js'
+import { computeAmount, formatBRL } from '../../src/lib/domain/money.js'
 
 const cents = fc.maxSafeInteger()
 const amounts = fc.integer({ min: 0, max: 10 ** 12 })
 
 describe('money (properties)', () => {
-  it('parseBRL(formatBRL(c)) === c for every safe integer, negative ones too', () => {
+  it('formats every safe integer, negative ones too, as [-]R$ with grouped reais and two centavos', () => {
     fc.assert(
       fc.property(cents, (c) => {
-        expect(parseBRL(formatBRL(c))).toBe(c === 0 ? 0 : c)
+        const text = formatBRL(c)
+        expect(text).toMatch(/^-?R\$ \d{1,3}(\.\d{3})*,\d{2}$/)
+        expect(
+          Number(
+            text
+              .replace(/^-?R\$ /, '')
+              .replaceAll('.', '')
+              .replace(',', ''),
+          ) * (text.startsWith('-') ? -1 : 1),
+        ).toBe(c === 0 ? 0 : c)
       }),
       { numRuns: 2000 },
     )
@@ -28,25 +36,6 @@ describe('money (properties)', () => {
       }),
       { numRuns: 1000 },
     )
-  })
-
-  it('parses the spellings it documents: R$ 1.234,56, 1234,56 and 1234.56', () => {
-    fc.assert(
-      fc.property(amounts, (c) => {
-        const reais = Math.floor(c / 100)
-        const cc = String(c % 100).padStart(2, '0')
-        expect(parseBRL(`${reais},${cc}`)).toBe(c)
-        expect(parseBRL(`${reais}.${cc}`)).toBe(c)
-        expect(parseBRL(`  R$${formatBRL(c).slice(3)}  `)).toBe(c)
-      }),
-      { numRuns: 500 },
-    )
-  })
-
-  it('refuses what is not money instead of guessing', () => {
-    for (const text of ['', 'R$', '1,5', '1.5', '1.2345', '12,345', 'R$ 1.23,00', '1e3', 'NaN', '--1,00', '1,00,00', 'R$ 10,00 extra']) {
-      expect(parseBRL(text), text).toBeUndefined()
-    }
   })
 
   it('the fee always balances: fee = fixed + percentage part, net = gross − fee', () => {

@@ -6,8 +6,9 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { localTimeOfDay, startOfDay } from '../../src/lib/domain/calendar.js'
+import { startOfDay } from '../../src/lib/domain/calendar.js'
 import { chargesReportBuilder, type ReportCharge, settlementReportBuilder } from '../../src/lib/domain/reports.js'
+import { localTimeOfDay } from '../helpers/time-of-day.js'
 
 const SP = 'America/Sao_Paulo'
 const FROM = startOfDay({ year: 2018, month: 10, day: 1 }, SP)

@@ -1,6 +1,6 @@
 import { BaseCommand } from '../../lib/command-kit/base.js'
 import { inMemoryHint, sandboxTarget, sandboxTargetFlags } from '../../lib/command-kit/sandbox-target.js'
-import { EXIT } from '../../lib/contract/errors.js'
+import { EXIT } from '../../lib/errors.js'
 import { formatLocalTime, relativeTime } from '../../lib/domain/time.js'
 import { painter } from '../../lib/output/color.js'
 import { memoryRunDirs, provenRunStates, type RunInfo, staleWords } from '../../lib/services/sandbox-runfile.js'

@@ -2,8 +2,7 @@ import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../lib/command-kit/base.js'
 import { inMemoryHint, sandboxTarget, sandboxTargetFlags } from '../../lib/command-kit/sandbox-target.js'
 import { timeoutFlagMs } from '../../lib/command-kit/timeout.js'
-import { CliError } from '../../lib/errors.js'
-import { EXIT } from '../../lib/contract/errors.js'
+import { CliError, EXIT } from '../../lib/errors.js'
 import { memoryRunDirs, provenRunState, provenRunStates, type RunInfo, staleWords, stopRunning } from '../../lib/services/sandbox-runfile.js'
 
 /** What happened, and the line that says so on stderr. With --all: every sandbox stopped (none: stopped false). */

@@ -1,10 +1,9 @@
 import { Args, Flags } from '@oclif/core'
-import { EXIT } from '../../lib/contract/errors.js'
 import { BaseCommand } from '../../lib/command-kit/base.js'
 import type { CheckReport } from '../../lib/services/check-webhook.js'
 import { maskSecret } from '../../lib/config/mask.js'
 import { resolveWebhookSecrets, SECRET_FLAG_WARNING } from '../../lib/config/resolve.js'
-import { NetworkError, UsageError } from '../../lib/errors.js'
+import { NetworkError, UsageError, EXIT } from '../../lib/errors.js'
 import { parseEndpointUrl } from '../../lib/webhooks/check/endpoint.js'
 
 export default class WebhooksCheck extends BaseCommand<typeof WebhooksCheck, CheckReport> {

@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core'
 import { BaseCommand } from '../../lib/command-kit/base.js'
-import { EXIT } from '../../lib/contract/errors.js'
+import { EXIT } from '../../lib/errors.js'
 import { resolveWebhookSecrets, SECRET_FLAG_WARNING } from '../../lib/config/resolve.js'
 import { safeText } from '../../lib/output/safe-text.js'
 import { EventStore } from '../../lib/webhooks/event-store.js'

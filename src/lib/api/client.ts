@@ -9,7 +9,7 @@ import type { Account, AdvanceRequest, Charge, ChargeCreateRequest, ChargeListQu
 import type { SplitCharge, SplitChargeCreateRequest } from '../contract/split-charges.js'
 import type { Withdrawal } from '../contract/withdrawals.js'
 import { NetworkError, ResponseError } from '../errors.js'
-import { isLoopbackHost } from '../net/loopback.js'
+import { isLoopbackUrl } from '../net/loopback.js'
 import { redact } from '../config/mask.js'
 import { concealKey } from './conceal.js'
 import { decodeBody, errorBodyOf, errorFromResponse, requestIdOf } from './decode.js'
@@ -240,7 +240,7 @@ class UndiciApiClient implements ApiClient {
     }
     let hint: string
     if (err.reason === 'timeout') hint = 'Raise --timeout (e.g. --timeout 60s), or check the service status.'
-    else if (isLoopbackHost(new URL(`http://${host}`).hostname)) hint = 'Is the sandbox running? Start it with `svc sandbox start`, or check --base-url.'
+    else if (isLoopbackUrl(`http://${host}`)) hint = 'Is the sandbox running? Start it with `svc sandbox start`, or check --base-url.'
     else if (err.reason === 'dns') hint = 'Check --base-url (or SVC_BASE_URL / the profile) and your network.'
     else hint = 'Check your network connection and --base-url, then try again.'
     return new NetworkError(messages[err.reason], { cause: err, hint })

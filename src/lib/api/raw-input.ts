@@ -4,8 +4,7 @@
  * exit code.
  */
 import type { Readable } from 'node:stream'
-import { EXIT, type ExitCode, exitCodeForApiError } from '../contract/errors.js'
-import { UsageError } from '../errors.js'
+import { UsageError, EXIT, type ExitCode, exitCodeForApiError } from '../errors.js'
 import { readInputFile } from '../input/input-file.js'
 import { safeText } from '../output/safe-text.js'
 import { readAllStdin } from '../input/stdin.js'

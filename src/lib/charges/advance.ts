@@ -6,10 +6,9 @@
 import type { ApiClient } from '../api/types.js'
 import type { Credentials } from '../config/resolve.js'
 import { maskSecret } from '../config/mask.js'
-import { EXIT } from '../contract/errors.js'
 import { AdvanceRequestSchema, type Charge } from '../contract/schemas.js'
 import { type AdvanceTarget, advancePath, CHARGE_STATUSES } from '../domain/charge-states.js'
-import { ApiError, CliError, UsageError } from '../errors.js'
+import { ApiError, CliError, UsageError, EXIT } from '../errors.js'
 
 export function assertTestKey(credentials: Pick<Credentials, 'environment' | 'apiKey' | 'source'>): void {
   if (credentials.environment === 'test') return

@@ -3,9 +3,8 @@
  * and returns the worst (highest) exit code, so one failure in a pipeline is never hidden.
  * Ids are checked before anything is sent: a malformed id fails the whole batch with exit 2.
  */
-import { EXIT, type ExitCode } from '../contract/errors.js'
 import type { Charge } from '../contract/schemas.js'
-import { CliError, UsageError } from '../errors.js'
+import { CliError, UsageError, EXIT, type ExitCode } from '../errors.js'
 import { safeText } from '../output/safe-text.js'
 import { CHARGE_ID, CHARGE_ID_HINT } from './charge-id.js'
 

@@ -4,8 +4,7 @@
  */
 import { Command, Errors, Flags, type Interfaces } from '@oclif/core'
 import { onConfigWarning } from '../config/store.js'
-import { EXIT, type ExitCode } from '../contract/errors.js'
-import { CliError, environmentError } from '../errors.js'
+import { CliError, environmentError, EXIT, type ExitCode } from '../errors.js'
 import { redact } from '../config/mask.js'
 import { painter } from '../output/color.js'
 import { createIO, getIO, type IO, setIO } from '../output/io.js'

@@ -3,9 +3,7 @@
  * `--data DIR`, `--in-memory`, or the default data dir, as `svc sandbox start` took them.
  */
 import { Flags } from '@oclif/core'
-import { configDir } from '../config/store.js'
-import { memoryRunDirs, panelProbe, runDir, runState } from '../services/sandbox-runfile.js'
-import { join } from 'node:path'
+import { memoryRunDirs, panelProbe, runDir, runState, sandboxDataDir } from '../services/sandbox-runfile.js'
 
 export const sandboxTargetFlags = {
   data: Flags.string({ description: 'The data directory the sandbox was started with (default: <config dir>/sandbox).', helpValue: 'DIR', exclusive: ['in-memory'] }),
@@ -24,7 +22,7 @@ export interface SandboxTarget {
 
 export function sandboxTarget(flags: { data?: string; 'in-memory'?: boolean }, env: NodeJS.ProcessEnv): SandboxTarget {
   const inMemory = Boolean(flags['in-memory'])
-  const dataDir = inMemory ? undefined : (flags.data ?? join(configDir(env), 'sandbox'))
+  const dataDir = sandboxDataDir({ dataDir: flags.data, inMemory, env })
   return {
     dir: runDir({ dataDir, inMemory, env }),
     dataDir,

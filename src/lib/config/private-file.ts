@@ -9,11 +9,12 @@
  * symlink itself rather than what it points to. Those are refused with a NotARegularFileError
  * before anything is written (checked again just before the rename), and the path is left as it
  * was. Refusing a symlink rather than writing through it is deliberate: following a link someone
- * else planted in a shared directory is how a secret lands where they chose.
+ * else planted in a shared directory is how a secret lands where they chose (assertSecretLink,
+ * the rule config.json follows too).
  */
 import { randomBytes } from 'node:crypto'
-import { closeSync, lstatSync, openSync, renameSync, rmSync, type Stats, writeFileSync } from 'node:fs'
-import { basename, dirname, join } from 'node:path'
+import { closeSync, existsSync, lstatSync, openSync, readlinkSync, renameSync, rmSync, type Stats, writeFileSync } from 'node:fs'
+import { basename, dirname, join, resolve } from 'node:path'
 
 export type NotRegularKind = 'symlink' | 'directory' | 'fifo' | 'device' | 'socket' | 'other'
 
@@ -38,8 +39,44 @@ function kindOf(st: Stats): NotRegularKind | undefined {
   return 'other'
 }
 
+/**
+ * A symbolic link a secret is not written through: `target` is where it leads, `dangling` says it
+ * leads nowhere (else it leads out of the directory svc may follow links in, or there is none).
+ */
+export class SecretLinkError extends NotARegularFileError {
+  constructor(
+    path: string,
+    readonly target: string,
+    readonly dangling: boolean,
+  ) {
+    super(path, 'symlink')
+  }
+}
+
+/**
+ * The one symlink rule for every file that holds a secret: it is never written through a link,
+ * except a link in `home` (svc's own config dir, 0700, where nobody else can plant one) to a file
+ * that exists inside `home`. Throws SecretLinkError for any other link; anything else at `path` is
+ * not this rule's business.
+ */
+export function assertSecretLink(path: string, home?: string): void {
+  let link: string
+  try {
+    if (!lstatSync(path).isSymbolicLink()) return
+    link = readlinkSync(path)
+  } catch {
+    return
+  }
+  const target = resolve(dirname(path), link)
+  const inside = home !== undefined && target.startsWith(`${resolve(home)}/`)
+  const exists = existsSync(target)
+  if (inside && exists) return
+  throw new SecretLinkError(path, target, inside && !exists)
+}
+
 /** Throws NotARegularFileError when something other than a regular file is at `path`; nothing there is fine. */
 export function assertReplaceable(path: string): void {
+  assertSecretLink(path)
   let st: Stats
   try {
     st = lstatSync(path)

@@ -5,8 +5,7 @@
  */
 import type { Environment } from '../contract/schemas.js'
 import { environmentOfKey, maskSecret } from './mask.js'
-import { CliError } from '../errors.js'
-import { EXIT } from '../contract/errors.js'
+import { CliError, EXIT } from '../errors.js'
 import { type Profile, ProfileStore, profileNotFound } from './store.js'
 
 /** The profiles `svc sandbox start` writes: its test key, and its live key. */

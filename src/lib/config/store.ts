@@ -1,14 +1,19 @@
 /**
  * Profiles, stored with conf under the user's config dir (`svc/config.json`), or `SVC_CONFIG_DIR`.
  * The directory is created 0700, the file 0600 and kept so on every write, since it holds API keys
- * and webhook secrets. conf is loaded lazily (it pulls in ajv).
+ * and webhook secrets. conf is the one way to the file, reading and writing (atomically, mode
+ * 0600); its `deserialize` is the one parser, which checks the shape by hand: conf's own `schema`
+ * would compile an ajv validator on every command, and the bundle leaves ajv out of conf
+ * (packaging/patches.js, conf-without-ajv) to keep start-up.
  */
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, statSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
-import { EXIT } from '../contract/errors.js'
-import { CliError, environmentFaultReason, UsageError } from '../errors.js'
+import { join } from 'node:path'
+import Conf from 'conf'
+import { CliError, environmentFaultReason, UsageError, EXIT } from '../errors.js'
+import { assertSecretLink, SecretLinkError } from './private-file.js'
 
+/** Every field is an optional string; a new one is a line here and a name in PROFILE_FIELDS. */
 export interface Profile {
   apiKey?: string
   baseUrl?: string
@@ -35,7 +40,7 @@ interface ShapeIssue {
   message: string
 }
 
-const PROFILE_FIELDS = ['apiKey', 'baseUrl', 'webhookSecret', 'relayUrl', 'relayToken'] as const
+const PROFILE_FIELDS = ['apiKey', 'baseUrl', 'webhookSecret', 'relayUrl', 'relayToken'] as const satisfies ReadonlyArray<keyof Profile>
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value)
@@ -98,11 +103,6 @@ export function configDir(env: NodeJS.ProcessEnv = process.env): string {
   return join(base, 'svc')
 }
 
-interface ConfLike {
-  store: ConfigData
-  path: string
-}
-
 /** Best effort: on a file system without modes (or a file owned by someone else) there is nothing better to do. */
 function tighten(path: string, mode: number): void {
   try {
@@ -151,74 +151,91 @@ function guardDir(dir: string): void {
 
 /**
  * Profiles hold keys: they are never written through a symbolic link that leads out of the
- * config dir or nowhere (a dangling link), where the file could land anywhere, readable by others.
+ * config dir or nowhere (a dangling link), where the file could land anywhere, readable by others
+ * (private-file.ts's rule for every secret file, with the config dir as svc's own home).
  */
 function refuseForeignLink(dir: string, file: string): void {
-  let link: string
   try {
-    if (!lstatSync(file).isSymbolicLink()) return
-    link = readlinkSync(file)
-  } catch {
-    return
+    assertSecretLink(file, dir)
+  } catch (error) {
+    if (!(error instanceof SecretLinkError)) throw error
+    throw new CliError(`The config file ${file} is a symbolic link to ${error.target}, ${error.dangling ? 'which does not exist' : 'outside the config directory'}; svc does not write API keys through it.`, {
+      exitCode: EXIT.unexpected,
+      code: 'invalid_config',
+      hint: `Remove the link (svc writes a new file, mode 0600), or point SVC_CONFIG_DIR at a directory of its own.`,
+    })
   }
-  const target = resolve(dir, link)
-  const inside = target.startsWith(`${resolve(dir)}/`)
-  if (inside && existsSync(target)) return
-  throw new CliError(`The config file ${file} is a symbolic link to ${target}, ${inside ? 'which does not exist' : 'outside the config directory'}; svc does not write API keys through it.`, {
-    exitCode: EXIT.unexpected,
-    code: 'invalid_config',
-    hint: `Remove the link (svc writes a new file, mode 0600), or point SVC_CONFIG_DIR at a directory of its own.`,
-  })
+}
+
+/**
+ * conf over config.json: it reads the file through `parseConfig` (so a damaged file is refused
+ * before conf could fill in or rewrite anything) and writes it atomically, mode 0600. `defaults`
+ * only for a store being opened to write: conf writes them into a file that lacks them.
+ */
+function confAt(dir: string, opts: { tolerate?: string; defaults?: boolean; seen?: (data: ConfigData) => void }): Conf<ConfigData> {
+  const file = join(dir, 'config.json')
+  try {
+    return new Conf<ConfigData>({
+      cwd: dir,
+      configName: 'config',
+      configFileMode: 0o600,
+      ...(opts.defaults ? { defaults: { profiles: {} } } : {}),
+      clearInvalidConfig: false,
+      projectName: 'svc',
+      deserialize: (text) => {
+        const data = parseConfig(file, text, opts.tolerate) as ConfigData
+        opts.seen?.(data)
+        return data
+      },
+    })
+  } catch (error) {
+    if (error instanceof CliError) throw error
+    throw unreadableConfig(file, error)
+  }
 }
 
 export class ProfileStore {
-  private constructor(private readonly conf: ConfLike) {}
+  /** What a store that only reads saw, once (ProfileStore.read). */
+  private readonly snapshot: ConfigData
 
   /**
-   * The profiles for reading only (credential resolution on every API command): the same file
-   * parsed directly, without loading conf and ajv (a large part of start-up). Writing through it throws.
+   * `conf` only for a store that writes: every access reads the file again through it, so a change
+   * is made to what is on disk now (another store of the same run may have written since).
    */
-  static read(env: NodeJS.ProcessEnv = process.env): ProfileStore {
-    const path = join(configDir(env), 'config.json')
-    let data: ConfigData = { profiles: {} }
-    let text: string | undefined
-    try {
-      text = readFileSync(path, 'utf8')
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw unreadableConfig(path, error)
-    }
-    if (text !== undefined) {
-      data = { profiles: {}, ...parseConfig(path, text) }
-      tighten(path, 0o600)
-      guardDir(dirname(path))
-    }
-    return new ProfileStore({
-      path,
-      get store() {
-        return data
-      },
-      set store(_: ConfigData) {
-        throw new Error('ProfileStore.read() is read-only: use ProfileStore.open() to change profiles')
-      },
-    })
+  private constructor(
+    readonly path: string,
+    seen: Partial<ConfigData> | undefined,
+    private readonly conf?: Conf<ConfigData>,
+  ) {
+    this.snapshot = { profiles: {}, ...seen }
   }
 
   /**
-   * The profiles for reading and writing. A file of the wrong shape is refused before conf sees it
-   * (conf would rewrite some of them with its defaults). `tolerate` names the one profile whose
-   * bad fields may be ignored, so that `svc profiles remove NAME` can drop a damaged profile.
+   * The profiles for reading only (credential resolution on every API command). No file means no
+   * profiles, and nothing is created (conf would make the directory, with the umask's mode).
+   * Writing through it throws.
+   */
+  static read(env: NodeJS.ProcessEnv = process.env): ProfileStore {
+    const dir = configDir(env)
+    const path = join(dir, 'config.json')
+    if (!existsSync(path)) return new ProfileStore(path, undefined)
+    // What conf's one read of the file parsed (its `store` would read the file again).
+    let seen: ConfigData | undefined
+    confAt(dir, { seen: (data) => (seen = data) })
+    const store = new ProfileStore(path, seen)
+    tighten(path, 0o600)
+    guardDir(dir)
+    return store
+  }
+
+  /**
+   * The profiles for reading and writing. A file of the wrong shape is refused before conf writes
+   * anything. `tolerate` names the one profile whose bad fields may be ignored, so that
+   * `svc profiles remove NAME` can drop a damaged profile.
    */
   static async open(env: NodeJS.ProcessEnv = process.env, opts: { tolerate?: string } = {}): Promise<ProfileStore> {
     const dir = configDir(env)
-    const file = join(dir, 'config.json')
-    let text: string | undefined
-    try {
-      text = readFileSync(file, 'utf8')
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw unreadableConfig(file, error)
-    }
-    if (text !== undefined) parseConfig(file, text, opts.tolerate)
-    refuseForeignLink(dir, file)
+    refuseForeignLink(dir, join(dir, 'config.json'))
     if (!existsSync(dir)) {
       try {
         mkdirSync(dir, { recursive: true, mode: 0o700 })
@@ -230,41 +247,24 @@ export class ProfileStore {
     } else {
       guardDir(dir)
     }
-    const { default: Conf } = await import('conf')
-    let conf: ConfLike
-    try {
-      conf = new Conf<ConfigData>({
-        cwd: dir,
-        configName: 'config',
-        configFileMode: 0o600,
-        defaults: { profiles: {} },
-        clearInvalidConfig: false,
-        projectName: 'svc',
-      }) as unknown as ConfLike
-    } catch (error) {
-      throw unreadableConfig(join(dir, 'config.json'), error)
-    }
+    const conf = confAt(dir, { tolerate: opts.tolerate, defaults: true })
     // A file written by an older version or copied around may be wider than 0600.
     if (existsSync(conf.path)) tighten(conf.path, 0o600)
-    return new ProfileStore(conf)
-  }
-
-  get path(): string {
-    return this.conf.path
+    return new ProfileStore(conf.path, undefined, conf)
   }
 
   get data(): ConfigData {
-    return this.conf.store
+    return this.conf ? this.conf.store : this.snapshot
   }
 
   /** The default profile's name, only when that profile still exists. */
   get defaultProfile(): string | undefined {
-    const name = this.conf.store.defaultProfile
+    const name = this.data.defaultProfile
     return name !== undefined && this.get(name) ? name : undefined
   }
 
   get(name: string): Profile | undefined {
-    const profiles = this.conf.store.profiles ?? {}
+    const profiles = this.data.profiles ?? {}
     if (!Object.hasOwn(profiles, name)) return undefined
     // Only a profile being removed despite a bad shape (open's `tolerate`) can be anything but an object.
     const profile = profiles[name] as unknown
@@ -272,7 +272,7 @@ export class ProfileStore {
   }
 
   names(): string[] {
-    return Object.keys(this.conf.store.profiles ?? {}).sort()
+    return Object.keys(this.data.profiles ?? {}).sort()
   }
 
   /** Gets a profile the user named, or fails with exit 3 and the known names. */
@@ -285,8 +285,8 @@ export class ProfileStore {
   /** Replaces a profile as a whole. */
   save(name: string, profile: Profile): void {
     assertProfileName(name)
-    const profiles = { ...(this.conf.store.profiles ?? {}), [name]: withoutEmpty(profile) }
-    this.write({ ...this.conf.store, profiles })
+    const profiles = { ...(this.data.profiles ?? {}), [name]: withoutEmpty(profile) }
+    this.write({ ...this.data, profiles })
   }
 
   /** Merges fields into a profile (creating it); a field given as undefined is removed. */
@@ -301,30 +301,31 @@ export class ProfileStore {
   }
 
   remove(name: string): boolean {
-    const profiles = { ...(this.conf.store.profiles ?? {}) }
+    const profiles = { ...(this.data.profiles ?? {}) }
     if (!Object.hasOwn(profiles, name)) return false
     delete profiles[name]
-    const next: ConfigData = { ...this.conf.store, profiles }
+    const next: ConfigData = { ...this.data, profiles }
     if (next.defaultProfile === name) delete next.defaultProfile
     this.write(next)
     return true
   }
 
   setDefault(name: string | undefined): void {
-    const next: ConfigData = { ...this.conf.store }
+    const next: ConfigData = { ...this.data }
     if (name === undefined) delete next.defaultProfile
     else next.defaultProfile = name
     this.write(next)
   }
 
   private write(data: ConfigData): void {
+    if (!this.conf) throw new Error('ProfileStore.read() is read-only: use ProfileStore.open() to change profiles')
     try {
       this.conf.store = data
     } catch (error) {
-      throw configUnwritable(this.conf.path, error) ?? error
+      throw configUnwritable(this.path, error) ?? error
     }
     // conf already writes with configFileMode; this also covers a file someone widened by hand.
-    tighten(this.conf.path, 0o600)
+    tighten(this.path, 0o600)
   }
 }
 

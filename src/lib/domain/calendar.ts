@@ -76,11 +76,6 @@ export function localDate(instant: Date, timeZone: string): CivilDate {
   return { year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate() }
 }
 
-/** `HH:MM:SS` of `instant` in `timeZone` (tests and labels). */
-export function localTimeOfDay(instant: Date, timeZone: string): string {
-  return new Date(wallMs(instant.getTime(), timeZone)).toISOString().slice(11, 19)
-}
-
 function civilMs(date: CivilDate): number {
   const d = new Date(0)
   d.setUTCFullYear(date.year, date.month - 1, date.day)
@@ -144,12 +139,6 @@ export function nextPeriodFirstDay(first: CivilDate, unit: PeriodUnit): CivilDat
   if (unit === 'day') return addDays(first, 1)
   if (unit === 'week') return addDays(first, 7)
   return first.month === 12 ? { year: first.year + 1, month: 1, day: 1 } : { year: first.year, month: first.month + 1, day: 1 }
-}
-
-/** The period of `unit` in `timeZone` that holds `instant`. */
-export function periodOf(instant: Date, unit: PeriodUnit, timeZone: string): Period {
-  const first = periodFirstDay(localDate(instant, timeZone), unit)
-  return { start: startOfDay(first, timeZone), end: startOfDay(nextPeriodFirstDay(first, unit), timeZone) }
 }
 
 /**

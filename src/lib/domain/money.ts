@@ -40,16 +40,6 @@ export function formatBRL(cents: number): string {
   return `${negative ? '-' : ''}R$ ${grouped},${centavos}`
 }
 
-/** Parses `R$ 1.234,56`, `1234,56` or `1234.56` back to centavos; undefined when it is not money. */
-export function parseBRL(text: string): number | undefined {
-  // `1234.56` (a dot and exactly two digits, no grouping) is a decimal point; `1.234` is grouping.
-  const m = /^\s*(-)?\s*(?:R\$\s*)?(?:(\d{1,3}(?:\.\d{3})*|\d+)(?:,(\d{2}))?|(\d+)\.(\d{2}))\s*$/.exec(text)
-  if (!m) return undefined
-  const reais = Number((m[2] ?? m[4]!).replaceAll('.', ''))
-  const cents = reais * 100 + Number(m[3] ?? m[5] ?? '0')
-  return m[1] ? -cents : cents
-}
-
 /** Basis points as a percentage: 199 → `1,99%`. */
 export function formatBps(bps: number): string {
   return `${(bps / 100).toFixed(2).replace('.', ',')}%`

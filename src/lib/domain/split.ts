@@ -15,7 +15,7 @@ export type SplitPart = {
   txId?: string
 }
 
-export function divide(netInCents: number, shares: readonly SplitShare[]): SplitPart[] {
+export function divideShares(netInCents: number, shares: readonly SplitShare[]): SplitPart[] {
   const parts = shares.map((s) => ({ wallet: s.wallet, shareBps: s.shareBps, amountInCents: Math.floor((netInCents * s.shareBps) / 10_000) }))
   const rest = netInCents - parts.reduce((sum, p) => sum + p.amountInCents, 0)
   if (parts.length > 0) parts[0]!.amountInCents += rest

@@ -6,8 +6,7 @@
  */
 import type { Readable } from 'node:stream'
 import { StringDecoder } from 'node:string_decoder'
-import { EXIT } from '../contract/errors.js'
-import { CliError } from '../errors.js'
+import { CliError, EXIT } from '../errors.js'
 
 /** Ctrl-C or Ctrl-D at a prompt. Exit 2, like gh's cancel. */
 export class PromptCancelled extends CliError {

@@ -12,10 +12,9 @@
 import { parseArgs } from 'node:util'
 import { type Credentials, resolveCredentials } from '../config/resolve.js'
 import { onConfigWarning } from '../config/store.js'
-import { isLoopbackHost } from '../net/loopback.js'
+import { isLoopbackHost, isLoopbackUrl } from '../net/loopback.js'
 import { chooseTools, serveMcp } from './server.js'
 import { McpSession } from './session.js'
-import { isLocalUrl } from './tools.js'
 
 export interface StartOptions {
   credentials: Credentials
@@ -92,7 +91,7 @@ export async function fastMcp(o: { argv: string[]; env: NodeJS.ProcessEnv; versi
   if (credentials.envOverride) return false
   const only = flags.tools?.split(',')
   try {
-    chooseTools({ environment: credentials.environment, sandbox: isLocalUrl(credentials.baseUrl), allowLiveWrites: flags.allowLiveWrites, only })
+    chooseTools({ environment: credentials.environment, sandbox: isLoopbackUrl(credentials.baseUrl), allowLiveWrites: flags.allowLiveWrites, only })
   } catch {
     return false
   }

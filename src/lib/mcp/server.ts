@@ -14,10 +14,11 @@ import type { Readable, Writable } from 'node:stream'
 import * as z from 'zod'
 import type { Environment, ErrorDetail } from '../contract/schemas.js'
 import { CliError, UsageError } from '../errors.js'
+import { isLoopbackUrl } from '../net/loopback.js'
 import { errorResult, successResult, type ToolResult } from './results.js'
 import { answerInitializeEarly } from './early-initialize.js'
 import type { McpSession } from './session.js'
-import { inputOf, isLocalUrl, loadContract, TOOLS, type ToolDef } from './tools.js'
+import { inputOf, loadContract, TOOLS, type ToolDef } from './tools.js'
 
 export interface ToolChoice {
   /** The key's environment. */
@@ -181,7 +182,7 @@ export async function serveMcp(opts: McpServeOptions): Promise<void> {
   const { session } = opts
   const choice: ToolChoice = {
     environment: session.credentials.environment,
-    sandbox: isLocalUrl(session.credentials.baseUrl),
+    sandbox: isLoopbackUrl(session.credentials.baseUrl),
     allowLiveWrites: opts.allowLiveWrites,
     only: opts.only,
   }

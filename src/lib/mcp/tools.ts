@@ -15,7 +15,7 @@ import { formatBps, formatBRL } from '../domain/money.js'
 import { isRelativeInstant, parseDuration, parseInstant } from '../domain/time.js'
 import { ApiError, UsageError } from '../errors.js'
 import { isHttpUrl } from '../contract/url.js'
-import { isLoopbackHost } from '../net/loopback.js'
+import { isLoopbackUrl } from '../net/loopback.js'
 import { inToolWords } from './wording.js'
 import type { ToolOutput } from './results.js'
 import type { McpSession } from './session.js'
@@ -111,9 +111,6 @@ const CHARGE_FIELDS = 'description, payerName, externalId and metadata'
 const setWebhookWords = (env: string) => `set one with set_webhook {"url": …, "env": "${env}"}`
 
 const envArg = (what: string) => z.enum(['test', 'live']).optional().describe(`${what} (default: the key's). "live" needs svc mcp started with --allow-live-writes.`)
-
-/** A base URL on this machine: where a local sandbox runs. */
-export const isLocalUrl = (baseUrl: string): boolean => isLoopbackHost(new URL(baseUrl).hostname)
 
 export const TOOLS: readonly ToolDef[] = [
   tool({
@@ -272,7 +269,7 @@ export const TOOLS: readonly ToolDef[] = [
       const { eventId } = await client.testWebhook().catch(async (err: unknown) => {
         if (!(err instanceof ApiError) || err.status !== 404) throw err
         const { baseUrl, environment } = s.credentials
-        const hint = isLocalUrl(baseUrl)
+        const hint = isLoopbackUrl(baseUrl)
           ? `No webhook URL is set for the ${environment} environment of the local sandbox: ${setWebhookWords(environment)}.`
           : `No webhook URL is set for the ${environment} environment: the user sets it in the service's panel (API, Webhook).`
         throw new ApiError({ status: err.status, code: err.apiCode, message: err.message, details: err.details, requestId: err.requestId, hint })
@@ -586,7 +583,7 @@ export const TOOLS: readonly ToolDef[] = [
       }),
     async run(args, s) {
       const [{ collectStatus }, { defaultEventsDbPath }] = await useCases.status()
-      const local = isLocalUrl(s.credentials.baseUrl)
+      const local = isLoopbackUrl(s.credentials.baseUrl)
       const report = await collectStatus({
         client: await s.client(),
         sinceMs: parseDuration(args.since ?? '24h')!,

@@ -14,3 +14,8 @@ export function isLoopbackHost(host: string): boolean {
 export function isLoopbackPeer(address: string | undefined): boolean {
   return address !== undefined && address !== 'localhost' && isLoopbackHost(address)
 }
+
+/** Whether a URL (a base URL: where a local sandbox runs) points at this machine. */
+export function isLoopbackUrl(url: string): boolean {
+  return isLoopbackHost(new URL(url).hostname)
+}

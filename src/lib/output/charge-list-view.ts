@@ -12,8 +12,6 @@ import { paintStatus } from './charge-view.js'
 import { safeText } from './safe-text.js'
 import { type Column, middleTruncate, streamingTable, truncate } from './table.js'
 
-export const TSV_COLUMNS = ['id', 'status', 'amountInCents', 'externalId', 'createdAt'] as const
-
 /** A TSV field: a tab, newline or other control character in a value is escaped, never breaks the row. */
 const field = (s: string | undefined) => safeText(s ?? '', 'tsv')
 

@@ -4,9 +4,9 @@
  * form keeps the API's raw values (centavos, RFC 3339) so scripts can cut and compare them.
  */
 import type { Charge } from '../contract/schemas.js'
-import type { Split } from '../contract/split-charges.js'
 import { STATUS_TONE } from '../domain/charge-states.js'
 import { formatBps, formatBRL } from '../domain/money.js'
+import { splitOf } from '../contract/charge-split.js'
 import { formatLocalTime, relativeTime } from '../domain/time.js'
 import { environmentBadge, type Paint, TONE_STYLE } from './color.js'
 import { safeText } from './safe-text.js'
@@ -62,11 +62,6 @@ export function chargeFields(charge: Charge, paint: Paint, now: Date = new Date(
   }
   fields.push(['Created', when(charge.createdAt, now, true)])
   return fields
-}
-
-/** A split charge's division (absent on other charges). */
-export function splitOf(charge: Charge): Split | undefined {
-  return (charge as Charge & { split?: Split }).split
 }
 
 export function labelled(fields: Array<[string, string]>, paint: Paint): string {

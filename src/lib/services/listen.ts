@@ -5,7 +5,7 @@
  */
 import type { ApiClient } from '../api/types.js'
 import type { Credentials } from '../config/resolve.js'
-import { UsageError } from '../errors.js'
+import { CliError, EXIT, UsageError } from '../errors.js'
 import type { IO } from '../output/io.js'
 import { painter } from '../output/color.js'
 import { loadView } from '../tui/mount/load-view.js'
@@ -18,8 +18,6 @@ import { deliveryLine } from '../webhooks/ndjson.js'
 import { type RegisterDeps, type Registration, registerListener, registrationNotes, registrationSummary, restoreWebhookUrls } from './listener-webhook-url.js'
 import { replayEvent } from '../webhooks/replay.js'
 import { type RelayEnd, RelaySource, type RelayStatus, type Timers } from '../webhooks/relay-source.js'
-import { CliError } from '../errors.js'
-import { EXIT } from '../contract/errors.js'
 import { shutdownSignal } from './shutdown.js'
 
 export interface ListenRunOptions {

@@ -4,8 +4,7 @@
  * src/commands/relay/ map flags to these inputs and print what they return.
  */
 import { configDir } from '../config/store.js'
-import { CliError, UsageError } from '../errors.js'
-import { EXIT } from '../contract/errors.js'
+import { CliError, EXIT, UsageError } from '../errors.js'
 import { parseEventFilter } from '../webhooks/event-filter.js'
 import { parseDuration } from '../domain/time.js'
 import { parseMatchRule } from '../relay/routing.js'

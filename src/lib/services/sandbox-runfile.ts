@@ -14,8 +14,7 @@ import { randomBytes } from 'node:crypto'
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync, unlinkSync, writeSync } from 'node:fs'
 import { join } from 'node:path'
 import { configDir } from '../config/store.js'
-import { EXIT } from '../contract/errors.js'
-import { CliError } from '../errors.js'
+import { CliError, EXIT } from '../errors.js'
 import { writePrivateFile } from '../config/private-file.js'
 
 export const RUN_FILE = 'sandbox.pid.json'
@@ -48,10 +47,14 @@ export type Probe = (baseUrl: string) => Promise<{ kind: 'sandbox'; instance?: s
 /** Why a run file does not name a running sandbox. */
 export type StaleReason = 'dead' | 'reused' | 'unproven'
 
+/** A sandbox's data dir: the one given (--data), else `sandbox` in the config dir; none in memory. */
+export function sandboxDataDir(opts: { dataDir?: string; inMemory?: boolean; env: NodeJS.ProcessEnv }): string | undefined {
+  return opts.inMemory ? undefined : (opts.dataDir ?? join(configDir(opts.env), 'sandbox'))
+}
+
 /** Where the run file of a sandbox lives: its data dir, or the in-memory sandboxes' own dir. */
 export function runDir(opts: { dataDir?: string; inMemory?: boolean; env: NodeJS.ProcessEnv }): string {
-  if (opts.inMemory) return join(configDir(opts.env), 'sandbox-memory')
-  return opts.dataDir ?? join(configDir(opts.env), 'sandbox')
+  return sandboxDataDir(opts) ?? join(configDir(opts.env), 'sandbox-memory')
 }
 
 export function isAlive(pid: number): boolean {

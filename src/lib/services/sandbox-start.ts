@@ -6,12 +6,12 @@
  */
 import { existsSync, readdirSync, renameSync, rmdirSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
-import { configDir, ProfileStore } from '../config/store.js'
+import { ProfileStore } from '../config/store.js'
 import { CliError, UsageError } from '../errors.js'
 import type { RunningSandbox } from '../sandbox/types.js'
 import { SANDBOX_LIVE_PROFILE, SANDBOX_PROFILE } from '../config/profiles.js'
 import { packageVersion } from '../config/package.js'
-import { LOG_FILE, PENDING_LOG_PREFIX, type RunClaim, type RunInfo, claimRunFile, extraMemoryRunDir, panelProbe, runDir } from './sandbox-runfile.js'
+import { LOG_FILE, PENDING_LOG_PREFIX, type RunClaim, type RunInfo, claimRunFile, extraMemoryRunDir, panelProbe, runDir, sandboxDataDir } from './sandbox-runfile.js'
 import { parseWebhookFaults, type WebhookFaultRates, WebhookFaultsError } from '../sandbox/faults/spec.js'
 
 export interface LocalSandboxOptions {
@@ -92,7 +92,7 @@ export interface SandboxReady {
  * library's `startSandbox` (public/sandbox.ts) is the third, for tests in other projects.
  */
 export async function runSandboxStart(opts: LocalSandboxOptions): Promise<StartedSandbox> {
-  const dataDir = opts.inMemory ? undefined : (opts.dataDir ?? join(configDir(opts.env), 'sandbox'))
+  const dataDir = sandboxDataDir(opts)
   // A state file is read and checked before anything starts: a bad one exits 2 with nothing touched.
   const state =
     opts.stateFile === undefined

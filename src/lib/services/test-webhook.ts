@@ -7,9 +7,8 @@
  * account` shows the same words next to "(inactive)".
  */
 import type { ApiClient } from '../api/types.js'
-import { EXIT } from '../contract/errors.js'
 import type { Environment, WebhookTestResponse } from '../contract/schemas.js'
-import { CliError } from '../errors.js'
+import { CliError, EXIT } from '../errors.js'
 import { shellWord } from '../output/shell-word.js'
 
 export interface WebhookTestTarget {

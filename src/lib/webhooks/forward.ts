@@ -13,13 +13,14 @@ import { EVENT_TYPES } from '../contract/event-types.js'
 import { LIMITS } from '../contract/limits.js'
 import { UsageError } from '../errors.js'
 import { OutboundClient, OutboundError } from '../net/outbound.js'
+import { withHttpScheme } from '../net/url.js'
 import { matchesEventFilter, parseEventFilter } from './event-filter.js'
 
 /** `localhost:3000` → `http://localhost:3000/`; a path is kept; other schemes are refused. */
 export function parseForwardUrl(input: string, field = 'forward', prefix = ''): URL {
   const text = input.trim()
   if (!text) throw new UsageError(`${prefix}The forward URL is empty.`, { field, hint: 'Pass the address of your app, e.g. --forward localhost:3000/webhooks.' })
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text.replace(/^\/\//, '')}`
+  const withScheme = withHttpScheme(text)
   let url: URL
   try {
     url = new URL(withScheme)

@@ -4,9 +4,8 @@
  * fresh timestamp (so that the app's own 300 s check passes); otherwise the original headers go
  * as they were and the caller warns.
  */
-import { EXIT } from '../contract/errors.js'
 import { WEBHOOK_HEADERS } from '../contract/event-types.js'
-import { CliError, UsageError } from '../errors.js'
+import { CliError, UsageError, EXIT } from '../errors.js'
 import type { LoggedDelivery, EventStore } from './event-store.js'
 import { summarizeEvent } from './event-summary.js'
 import { type Forwarder, type ForwardResult, type ForwardTarget, forwardedHeaders, loggedTarget, parseForwardUrl, targetFor } from './forward.js'

@@ -24,6 +24,8 @@ const BAD_SHAPES: Array<{ text: string; field: string }> = [
   { text: 'null', field: '(the whole file)' },
   { text: '{"profiles":{"ok":{"apiKey":"svc_test_x"},"x":null}}', field: 'profiles.x' },
   { text: '{"profiles":{"x":{"apiKey":"svc_test_x","baseUrl":null}}}', field: 'profiles.x.baseUrl' },
+  { text: '{"profiles":{"x":{"relayUrl":["wss://r"]}}}', field: 'profiles.x.relayUrl' },
+  { text: '{"profiles":{"x":{"relayToken":42}}}', field: 'profiles.x.relayToken' },
 ]
 
 describe('a config file of the wrong shape', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { formatInZone, isValidTimeZone, periodOf, periodsBetween, startOfDay } from '../../../src/lib/domain/calendar.js'
+import { formatInZone, isValidTimeZone, periodsBetween, startOfDay } from '../../../src/lib/domain/calendar.js'
 import { parseOperatorDate } from '../../../src/lib/domain/operator-dates.js'
 
 const SP = 'America/Sao_Paulo'
@@ -16,11 +16,13 @@ describe('calendar', () => {
   })
 
   it('a week starts on Monday, a month on its first day, in the zone', () => {
-    const p = periodOf(new Date('2026-11-26T02:00:00Z'), 'week', SP) // Wednesday 25 Nov, 23:00 in São Paulo
-    expect(formatInZone(p.start, SP)).toBe('2026-11-23T00:00:00-03:00')
-    expect(formatInZone(p.end, SP)).toBe('2026-11-30T00:00:00-03:00')
-    const m = periodOf(new Date('2026-12-01T02:00:00Z'), 'month', SP)
-    expect(formatInZone(m.start, SP)).toBe('2026-11-01T00:00:00-03:00')
+    const until = startOfDay({ year: 2027, month: 1, day: 15 }, SP)
+    const weeks = periodsBetween(new Date('2026-11-26T02:00:00Z'), until, 'week', SP) // from Wednesday 25 Nov, 23:00 in São Paulo
+    expect(formatInZone(weeks[0]!.end, SP)).toBe('2026-11-30T00:00:00-03:00')
+    expect(formatInZone(weeks[1]!.end, SP)).toBe('2026-12-07T00:00:00-03:00')
+    const months = periodsBetween(new Date('2026-12-01T02:00:00Z'), until, 'month', SP) // 30 Nov, 23:00 in São Paulo
+    expect(formatInZone(months[0]!.end, SP)).toBe('2026-12-01T00:00:00-03:00')
+    expect(formatInZone(months[1]!.end, SP)).toBe('2027-01-01T00:00:00-03:00')
   })
 
   it('periodsBetween cuts the first and last period at the range', () => {

@@ -5,8 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { z } from 'zod'
-import { EXIT } from '../../../src/lib/contract/errors.js'
-import { ApiError, NetworkError, UsageError } from '../../../src/lib/errors.js'
+import { ApiError, NetworkError, UsageError, EXIT } from '../../../src/lib/errors.js'
 import { errorResult, successResult } from '../../../src/lib/mcp/results.js'
 import { argumentIssues, chooseTools } from '../../../src/lib/mcp/server.js'
 import { inputOf, TOOLS } from '../../../src/lib/mcp/tools.js'

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isLoopbackHost, isLoopbackPeer } from '../../../src/lib/net/loopback.js'
+import { isLoopbackHost, isLoopbackPeer, isLoopbackUrl } from '../../../src/lib/net/loopback.js'
 
 describe('isLoopbackHost', () => {
   it('keeps every spelling of this machine', () => {
@@ -16,5 +16,13 @@ describe('isLoopbackPeer', () => {
   })
   it('refuses other peers, and a socket with no address', () => {
     for (const a of [undefined, '', 'localhost', '192.168.0.10', '::ffff:10.0.0.1', '::']) expect(isLoopbackPeer(a), String(a)).toBe(false)
+  })
+})
+
+describe('isLoopbackUrl', () => {
+  it('is true for a base URL on this machine, false elsewhere', () => {
+    expect(isLoopbackUrl('http://127.0.0.1:8787')).toBe(true)
+    expect(isLoopbackUrl('http://[::1]:8787/v1')).toBe(true)
+    expect(isLoopbackUrl('https://api.example.com')).toBe(false)
   })
 })

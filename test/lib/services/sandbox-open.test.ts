@@ -6,8 +6,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { EXIT } from '../../../src/lib/contract/errors.js'
-import { CliError } from '../../../src/lib/errors.js'
+import { CliError, EXIT } from '../../../src/lib/errors.js'
 import { openerArgv, runSandboxOpen, type SandboxOpenOptions } from '../../../src/lib/services/sandbox-open.js'
 import { svc } from '../../helpers/cli.js'
 

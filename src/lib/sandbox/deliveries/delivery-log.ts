@@ -39,7 +39,8 @@ export interface StoredDelivery {
  */
 export type AttemptOutcome = Omit<AttemptRecord, 'attempt' | 'at'> & { at: number }
 
-export interface DeliveryFilter {
+/** A query of the delivery log: filters, newest first, a page (the panel API's and the library's lists). */
+export interface DeliveryQuery {
   environment?: Environment
   eventId?: string
   /** Newest first, at most this many (default 50, max 1000). */
@@ -204,7 +205,7 @@ export class DeliveryLog {
 
   // ------------------------------------------------------------ the panel's reads
 
-  list(filter: DeliveryFilter = {}): DeliveryRecord[] {
+  list(filter: DeliveryQuery = {}): DeliveryRecord[] {
     // 1001: the panel route asks one more than its largest page (1000) to learn whether another follows.
     const limit = Math.min(Math.max(1, Math.floor(filter.limit ?? 50)), 1001)
     const where: string[] = []

@@ -18,14 +18,13 @@ import { LIMITS } from '../../contract/limits.js'
 import type { SandboxClock } from '../engine/clock.js'
 import { GroupCommit } from '../store/group-commit.js'
 import type { EventSink, SandboxContext, StoredEvent } from '../types.js'
-import { type AttemptOutcome, type DeliveryFilter, DeliveryLog, type StoredDelivery } from './delivery-log.js'
+import { type AttemptOutcome, type DeliveryQuery, DeliveryLog, type StoredDelivery } from './delivery-log.js'
 import { type EndpointInfo, Endpoints } from './endpoints.js'
 import { DueTimers, nextRetryAt, ResourceLanes, windowEnd } from './schedule.js'
 import { type DeliverySender, deliveryHeaders, describeSendError, failureOfStatus, outboundSender, RESPONSE_SNIPPET } from './sender.js'
 import type { Environment } from '../../contract/schemas.js'
 
 export type { AttemptRecord, DeliveryRecord, DeliveryState } from '../../contract/panel.js'
-export type { DeliveryFilter } from './delivery-log.js'
 export type { EndpointInfo } from './endpoints.js'
 export type { DeliveryResponse, DeliverySender, OutgoingDelivery } from './sender.js'
 
@@ -166,7 +165,7 @@ export class WebhookDeliveries implements EventSink {
     return { eventId }
   }
 
-  list(filter: DeliveryFilter = {}): DeliveryRecord[] {
+  list(filter: DeliveryQuery = {}): DeliveryRecord[] {
     this.flushWrites()
     return this.store.list(filter)
   }

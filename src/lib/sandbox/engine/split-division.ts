@@ -8,6 +8,7 @@ import type { Charge } from '../../contract/schemas.js'
 import type { Split } from '../../contract/split-charges.js'
 import { SandboxApiError } from '../api-error.js'
 import { newBlockchainTxId } from '../store/ids.js'
+import { splitOf } from '../../contract/charge-split.js'
 import type { StoredEvent } from '../types.js'
 import { resourceEvent } from './resource-events.js'
 
@@ -18,10 +19,6 @@ export const SPLIT_FAILS_AMOUNT = 1404
 export const SPLIT_FAILURE_REASON = 'the transaction dividing the asset was not confirmed (simulated); the asset stays held'
 
 export type SplitOutcome = 'completed' | 'failed'
-
-export function splitOf(charge: Charge): Split | undefined {
-  return (charge as Charge & { split?: Split }).split
-}
 
 /** Whether the division is still to run: a settled charge whose split is pending (a refunded one never is). */
 export function divisionPending(charge: Charge): boolean {

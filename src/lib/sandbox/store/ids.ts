@@ -1,6 +1,7 @@
 /** Identifiers and secrets the sandbox hands out. */
 import { randomBytes, randomFillSync } from 'node:crypto'
 import type { Environment } from '../../contract/schemas.js'
+import { eventIdAt, instantHex } from '../../domain/event-id.js'
 
 // Random bytes are drawn from the system's generator 4 KiB at a time, each byte used once: a
 // creation needs three ids, and one call per id cost more than the rest of the id.
@@ -18,11 +19,6 @@ export function randomHex(bytes: number): string {
   return hex
 }
 
-/** An instant in ms as 12 hex characters (sorts like the instant until the year 10889). */
-function instantHex(ms: number): string {
-  return Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0').slice(-12)
-}
-
 /**
  * A charge id: 24 hex characters, the creation instant (ms, 12 hex) then the row's sequence
  * number (12 hex), so ids grow with creation and break ties of equal `createdAt` in the list
@@ -32,12 +28,8 @@ export function chargeId(createdMs: number, seq: number): string {
   return instantHex(createdMs) + seq.toString(16).padStart(12, '0').slice(-12)
 }
 
-/**
- * An event id: `evt_`, the event's instant (12 hex) and 48 random bits. Ids that grow with time
- * land at the end of the unique indexes of events and deliveries instead of on a random page each
- * (a third fewer pages written per creation).
- */
-export const newEventId = (atMs: number): string => `evt_${instantHex(atMs)}${randomHex(6)}`
+/** An event id (domain/event-id.ts): growing with time, a third fewer pages written per creation. */
+export const newEventId = (atMs: number): string => eventIdAt(atMs, randomHex(6))
 export const newRequestId = (): string => `req_${randomHex(12)}`
 export const newApiKey = (env: Environment): string => `svc_${env}_${randomHex(16)}`
 export const newWebhookSecret = (): string => `whsec_${randomHex(24)}`

@@ -13,7 +13,7 @@ import type { ChargeStatus } from '../../domain/charge-states.js'
 import { chargeId, newApiKey, newMerchantId, newWebhookSecret } from './ids.js'
 import { transaction } from './db.js'
 import { GroupCommit } from './group-commit.js'
-import type { AccountSettings, SandboxKey, StoredEvent } from '../types.js'
+import type { AccountSettings, StoredEvent } from '../types.js'
 
 export const DEFAULT_SETTINGS: AccountSettings = {
   feeBps: 199,
@@ -346,8 +346,4 @@ function toCharge(row: Row): StoredCharge {
 
 function toKey(row: Row): KeyRecord {
   return { key: row.key as string, environment: row.environment as Environment, revoked: Number(row.revoked) === 1, createdAt: row.created_at as string }
-}
-
-export function toSandboxKey(k: KeyRecord, mask: (s: string) => string): SandboxKey {
-  return { key: mask(k.key), environment: k.environment, revoked: k.revoked, createdAt: k.createdAt }
 }

@@ -122,25 +122,25 @@ function pretty(body: string): string {
 }
 
 /** The delivery log's filter, from the query string (`?type=charge.settled&state=failed`); unknown values are ignored. */
-export interface DeliveryFilter {
+export interface DeliveryViewFilter {
   type?: string
   state?: DeliveryViewState
 }
 
-export function deliveryFilter(q: URLSearchParams): DeliveryFilter {
+export function deliveryFilter(q: URLSearchParams): DeliveryViewFilter {
   const type = q.get('type') ?? ''
   const state = q.get('state') ?? ''
   return {
     ...((EVENT_TYPES as readonly string[]).includes(type) ? { type } : {}),
-    ...((DELIVERY_VIEW_STATES as readonly string[]).includes(state) ? { state: state as DeliveryFilter['state'] } : {}),
+    ...((DELIVERY_VIEW_STATES as readonly string[]).includes(state) ? { state: state as DeliveryViewFilter['state'] } : {}),
   }
 }
 
-export function filterDeliveries(deliveries: DeliveryRecord[], f: DeliveryFilter): DeliveryRecord[] {
+export function filterDeliveries(deliveries: DeliveryRecord[], f: DeliveryViewFilter): DeliveryRecord[] {
   return deliveries.filter((d) => (!f.type || d.type === f.type) && (!f.state || d.state === f.state))
 }
 
-export function deliveriesPage(deliveries: DeliveryRecord[], env: Environment, csrf: string, message?: string, filter: DeliveryFilter = {}): Safe {
+export function deliveriesPage(deliveries: DeliveryRecord[], env: Environment, csrf: string, message?: string, filter: DeliveryViewFilter = {}): Safe {
   const option = (value: string, selected: boolean) => html`<option value="${value}"${selected ? new Safe(' selected') : ''}>${value || 'any'}</option>`
   const filtered = filter.type !== undefined || filter.state !== undefined
   return html`<h1>Delivery log <span class="muted">(${env})</span></h1>${notice(message)}<p class="muted">Every event sent to your webhook URL: the body, your app's answer, each attempt. Resend sends the same event id with a fresh signature.</p>

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto'
 import { generatePixPayload } from '@brazilian-utils/brazilian-utils/generate-pix-payload'
 import type { Charge, SvcEvent } from '../../contract/schemas.js'
+import { eventIdAt } from '../../domain/event-id.js'
 import { computeAmount } from '../../domain/money.js'
 import { maskTaxNumber } from '../../domain/tax-number.js'
 import type { Environment } from '../../contract/schemas.js'
@@ -15,10 +16,6 @@ const HOUR_MS = 3_600_000
 
 export function hexId(bytes = 12): string {
   return randomBytes(bytes).toString('hex')
-}
-
-export function newEventId(): string {
-  return `evt_${hexId()}`
 }
 
 export interface EventContext {
@@ -64,7 +61,7 @@ export function settledCharge(ctx: EventContext): Charge {
 }
 
 export function chargeEvent(ctx: EventContext, type: string, charge: Charge): SvcEvent {
-  return { id: newEventId(), type, createdAt: iso(ctx.nowMs), environment: ctx.environment, data: { charge } }
+  return { id: eventIdAt(ctx.nowMs, hexId(6)), type, createdAt: iso(ctx.nowMs), environment: ctx.environment, data: { charge } }
 }
 
 /** Fields of the withdrawal record are "not shown" in the spec; this is a plausible read. */
@@ -80,7 +77,7 @@ export function withdrawalPaidEvent(ctx: EventContext): SvcEvent {
     createdAt: iso(ctx.nowMs - 5 * 60_000),
     updatedAt: iso(ctx.nowMs),
   }
-  return { id: newEventId(), type: 'withdrawal.paid', createdAt: iso(ctx.nowMs), environment: ctx.environment, data: { withdrawal } }
+  return { id: eventIdAt(ctx.nowMs, hexId(6)), type: 'withdrawal.paid', createdAt: iso(ctx.nowMs), environment: ctx.environment, data: { withdrawal } }
 }
 
 /** New types can be added (spec 6.3): the handler must answer 2xx and ignore the body. */
@@ -88,7 +85,7 @@ export const UNKNOWN_EVENT_TYPE = 'svc_check.unknown_type'
 
 export function unknownTypeEvent(ctx: EventContext): SvcEvent {
   return {
-    id: newEventId(),
+    id: eventIdAt(ctx.nowMs, hexId(6)),
     type: UNKNOWN_EVENT_TYPE,
     createdAt: iso(ctx.nowMs),
     environment: ctx.environment,

@@ -3,13 +3,14 @@
  * only. (Same rules as the listener's --forward, with messages that name the URL argument.)
  */
 import { UsageError } from '../../errors.js'
+import { withHttpScheme } from '../../net/url.js'
 
 const HINT = 'Give the URL your handler listens on, e.g. http://localhost:3000/webhooks.'
 
 export function parseEndpointUrl(input: string): URL {
   const text = input.trim()
   if (!text) throw new UsageError('The URL to check is empty.', { field: 'url', hint: HINT })
-  const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(text) ? text : `http://${text.replace(/^\/\//, '')}`
+  const withScheme = withHttpScheme(text)
   let url: URL
   try {
     url = new URL(withScheme)
