@@ -81,6 +81,11 @@ export interface TokenStatus {
   lastAckAt?: string
   /** Gaps not yet told to the listener. */
   untoldLost: number
+  /**
+   * The last heartbeat of this token's open stream (RFC 3339; serve beats at every ping and on
+   * connect), undefined once it closed cleanly. Older than 3 pings: the server died with it open.
+   */
+  connectedAt?: string
 }
 
 export interface RelayStatusSnapshot {
@@ -133,12 +138,16 @@ export interface RelayStore {
 
   /** The token's unacked deliveries with seq > afterSeq, in seq order, at most `limit`. */
   pending(token: string, afterSeq: number, limit: number): Promise<PendingDelivery[]>
+  /** How many deliveries wait for this token (unacked, its channel, after its startSeq): the `ready` frame's backlog. */
+  backlog(token: string): Promise<number>
   /** Counts one more send of these seqs to the token (for `attempt`). */
   markSent(token: string, seqs: number[]): Promise<void>
   /** Acks these seqs for the token (idempotent; seqs not the token's are ignored). */
   ack(token: string, seqs: number[], at: string): Promise<void>
   /** Returns and clears the untold lost count of the token. */
-  takeGap(token: string): Promise<{ lost: number; fromSeq?: number; toSeq?: number } | undefined>
+  takeGap(token: string): Promise<{ lost: number; fromSeq?: number; toSeq?: number; reason?: 'retention' | 'max_bytes' } | undefined>
+  /** Records (at = RFC 3339 heartbeat) or clears (undefined) that this token has an open stream, for `svc relay status`. */
+  markConnected(token: string, at: string | undefined): Promise<void>
 
   /** Deletes deliveries older than their channel's retention (or over maxBytes), recording gaps. */
   prune(now: Date, defaultRetentionMs: number): Promise<PruneResult>

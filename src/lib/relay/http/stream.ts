@@ -1,0 +1,188 @@
+/**
+ * One listener's open stream (`GET /v1/stream`): Server-Sent Events written as the wire says
+ * (contract/relay-stream.ts). It pumps the token's unacked deliveries in seq order from the
+ * store, skips (and acks) what the token's routing excludes, remembers what it sent and not yet
+ * saw acked, and sends that again after the backoff. Writes wait for `drain`, so a listener that
+ * reads slowly holds one page in memory, not the backlog.
+ */
+import type { ServerResponse } from 'node:http'
+import type { RelayClosing, RelayDelivery, RelayGap, RelayReady } from '../../contract/relay-stream.js'
+import { parseEvent } from './parse-event.js'
+import { routes } from '../routing.js'
+import type { PendingDelivery, RelayStore, TokenRecord } from '../store/types.js'
+
+const PAGE = 100
+
+export interface StreamHost {
+  store: RelayStore
+  now: () => number
+  redeliverMs: readonly number[]
+  onDelivered: (token: string, first: boolean) => void
+  onFiltered: (token: string, n: number) => void
+  onError: (err: unknown, stream: RelayStream) => void
+}
+
+interface Unacked {
+  due: number
+  sends: number
+}
+
+export class RelayStream {
+  /** The highest seq sent on this stream: the pump goes on from here. */
+  private cursor = 0
+  private readonly unacked = new Map<number, Unacked>()
+  private pumping = false
+  private again = false
+  closed = false
+  readonly openedAt: number
+
+  constructor(
+    readonly token: TokenRecord,
+    readonly address: string,
+    private readonly res: ServerResponse,
+    private readonly host: StreamHost,
+  ) {
+    this.openedAt = host.now()
+  }
+
+  get channel(): string {
+    return this.token.channel
+  }
+
+  /** Opens the stream: ready, any untold gap, then the backlog. */
+  async start(): Promise<void> {
+    const { store } = this.host
+    const backlog = await store.backlog(this.token.name)
+    this.write('ready', { token: this.token.name, channel: this.token.channel, backlog, serverTime: new Date(this.host.now()).toISOString() } satisfies RelayReady)
+    await this.tellGap()
+    this.pump()
+  }
+
+  async tellGap(): Promise<void> {
+    const gap = await this.host.store.takeGap(this.token.name)
+    if (!gap || this.closed) return
+    const frame: RelayGap = { lost: gap.lost, reason: gap.reason ?? 'retention', ...(gap.fromSeq ? { fromSeq: gap.fromSeq } : {}), ...(gap.toSeq ? { toSeq: gap.toSeq } : {}) }
+    this.write('gap', frame)
+  }
+
+  /** Sends what is new; a call while pumping makes the running pump go round once more. */
+  pump(): void {
+    if (this.closed) return
+    if (this.pumping) {
+      this.again = true
+      return
+    }
+    this.pumping = true
+    void this.drainPending()
+      .catch((err) => this.host.onError(err, this))
+      .finally(() => {
+        this.pumping = false
+      })
+  }
+
+  private async drainPending(): Promise<void> {
+    do {
+      this.again = false
+      for (;;) {
+        const page = await this.host.store.pending(this.token.name, this.cursor, PAGE)
+        if (this.closed) return
+        await this.sendPage(page, false)
+        if (page.length > 0) this.cursor = Math.max(this.cursor, page[page.length - 1]!.seq)
+        if (page.length < PAGE || this.closed) break
+      }
+    } while (this.again && !this.closed)
+  }
+
+  /** Sends again what this stream sent and did not see acked once its backoff passed. */
+  async redeliverDue(): Promise<void> {
+    if (this.closed || this.unacked.size === 0) return
+    const now = this.host.now()
+    let due = false
+    for (const u of this.unacked.values()) if (u.due <= now) due = true
+    if (!due) return
+    const seen = new Set<number>()
+    const resend: PendingDelivery[] = []
+    let after = 0
+    for (let done = false; !done; ) {
+      const page = await this.host.store.pending(this.token.name, after, PAGE)
+      for (const d of page) {
+        if (d.seq > this.cursor) {
+          done = true
+          break
+        }
+        seen.add(d.seq)
+        const u = this.unacked.get(d.seq)
+        if (u && u.due <= now) resend.push(d)
+      }
+      if (page.length < PAGE) done = true
+      else after = page[page.length - 1]!.seq
+    }
+    // Acked elsewhere (a replaced stream's late ack) or pruned: nothing to send again.
+    for (const seq of this.unacked.keys()) if (!seen.has(seq)) this.unacked.delete(seq)
+    if (this.closed) return
+    await this.sendPage(resend, true)
+  }
+
+  private async sendPage(page: PendingDelivery[], again: boolean): Promise<void> {
+    const sent: number[] = []
+    const excluded: number[] = []
+    for (const d of page) {
+      if (this.closed) break
+      if (!again && this.unacked.has(d.seq)) continue
+      if (!routes(this.token, d.eventType, parseEvent(d.body))) {
+        excluded.push(d.seq)
+        continue
+      }
+      const frame: RelayDelivery = { seq: d.seq, arrivedAt: d.arrivedAt, headers: d.headers, body: Buffer.from(d.body).toString('base64'), attempt: d.sends + 1 }
+      const prev = this.unacked.get(d.seq)
+      const sends = (prev?.sends ?? 0) + 1
+      const backoff = this.host.redeliverMs[Math.min(sends - 1, this.host.redeliverMs.length - 1)]!
+      this.unacked.set(d.seq, { sends, due: this.host.now() + backoff })
+      sent.push(d.seq)
+      this.host.onDelivered(this.token.name, d.sends === 0)
+      if (!this.write('delivery', frame, d.seq)) await this.drained()
+    }
+    if (sent.length > 0) await this.host.store.markSent(this.token.name, sent)
+    if (excluded.length > 0) {
+      await this.host.store.ack(this.token.name, excluded, new Date(this.host.now()).toISOString())
+      this.host.onFiltered(this.token.name, excluded.length)
+    }
+  }
+
+  acked(seqs: readonly number[]): void {
+    for (const s of seqs) this.unacked.delete(s)
+  }
+
+  ping(): void {
+    if (!this.closed) this.res.write(': ping\n\n')
+  }
+
+  close(reason: RelayClosing['reason'], message: string): void {
+    if (this.closed) return
+    this.write('closing', { reason, message } satisfies RelayClosing)
+    this.closed = true
+    this.res.end()
+  }
+
+  /** The client went away. */
+  gone(): void {
+    this.closed = true
+  }
+
+  private write(event: string, data: unknown, id?: number): boolean {
+    if (this.closed || this.res.destroyed) return true
+    return this.res.write(`event: ${event}\n${id !== undefined ? `id: ${id}\n` : ''}data: ${JSON.stringify(data)}\n\n`)
+  }
+
+  private drained(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        this.res.off('drain', done)
+        this.res.off('close', done)
+        resolve()
+      }
+      this.res.once('drain', done)
+      this.res.once('close', done)
+    })
+  }
+}
