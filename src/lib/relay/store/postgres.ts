@@ -56,6 +56,7 @@ import {
   RelayStoreConflict,
   RelayStoreUnavailable,
   type StoredDelivery,
+  type StreamLease,
   type TokenRecord,
   type TokenStatus,
 } from './types.js'
@@ -82,18 +83,6 @@ export interface PostgresStoreOptions {
 }
 
 export type LeaseLostReason = 'replaced' | 'revoked'
-
-/** One stream's hold on its token, across every instance on the store. */
-export interface StreamLease {
-  readonly token: string
-  readonly generation: number
-  /** False once another stream took the token (here or on another instance) or it was revoked. */
-  held(): boolean
-  /** Called once, when the lease is lost. */
-  onLost(cb: (reason: LeaseLostReason) => void): void
-  /** Lets the lease go (the stream ended); a later claim by anyone proceeds as usual. */
-  release(): Promise<void>
-}
 
 interface QueuedIngest {
   delivery: NewDelivery
