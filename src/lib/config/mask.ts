@@ -1,15 +1,15 @@
 import type { Environment } from '../contract/schemas.js'
 
-/** Secrets are never printed in full: `svc_test_…a1b2`, `whsec_…9f3c`. */
+/** Secrets are never printed in full: `svc_test_…a1b2`, `whsec_…9f3c`, `svcrelay_…x9Q_` (a relay listener token). */
 export function maskSecret(secret: string | undefined): string {
   if (!secret) return ''
-  const prefix = /^(svc_(?:live|test)_|whsec_)/.exec(secret)?.[1] ?? ''
+  const prefix = /^(svc_(?:live|test)_|whsec_|svcrelay_)/.exec(secret)?.[1] ?? ''
   const rest = secret.slice(prefix.length)
   if (rest.length <= 8) return `${prefix}…`
   return `${prefix}…${rest.slice(-4)}`
 }
 
-const SECRET_PREFIX = /^(?:svc_(?:live|test)_|whsec_)/i
+const SECRET_PREFIX = /^(?:svc_(?:live|test)_|whsec_|svcrelay_)/i
 /** The shortest secret part matched on its own (without its prefix): shorter ones are masked only whole. */
 const MIN_BARE_SECRET = 8
 
@@ -24,7 +24,7 @@ function echoPattern(secret: string): RegExp | undefined {
   const prefix = SECRET_PREFIX.exec(secret)?.[0] ?? ''
   const rest = secret.slice(prefix.length)
   const literal = (t: string) => t.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')
-  const body = rest.length >= MIN_BARE_SECRET ? `(?:svc_(?:live|test)_|whsec_)?${literal(rest)}` : literal(secret)
+  const body = rest.length >= MIN_BARE_SECRET ? `(?:svc_(?:live|test)_|whsec_|svcrelay_)?${literal(rest)}` : literal(secret)
   return new RegExp(body, 'gi')
 }
 
@@ -43,8 +43,8 @@ export function redact(text: string, secrets: Array<string | undefined>): string
   }
   // Key alphabets are not specified: allow _ and -.
   return out
-    .replace(/\b(?:svc_(?:live|test)_|whsec_)[A-Za-z0-9_-]{9,}/gi, (m) => maskSecret(m))
-    .replace(/\b(Bearer\s+)(?!svc_(?:live|test)_…|whsec_…)([^\s"',;]{8,})/gi, (_, lead: string, token: string) => `${lead}${maskSecret(token)}`)
+    .replace(/\b(?:svc_(?:live|test)_|whsec_|svcrelay_)[A-Za-z0-9_-]{9,}/gi, (m) => maskSecret(m))
+    .replace(/\b(Bearer\s+)(?!svc_(?:live|test)_…|whsec_…|svcrelay_…)([^\s"',;]{8,})/gi, (_, lead: string, token: string) => `${lead}${maskSecret(token)}`)
 }
 
 /** The key's prefix picks the environment (CLI.md); undefined for a key with neither prefix. */

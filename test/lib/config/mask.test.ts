@@ -54,3 +54,13 @@ describe('environmentOfKey', () => {
     expect(environmentOfKey('SVC_TEST_123')).toBeUndefined()
   })
 })
+
+describe('relay tokens (issue 37)', () => {
+  it('masks a svcrelay_ listener token found in any text, as keys are', () => {
+    const token = `svcrelay_${'Ab3_-'.repeat(8)}xyz`
+    expect(maskSecret(token)).toBe('svcrelay_…-xyz')
+    const line = redact(`connecting with ${token} failed`, [])
+    expect(line).not.toContain(token.slice(9))
+    expect(line).toContain('svcrelay_…')
+  })
+})

@@ -8,7 +8,7 @@ export default class RelayChannelRemove extends BaseCommand<typeof RelayChannelR
   static override summary = 'Remove a channel, its stored deliveries and its tokens.'
   static override description =
     'The ingress URL then answers 401 (as any unknown channel), open streams of its tokens are closed (`channel_removed`) within a second, ' + 'and its deliveries are deleted. Exit 4 when there is no such channel.'
-  static override examples = ['<%= config.bin %> relay channel remove team-test']
+  static override examples = ['<%= config.bin %> relay channel remove team-test', '<%= config.bin %> relay channel remove team-test --data /var/lib/svc-relay --json']
   static override args = { name: Args.string({ description: 'Channel name.', required: true }) }
   static override flags = { ...relayStoreFlags }
 

@@ -7,7 +7,7 @@ import { checkRelayName, revokeRelayToken, withRelayStore } from '../../../lib/s
 export default class RelayTokenRevoke extends BaseCommand<typeof RelayTokenRevoke, { name: string; revoked: true }> {
   static override summary = 'Revoke a listener token: its open stream is closed within a second, and it is refused from then on.'
   static override description = 'Idempotent (revoking a revoked token succeeds). Exit 4 when there is no token of that name. Its name stays taken.'
-  static override examples = ['<%= config.bin %> relay token revoke alice']
+  static override examples = ['<%= config.bin %> relay token revoke alice', '<%= config.bin %> relay token revoke alice --data /var/lib/svc-relay --json']
   static override args = { name: Args.string({ description: 'Token name.', required: true }) }
   static override flags = { ...relayStoreFlags }
 

@@ -100,7 +100,8 @@ export async function startRelayServer(opts: RelayServerOptions): Promise<RelayS
   const channelCache = new Map<string, { at: number; channel: ChannelRecord }>()
   let liveTokens: TokenRecord[] = []
   let stopping = false
-  let lastPrune = now()
+  // The first poll prunes (a relay restarted after a long stop has old deliveries to drop).
+  let lastPrune = Number.NEGATIVE_INFINITY
   const inflight = new Set<Promise<unknown>>()
 
   const streamHost = {
@@ -140,9 +141,9 @@ export async function startRelayServer(opts: RelayServerOptions): Promise<RelayS
 
   async function channelNamed(name: string): Promise<ChannelRecord | undefined> {
     const hit = channelCache.get(name)
-    if (hit && now() - hit.at < CHANNEL_CACHE_MS) return hit.channel
+    if (hit && performance.now() - hit.at < CHANNEL_CACHE_MS) return hit.channel
     const channel = await store.getChannel(name)
-    if (channel) channelCache.set(name, { at: now(), channel })
+    if (channel) channelCache.set(name, { at: performance.now(), channel })
     else channelCache.delete(name)
     if (channelCache.size > 10_000) channelCache.clear()
     return channel

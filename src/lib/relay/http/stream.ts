@@ -33,6 +33,8 @@ export class RelayStream {
   private readonly unacked = new Map<number, Unacked>()
   private pumping = false
   private again = false
+  /** Set once `ready` (and any gap) went out: no delivery may precede them. */
+  private live = false
   closed = false
   readonly openedAt: number
 
@@ -55,6 +57,7 @@ export class RelayStream {
     const backlog = await store.backlog(this.token.name)
     this.write('ready', { token: this.token.name, channel: this.token.channel, backlog, serverTime: new Date(this.host.now()).toISOString() } satisfies RelayReady)
     await this.tellGap()
+    this.live = true
     this.pump()
   }
 
@@ -67,7 +70,7 @@ export class RelayStream {
 
   /** Sends what is new; a call while pumping makes the running pump go round once more. */
   pump(): void {
-    if (this.closed) return
+    if (this.closed || !this.live) return
     if (this.pumping) {
       this.again = true
       return
@@ -95,11 +98,22 @@ export class RelayStream {
 
   /** Sends again what this stream sent and did not see acked once its backoff passed. */
   async redeliverDue(): Promise<void> {
-    if (this.closed || this.unacked.size === 0) return
+    if (this.closed || this.pumping || this.unacked.size === 0) return
     const now = this.host.now()
     let due = false
     for (const u of this.unacked.values()) if (u.due <= now) due = true
     if (!due) return
+    // One writer at a time: a wake-up during this waits for it (again), then pumps.
+    this.pumping = true
+    try {
+      await this.resend(now)
+    } finally {
+      this.pumping = false
+    }
+    if (this.again) this.pump()
+  }
+
+  private async resend(now: number): Promise<void> {
     const seen = new Set<number>()
     const resend: PendingDelivery[] = []
     let after = 0
