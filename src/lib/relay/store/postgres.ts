@@ -2,9 +2,9 @@
  * The relay's store on PostgreSQL (`svc relay serve --store postgres://…`): every durable thing
  * lives in the database, so several relay instances behind a load balancer serve one team.
  *
- * Group commit. `ingest` queues its delivery; while one ingest transaction is in flight, the
- * calls that arrive wait and then share the next one (up to MAX_BATCH), so a burst costs one
- * commit (one WAL flush) per batch, not per delivery. Each caller resolves only after COMMIT
+ * Group commit (group-commit.ts). `ingest` queues its delivery; the calls of one event-loop turn,
+ * and those that arrive while an ingest transaction is in flight, share the next one (up to
+ * MAX_BATCH), so a burst costs one commit (one WAL flush) per batch, not per delivery. Each caller resolves only after COMMIT
  * returned; a failed transaction rejects every caller in it with RelayStoreUnavailable (the
  * relay answers 503 and the service retries: nothing answered 2xx is lost; a commit whose answer
  * was lost with the connection may be stored and retried, a duplicate the listener's dedup by
@@ -44,6 +44,7 @@
  */
 import { randomUUID } from 'node:crypto'
 import type { Client, Pool, PoolClient } from 'pg'
+import { GroupCommit } from './group-commit.js'
 import { checkSchema, type Queryable } from './postgres-schema.js'
 import { redactSecretIn } from './postgres-url.js'
 import {
@@ -83,12 +84,6 @@ export interface PostgresStoreOptions {
 }
 
 export type LeaseLostReason = 'replaced' | 'revoked'
-
-interface QueuedIngest {
-  delivery: NewDelivery
-  resolve: (d: StoredDelivery) => void
-  reject: (err: unknown) => void
-}
 
 interface HeldLease {
   generation: number
@@ -156,8 +151,7 @@ export class PostgresRelayStore implements RelayStore {
   readonly kind = 'postgres' as const
   /** This instance's id in the leases table. */
   readonly instanceId: string
-  private queue: QueuedIngest[] = []
-  private committing = false
+  private readonly group: GroupCommit<NewDelivery, StoredDelivery>
   private closed = false
   private readonly wakers = new Set<(channel: string) => void>()
   private readonly leases = new Map<string, HeldLease>()
@@ -179,6 +173,7 @@ export class PostgresRelayStore implements RelayStore {
     // An idle pooled connection that breaks (PostgreSQL restarted) emits 'error' on the pool;
     // unheard it would end the process. The pool drops it; the next query makes a new one.
     pool.on('error', () => {})
+    this.group = new GroupCommit({ commit: (items) => this.commitIngest(items), maxBatch: MAX_BATCH })
   }
 
   /** Starts the LISTEN connection and the poll, from the seq the store is at now. */
@@ -324,36 +319,22 @@ export class PostgresRelayStore implements RelayStore {
 
   ingest(delivery: NewDelivery): Promise<StoredDelivery> {
     if (this.closed) return Promise.reject(new RelayStoreUnavailable('The relay store is closed.'))
-    return new Promise<StoredDelivery>((resolve, reject) => {
-      this.queue.push({ delivery, resolve, reject })
-      if (!this.committing) void this.commitNext()
-    })
+    return this.group.submit(delivery)
   }
 
-  /** Commits batches until the queue is empty; only one ingest transaction is in flight per store. */
-  private async commitNext(): Promise<void> {
-    this.committing = true
+  /** One ingest transaction (group-commit.ts calls it with every delivery gathered meanwhile). */
+  private async commitIngest(items: readonly NewDelivery[]): Promise<StoredDelivery[]> {
+    let stored: StoredDelivery[]
     try {
-      while (this.queue.length > 0) {
-        const batch = this.queue.splice(0, MAX_BATCH)
-        let stored: StoredDelivery[]
-        try {
-          stored = await this.commitBatch(batch.map((b) => b.delivery))
-        } catch (err) {
-          const e = this.unavailable(err)
-          for (const b of batch) b.reject(e)
-          continue
-        }
-        for (let i = 0; i < batch.length; i++) batch[i]!.resolve(stored[i]!)
-        const channels = new Set(stored.map((d) => d.channel))
-        for (const ch of channels) this.wake(ch)
-      }
-    } finally {
-      this.committing = false
+      stored = await this.commitBatch(items)
+    } catch (err) {
+      throw this.unavailable(err)
     }
+    for (const ch of new Set(stored.map((d) => d.channel))) this.wake(ch)
+    return stored
   }
 
-  private async commitBatch(deliveries: NewDelivery[]): Promise<StoredDelivery[]> {
+  private async commitBatch(deliveries: readonly NewDelivery[]): Promise<StoredDelivery[]> {
     const client = await this.checkout()
     let broken: unknown
     try {
@@ -728,9 +709,9 @@ export class PostgresRelayStore implements RelayStore {
 
   async close(): Promise<void> {
     if (this.closed) return
-    // Let queued ingests finish their commit before the pool goes.
-    while (this.committing || this.queue.length > 0) await new Promise((r) => setTimeout(r, 5))
     this.closed = true
+    // Queued ingests finish their commit (and get their answer) before the pool goes.
+    await this.group.drain()
     if (this.pollTimer) clearInterval(this.pollTimer)
     if (this.listenerTimer) clearTimeout(this.listenerTimer)
     const leases = [...this.leases.entries()]
