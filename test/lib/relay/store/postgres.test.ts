@@ -5,12 +5,13 @@
  * The behaviour every store keeps is the shared suite's (store-contract.ts).
  */
 import { createHash, randomBytes } from 'node:crypto'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openPostgresRelayStore, type PostgresRelayStore } from '../../../../src/lib/relay/store/postgres.js'
 import { RelaySchemaError } from '../../../../src/lib/relay/store/postgres-schema.js'
 import { RelayStoreUnavailable } from '../../../../src/lib/relay/store/types.js'
-import { createPgSchema, needsPostgres, PG_URL, type PgSchema } from '../../../helpers/postgres.js'
+import { createPgSchema, needsPostgres, PG_INSTALL, PG_URL, type PgSchema, postgresProblem } from '../../../helpers/postgres.js'
 import { startTcpProxy } from '../../../helpers/tcp-proxy.js'
+import { describeRelayStore } from '../store-contract.js'
 
 const at = () => new Date().toISOString()
 const delivery = (n: number, channel = 'dev') => ({
@@ -34,6 +35,21 @@ async function until(check: () => boolean | Promise<boolean>, ms = 5000): Promis
     if (Date.now() > end) throw new Error('condition not met in time')
     await new Promise((r) => setTimeout(r, 20))
   }
+}
+
+// The behaviour suite every store keeps, unchanged, each test on a fresh schema of its own.
+if ((await postgresProblem()) && process.env.CI !== 'true' && process.env.CI !== '1') {
+  it('relay store contract: postgres', (ctx) => ctx.skip(`needs postgresql: ${PG_INSTALL}`))
+} else {
+  const schemas: PgSchema[] = []
+  afterAll(async () => {
+    for (const s of schemas.splice(0)) await s.drop()
+  })
+  describeRelayStore('postgres', async () => {
+    const pg = await createPgSchema()
+    schemas.push(pg)
+    return pg.open({ applicationName: 'svc-relay-contract' })
+  })
 }
 
 describe('PostgreSQL relay store', () => {
