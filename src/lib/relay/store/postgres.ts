@@ -334,39 +334,35 @@ export class PostgresRelayStore implements RelayStore {
     return stored
   }
 
+  /**
+   * One statement, so one round trip: PostgreSQL runs it as its own transaction (BEGIN and COMMIT
+   * implied), the seq row stays locked until that commit, and the NOTIFYs go out only with it.
+   * `pg_notify` sits in a CTE the final SELECT reads, so it runs once per channel of the batch.
+   */
   private async commitBatch(deliveries: readonly NewDelivery[]): Promise<StoredDelivery[]> {
-    const client = await this.checkout()
-    let broken: unknown
-    try {
-      await client.query('BEGIN')
-      const res = await client.query('UPDATE relay_seq SET last = last + $1 WHERE id = 1 RETURNING last', [deliveries.length])
-      const last = num(res.rows[0]?.last)
-      const first = last - deliveries.length + 1
-      const stored = deliveries.map((d, i) => ({ ...d, seq: first + i }))
-      await client.query(
-        `INSERT INTO relay_deliveries (seq, channel, event_id, event_type, arrived_at, arrived, headers, body, bytes)
-         SELECT s, ch, eid, et, at, at::timestamptz, h::jsonb, b, octet_length(b)
-         FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bytea[]) AS u(s, ch, eid, et, at, h, b)`,
-        [
-          stored.map((d) => d.seq),
-          stored.map((d) => d.channel),
-          stored.map((d) => d.eventId ?? null),
-          stored.map((d) => d.eventType ?? null),
-          stored.map((d) => d.arrivedAt),
-          stored.map((d) => JSON.stringify(d.headers)),
-          stored.map((d) => Buffer.from(d.body.buffer, d.body.byteOffset, d.body.byteLength)),
-        ],
-      )
-      await client.query(`SELECT pg_notify('${INGEST_CHANNEL}', ch) FROM unnest($1::text[]) AS ch`, [[...new Set(stored.map((d) => d.channel))]])
-      await client.query('COMMIT')
-      return stored
-    } catch (err) {
-      broken = err
-      await client.query('ROLLBACK').catch(() => {})
-      throw err
-    } finally {
-      client.release(broken !== undefined ? (broken as Error) : undefined)
-    }
+    const res = await this.pool.query(
+      `WITH s AS (UPDATE relay_seq SET last = last + $1 WHERE id = 1 RETURNING last),
+       ins AS (
+         INSERT INTO relay_deliveries (seq, channel, event_id, event_type, arrived_at, arrived, headers, body, bytes)
+         SELECT s.last - $1 + u.ord, u.ch, u.eid, u.et, u.at, u.at::timestamptz, u.h::jsonb, u.b, octet_length(u.b)
+         FROM s, unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::bytea[]) WITH ORDINALITY AS u(ch, eid, et, at, h, b, ord)
+         RETURNING 1),
+       n AS (SELECT pg_notify('${INGEST_CHANNEL}', ch) FROM (SELECT DISTINCT ch FROM unnest($2::text[]) AS ch) AS chans)
+       SELECT (SELECT last FROM s) AS last, (SELECT count(*) FROM ins) AS inserted, (SELECT count(*) FROM n) AS notified`,
+      [
+        deliveries.length,
+        deliveries.map((d) => d.channel),
+        deliveries.map((d) => d.eventId ?? null),
+        deliveries.map((d) => d.eventType ?? null),
+        deliveries.map((d) => d.arrivedAt),
+        deliveries.map((d) => JSON.stringify(d.headers)),
+        deliveries.map((d) => Buffer.from(d.body.buffer, d.body.byteOffset, d.body.byteLength)),
+      ],
+    )
+    const row = res.rows[0]
+    if (!row || num(row.inserted) !== deliveries.length) throw new Error(`ingest stored ${row?.inserted ?? 0} of ${deliveries.length} deliveries`)
+    const first = num(row.last) - deliveries.length + 1
+    return deliveries.map((d, i) => ({ ...d, seq: first + i }))
   }
 
   // ---- streams --------------------------------------------------------------------------------
