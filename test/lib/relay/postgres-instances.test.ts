@@ -56,7 +56,7 @@ function keepListening(url: () => string, token: string) {
           if (f.event !== 'delivery') continue
           const id = idOf(f.data.body)
           got.set(id, (got.get(id) ?? 0) + 1)
-          await ack(url(), token, [f.data.seq]).catch(() => {})
+          void ack(url(), token, [f.data.seq]).catch(() => {})
         }
       } catch {
         // the instance went away: reconnect (through the proxy, to whichever instance is up)
@@ -120,7 +120,7 @@ describe('several relay instances on one PostgreSQL store', () => {
     return relay
   }
 
-  it('an event taken by A reaches a stream on B, through a proxy; A→B latency over 300 events', async () => {
+  it('an event taken by A reaches a stream on B, through a proxy; A→B latency over 200 events', async () => {
     const a = await instance('a')
     const b = await instance('b')
     await a.addChannel('dev')
@@ -131,7 +131,7 @@ describe('several relay instances on one PostgreSQL store', () => {
     expect(stream.status).toBe(200)
     await stream.next((f) => f.event === 'ready')
     const latencies: number[] = []
-    for (let i = 0; i < 300; i++) {
+    for (let i = 0; i < 200; i++) {
       const t0 = performance.now()
       const posted = await postSigned(a.url, 'dev', eventBody(`evt_ab_${i}`))
       expect(posted.status).toBe(200)
@@ -145,10 +145,10 @@ describe('several relay instances on one PostgreSQL store', () => {
     const sorted = [...latencies].sort((x, y) => x - y)
     const p50 = percentile(sorted, 50)
     const p99 = percentile(sorted, 99)
-    process.stdout.write(`relay A→B over PostgreSQL, 300 events (POST to A → frame on B): p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms\n`)
+    process.stdout.write(`relay A→B over PostgreSQL, 200 events (POST to A → frame on B): p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms\n`)
     // NOTIFY carries the wake-up: well under the 200 ms poll of this test, let alone the 1 s default.
     expect(p50).toBeLessThan(200)
-  })
+  }, 60_000)
 
   it('a second connection of a token on B replaces its stream on A, which is told why', async () => {
     const a = await instance('a')
@@ -241,11 +241,11 @@ describe('several relay instances on one PostgreSQL store', () => {
     }
     await senders
     expect(accepted).toHaveLength(total)
-    await until(() => accepted.every((id) => listener.got.has(id)), 30_000)
+    await until(() => accepted.every((id) => listener.got.has(id)), 60_000)
     await listener.stop()
     const duplicates = [...listener.got.values()].filter((n) => n > 1).length
     process.stdout.write(`kill -9 ×3 + connections cut: ${total} accepted, ${listener.got.size} received, ${duplicates} received more than once, ${listener.streams()} streams\n`)
     expect(accepted.filter((id) => !listener.got.has(id))).toEqual([])
     expect(listener.streams()).toBeGreaterThan(1)
-  }, 120_000)
+  }, 180_000)
 })
