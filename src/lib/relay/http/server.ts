@@ -75,6 +75,9 @@ export interface RelayServer {
 }
 
 const CHANNEL_CACHE_MS = 500
+const HEALTH_CACHE_MS = 1000
+/** Every this many polls each open stream looks for new deliveries without a wake-up (5 s at the default poll). */
+const SWEEP_EVERY_TICKS = 10
 const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', 'x-accel-buffering': 'no', connection: 'keep-alive' }
 
 function errorBody(code: string, message: string, requestId: string): string {
@@ -184,6 +187,7 @@ export async function startRelayServer(opts: RelayServerOptions): Promise<RelayS
       })
       seq = stored.seq
     } catch (err) {
+      lastHealth = undefined
       log('error', 'store cannot commit', { channel: channel.name, error: errorText(err), requestId: id })
       return refuse(503, 'store_unavailable', 'the relay cannot store the delivery now; retry', { 'retry-after': '5' })
     }
@@ -194,10 +198,12 @@ export async function startRelayServer(opts: RelayServerOptions): Promise<RelayS
     // Tokens this delivery is not for move past it at once (so a token that is offline never
     // counts it as backlog nor as lost); a token made in the last poll gets it skipped on its stream.
     const excluded = liveTokens.filter((t) => t.channel === channel.name && !routes(t, verdict.type, verdict.event))
-    for (const t of excluded) {
-      await store.ack(t.name, [seq], new Date(arrivedMs).toISOString()).catch(() => {})
-      metrics.add(metrics.filtered, t.name)
-    }
+    await Promise.all(
+      excluded.map(async (t) => {
+        await store.ack(t.name, [seq], new Date(arrivedMs).toISOString()).catch(() => {})
+        metrics.add(metrics.filtered, t.name)
+      }),
+    )
   }
 
   /** The token of the request, or an answer already sent (401/429). */
@@ -300,6 +306,13 @@ export async function startRelayServer(opts: RelayServerOptions): Promise<RelayS
     res.end()
   }
 
+  // /healthz is open to anyone and each check is a write: one check per HEALTH_CACHE_MS serves them all.
+  let lastHealth: { at: number; ok: Promise<boolean> } | undefined
+  function health(): Promise<boolean> {
+    if (!lastHealth || performance.now() - lastHealth.at >= HEALTH_CACHE_MS) lastHealth = { at: performance.now(), ok: store.healthy().catch(() => false) }
+    return lastHealth.ok
+  }
+
   async function metricsPage(req: IncomingMessage, res: ServerResponse, id: string): Promise<void> {
     if (!opts.metricsPublic && !isLoopbackPeer(clientAddress(req))) return send(res, 404, errorBody('not_found', 'no such route', id))
     let tokens: Array<{ name: string; channel: string; backlog: number; oldestAgeSeconds: number; connected: boolean }> = []
@@ -340,7 +353,7 @@ export async function startRelayServer(opts: RelayServerOptions): Promise<RelayS
       return ack(req, res, id)
     }
     if (path === '/healthz' && (method === 'GET' || method === 'HEAD')) {
-      const ok = !stopping && (await store.healthy().catch(() => false))
+      const ok = !stopping && (await health())
       return send(res, ok ? 200 : 503, JSON.stringify({ ok }))
     }
     if (path === '/metrics' && method === 'GET') return metricsPage(req, res, id)
@@ -395,12 +408,15 @@ export async function startRelayServer(opts: RelayServerOptions): Promise<RelayS
   }
 
   let ticking: Promise<void> | undefined
+  let ticks = 0
   async function tick(): Promise<void> {
     if (ticking) return ticking
     ticking = (async () => {
       try {
         await refreshTokens()
         for (const s of [...streams.values()]) await s.redeliverDue()
+        // A wake-up can be missed (another process wrote to the store, a NOTIFY was lost): look anyway, now and then.
+        if (++ticks % SWEEP_EVERY_TICKS === 0) for (const s of streams.values()) s.pump()
         if (now() - lastPrune >= pruneEveryMs) await prune()
       } catch (err) {
         log('error', 'poll failed', { error: errorText(err) })

@@ -12,7 +12,7 @@
  */
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from 'node:fs'
 import { join } from 'node:path'
-import type { DatabaseSync, SQLInputValue } from 'node:sqlite'
+import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite'
 import { GroupCommit } from './group-commit.js'
 import {
   type ChannelRecord,
@@ -111,51 +111,75 @@ export class SqliteRelayStore implements RelayStore {
   readonly kind = 'sqlite' as const
   private readonly wakers = new Set<(channel: string) => void>()
   private readonly group: GroupCommit<NewDelivery, StoredDelivery>
+  private readonly writes: GroupCommit<() => unknown, unknown>
   private closed = false
+  private readonly statements = new Map<string, StatementSync>()
 
   constructor(
     private readonly db: DatabaseSync,
     readonly path: string,
   ) {
     this.group = new GroupCommit({ commit: (items) => this.commitIngest(items) })
+    this.writes = new GroupCommit({ commit: (fns) => this.commitWrites(fns) })
+  }
+
+  /**
+   * The stream's own writes (sends, acks, heartbeats) share transactions too: 1 000 listeners
+   * beating at once are one commit, not 1 000 (each an fsync under --durability full).
+   */
+  private batched<T>(fn: () => T): Promise<T> {
+    if (this.closed) return Promise.reject(new RelayStoreUnavailable('the relay store is closed'))
+    return this.writes.submit(fn) as Promise<T>
+  }
+
+  private commitWrites(fns: ReadonlyArray<() => unknown>): unknown[] {
+    try {
+      this.db.exec('BEGIN IMMEDIATE')
+      const out = fns.map((fn) => fn())
+      this.db.exec('COMMIT')
+      return out
+    } catch (err) {
+      this.rollback()
+      throw unavailable(err)
+    }
   }
 
   async addChannel(c: ChannelRecord): Promise<void> {
     this.write(() => {
-      if (this.db.prepare('SELECT 1 FROM channels WHERE name = ?').get(c.name)) throw new RelayStoreConflict(`channel ${c.name} exists`, 'name')
-      this.db.prepare('INSERT INTO channels (name, secrets, created_at, retention_ms, max_bytes) VALUES (?, ?, ?, ?, ?)').run(c.name, JSON.stringify(c.secrets), c.createdAt, c.retentionMs ?? null, c.maxBytes ?? null)
+      if (this.sql('SELECT 1 FROM channels WHERE name = ?').get(c.name)) throw new RelayStoreConflict(`channel ${c.name} exists`, 'name')
+      this.sql('INSERT INTO channels (name, secrets, created_at, retention_ms, max_bytes) VALUES (?, ?, ?, ?, ?)').run(c.name, JSON.stringify(c.secrets), c.createdAt, c.retentionMs ?? null, c.maxBytes ?? null)
     })
   }
 
   async removeChannel(name: string): Promise<boolean> {
     return this.write(() => {
-      const gone = this.db.prepare('DELETE FROM channels WHERE name = ?').run(name).changes > 0
+      const gone = this.sql('DELETE FROM channels WHERE name = ?').run(name).changes > 0
       if (!gone) return false
-      const tokens = (this.db.prepare('SELECT name FROM tokens WHERE channel = ?').all(name) as Array<{ name: string }>).map((t) => t.name)
+      const tokens = (this.sql('SELECT name FROM tokens WHERE channel = ?').all(name) as Array<{ name: string }>).map((t) => t.name)
       for (const t of tokens) {
-        this.db.prepare('DELETE FROM acks WHERE token = ?').run(t)
-        this.db.prepare('DELETE FROM sends WHERE token = ?').run(t)
+        this.sql('DELETE FROM acks WHERE token = ?').run(t)
+        this.sql('DELETE FROM sends WHERE token = ?').run(t)
       }
-      this.db.prepare('DELETE FROM tokens WHERE channel = ?').run(name)
-      this.db.prepare('DELETE FROM deliveries WHERE channel = ?').run(name)
+      this.sql('DELETE FROM tokens WHERE channel = ?').run(name)
+      this.sql('DELETE FROM deliveries WHERE channel = ?').run(name)
       return true
     })
   }
 
   async getChannel(name: string): Promise<ChannelRecord | undefined> {
-    const row = this.read(() => this.db.prepare('SELECT * FROM channels WHERE name = ?').get(name) as Row | undefined)
+    const row = this.read(() => this.sql('SELECT * FROM channels WHERE name = ?').get(name) as Row | undefined)
     return row ? channelOf(row) : undefined
   }
 
   async listChannels(): Promise<ChannelRecord[]> {
-    return this.read(() => (this.db.prepare('SELECT * FROM channels ORDER BY name').all() as Row[]).map(channelOf))
+    return this.read(() => (this.sql('SELECT * FROM channels ORDER BY name').all() as Row[]).map(channelOf))
   }
 
   async createToken(t: Omit<TokenRecord, 'startSeq' | 'revokedAt'>): Promise<TokenRecord> {
     return this.write(() => {
-      if (!this.db.prepare('SELECT 1 FROM channels WHERE name = ?').get(t.channel)) throw new RelayStoreConflict(`no channel ${t.channel}`, 'channel')
-      if (this.db.prepare('SELECT 1 FROM tokens WHERE name = ?').get(t.name)) throw new RelayStoreConflict(`token ${t.name} exists`, 'name')
-      if (this.db.prepare('SELECT 1 FROM tokens WHERE hash = ?').get(t.hash)) throw new RelayStoreConflict('a token with this hash exists', 'hash')
+      if (!this.sql('SELECT 1 FROM channels WHERE name = ?').get(t.channel)) throw new RelayStoreConflict(`no channel ${t.channel}`, 'channel')
+      if (this.sql('SELECT 1 FROM tokens WHERE name = ?').get(t.name)) throw new RelayStoreConflict(`token ${t.name} exists`, 'name')
+      if (this.sql('SELECT 1 FROM tokens WHERE hash = ?').get(t.hash)) throw new RelayStoreConflict('a token with this hash exists', 'hash')
       const startSeq = this.lastSeq()
       this.db
         .prepare('INSERT INTO tokens (name, channel, hash, only_types, match_rules, created_at, start_seq, ack_floor) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
@@ -165,15 +189,15 @@ export class SqliteRelayStore implements RelayStore {
   }
 
   async revokeToken(name: string, at: string): Promise<boolean> {
-    return this.write(() => this.db.prepare('UPDATE tokens SET revoked_at = ?, connected_at = NULL WHERE name = ? AND revoked_at IS NULL').run(at, name).changes > 0)
+    return this.write(() => this.sql('UPDATE tokens SET revoked_at = ?, connected_at = NULL WHERE name = ? AND revoked_at IS NULL').run(at, name).changes > 0)
   }
 
   async listTokens(): Promise<TokenRecord[]> {
-    return this.read(() => (this.db.prepare('SELECT * FROM tokens ORDER BY name').all() as Row[]).map(tokenOf))
+    return this.read(() => (this.sql('SELECT * FROM tokens ORDER BY name').all() as Row[]).map(tokenOf))
   }
 
   async findToken(hash: string): Promise<TokenRecord | undefined> {
-    const row = this.read(() => this.db.prepare('SELECT * FROM tokens WHERE hash = ? AND revoked_at IS NULL').get(hash) as Row | undefined)
+    const row = this.read(() => this.sql('SELECT * FROM tokens WHERE hash = ? AND revoked_at IS NULL').get(hash) as Row | undefined)
     return row ? tokenOf(row) : undefined
   }
 
@@ -183,7 +207,7 @@ export class SqliteRelayStore implements RelayStore {
   }
 
   private commitIngest(items: readonly NewDelivery[]): StoredDelivery[] {
-    const insert = this.db.prepare('INSERT INTO deliveries (channel, event_id, event_type, arrived_at, arrived_ms, headers, body, size) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+    const insert = this.sql('INSERT INTO deliveries (channel, event_id, event_type, arrived_at, arrived_ms, headers, body, size) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
     const stored: StoredDelivery[] = []
     try {
       this.db.exec('BEGIN IMMEDIATE')
@@ -232,24 +256,24 @@ export class SqliteRelayStore implements RelayStore {
 
   async markSent(token: string, seqs: number[]): Promise<void> {
     if (seqs.length === 0) return
-    this.write(() => {
-      const up = this.db.prepare('INSERT INTO sends (token, seq, sends) VALUES (?, ?, 1) ON CONFLICT (token, seq) DO UPDATE SET sends = sends + 1')
+    await this.batched(() => {
+      const up = this.sql('INSERT INTO sends (token, seq, sends) VALUES (?, ?, 1) ON CONFLICT (token, seq) DO UPDATE SET sends = sends + 1')
       for (const seq of seqs) up.run(token, seq)
     })
   }
 
   async ack(token: string, seqs: number[], at: string): Promise<void> {
     if (seqs.length === 0) return
-    this.write(() => {
-      const t = this.db.prepare('SELECT channel, start_seq, ack_floor FROM tokens WHERE name = ?').get(token) as Row | undefined
+    await this.batched(() => {
+      const t = this.sql('SELECT channel, start_seq, ack_floor FROM tokens WHERE name = ?').get(token) as Row | undefined
       if (!t) return
       const channel = String(t.channel)
       const floor = Math.max(Number(t.start_seq), Number(t.ack_floor))
-      const insert = this.db.prepare('INSERT OR IGNORE INTO acks (token, seq) SELECT ?, seq FROM deliveries WHERE seq = ? AND channel = ? AND seq > ?')
+      const insert = this.sql('INSERT OR IGNORE INTO acks (token, seq) SELECT ?, seq FROM deliveries WHERE seq = ? AND channel = ? AND seq > ?')
       let any = false
       for (const seq of seqs) if (insert.run(token, seq, channel, floor).changes > 0) any = true
       if (!any) return
-      this.db.prepare('UPDATE tokens SET last_ack_at = ? WHERE name = ?').run(at, token)
+      this.sql('UPDATE tokens SET last_ack_at = ? WHERE name = ?').run(at, token)
       this.advanceFloor(token, channel, floor)
     })
   }
@@ -259,18 +283,18 @@ export class SqliteRelayStore implements RelayStore {
     const unacked = this.db
       .prepare('SELECT MIN(d.seq) AS seq FROM deliveries d WHERE d.channel = ? AND d.seq > ? AND NOT EXISTS (SELECT 1 FROM acks a WHERE a.token = ? AND a.seq = d.seq)')
       .get(channel, floor, token) as { seq: number | null }
-    const next = unacked.seq !== null ? Number(unacked.seq) - 1 : Number((this.db.prepare('SELECT MAX(seq) AS seq FROM deliveries WHERE channel = ?').get(channel) as { seq: number | null }).seq ?? floor)
+    const next = unacked.seq !== null ? Number(unacked.seq) - 1 : Number((this.sql('SELECT MAX(seq) AS seq FROM deliveries WHERE channel = ?').get(channel) as { seq: number | null }).seq ?? floor)
     if (next <= floor) return
-    this.db.prepare('UPDATE tokens SET ack_floor = ? WHERE name = ?').run(next, token)
-    this.db.prepare('DELETE FROM acks WHERE token = ? AND seq <= ?').run(token, next)
-    this.db.prepare('DELETE FROM sends WHERE token = ? AND seq <= ?').run(token, next)
+    this.sql('UPDATE tokens SET ack_floor = ? WHERE name = ?').run(next, token)
+    this.sql('DELETE FROM acks WHERE token = ? AND seq <= ?').run(token, next)
+    this.sql('DELETE FROM sends WHERE token = ? AND seq <= ?').run(token, next)
   }
 
   async takeGap(token: string): Promise<{ lost: number; fromSeq?: number; toSeq?: number; reason?: 'retention' | 'max_bytes' } | undefined> {
     return this.write(() => {
-      const row = this.db.prepare('SELECT untold_lost, gap_from, gap_to, gap_reason FROM tokens WHERE name = ?').get(token) as Row | undefined
+      const row = this.sql('SELECT untold_lost, gap_from, gap_to, gap_reason FROM tokens WHERE name = ?').get(token) as Row | undefined
       if (!row || Number(row.untold_lost) === 0) return undefined
-      this.db.prepare('UPDATE tokens SET untold_lost = 0, gap_from = NULL, gap_to = NULL, gap_reason = NULL WHERE name = ?').run(token)
+      this.sql('UPDATE tokens SET untold_lost = 0, gap_from = NULL, gap_to = NULL, gap_reason = NULL WHERE name = ?').run(token)
       return {
         lost: Number(row.untold_lost),
         ...(row.gap_from !== null ? { fromSeq: Number(row.gap_from) } : {}),
@@ -281,16 +305,16 @@ export class SqliteRelayStore implements RelayStore {
   }
 
   async markConnected(token: string, at: string | undefined): Promise<void> {
-    this.write(() => this.db.prepare('UPDATE tokens SET connected_at = ? WHERE name = ?').run(at ?? null, token))
+    await this.batched(() => this.sql('UPDATE tokens SET connected_at = ? WHERE name = ?').run(at ?? null, token))
   }
 
   async prune(now: Date, defaultRetentionMs: number): Promise<PruneResult> {
     return this.write(() => {
       const result: PruneResult = { deleted: 0, lostByToken: {} }
-      for (const c of this.db.prepare('SELECT * FROM channels').all() as Row[]) {
+      for (const c of this.sql('SELECT * FROM channels').all() as Row[]) {
         const channel = String(c.name)
         const retention = c.retention_ms !== null ? Number(c.retention_ms) : defaultRetentionMs
-        const byAge = Number((this.db.prepare('SELECT MAX(seq) AS seq FROM deliveries WHERE channel = ? AND arrived_ms < ?').get(channel, now.getTime() - retention) as { seq: number | null }).seq ?? 0)
+        const byAge = Number((this.sql('SELECT MAX(seq) AS seq FROM deliveries WHERE channel = ? AND arrived_ms < ?').get(channel, now.getTime() - retention) as { seq: number | null }).seq ?? 0)
         let bySize = 0
         if (c.max_bytes !== null) {
           const over = this.db
@@ -316,12 +340,12 @@ export class SqliteRelayStore implements RelayStore {
             .prepare(`UPDATE tokens SET untold_lost = untold_lost + ?, gap_from = MIN(COALESCE(gap_from, ?), ?), gap_to = MAX(COALESCE(gap_to, ?), ?), gap_reason = ? WHERE name = ?`)
             .run(Number(l.n), Number(l.lo), Number(l.lo), Number(l.hi), Number(l.hi), reason, name)
         }
-        result.deleted += Number(this.db.prepare('DELETE FROM deliveries WHERE channel = ? AND seq <= ?').run(channel, upTo).changes)
-        for (const t of this.db.prepare('SELECT name, start_seq, ack_floor FROM tokens WHERE channel = ?').all(channel) as Row[]) {
+        result.deleted += Number(this.sql('DELETE FROM deliveries WHERE channel = ? AND seq <= ?').run(channel, upTo).changes)
+        for (const t of this.sql('SELECT name, start_seq, ack_floor FROM tokens WHERE channel = ?').all(channel) as Row[]) {
           const name = String(t.name)
-          this.db.prepare('DELETE FROM acks WHERE token = ? AND seq <= ?').run(name, upTo)
-          this.db.prepare('DELETE FROM sends WHERE token = ? AND seq <= ?').run(name, upTo)
-          if (Number(t.ack_floor) < upTo) this.db.prepare('UPDATE tokens SET ack_floor = ? WHERE name = ?').run(upTo, name)
+          this.sql('DELETE FROM acks WHERE token = ? AND seq <= ?').run(name, upTo)
+          this.sql('DELETE FROM sends WHERE token = ? AND seq <= ?').run(name, upTo)
+          if (Number(t.ack_floor) < upTo) this.sql('UPDATE tokens SET ack_floor = ? WHERE name = ?').run(upTo, name)
           this.advanceFloor(name, channel, Math.max(upTo, Number(t.start_seq), Number(t.ack_floor)))
         }
       }
@@ -332,13 +356,13 @@ export class SqliteRelayStore implements RelayStore {
   async status(now: Date): Promise<RelayStatusSnapshot> {
     return this.read(() => {
       const channels = (
-        this.db.prepare('SELECT c.name, COUNT(d.seq) AS n, COALESCE(SUM(d.size), 0) AS bytes FROM channels c LEFT JOIN deliveries d ON d.channel = c.name GROUP BY c.name ORDER BY c.name').all() as Row[]
+        this.sql('SELECT c.name, COUNT(d.seq) AS n, COALESCE(SUM(d.size), 0) AS bytes FROM channels c LEFT JOIN deliveries d ON d.channel = c.name GROUP BY c.name ORDER BY c.name').all() as Row[]
       ).map((r) => ({ name: String(r.name), deliveries: Number(r.n), bytes: Number(r.bytes) }))
-      const backlog = this.db.prepare(
+      const backlog = this.sql(
         `SELECT COUNT(d.seq) AS n, MIN(d.arrived_at) AS oldest FROM deliveries d
          WHERE d.channel = ? AND d.seq > ? AND NOT EXISTS (SELECT 1 FROM acks a WHERE a.token = ? AND a.seq = d.seq)`,
       )
-      const tokens = (this.db.prepare('SELECT * FROM tokens ORDER BY name').all() as Row[]).map((r): TokenStatus => {
+      const tokens = (this.sql('SELECT * FROM tokens ORDER BY name').all() as Row[]).map((r): TokenStatus => {
         const name = String(r.name)
         const b = backlog.get(String(r.channel), Math.max(Number(r.start_seq), Number(r.ack_floor)), name) as { n: number; oldest: string | null }
         return {
@@ -352,7 +376,7 @@ export class SqliteRelayStore implements RelayStore {
           ...(r.connected_at !== null ? { connectedAt: String(r.connected_at) } : {}),
         }
       })
-      const hour = this.db.prepare('SELECT COUNT(*) AS n FROM deliveries WHERE arrived_ms >= ?').get(now.getTime() - 3_600_000) as { n: number }
+      const hour = this.sql('SELECT COUNT(*) AS n FROM deliveries WHERE arrived_ms >= ?').get(now.getTime() - 3_600_000) as { n: number }
       return { channels, tokens, ingestedLastHour: Number(hour.n) }
     })
   }
@@ -361,7 +385,7 @@ export class SqliteRelayStore implements RelayStore {
     if (this.closed) return false
     try {
       this.db.exec('BEGIN IMMEDIATE')
-      this.db.prepare("INSERT INTO meta (key, value) VALUES ('health', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(new Date().toISOString())
+      this.sql("INSERT INTO meta (key, value) VALUES ('health', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value").run(new Date().toISOString())
       this.db.exec('COMMIT')
       return true
     } catch {
@@ -379,12 +403,23 @@ export class SqliteRelayStore implements RelayStore {
     if (this.closed) return
     this.closed = true
     await this.group.drain()
+    await this.writes.drain()
     this.wakers.clear()
     this.db.close()
   }
 
+  /** Prepared once per SQL text: preparing costs more than running most of these. */
+  private sql(text: string): StatementSync {
+    let st = this.statements.get(text)
+    if (!st) {
+      st = this.db.prepare(text)
+      this.statements.set(text, st)
+    }
+    return st
+  }
+
   private lastSeq(): number {
-    const row = this.db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'deliveries'").get() as { seq: number } | undefined
+    const row = this.sql("SELECT seq FROM sqlite_sequence WHERE name = 'deliveries'").get() as { seq: number } | undefined
     return row ? Number(row.seq) : 0
   }
 

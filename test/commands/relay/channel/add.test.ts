@@ -18,6 +18,7 @@ describe('svc relay channel add / list / remove', () => {
   it('adds a channel and prints {"name","url"} with the public URL; the secret is never printed', async () => {
     const r = await runCommand(RelayChannelAdd, ['team', '--secret', SECRET, '--data', data, '--public-url', 'https://relay.example.com/', '--json'])
     expect(r.exitCode).toBe(0)
+    expect(r.stderr).toContain('--secret is visible to other processes')
     expect(JSON.parse(r.stdout)).toEqual({ name: 'team', url: 'https://relay.example.com/hooks/team' })
     const list = await runCommand(RelayChannelList, ['--data', data, '--json'], { env: { SVC_RELAY_PUBLIC_URL: 'https://relay.example.com' } })
     expect(JSON.parse(list.stdout)).toEqual([expect.objectContaining({ name: 'team', url: 'https://relay.example.com/hooks/team', secrets: 1 })])
@@ -54,7 +55,7 @@ describe('svc relay channel add / list / remove', () => {
   })
 
   it('says --store postgres is not available in this build, exit 2', async () => {
-    const r = await runCommand(RelayChannelAdd, ['team', '--secret', SECRET, '--store', 'postgres://localhost/relay', '--json'])
+    const r = await runCommand(RelayChannelAdd, ['team', '--store', 'postgres://localhost/relay', '--json'], { env: { SVC_WEBHOOK_SECRET: SECRET } })
     expect(r.exitCode).toBe(2)
     expect(JSON.parse(r.stderr).error.details[0].field).toBe('store')
   })

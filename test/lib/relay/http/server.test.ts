@@ -382,4 +382,52 @@ describe('relay access (issue 37)', () => {
     })
     expect(status).toBe(200)
   })
+
+  it('on stop, a delivery being committed finishes and is answered 200; stop waits for it', async () => {
+    const dir = (await import('node:fs')).mkdtempSync(`${(await import('node:os')).tmpdir()}/svc-relay-slow-`)
+    const real = await openSqliteRelayStore({ dir })
+    let release!: () => void
+    const gate = new Promise<void>((r) => {
+      release = r
+    })
+    let entered!: () => void
+    const inIngest = new Promise<void>((r) => {
+      entered = r
+    })
+    const store: RelayStore = Object.assign(Object.create(Object.getPrototypeOf(real)), real, {
+      ingest: async (d: Parameters<RelayStore['ingest']>[0]) => {
+        entered()
+        await gate
+        return real.ingest(d)
+      },
+    })
+    relay = await startTestRelay({ store })
+    await relay.addChannel('team')
+    const posting = postSigned(relay.url, 'team', eventBody('evt_1'))
+    await inIngest
+    let stopped = false
+    const stopping = relay.server.stop().then(() => {
+      stopped = true
+    })
+    await new Promise((r) => setImmediate(r))
+    expect(stopped).toBe(false)
+    release()
+    expect((await posting).status).toBe(200)
+    await stopping
+    expect(await real.backlog('none')).toBe(0)
+    expect((await real.status(new Date())).channels[0]!.deliveries).toBe(1)
+  })
+
+  it('finds deliveries another process stored without waking it (the poll sweeps open streams)', async () => {
+    relay = await startTestRelay()
+    await relay.addChannel('team')
+    const token = await relay.createToken('alice', 'team')
+    const s = await openStream(relay.url, token)
+    await s.next((f) => f.event === 'ready')
+    const other = await openSqliteRelayStore({ dir: relay.dir })
+    await other.ingest({ channel: 'team', eventId: 'evt_x', eventType: 'charge.paid', arrivedAt: new Date().toISOString(), headers: {}, body: Buffer.from('{}') })
+    await other.close()
+    expect(deliveryOf(await s.next(isDelivery)).seq).toBeGreaterThan(0)
+    s.close()
+  })
 })
