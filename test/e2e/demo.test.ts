@@ -29,6 +29,19 @@ describe('the demo', () => {
     expect(out).toContain('✓ settled')
   }, 60_000)
 
+  it('npm run demo:relay: service → relay → listen --relay → app, every event verified by the app, the token never printed whole', async () => {
+    const child = spawn(process.execPath, [join(ROOT, 'scripts/demo-relay.js')], { cwd: ROOT, env: { PATH: process.env.PATH, HOME: process.env.HOME } })
+    let out = ''
+    child.stdout.setEncoding('utf8').on('data', (c) => (out += c))
+    child.stderr.setEncoding('utf8').on('data', (c) => (out += c))
+    const code = await new Promise((r) => child.on('exit', r))
+    expect(code, out).toBe(0)
+    expect(out).toContain('$ SVC_RELAY_TOKEN=$TOKEN svc webhooks listen --relay http://127.0.0.1:')
+    for (const type of ['charge.awaiting_payment', 'charge.paid_pending_settlement', 'charge.settled']) expect(out).toMatch(new RegExp(`app ← ${type.replace(/\./g, '\\.')} +evt_\\w+ +verified`))
+    expect(out).not.toMatch(/svcrelay_[A-Za-z0-9_-]{20,}/)
+    expect(out).toContain('✓ service → relay → listener → app')
+  }, 60_000)
+
   it("on the machine's old Node, says it needs Node.js MIN_NODE and how to run it, exit 1, nothing started", (ctx) => {
     const node = needs(ctx, 'old-node')
     const r = spawnSync(node, [DEMO], { cwd: ROOT, encoding: 'utf8', env: { PATH: process.env.PATH } })

@@ -1,8 +1,9 @@
 import { Flags } from '@oclif/core'
 import { ApiCommand } from '../../lib/command-kit/api.js'
-import { resolveWebhookSecrets, SECRET_FLAG_WARNING } from '../../lib/config/resolve.js'
+import { resolveProfile, resolveWebhookSecrets, SECRET_FLAG_WARNING } from '../../lib/config/resolve.js'
 import { AuthError, UsageError } from '../../lib/errors.js'
 import { isLoopbackHost } from '../../lib/net/loopback.js'
+import type { RelayListenOptions } from '../../lib/services/listen.js'
 import { parseEventFilter } from '../../lib/webhooks/event-filter.js'
 import { parseForwardHeaders, parseForwardTargets } from '../../lib/webhooks/forward.js'
 
@@ -20,7 +21,15 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
     'Several apps: repeat --forward; PATTERN=URL (an exact type, prefix.*, or a comma-separated list, as --events) takes the events it matches ' +
     '(the first pattern that matches, in flag order), a bare URL takes the rest, and with no bare URL the rest are acknowledged (2xx) and not ' +
     'forwarded. Each app gets each of its events once, also after a restart, and the service gets a 2xx only when that app answered 2xx. ' +
-    'Each JSON line names its target (the URL, as `webhooks events --json` does) and its route (the PATTERN that chose it, null for the bare URL). --header adds a header to every forwarded request (not content-type or X-SVC-*).'
+    'Each JSON line names its target (the URL, as `webhooks events --json` does) and its route (the PATTERN that chose it, null for the bare URL). --header adds a header to every forwarded request (not content-type or X-SVC-*). ' +
+    'Through a relay (--relay URL --token T, or SVC_RELAY_URL and SVC_RELAY_TOKEN; see `svc relay serve`): no local HTTP server is started (--port and --host are not used); ' +
+    'the listener connects out to the relay, receives what the service delivered to it (also while this listener was offline), verifies each against the ' +
+    "service's original signature with its age counted at the relay's arrival time, forwards the original bytes with a fresh X-SVC-Timestamp and X-SVC-Signature made " +
+    "with the same secret (so your app's own 300 s check passes for an event held for hours), and acks it to the relay only after your app answered 2xx (or it is filtered " +
+    'out, has no target, or was already delivered); a failed forward or a failed verification is not acked, so the relay sends it again. It reconnects by itself (at most 5 s between ' +
+    'tries, through each comma-separated URL in turn), says when it is disconnected, and is ready only once the relay said so. Not on a terminal, the first line (after the ' +
+    'first ready) is {"relay": URL, "forward": URL, "token", "channel", "backlog"}; delivery lines carry "via": "relay"; status lines carry "status": ready, disconnected, gap (events the ' +
+    'relay pruned before they were acked: they will not come), closing or warning. A revoked or unknown token exits 3; another listener taking the same token exits 1.'
 
   static override examples = [
     '<%= config.bin %> webhooks listen --forward localhost:3000/webhooks',
@@ -29,6 +38,8 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
     "<%= config.bin %> webhooks listen --forward localhost:3000 --events 'charge.*'",
     "<%= config.bin %> webhooks listen --forward localhost:3000 --forward 'charge.split.*=localhost:4000/split' --header 'Authorization: Bearer dev'",
     "<%= config.bin %> webhooks listen --forward 'charge.settled,charge.refunded=localhost:3000/money' --forward 'withdrawal.*=localhost:4000/payouts'",
+    'SVC_RELAY_TOKEN="$TOKEN" <%= config.bin %> webhooks listen --relay https://relay.example.com --forward localhost:3000/webhooks',
+    '<%= config.bin %> webhooks listen --relay https://relay-a.example.com,https://relay-b.example.com --forward localhost:3000 --no-tui',
   ]
 
   static override flags = {
@@ -57,6 +68,12 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
     }),
     'skip-verify': Flags.boolean({ description: 'Forward without checking signatures (loudly flagged; for debugging only).' }),
     'no-tui': Flags.boolean({ description: 'One JSON object per delivery per line, even on a terminal.' }),
+    relay: Flags.string({
+      description: 'Receive through this relay (`svc relay serve`) instead of a local server; comma-separated URLs are tried in turn. Or SVC_RELAY_URL.',
+    }),
+    token: Flags.string({
+      description: 'The relay token (`svc relay token create`). Visible to other processes: prefer SVC_RELAY_TOKEN.',
+    }),
   }
 
   async run(): Promise<void> {
@@ -65,12 +82,14 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
     const targets = parseForwardTargets(flags.forward)
     const headers = parseForwardHeaders(flags.header)
     const events = flags.events === undefined ? undefined : parseEventFilter(flags.events)
+    const relay = await this.relayOptions()
     let credentials
     let noCredentialsReason: string | undefined
     try {
       credentials = await this.credentials()
     } catch (err) {
-      if (!(err instanceof AuthError) || flags['api-key'] || flags.profile) throw err
+      // Through a relay the key is not needed (a profile may hold only the relay and the secret).
+      if (!(err instanceof AuthError) || ((flags['api-key'] || flags.profile) && !relay)) throw err
       noCredentialsReason = err.message.replace(/\.$/, '')
     }
     const secrets = await resolveWebhookSecrets({ secret: flags.secret, profile: flags.profile }, io.env, credentials?.source)
@@ -83,7 +102,7 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
           : "Pass --secret (the panel's webhook secret), set SVC_WEBHOOK_SECRET, or store it with `svc login`. `svc sandbox start` stores the sandbox's.",
       })
     }
-    if (!isLoopbackHost(flags.host)) {
+    if (!isLoopbackHost(flags.host) && !relay) {
       this.warnUser(`listening on ${flags.host}: anyone who can reach this address can send deliveries to this listener. Keep --host 127.0.0.1 and expose it through a tunnel unless you mean it.`)
     }
     const { runListen } = await import('../../lib/services/listen.js')
@@ -100,6 +119,38 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
       credentials,
       noCredentialsReason,
       client: credentials ? () => this.client() : undefined,
+      relay,
     })
+  }
+
+  /** --relay and --token, else SVC_RELAY_URL and SVC_RELAY_TOKEN, else the profile's (`svc login --relay`); undefined: the local server. */
+  private async relayOptions(): Promise<RelayListenOptions | undefined> {
+    const { flags, io } = this
+    const profile = flags['api-key'] ? undefined : await resolveProfile({ profile: flags.profile }, io.env).catch(() => undefined)
+    const stored = profile?.profile
+    const url = flags.relay?.trim()
+      ? { text: flags.relay, field: 'relay' }
+      : io.env.SVC_RELAY_URL?.trim()
+        ? { text: io.env.SVC_RELAY_URL, field: 'SVC_RELAY_URL' }
+        : stored?.relayUrl
+          ? { text: stored.relayUrl, field: `profile ${profile?.name} relayUrl` }
+          : undefined
+    if (!url) {
+      if (flags.token) throw new UsageError('--token is the relay token: it needs --relay URL (or SVC_RELAY_URL).', { field: 'token' })
+      return undefined
+    }
+    const { parseRelayUrls } = await import('../../lib/webhooks/relay-source.js')
+    const urls = parseRelayUrls(url.text, url.field)
+    const cleartext = urls.filter((u) => u.protocol === 'http:' && !isLoopbackHost(u.hostname))
+    if (cleartext.length > 0) this.warnUser(`${cleartext[0]!.href} is not https: the relay token and every event travel unencrypted.`)
+    if (flags.token) this.warnUser('--token is visible to other processes on this machine (ps, /proc). Prefer SVC_RELAY_TOKEN, or store it with `svc login --relay URL --relay-token-stdin`.')
+    const token = (flags.token || io.env.SVC_RELAY_TOKEN || stored?.relayToken || '').trim()
+    if (!token) {
+      throw new UsageError('No relay token.', {
+        field: 'token',
+        hint: 'Set SVC_RELAY_TOKEN (or pass --token, or store it with `svc login --relay URL --relay-token-stdin`); the relay host makes one with `svc relay token create NAME --channel C`.',
+      })
+    }
+    return { urls, token }
   }
 }

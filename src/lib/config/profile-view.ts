@@ -42,6 +42,8 @@ export function profileDetails(p: ProfileSummary & { configFile: string }, tty: 
       ['baseUrl', p.baseUrl ?? ''],
       ['apiKey', p.apiKey ?? ''],
       ['webhookSecret', p.webhookSecret ?? ''],
+      ...(p.relayUrl ? ([['relayUrl', p.relayUrl]] as Array<[string, string]>) : []),
+      ...(p.relayToken ? ([['relayToken', p.relayToken]] as Array<[string, string]>) : []),
       ['configFile', p.configFile],
     ]
     return fields.map(([k, v]) => `${k}\t${v}\n`).join('')
@@ -52,6 +54,8 @@ export function profileDetails(p: ProfileSummary & { configFile: string }, tty: 
     ['Base URL', p.baseUrl ?? paint('dim', '-')],
     ['API key', p.apiKey ?? paint('dim', '(logged out)')],
     ['Webhook secret', p.webhookSecret ?? paint('dim', '-')],
+    ...(p.relayUrl ? ([['Relay', p.relayUrl]] as Array<[string, string]>) : []),
+    ...(p.relayToken ? ([['Relay token', p.relayToken]] as Array<[string, string]>) : []),
     ['Config file', p.configFile],
   ]
   const width = Math.max(...lines.map(([k]) => k.length))

@@ -23,6 +23,10 @@ export interface ProfileSummary {
   apiKey: string | null
   /** Masked. */
   webhookSecret: string | null
+  /** (0.5) Present only when the profile has a relay (`svc login --relay`). */
+  relayUrl?: string
+  /** Masked; present only when the profile has one. */
+  relayToken?: string
 }
 
 export function summarizeProfile(name: string, stored: Profile, isDefault: boolean): ProfileSummary {
@@ -36,6 +40,8 @@ export function summarizeProfile(name: string, stored: Profile, isDefault: boole
     baseUrl: profile.baseUrl ?? null,
     apiKey: profile.apiKey ? maskSecret(profile.apiKey) : null,
     webhookSecret: profile.webhookSecret ? maskSecret(profile.webhookSecret) : null,
+    ...(text(stored.relayUrl) ? { relayUrl: text(stored.relayUrl) } : {}),
+    ...(text(stored.relayToken) ? { relayToken: maskSecret(text(stored.relayToken)) } : {}),
   }
 }
 
@@ -130,12 +136,12 @@ export async function logout(opts: { profile?: string; all: boolean }, env: Node
   const def = store.defaultProfile
   for (const name of names) {
     const profile = store.get(name) ?? {}
-    if (!profile.apiKey && !profile.webhookSecret) {
+    if (!profile.apiKey && !profile.webhookSecret && !profile.relayToken) {
       result.already.push(name)
       continue
     }
     result.loggedOut.push(summarizeProfile(name, profile, name === def))
-    store.update(name, { apiKey: undefined, webhookSecret: undefined })
+    store.update(name, { apiKey: undefined, webhookSecret: undefined, relayToken: undefined })
   }
   return result
 }

@@ -13,6 +13,9 @@ export interface Profile {
   apiKey?: string
   baseUrl?: string
   webhookSecret?: string
+  /** (0.5) The relay `webhooks listen` receives through (`svc login --relay`), and its token: a secret like the key. */
+  relayUrl?: string
+  relayToken?: string
 }
 
 export interface ConfigData {
@@ -32,7 +35,7 @@ interface ShapeIssue {
   message: string
 }
 
-const PROFILE_FIELDS = ['apiKey', 'baseUrl', 'webhookSecret'] as const
+const PROFILE_FIELDS = ['apiKey', 'baseUrl', 'webhookSecret', 'relayUrl', 'relayToken'] as const
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value)

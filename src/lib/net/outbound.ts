@@ -155,6 +155,31 @@ export function errorCodeOf(err: unknown): string | undefined {
   return own
 }
 
+export interface StreamRequest {
+  origin: string
+  path: string
+  method?: string
+  headers?: Record<string, string>
+  /** Deadline for the answer's head. */
+  headTimeoutMs: number
+}
+
+export interface StreamHandlers {
+  onHead(status: number, headers: IncomingHttpHeaders): void
+  onData(chunk: Buffer): void
+  /** The server ended the answer. */
+  onEnd(): void
+  onError(err: OutboundError): void
+}
+
+export interface StreamHandle {
+  /** Cuts the stream; no handler is called after it. */
+  abort(reason?: string): void
+  /** Stops reading (TCP backpressure) until resume(). */
+  pause(): void
+  resume(): void
+}
+
 export class OutboundClient {
   private readonly agent: Dispatcher
 
@@ -239,6 +264,74 @@ export class OutboundClient {
         settle(new OutboundError('transport', err instanceof Error ? err.message : String(err), { code, cause: err }))
       }
     })
+  }
+
+  /**
+   * A request whose answer is read as it comes, for as long as it lasts (a Server-Sent Events
+   * stream): no body deadline (the caller decides when silence means a dead stream), only one
+   * for the head. Exactly one of `onEnd`/`onError` is called, unless the caller aborted first.
+   */
+  stream(req: StreamRequest, on: StreamHandlers): StreamHandle {
+    let controller: Dispatcher.DispatchController | undefined
+    let done = false
+    let pauseWanted = false
+    const finish = (err?: OutboundError) => {
+      if (done) return
+      done = true
+      if (err) on.onError(err)
+      else on.onEnd()
+    }
+    const handler: Dispatcher.DispatchHandler = {
+      onRequestStart(c) {
+        controller = c
+        if (done) c.abort(new Error('aborted before the request was sent'))
+      },
+      onResponseStart(c, statusCode, headers) {
+        if (!done) on.onHead(statusCode, headers)
+        if (pauseWanted) c.pause()
+      },
+      onResponseData(_c, chunk) {
+        if (!done) on.onData(chunk)
+      },
+      onResponseEnd() {
+        finish()
+      },
+      onResponseError(_c, err) {
+        const code = errorCodeOf(err)
+        finish(new OutboundError('transport', err.message || code || 'the connection failed', { code, cause: err }))
+      },
+    }
+    try {
+      this.agent.dispatch(
+        {
+          origin: req.origin,
+          path: req.path,
+          method: (req.method ?? 'GET') as Dispatcher.HttpMethod,
+          headers: req.headers,
+          headersTimeout: req.headTimeoutMs,
+          bodyTimeout: 0,
+        },
+        handler,
+      )
+    } catch (err) {
+      const code = errorCodeOf(err)
+      queueMicrotask(() => finish(new OutboundError('transport', err instanceof Error ? err.message : String(err), { code, cause: err })))
+    }
+    return {
+      abort(reason = 'aborted') {
+        if (done) return
+        done = true
+        controller?.abort(new Error(reason))
+      },
+      pause() {
+        pauseWanted = true
+        controller?.pause()
+      },
+      resume() {
+        pauseWanted = false
+        controller?.resume()
+      },
+    }
   }
 
   /** Lets go of the kept-alive connections, after the requests in flight. */

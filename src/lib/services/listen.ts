@@ -9,6 +9,7 @@ import { UsageError } from '../errors.js'
 import type { IO } from '../output/io.js'
 import { painter } from '../output/color.js'
 import { loadView } from '../tui/mount/load-view.js'
+import type { ListenFeed } from '../tui/view-models/listen-feed.js'
 import { ChargeConfirmer } from '../webhooks/confirm.js'
 import { EventStore } from '../webhooks/event-store.js'
 import { defaultTarget, Forwarder, type ForwardTarget, targetName } from '../webhooks/forward.js'
@@ -16,6 +17,9 @@ import { type ListenerDelivery, WebhookListener } from '../webhooks/listener.js'
 import { deliveryLine } from '../webhooks/ndjson.js'
 import { type RegisterDeps, type Registration, registerListener, registrationNotes, registrationSummary, restoreWebhookUrls } from './listener-webhook-url.js'
 import { replayEvent } from '../webhooks/replay.js'
+import { type RelayEnd, RelaySource, type RelayStatus, type Timers } from '../webhooks/relay-source.js'
+import { CliError } from '../errors.js'
+import { EXIT } from '../contract/errors.js'
 import { shutdownSignal } from './shutdown.js'
 
 export interface ListenRunOptions {
@@ -41,6 +45,16 @@ export interface ListenRunOptions {
   registerDeps?: RegisterDeps
   /** Called once the listener is up (tests). */
   onReady?: (url: string) => void
+  /** Receive through a relay's stream instead of a local HTTP server (`--relay`). */
+  relay?: RelayListenOptions
+}
+
+export interface RelayListenOptions {
+  urls: URL[]
+  token: string
+  /** Tests: the stream's ping interval and the timers of the backoff and the silence deadline. */
+  pingMs?: number
+  timers?: Timers
 }
 
 /** The targets in one line, for people: `URL · pattern=URL · …`. */
@@ -78,7 +92,14 @@ export async function runListen(opts: ListenRunOptions): Promise<void> {
   const write = (d: ListenerDelivery) => lineBuffer.push(`${JSON.stringify(deliveryLine(d))}\n`)
   if (!opts.tui) listener.on('delivery', write)
   let registration: Registration | undefined
+  let source: RelaySource | undefined
   try {
+    if (opts.relay) {
+      source = new RelaySource({ urls: opts.relay.urls, token: opts.relay.token, handle: (d) => listener.handle(d), pingMs: opts.relay.pingMs, timers: opts.relay.timers })
+      const end = await throughRelay(opts, targets, listener, forwarder, store, source, stop)
+      if (end.kind === 'ended') throw relayEndError(end)
+      return
+    }
     const url = await listener.start().catch((err: NodeJS.ErrnoException) => {
       if (err.code === 'EADDRINUSE') throw new UsageError(`Port ${opts.port} on ${opts.host} is already in use.`, { field: 'port', hint: 'Pass another --port, or --port 0 for any free one.' })
       if (err.code === 'EADDRNOTAVAIL') throw new UsageError(`Cannot listen on ${opts.host}: no such local address.`, { field: 'host' })
@@ -93,12 +114,21 @@ export async function runListen(opts: ListenRunOptions): Promise<void> {
       // The header's summary already says where it registered: the view shows that note once.
       return { notes, summary: registrationSummary(registration, opts.secrets, opts.skipVerify), summarized: registration.kind === 'sandbox' ? 1 : 0 }
     }
-    if (opts.tui) await live(opts, targets, listener, forwarder, store, url, register, stop)
+    const begin = (feed: ListenFeed) => {
+      feed.setRegistration('registering…')
+      setImmediate(() => {
+        register().then(
+          ({ notes, summary, summarized }) => feed.setRegistration(summary, notes.slice(summarized)),
+          (err: Error) => feed.setRegistration(`not registered: ${err.message}`),
+        )
+      })
+    }
+    if (opts.tui) await live(opts, targets, listener, forwarder, store, url, begin, stop)
     else await lines(opts, targets, url, (await register()).notes, stop)
   } finally {
     shutdown?.dispose()
     // The live view has let go of the screen by now, so stderr is free in both modes.
-    const inFlight = listener.inProgress
+    const inFlight = listener.inProgress + (source?.inProgress ?? 0)
     if (inFlight > 0) io.err(`Finishing ${inFlight} deliver${inFlight === 1 ? 'y' : 'ies'} in flight… (Ctrl+C again to stop now; the service retries what was not answered)\n`)
     await listener.close()
     await forwarder.close()
@@ -169,24 +199,18 @@ async function live(
   forwarder: Forwarder,
   store: EventStore,
   url: string,
-  register: () => Promise<Started>,
+  begin: (feed: ListenFeed) => void,
   stop: AbortSignal,
 ): Promise<void> {
   const [{ ListenFeed }, { runListenView }] = await Promise.all([import('../tui/view-models/listen-feed.js'), loadView(() => import('../tui/mount/run-listen-view.js'))])
   const client = opts.client
   const confirmer = client && opts.credentials ? new ChargeConfirmer(async (id) => (await client()).getCharge(id)) : undefined
   const feed = new ListenFeed({ confirmer, confirmEnvironment: opts.credentials?.environment, showTargets: targets.length > 1 })
-  // The view comes up first and registers right after its first frame: registering makes the
-  // process's first fetch (undici and the client load then), which the first frame need not wait for (no
-  // delivery can come before the sandbox knows the URL). The notes appear above the view, where
-  // they were printed before it; the header keeps the gist.
-  feed.setRegistration('registering…')
-  setImmediate(() => {
-    register().then(
-      ({ notes, summary, summarized }) => feed.setRegistration(summary, notes.slice(summarized)),
-      (err: Error) => feed.setRegistration(`not registered: ${err.message}`),
-    )
-  })
+  // The view comes up first and registers (or connects to the relay) right after its first
+  // frame: registering makes the process's first fetch (undici and the client load then), which
+  // the first frame need not wait for (no delivery can come before the sandbox knows the URL).
+  // The notes appear above the view, where they were printed before it; the header keeps the gist.
+  begin(feed)
   const add = (d: ListenerDelivery) => feed.add(d)
   listener.on('delivery', add)
   const onReplay = async (eventId: string) => {
@@ -210,5 +234,127 @@ async function live(
     })
   } finally {
     listener.off('delivery', add)
+  }
+}
+
+/**
+ * `listen --relay`: no local server; the relay source feeds the same listener. Ends when the
+ * user stops it, or when the relay says this token is done with (revoked, replaced, channel
+ * removed), which the caller turns into an error and an exit code.
+ */
+async function throughRelay(opts: ListenRunOptions, targets: readonly ForwardTarget[], listener: WebhookListener, forwarder: Forwarder, store: EventStore, source: RelaySource, stop: AbortSignal): Promise<RelayEnd> {
+  const done = new AbortController()
+  const onStop = () => done.abort()
+  stop.addEventListener('abort', onStop, { once: true })
+  if (stop.aborted) done.abort()
+  const label = opts.relay!.urls.map((u) => u.href).join(', ')
+  const running = source.run(done.signal).finally(() => done.abort())
+  try {
+    if (opts.tui) {
+      const begin = (feed: ListenFeed) => {
+        feed.setRegistration(`relay ${label}: connecting…`)
+        source.on('status', (s) => {
+          const { summary, note } = relayStatusText(s)
+          if (summary) feed.setRegistration(summary, note ? [note] : [])
+          else if (note) feed.setRegistration(source.isReady ? `relay ${s.url}: connected` : `relay ${s.url}: disconnected`, [note])
+        })
+      }
+      await live(opts, targets, listener, forwarder, store, `relay ${label}`, begin, done.signal)
+      done.abort()
+    } else {
+      relayLines(opts, targets, source)
+      if (!done.signal.aborted) await new Promise<void>((resolve) => done.signal.addEventListener('abort', () => resolve(), { once: true }))
+    }
+    return await running
+  } finally {
+    stop.removeEventListener('abort', onStop)
+  }
+}
+
+/** The first NDJSON line in relay mode, after the stream's first `ready`: the relay, then as listeningLine. */
+export function relayLine(url: string, targets: readonly ForwardTarget[], ready: { token: string; channel: string; backlog: number }): Record<string, unknown> {
+  const { listening: _, ...rest } = listeningLine(url, targets)
+  return { relay: url, ...rest, token: ready.token, channel: ready.channel, backlog: ready.backlog }
+}
+
+/** Piped: status to stderr for people, and NDJSON status lines (`"status"`) on stdout once the first line is out. */
+function relayLines(opts: ListenRunOptions, targets: readonly ForwardTarget[], source: RelaySource): void {
+  const { io } = opts
+  const paint = painter(io.colorErr)
+  let first = true
+  if (opts.skipVerify) io.err(`${paint(['bold', 'red'], 'WARNING: --skip-verify is on: signatures are NOT checked.')}\n`)
+  source.on('status', (s) => {
+    const { line, note } = relayStatusText(s)
+    if (s.kind === 'connecting') {
+      if (first) io.err(`Connecting to the relay at ${s.url}…\n`)
+      return
+    }
+    if (s.kind === 'ready' && first) {
+      first = false
+      io.out(`${JSON.stringify(relayLine(s.url, targets, s.ready))}\n`)
+      io.err(`Ready: receiving through the relay at ${s.url} as token ${s.ready.token} (channel ${s.ready.channel}, ${s.ready.backlog} waiting), forwarding to ${targetsText(targets)}\n`)
+      if (opts.events) io.err(`Forwarding only ${opts.events.join(', ')}; other events are acked and not sent again.\n`)
+      return
+    }
+    if (note) io.err(`${note}\n`)
+    if (!first && line) io.out(`${JSON.stringify(line)}\n`)
+  })
+}
+
+/** How a status reads: a header summary (the view), a sentence (stderr, the view's notes) and an NDJSON line. */
+export function relayStatusText(s: RelayStatus): { summary?: string; note?: string; line?: Record<string, unknown> } {
+  switch (s.kind) {
+    case 'connecting':
+      return { summary: `relay ${s.url}: connecting…` }
+    case 'ready':
+      return {
+        summary: `relay ${s.url}: ready as ${s.ready.token} (channel ${s.ready.channel})`,
+        note: `Ready again: the relay at ${s.url} has ${s.ready.backlog} waiting for token ${s.ready.token}.`,
+        line: { status: 'ready', relay: s.url, token: s.ready.token, channel: s.ready.channel, backlog: s.ready.backlog },
+      }
+    case 'disconnected': {
+      const secs = s.retryInMs >= 1000 ? `${Math.round(s.retryInMs / 100) / 10} s` : `${s.retryInMs} ms`
+      return {
+        summary: `relay ${s.url}: DISCONNECTED (${s.reason}), retrying in ${secs}`,
+        note: `Disconnected from the relay at ${s.url}: ${s.reason}. Retrying in ${secs}; the relay keeps what arrives meanwhile.`,
+        line: { status: 'disconnected', relay: s.url, reason: s.reason, retryInMs: s.retryInMs },
+      }
+    }
+    case 'gap': {
+      const range = s.gap.fromSeq !== undefined ? ` (relay seq ${s.gap.fromSeq}–${s.gap.toSeq ?? s.gap.fromSeq})` : ''
+      const why = s.gap.reason === 'retention' ? 'older than its retention' : 'over its size limit'
+      return {
+        note: `GAP: the relay pruned ${s.gap.lost} event${s.gap.lost === 1 ? '' : 's'} for this token before they were acked${range} (${why}); they will not arrive. Resend them from the service's panel if you need them.`,
+        line: { status: 'gap', relay: s.url, lost: s.gap.lost, fromSeq: s.gap.fromSeq ?? null, toSeq: s.gap.toSeq ?? null, reason: s.gap.reason },
+      }
+    }
+    case 'closing':
+      return {
+        note: `The relay at ${s.url} is closing the stream (${s.closing.reason}): ${s.closing.message}`,
+        line: { status: 'closing', relay: s.url, reason: s.closing.reason, message: s.closing.message },
+      }
+    case 'warning':
+      return { note: `relay ${s.url}: ${s.message}`, line: { status: 'warning', relay: s.url, message: s.message } }
+  }
+}
+
+/** The relay will not take this token again: revoked or unknown → exit 3, replaced or channel removed → exit 1. */
+function relayEndError(end: Extract<RelayEnd, { kind: 'ended' }>): CliError {
+  switch (end.reason) {
+    case 'revoked':
+    case 'unauthorized':
+      return new CliError(`The relay refused the token: ${end.message}`, {
+        exitCode: EXIT.auth,
+        code: 'relay_token_refused',
+        hint: 'Make a new one on the relay host (`svc relay token create NAME --channel C`) and pass it with --token or SVC_RELAY_TOKEN.',
+      })
+    case 'replaced':
+      return new CliError(`Another listener connected with this token: ${end.message}`, {
+        exitCode: EXIT.unexpected,
+        code: 'relay_stream_replaced',
+        hint: 'One stream per token: give each listener its own token (`svc relay token create`).',
+      })
+    case 'channel_removed':
+      return new CliError(`The relay removed this token's channel: ${end.message}`, { exitCode: EXIT.unexpected, code: 'relay_channel_removed' })
   }
 }

@@ -188,3 +188,48 @@ function isCleartext(baseUrl: string): boolean {
   const { protocol, hostname } = new URL(baseUrl)
   return protocol === 'http:' && !isLoopbackHost(hostname)
 }
+
+export interface RelayLoginOptions {
+  profile?: string
+  /** `--relay URL[,URL…]`. */
+  relay: string
+  /** The token is the first line of stdin (else a hidden prompt). */
+  withTokenStdin: boolean
+}
+
+export interface RelayLoginResult {
+  name: string
+  profile: Profile
+  created: boolean
+  relayUrl: string
+  isDefault: boolean
+}
+
+/**
+ * `svc login --relay URL`: stores the relay `webhooks listen` receives through, and its token, in
+ * the profile (created if needed); the API key and the webhook secret are left as they are. The
+ * token is read from stdin or a hidden prompt, never an argument, and only masked from then on.
+ */
+export async function loginRelay(opts: RelayLoginOptions, ctx: Pick<LoginContext, 'io' | 'warn'>): Promise<RelayLoginResult> {
+  const { io } = ctx
+  const name = loginProfileName(opts.profile, io.env)
+  assertProfileName(name)
+  const { parseRelayUrls } = await import('../webhooks/relay-source.js')
+  const urls = parseRelayUrls(opts.relay)
+  if (urls.some((u) => u.protocol === 'http:' && !isLoopbackHost(u.hostname))) ctx.warn('the relay URL is not https: the relay token will travel unencrypted.')
+  if (opts.withTokenStdin && io.isStdinTTY) {
+    throw new UsageError('--relay-token-stdin reads the token from a pipe, but stdin is a terminal.', { field: 'relay-token-stdin', hint: 'Leave it out to type the token at a hidden prompt.' })
+  }
+  if (!opts.withTokenStdin && !io.canPrompt) {
+    throw new UsageError('No terminal to ask for the relay token.', { field: 'relay-token-stdin', hint: 'Pipe it and pass --relay-token-stdin, e.g. `printenv TOKEN | svc login --relay URL --relay-token-stdin`.' })
+  }
+  const token = opts.withTokenStdin ? ((await readStdinLines(io.stdin))[0] ?? '') : await promptHidden(io, 'Relay token (from `svc relay token create`):')
+  if (!token) throw new UsageError('No relay token given.', { field: 'relay-token-stdin', hint: 'The relay host prints it once: `svc relay token create NAME --channel C`.' })
+  if (!/^[\x21-\x7e]{8,512}$/.test(token)) throw new UsageError('This is not a relay token: one word of printable ASCII, 8 to 512 characters. Nothing was stored.', { field: 'relay-token-stdin' })
+  const store = await ProfileStore.open(io.env)
+  const existing = store.get(name)
+  const relayUrl = urls.map((u) => u.href).join(',')
+  const profile = store.update(name, { relayUrl, relayToken: token })
+  if (!store.defaultProfile) store.setDefault(name)
+  return { name, profile, created: !existing, relayUrl, isDefault: store.defaultProfile === name }
+}

@@ -33,7 +33,8 @@ import { ensureSchema } from './event-store-schema.js'
 export type Verification = 'verified' | 'failed' | 'skipped'
 /** What became of a delivery: forwarded with a 2xx, forward failed, rejected before forwarding, a duplicate, or filtered out. */
 export type Outcome = 'forwarded' | 'failed' | 'rejected' | 'duplicate' | 'skipped'
-export type DeliverySource = 'service' | 'replay'
+/** Who handed the delivery over: the service itself, a relay that held it (`svc webhooks listen --relay`), or `replay`. */
+export type DeliverySource = 'service' | 'relay' | 'replay'
 
 /** One row of the listener's event log: a delivery the listener received and what became of it (not the sandbox's outgoing delivery, `contract/panel.ts` DeliveryRecord). */
 export interface LoggedDelivery {
@@ -141,7 +142,7 @@ function prepare(db: DatabaseSync) {
     // `+target`: seek by the event id alone and test the (one or two) marks there; an index IN (?, '*') seeks twice through an ephemeral list, 2.4× the time.
     isDelivered: db.prepare("SELECT 1 AS hit FROM delivered WHERE event_id = ? AND +target IN (?, '*') LIMIT 1"),
     isDeliveredAnywhere: db.prepare('SELECT 1 AS hit FROM delivered WHERE event_id = ? LIMIT 1'),
-    countFor: db.prepare("SELECT COUNT(*) AS n FROM deliveries WHERE event_id = ? AND source = 'service'"),
+    countFor: db.prepare("SELECT COUNT(*) AS n FROM deliveries WHERE event_id = ? AND source <> 'replay'"),
     countDeliveries: db.prepare('SELECT COUNT(*) AS n FROM deliveries'),
     // Changes when another connection commits (https://sqlite.org/pragma.html#pragma_data_version).
     dataVersion: db.prepare('PRAGMA data_version'),
@@ -407,7 +408,7 @@ export class EventStore {
    * verification, else the newest the service sent, else a replay's copy.
    */
   findForReplay(eventId: string): LoggedDelivery | undefined {
-    const rows = this.db.prepare("SELECT * FROM deliveries WHERE event_id = ? ORDER BY (source = 'service') DESC, (verification = 'verified') DESC, seq DESC LIMIT 1").all(eventId) as unknown as Row[]
+    const rows = this.db.prepare("SELECT * FROM deliveries WHERE event_id = ? ORDER BY (source <> 'replay') DESC, (verification = 'verified') DESC, seq DESC LIMIT 1").all(eventId) as unknown as Row[]
     return rows[0] ? fromRow(rows[0]) : undefined
   }
 

@@ -1,6 +1,9 @@
 /**
  * The verifying local forwarder behind `svc webhooks listen`:
  *   receive (raw bytes) → verify → filter → route → deduplicate → forward → answer → record.
+ * Deliveries arrive from this listener's own HTTP server or from a relay stream
+ * (webhooks/relay-source.ts); both hand them to handle(), and the one difference is data on the
+ * delivery: when it was first received (its signature's age is counted there) and by what.
  * Routing is data: the targets (`{pattern, url}`, resolved once) name the one app each event goes
  * to, and the rest of the pipeline is the same whichever it is. The service gets a 2xx only when
  * that app answered 2xx, so a failure is retried by the service and nothing is lost. An event
@@ -12,13 +15,15 @@ import { randomBytes } from 'node:crypto'
 import { EventEmitter } from 'node:events'
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { WEBHOOK_HEADERS } from '../contract/event-types.js'
 import { MAX_BODY_BYTES, readCappedBody } from '../net/body.js'
 import { answerClientErrors, guardedServerOptions, type ServerTimeouts } from '../net/server-guard.js'
 import { matchesEventFilter } from './event-filter.js'
 import type { LoggedDelivery, EventStore, NewLoggedDelivery } from './event-store.js'
 import { type EventSummary, summarizeEvent } from './event-summary.js'
 import { type Forwarder, type ForwardResult, type ForwardTarget, forwardedHeaders, loggedTarget, targetFor } from './forward.js'
-import { verifyDelivery } from './verify-delivery.js'
+import { signatureHeader } from './signature.js'
+import { type DeliveryVerdict, verifyDelivery } from './verify-delivery.js'
 
 export interface ListenerOptions {
   /** The targets (`--forward [PATTERN=]URL`...), in flag order: at least one. */
@@ -46,6 +51,15 @@ export interface IncomingDelivery {
   body: Uint8Array
   /** The body passed the size limit and was discarded. */
   tooLarge?: boolean
+  /** What handed it over: this listener's own server (default, `service`) or a relay stream (`relay`); the event log keeps it. */
+  via?: 'relay'
+  /**
+   * When it first reached a receiver that held it (a relay), ms since the epoch. The signature's
+   * age is counted at that instant, not now, and the forward carries a fresh X-SVC-Timestamp and
+   * X-SVC-Signature made with the secret that verified it, so that the app's own 300 s check
+   * passes for an event held for hours. Absent: received now, forwarded with its own headers.
+   */
+  arrivedAt?: number
 }
 
 export interface DeliveryAnswer {
@@ -171,7 +185,7 @@ export class WebhookListener extends EventEmitter<Events> {
           body: delivery.body,
           headers: delivery.headers,
           secrets: this.opts.secrets,
-          nowSeconds: Math.floor(this.now() / 1000),
+          nowSeconds: Math.floor((delivery.arrivedAt ?? this.now()) / 1000),
           toleranceSeconds: this.opts.toleranceSeconds,
         })
     // A verified body was parsed by the verifier: summarize that object instead of parsing again.
@@ -179,7 +193,7 @@ export class WebhookListener extends EventEmitter<Events> {
     const target = targetFor(this.targets, summary.type)
     const base: Omit<NewLoggedDelivery, 'outcome' | 'answeredStatus' | 'verification'> = {
       receivedAt,
-      source: 'service',
+      source: delivery.via ?? 'service',
       eventId: summary.eventId,
       type: summary.type,
       chargeId: summary.charge?.id,
@@ -226,7 +240,7 @@ export class WebhookListener extends EventEmitter<Events> {
       )
     }
 
-    const forwarding = this.forwarder.send(target.url, delivery.body, forwardedHeaders(headers))
+    const forwarding = this.forwarder.send(target.url, delivery.body, this.outgoingHeaders(delivery, headers, verdict))
     if (flightKey) this.inFlight.set(flightKey, forwarding)
     let result: ForwardResult
     try {
@@ -247,6 +261,17 @@ export class WebhookListener extends EventEmitter<Events> {
       if (flightKey && this.inFlight.get(flightKey) === forwarding) this.inFlight.delete(flightKey)
     }
     return answer
+  }
+
+  /** The headers the app gets: the delivery's own, or (held by a relay) freshly signed with the secret that verified it. */
+  private outgoingHeaders(delivery: IncomingDelivery, headers: Record<string, string>, verdict: DeliveryVerdict): Record<string, string> {
+    const out = forwardedHeaders(headers)
+    const secret = verdict.ok ? this.opts.secrets[verdict.secretIndex] : undefined
+    if (delivery.arrivedAt === undefined || secret === undefined) return out
+    const ts = Math.floor(this.now() / 1000)
+    out[WEBHOOK_HEADERS.timestamp] = String(ts)
+    out[WEBHOOK_HEADERS.signature] = signatureHeader(secret, ts, delivery.body)
+    return out
   }
 
   /**

@@ -5,6 +5,8 @@ import type { ListenerDelivery } from './listener.js'
 export function deliveryLine({ record: r, summary, skipVerify }: ListenerDelivery): Record<string, unknown> {
   return {
     receivedAt: r.receivedAt,
+    // Held by a relay and streamed to this listener (`listen --relay`).
+    ...(r.source === 'relay' ? { via: 'relay' } : {}),
     eventId: r.eventId ?? null,
     type: r.type ?? null,
     // The service's test event carries a sample charge, none of the account's: flagged, not named.

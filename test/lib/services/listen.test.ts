@@ -9,6 +9,7 @@ import { runListen } from '../../../src/lib/services/listen.js'
 import { testIO } from '../../helpers/test-io.js'
 import { Keys, Screen } from '../../helpers/render-at.js'
 import { deferred, SECRET } from '../../helpers/webhooks.js'
+import { startFakeRelay } from '../../helpers/fake-relay.js'
 
 const stops: AbortController[] = []
 afterEach(() => {
@@ -54,5 +55,45 @@ describe('runListen on a terminal', () => {
     expect(text()).not.toContain(`Registered ${registered[0]!.split(' ')[1]}`)
     stop.abort()
     await running
+  })
+})
+
+describe('runListen through a relay, on a terminal', () => {
+  it('shows connecting, then ready only after the relay said so, then DISCONNECTED when the stream drops, and a gap as a note', async () => {
+    const relay = await startFakeRelay({ token: 'rly_view_token_0123456789' })
+    const screen = new Screen(160, 30)
+    const { io } = testIO({ tty: true, columns: 160, stdout: screen as never, stdin: new Keys() as never, stderr: new Screen(160, 30) as never })
+    const stop = new AbortController()
+    stops.push(stop)
+    const text = () => screen.frames.join('')
+    const running = runListen({
+      targets: parseForwardTargets(['127.0.0.1:9/hooks']),
+      host: '127.0.0.1',
+      port: 0,
+      secrets: [SECRET],
+      skipVerify: false,
+      tui: true,
+      io,
+      storePath: ':memory:',
+      stop: stop.signal,
+      relay: { urls: [new URL(relay.url)], token: 'rly_view_token_0123456789' },
+    })
+    try {
+      const stream = await relay.nextStream()
+      await vi.waitFor(() => expect(text()).toContain('connecting…'), { timeout: 5000, interval: 10 })
+      expect(text()).not.toContain('ready as')
+      stream.ready({ token: 'dev-bob', channel: 'staging' })
+      await vi.waitFor(() => expect(text()).toContain('ready as dev-bob (channel staging)'), { timeout: 5000, interval: 10 })
+      stream.gap({ lost: 2, reason: 'max_bytes' })
+      await vi.waitFor(() => expect(text()).toContain('GAP: the relay pruned 2 events'), { timeout: 5000, interval: 10 })
+      stream.drop()
+      await vi.waitFor(() => expect(text()).toContain('DISCONNECTED'), { timeout: 5000, interval: 10 })
+      // Every frame drawn since says disconnected, none says ready (until the next ready frame).
+      expect(text().slice(text().indexOf('DISCONNECTED'))).not.toContain('ready as')
+    } finally {
+      stop.abort()
+      await running
+      await relay.close()
+    }
   })
 })

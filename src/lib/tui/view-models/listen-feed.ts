@@ -118,7 +118,7 @@ export class ListenFeed {
     const at = summary.createdAt && !Number.isNaN(Date.parse(summary.createdAt)) ? new Date(summary.createdAt).toISOString() : record.receivedAt
     const localNow = this.state.localNow && this.state.localNow > record.receivedAt ? this.state.localNow : record.receivedAt
     // Only trusted (or knowingly unverified), first-seen charge events move a lane.
-    const trusted = record.source === 'service' && record.verification !== 'failed' && record.outcome !== 'duplicate'
+    const trusted = record.source !== 'replay' && record.verification !== 'failed' && record.outcome !== 'duplicate'
     // A forged event's date must not move the view's idea of the service's day.
     const serviceNow = !trusted || (this.state.serviceNow && this.state.serviceNow > at) ? this.state.serviceNow : at
     const announced = summary.type ? statusOfEventType(summary.type) : undefined
