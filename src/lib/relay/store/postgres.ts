@@ -462,6 +462,10 @@ export class PostgresRelayStore implements RelayStore {
 
   async prune(now: Date, defaultRetentionMs: number): Promise<PruneResult> {
     return this.tx(async (c) => {
+      // Every instance prunes on its own timer: one at a time, or two would count one loss twice.
+      // The other instance pruning right now does this round's work; this one skips it.
+      const lock = await c.query("SELECT pg_try_advisory_xact_lock(hashtext('svc_relay_prune')::bigint) AS got")
+      if (lock.rows[0]?.got !== true) return { deleted: 0, lostByToken: {} }
       // Past retention, then the oldest beyond a channel's max bytes.
       const doomed = await c.query(
         `SELECT d.seq, d.channel, 'retention' AS reason FROM relay_deliveries d JOIN relay_channels ch ON ch.name = d.channel

@@ -195,6 +195,16 @@ describe('PostgreSQL relay store', () => {
     for (const seq of answered) expect(stored).toContain(seq)
   })
 
+  it('two instances pruning at once count the loss of a token once', async () => {
+    const a = await pg.open({ applicationName: 'relay-a' })
+    const b = await pg.open({ applicationName: 'relay-b' })
+    await seed(a)
+    for (let i = 0; i < 20; i++) await a.ingest({ ...delivery(i), arrivedAt: new Date(Date.now() - 3_600_000).toISOString() })
+    const results = await Promise.all([a.prune(new Date(), 60_000), b.prune(new Date(), 60_000), a.prune(new Date(), 60_000)])
+    expect(results.reduce((n, r) => n + r.deleted, 0)).toBe(20)
+    expect(await a.takeGap('alice')).toMatchObject({ lost: 20, fromSeq: 1, toSeq: 20, reason: 'retention' })
+  })
+
   it('refuses a missing schema and a newer one, naming svc relay migrate', async () => {
     const bare = await createPgSchema({ migrated: false })
     try {
