@@ -63,6 +63,8 @@ import {
 } from './types.js'
 
 const MAX_BATCH = 500
+/** Deliveries one prune round deletes at most (the oldest first): a relay back after a long stop catches up over rounds, each within the statement timeout. */
+const PRUNE_BATCH = 50_000
 export const POLL_MS = 1000
 export const LEASE_TTL_MS = 30_000
 const INGEST_CHANNEL = 'relay_ingest'
@@ -476,7 +478,8 @@ export class PostgresRelayStore implements RelayStore {
            FROM relay_deliveries d JOIN relay_channels ch ON ch.name = d.channel
            WHERE ch.max_bytes IS NOT NULL
              AND d.arrived >= $1::timestamptz - (COALESCE(ch.retention_ms, $2::bigint) * interval '1 millisecond')
-         ) x WHERE x.total > x.max_bytes`,
+         ) x WHERE x.total > x.max_bytes
+         ORDER BY seq LIMIT ${PRUNE_BATCH}`,
         [now.toISOString(), defaultRetentionMs],
       )
       if (doomed.rows.length === 0) return { deleted: 0, lostByToken: {} }
@@ -543,12 +546,6 @@ export class PostgresRelayStore implements RelayStore {
       }),
       ingestedLastHour: num(hour.rows[0]?.n),
     }
-  }
-
-  /** Tokens whose stream lease is live (some instance streams them now). */
-  async connectedTokens(): Promise<Set<string>> {
-    const res = await this.q('SELECT token FROM relay_stream_leases WHERE expires_at > now()')
-    return new Set(res.rows.map((r) => String(r.token)))
   }
 
   async healthy(): Promise<boolean> {
