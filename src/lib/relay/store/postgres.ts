@@ -328,7 +328,13 @@ export class PostgresRelayStore implements RelayStore {
   private async commitIngest(items: readonly NewDelivery[]): Promise<StoredDelivery[]> {
     let stored: StoredDelivery[]
     try {
-      stored = await this.commitBatch(items)
+      stored = await this.commitBatch(items).catch((err: unknown) => {
+        // A pooled connection PostgreSQL had already dropped (a restart) fails before the statement
+        // is sent: nothing can have committed, so a fresh connection may try once more. A failure
+        // after sending is ambiguous and goes back to the service as 503 (it retries).
+        if (/not queryable/i.test(err instanceof Error ? err.message : '')) return this.commitBatch(items)
+        throw err
+      })
     } catch (err) {
       throw this.unavailable(err)
     }
