@@ -44,6 +44,12 @@ export default class RelayServe extends BaseCommand<typeof RelayServe> {
     retention: Flags.string({ description: 'Keep deliveries this long by default (channels may set their own).', default: '7d', helpValue: 'DURATION' }),
     durability: Flags.string({ description: 'normal: commits survive a killed process; full: a power cut too (fsync per commit).', options: ['normal', 'full'], default: 'normal' }),
     'metrics-public': Flags.boolean({ description: 'Serve GET /metrics to any address (default: loopback clients only).' }),
+    'max-streams-per-address': Flags.integer({
+      description: 'Open listener streams allowed from one client address (a team behind one NAT address needs one per developer); loopback clients are not counted.',
+      default: 20,
+      min: 1,
+      max: 100_000,
+    }),
   }
 
   async run(): Promise<void> {
@@ -60,6 +66,7 @@ export default class RelayServe extends BaseCommand<typeof RelayServe> {
       tlsKey: flags['tls-key'],
       behindProxy: flags['behind-proxy'],
       metricsPublic: flags['metrics-public'],
+      maxStreamsPerAddress: flags['max-streams-per-address'],
       publicUrl,
       retentionMs,
       durability: flags.durability as 'normal' | 'full',

@@ -16,7 +16,9 @@
  * Ack: `POST /v1/ack` with the same bearer token and a JSON body RelayAck → 204. A delivery is
  * acked only after the app answered 2xx (or the listener decided, as without a relay, that it is
  * not forwarded: filtered, no target, a duplicate already delivered). Until acked, the relay sends
- * it again on every new stream and, on an open stream, after the redelivery backoff.
+ * it again on every new stream and, on an open stream, after the redelivery backoff (10 s, 30 s,
+ * then every 60 s). At most 256 unacked deliveries are in flight on one stream: past that the
+ * relay waits for acks before sending more, so a listener acks as its app answers, not in bulk at the end.
  *
  * Errors (any route): 401 `{"error":{"code":"unauthorized",...}}` for a missing, unknown or
  * revoked token (rate-limited per address: 429 with Retry-After), the service's error shape.

@@ -20,6 +20,8 @@ export interface RelayServeInput {
   tlsKey?: string
   behindProxy: boolean
   metricsPublic: boolean
+  /** Open streams per client address (default 20). */
+  maxStreamsPerAddress?: number
   publicUrl?: string
   retentionMs: number
   durability: Durability
@@ -77,6 +79,7 @@ export async function runRelayServe(input: RelayServeInput): Promise<RunningRela
       tls,
       behindProxy: input.behindProxy,
       metricsPublic: input.metricsPublic,
+      ...(input.maxStreamsPerAddress ? { maxStreamsPerAddress: input.maxStreamsPerAddress } : {}),
       publicUrl: input.publicUrl,
       defaultRetentionMs: input.retentionMs,
       now,

@@ -54,6 +54,8 @@ export interface RelayServerOptions {
   maxBodyBytes?: number
   /** Open streams per client address (loopback clients are not counted). Default 20. */
   maxStreamsPerAddress?: number
+  /** Unacked deliveries in flight per stream before it waits for acks (default RELAY_WINDOW, 256). */
+  window?: number
   /** Failed token checks per address per window before 429. Default 10 per minute. */
   authFailures?: { limit: number; windowMs: number }
   log?: RelayLog
@@ -110,6 +112,7 @@ export async function startRelayServer(opts: RelayServerOptions): Promise<RelayS
   const streamHost = {
     store,
     now,
+    ...(opts.window ? { window: opts.window } : {}),
     redeliverMs,
     onDelivered: (token: string, first: boolean) => metrics.add(first ? metrics.delivered : metrics.redelivered, token),
     onFiltered: (token: string, n: number) => metrics.add(metrics.filtered, token, n),

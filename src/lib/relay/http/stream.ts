@@ -12,9 +12,17 @@ import { routes } from '../routing.js'
 import type { PendingDelivery, RelayStore, TokenRecord } from '../store/types.js'
 
 const PAGE = 100
+/**
+ * Deliveries sent on a stream and not yet acked, at most: past it the stream waits for acks.
+ * A listener whose app is slow then gets no flood of redeliveries of what it is still working
+ * on, and the relay holds a bounded state per stream.
+ */
+export const RELAY_WINDOW = 256
 
 export interface StreamHost {
   store: RelayStore
+  /** Unacked deliveries in flight per stream (default RELAY_WINDOW). */
+  window?: number
   now: () => number
   redeliverMs: readonly number[]
   onDelivered: (token: string, first: boolean) => void
@@ -45,6 +53,10 @@ export class RelayStream {
     private readonly host: StreamHost,
   ) {
     this.openedAt = host.now()
+  }
+
+  private get window(): number {
+    return this.host.window ?? RELAY_WINDOW
   }
 
   get channel(): string {
@@ -87,10 +99,12 @@ export class RelayStream {
     do {
       this.again = false
       for (;;) {
+        if (this.unacked.size >= this.window) return
         const page = await this.host.store.pending(this.token.name, this.cursor, PAGE)
         if (this.closed) return
-        await this.sendPage(page, false)
-        if (page.length > 0) this.cursor = Math.max(this.cursor, page[page.length - 1]!.seq)
+        const last = await this.sendPage(page, false)
+        this.cursor = Math.max(this.cursor, last)
+        if (last < (page[page.length - 1]?.seq ?? 0)) return // the window is full: acks pump again
         if (page.length < PAGE || this.closed) break
       }
     } while (this.again && !this.closed)
@@ -137,11 +151,15 @@ export class RelayStream {
     await this.sendPage(resend, true)
   }
 
-  private async sendPage(page: PendingDelivery[], again: boolean): Promise<void> {
+  /** Sends (or, excluded by routing, acks) the page in order; returns the last seq it dealt with. */
+  private async sendPage(page: PendingDelivery[], again: boolean): Promise<number> {
     const sent: number[] = []
     const excluded: number[] = []
+    let last = 0
     for (const d of page) {
       if (this.closed) break
+      if (!again && this.unacked.size >= this.window && !this.unacked.has(d.seq) && routes(this.token, d.eventType, parseEvent(d.body))) break
+      last = d.seq
       if (!again && this.unacked.has(d.seq)) continue
       if (!routes(this.token, d.eventType, parseEvent(d.body))) {
         excluded.push(d.seq)
@@ -161,10 +179,13 @@ export class RelayStream {
       await this.host.store.ack(this.token.name, excluded, new Date(this.host.now()).toISOString())
       this.host.onFiltered(this.token.name, excluded.length)
     }
+    return last
   }
 
   acked(seqs: readonly number[]): void {
+    const wasFull = this.unacked.size >= this.window
     for (const s of seqs) this.unacked.delete(s)
+    if (wasFull && this.unacked.size < this.window) this.pump()
   }
 
   ping(): void {

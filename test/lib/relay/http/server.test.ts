@@ -168,6 +168,21 @@ describe('relay streams (issue 37)', () => {
     s.close()
   })
 
+  it('keeps at most a window of unacked deliveries in flight per stream; an ack lets the next one go', async () => {
+    relay = await startTestRelay({ window: 2 })
+    await relay.addChannel('team')
+    const token = await relay.createToken('alice', 'team')
+    for (const id of ['evt_1', 'evt_2', 'evt_3']) await postSigned(relay.url, 'team', eventBody(id))
+    const s = await openStream(relay.url, token)
+    const first = deliveryOf(await s.next(isDelivery))
+    await s.next(isDelivery)
+    await relay.server.tick()
+    expect(s.frames.filter(isDelivery)).toHaveLength(2)
+    await ack(relay.url, token, [first.seq])
+    expect(deliveryOf(await s.next(isDelivery)).headers['x-svc-event-id']).toBe('evt_3')
+    s.close()
+  })
+
   it('a second connection with the same token replaces the first, which is told why', async () => {
     relay = await startTestRelay()
     await relay.addChannel('team')
@@ -429,5 +444,16 @@ describe('relay access (issue 37)', () => {
     await other.close()
     expect(deliveryOf(await s.next(isDelivery)).seq).toBeGreaterThan(0)
     s.close()
+  })
+
+  it('believes X-Forwarded-For only with --behind-proxy: without it a forged header changes nothing', async () => {
+    relay = await startTestRelay({ maxStreamsPerAddress: 1, authFailures: { limit: 1, windowMs: 60_000 } })
+    await relay.addChannel('team')
+    const token = await relay.createToken('alice', 'team')
+    // A client claiming to be loopback from outside, or another address, is its socket's address.
+    expect((await rawRequest(`${relay.url}/metrics`, { headers: { 'x-forwarded-for': '203.0.113.9' } })).status).toBe(200)
+    expect((await openStream(relay.url, 'svcrelay_bad', { 'x-forwarded-for': '203.0.113.1' })).status).toBe(401)
+    // The failure counted against the real peer, not the claimed address: the next try is limited.
+    expect((await openStream(relay.url, token, { 'x-forwarded-for': '203.0.113.2' })).status).toBe(429)
   })
 })
