@@ -22,7 +22,7 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
     '(the first pattern that matches, in flag order), a bare URL takes the rest, and with no bare URL the rest are acknowledged (2xx) and not ' +
     'forwarded. Each app gets each of its events once, also after a restart, and the service gets a 2xx only when that app answered 2xx. ' +
     'Each JSON line names its target (the URL, as `webhooks events --json` does) and its route (the PATTERN that chose it, null for the bare URL). --header adds a header to every forwarded request (not content-type or X-SVC-*). ' +
-    'Through a relay (--relay URL --token T, or SVC_RELAY_URL and SVC_RELAY_TOKEN; see `svc relay serve`): no local HTTP server is started (--port and --host are not used); ' +
+    "Through a relay (--relay URL --token T, or SVC_RELAY_URL and SVC_RELAY_TOKEN, or the profile's, stored by `svc login --relay`; see `svc relay serve`): no local HTTP server is started (--port and --host are not used); " +
     'the listener connects out to the relay, receives what the service delivered to it (also while this listener was offline), verifies each against the ' +
     "service's original signature with its age counted at the relay's arrival time, forwards the original bytes with a fresh X-SVC-Timestamp and X-SVC-Signature made " +
     "with the same secret (so your app's own 300 s check passes for an event held for hours), and acks it to the relay only after your app answered 2xx (or it is filtered " +
@@ -69,10 +69,11 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
     'skip-verify': Flags.boolean({ description: 'Forward without checking signatures (loudly flagged; for debugging only).' }),
     'no-tui': Flags.boolean({ description: 'One JSON object per delivery per line, even on a terminal.' }),
     relay: Flags.string({
-      description: 'Receive through this relay (`svc relay serve`) instead of a local server; comma-separated URLs are tried in turn. Or SVC_RELAY_URL.',
+      description:
+        "Receive through this relay (`svc relay serve`) instead of a local server; comma-separated URLs are tried in turn. Or SVC_RELAY_URL, or the profile's (`svc login --relay URL --relay-token-stdin`).",
     }),
     token: Flags.string({
-      description: 'The relay token (`svc relay token create`). Visible to other processes: prefer SVC_RELAY_TOKEN.',
+      description: "The relay token (`svc relay token create`). Visible to other processes: prefer SVC_RELAY_TOKEN or the profile's (`svc login --relay`).",
     }),
   }
 
