@@ -375,16 +375,25 @@ export class PostgresRelayStore implements RelayStore {
 
   // ---- streams --------------------------------------------------------------------------------
 
+  /**
+   * Fenced by the stream lease when this instance holds one for the token: once another
+   * instance's claim has committed, this read returns nothing, even before the notification
+   * arrives — two instances never read one token's deliveries for a stream at once. Only what was
+   * read just before the claim can go out twice (the listener's dedup by event id drops it).
+   */
   async pending(token: string, afterSeq: number, limit: number): Promise<PendingDelivery[]> {
+    const lease = this.leases.get(token)
+    if (lease?.lost) return []
+    const fence = lease ? 'AND EXISTS (SELECT 1 FROM relay_stream_leases l WHERE l.token = t.name AND l.instance = $4 AND l.generation = $5)' : ''
     const res = await this.q(
       `SELECT d.seq, d.channel, d.event_id, d.event_type, d.arrived_at, d.headers, d.body, COALESCE(s.sends, 0) AS sends
        FROM relay_tokens t
        JOIN relay_deliveries d ON d.channel = t.channel AND d.seq > GREATEST(t.start_seq, t.ack_floor, $2::bigint)
        LEFT JOIN relay_acks a ON a.token = t.name AND a.seq = d.seq
        LEFT JOIN relay_sends s ON s.token = t.name AND s.seq = d.seq
-       WHERE t.name = $1 AND a.seq IS NULL
+       WHERE t.name = $1 AND a.seq IS NULL ${fence}
        ORDER BY d.seq LIMIT $3`,
-      [token, afterSeq, limit],
+      lease ? [token, afterSeq, limit, this.instanceId, lease.generation] : [token, afterSeq, limit],
     )
     return res.rows.map((r) => ({ ...rowToDelivery(r), sends: num(r.sends) }))
   }
@@ -653,7 +662,7 @@ export class PostgresRelayStore implements RelayStore {
     const generation = num(res.rows[0]?.generation)
     // A stream of this instance that held the token is replaced as well.
     const previous = this.leases.get(token)
-    if (previous) this.lose(token, previous, 'replaced')
+    if (previous) this.lose(previous, 'replaced')
     const held: HeldLease = { generation, callbacks: [] }
     this.leases.set(token, held)
     return {
@@ -673,10 +682,10 @@ export class PostgresRelayStore implements RelayStore {
     }
   }
 
-  private lose(token: string, held: HeldLease, reason: LeaseLostReason): void {
+  private lose(held: HeldLease, reason: LeaseLostReason): void {
     if (held.lost) return
     held.lost = reason
-    if (this.leases.get(token) === held) this.leases.delete(token)
+    // Kept (lost) until the stream releases it or a new stream here claims the token: pending() stays fenced meanwhile.
     for (const cb of held.callbacks) {
       try {
         cb(reason)
@@ -688,7 +697,7 @@ export class PostgresRelayStore implements RelayStore {
 
   /** Renews the leases still ours; those another instance took (or whose token was revoked) are lost. */
   private async checkLeases(tokens: string[]): Promise<void> {
-    const mine = tokens.map((t) => [t, this.leases.get(t)] as const).filter((x): x is readonly [string, HeldLease] => x[1] !== undefined)
+    const mine = tokens.map((t) => [t, this.leases.get(t)] as const).filter((x): x is readonly [string, HeldLease] => x[1] !== undefined && !x[1].lost)
     if (mine.length === 0) return
     const res = await this.pool.query(
       `SELECT l.token, l.instance, l.generation, t.name AS live_name, t.revoked_at
@@ -700,9 +709,9 @@ export class PostgresRelayStore implements RelayStore {
     const renew: string[] = []
     for (const [token, held] of mine) {
       const r = rows.get(token)
-      if (!r) this.lose(token, held, 'replaced')
-      else if (r.live_name === null || r.revoked_at !== null) this.lose(token, held, 'revoked')
-      else if (String(r.instance) !== this.instanceId || num(r.generation) !== held.generation) this.lose(token, held, 'replaced')
+      if (!r) this.lose(held, 'replaced')
+      else if (r.live_name === null || r.revoked_at !== null) this.lose(held, 'revoked')
+      else if (String(r.instance) !== this.instanceId || num(r.generation) !== held.generation) this.lose(held, 'replaced')
       else renew.push(token)
     }
     if (renew.length > 0) {

@@ -145,6 +145,20 @@ describe('PostgreSQL relay store', () => {
     await until(() => !second.held())
   })
 
+  it('once another instance took the lease, this one reads nothing more for the token, before any notification', async () => {
+    const a = await pg.open({ applicationName: 'relay-a', pollMs: 60_000 })
+    await seed(a)
+    await a.ingest(delivery(1))
+    const lease = await a.claimStream('alice')
+    expect(await a.pending('alice', 0, 10)).toHaveLength(1)
+    // Taken elsewhere, the notification not (yet) heard: the read is fenced by the lease row itself.
+    await pg.sql("UPDATE relay_stream_leases SET instance = 'other', generation = generation + 1 WHERE token = 'alice'")
+    expect(await a.pending('alice', 0, 10)).toEqual([])
+    expect(lease.held()).toBe(true)
+    await lease.release()
+    expect(await a.pending('alice', 0, 10)).toHaveLength(1)
+  })
+
   it('a lease of an instance that stopped checking is found by the poll (the NOTIFY lost)', async () => {
     const a = await pg.open({ applicationName: 'relay-a', pollMs: 100 })
     await seed(a)
