@@ -32,7 +32,9 @@
  * relay_stream_leases (token → instance, generation + 1, expires_at = now() + LEASE_TTL_MS) in a
  * transaction with `pg_notify('relay_lease', token)`. The instance that held it hears the
  * notification (or, failing that, its next lease check, every POLL_MS) and sees the generation
- * moved on: it closes its stream as `replaced`. A holder renews its leases at each check; the
+ * moved on: it closes its stream as `replaced`. Meanwhile its reads are fenced: `pending()` for a
+ * token this instance leases joins the lease row, so they return nothing once another claim has
+ * committed, notification heard or not. A holder renews its leases at each check; the
  * lease of a killed instance is simply left to expire (LEASE_TTL_MS), which only matters to
  * `status` (connected or not) — a new stream never waits for it, it takes the lease at once.
  *
