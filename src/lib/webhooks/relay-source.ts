@@ -247,8 +247,11 @@ export class RelaySource extends EventEmitter<Events> {
         resolve({ ...r, wasReady, retryAfterMs })
       }
       const onAbort = () => settle({ reason: 'stopped' })
+      let paused = false
       const watchSilence = () => {
         this.timers.clearTimeout(silence)
+        // Paused, this listener is not reading (its app is slow): silence is its own, not the relay's.
+        if (paused) return
         silence = this.timers.setTimeout(() => settle({ reason: `no data from the relay for ${Math.round((2 * this.pingMs) / 1000)} s (a dead stream)` }), 2 * this.pingMs)
       }
       stop.addEventListener('abort', onAbort, { once: true })
@@ -266,7 +269,11 @@ export class RelaySource extends EventEmitter<Events> {
           const d = parseFrame(RelayDeliverySchema, frame.data)
           if (!d) return this.emit('status', { kind: 'warning', url: base.href, message: 'the relay sent a delivery this listener cannot read (skipped; it is not acked)' })
           this.take(base, d)
-          if (this.handling.size >= this.maxInFlight) handle?.pause()
+          if (this.handling.size >= this.maxInFlight && !paused) {
+            paused = true
+            this.timers.clearTimeout(silence)
+            handle?.pause()
+          }
         } else if (frame.event === 'gap') {
           const gap = parseFrame(RelayGapSchema, frame.data)
           if (gap) this.emit('status', { kind: 'gap', url: base.href, gap })
@@ -276,7 +283,12 @@ export class RelaySource extends EventEmitter<Events> {
           if (TERMINAL.has(closing.reason)) settle({ end: { kind: 'ended', reason: closing.reason as 'revoked', message: closing.message }, reason: closing.message })
         }
       }
-      this.resumeStream = () => handle?.resume()
+      this.resumeStream = () => {
+        if (!paused || settled) return
+        paused = false
+        watchSilence()
+        handle?.resume()
+      }
       handle = this.client.stream(
         { origin: url.origin, path: `${url.pathname}${url.search}`, headers, headTimeoutMs: 10_000 },
         {

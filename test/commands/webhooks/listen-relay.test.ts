@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import Login from '../../../src/commands/login.js'
+import Logout from '../../../src/commands/logout.js'
 import ProfilesShow from '../../../src/commands/profiles/show.js'
 import WebhooksListen from '../../../src/commands/webhooks/listen.js'
 import { freshConfigDir } from '../../helpers/config.js'
@@ -103,6 +104,10 @@ describe('svc login --relay', () => {
     s.ready()
     expect((await run.waitLines(1))[0]).toMatchObject({ relay: relay.url })
     await run.stop()
+    // logout forgets the token (a secret), keeps the relay's address.
+    expect((await runCommand(Logout, ['--profile', 'team'], { env })).exitCode).toBe(0)
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).not.toContain(TOKEN)
+    expect(JSON.parse((await runCommand(ProfilesShow, ['team', '--json'], { env })).stdout)).not.toHaveProperty('relayToken')
   })
 
   it('refuses an empty token and a relay URL that is not http(s), naming the flag', async () => {

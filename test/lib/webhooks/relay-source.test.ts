@@ -63,7 +63,7 @@ interface Setup {
 }
 
 /** A listener fed by a relay source (no HTTP server of its own), forwarding to `forward`. */
-async function relayed(forward: string | string[], opts: { events?: string[]; timers?: Timers; relays?: FakeRelay[] } = {}): Promise<Setup> {
+async function relayed(forward: string | string[], opts: { events?: string[]; timers?: Timers; relays?: FakeRelay[]; maxInFlight?: number } = {}): Promise<Setup> {
   const relays = opts.relays ?? [await startFakeRelay({ token: TOKEN })]
   for (const r of relays) cleanups.push(() => r.close())
   const store = await EventStore.open({ path: ':memory:' })
@@ -73,7 +73,7 @@ async function relayed(forward: string | string[], opts: { events?: string[]; ti
   const listener = new WebhookListener({ ...f, secrets: [SECRET], store, events: opts.events })
   const seen: ListenerDelivery[] = []
   listener.on('delivery', (d) => seen.push(d))
-  const source = new RelaySource({ urls: parseRelayUrls(relays.map((r) => r.url).join(',')), token: TOKEN, handle: (d) => listener.handle(d), timers: opts.timers })
+  const source = new RelaySource({ urls: parseRelayUrls(relays.map((r) => r.url).join(',')), token: TOKEN, handle: (d) => listener.handle(d), timers: opts.timers, maxInFlight: opts.maxInFlight })
   const statuses: RelayStatus[] = []
   source.on('status', (s) => statuses.push(s))
   const ctl = new AbortController()
@@ -292,6 +292,27 @@ describe('RelaySource: the connection', () => {
     await eventually(() => source.isReady, 'ready again')
   })
 
+  it('a slow app pauses the stream (backpressure) without counting the pause as a dead stream', async () => {
+    const timers = new ManualTimers()
+    const hold = deferred()
+    const { startApp } = await import('../../helpers/webhooks.js')
+    const app = await startApp((_r, res) => void hold.promise.then(() => res.end('ok')))
+    cleanups.push(() => app.close())
+    const { relay, source, statuses } = await relayed(app.url, { timers, maxInFlight: 1 })
+    const stream = await relay.nextStream()
+    stream.ready()
+    stream.deliver(relayDelivery({ seq: 1, body: chargeEvent('evt_slow', 'charge.paid'), secret: SECRET, signedAt: nowS() }))
+    await eventually(() => app.received.length === 1, 'the forward')
+    // Paused: no silence deadline is armed, so "30 s" passing changes nothing.
+    expect(timers.fire((ms) => ms === 2 * RELAY_PING_MS)).toBe(0)
+    expect(source.isReady).toBe(true)
+    hold.resolve()
+    await relay.waitAcks(1)
+    // Reading again: the deadline is back.
+    await eventually(() => [...timers.pending.values()].some((t) => t.ms === 2 * RELAY_PING_MS), 'the silence deadline')
+    expect(statuses.some((s) => s.kind === 'disconnected')).toBe(false)
+  })
+
   it('shows a gap; a closing frame for a shutdown reconnects, one for a revoked token stops it', async () => {
     const timers = new ManualTimers()
     const { relay, statuses, ended } = await relayed('127.0.0.1:9', { timers })
@@ -306,6 +327,20 @@ describe('RelaySource: the connection', () => {
     s2.ready()
     s2.closing({ reason: 'revoked', message: 'token dev-1 was revoked' })
     expect(await ended).toEqual({ kind: 'ended', reason: 'revoked', message: 'token dev-1 was revoked' })
+  })
+
+  it('a frame that is not the wire is said (a warning), skipped and not acked; the stream goes on', async () => {
+    const { startApp } = await import('../../helpers/webhooks.js')
+    const app = await startApp()
+    cleanups.push(() => app.close())
+    const { relay, statuses } = await relayed(app.url)
+    const stream = await relay.nextStream()
+    stream.ready()
+    stream.raw('event: delivery\nid: 1\ndata: {"seq": 1, "body": 5}\n\n')
+    stream.raw('event: something-new\ndata: {}\n\n')
+    stream.deliver(relayDelivery({ seq: 2, body: chargeEvent('evt_after', 'charge.paid'), secret: SECRET, signedAt: nowS() }))
+    expect(await relay.waitAcks(1)).toEqual([2])
+    expect(statuses.filter((s) => s.kind === 'warning').map((s) => s.kind === 'warning' && s.message)).toEqual(['the relay sent a delivery this listener cannot read (skipped; it is not acked)'])
   })
 
   it('stops on 401 (unknown or revoked token) instead of retrying forever', async () => {
