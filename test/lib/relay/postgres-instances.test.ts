@@ -113,9 +113,9 @@ describe('several relay instances on one PostgreSQL store', () => {
     pg = undefined as unknown as PgSchema
   })
 
-  async function instance(name: string, opts: { pgUrl?: string } = {}): Promise<TestRelay> {
+  async function instance(name: string, opts: { pgUrl?: string; window?: number } = {}): Promise<TestRelay> {
     const store = await openPostgresRelayStore(opts.pgUrl ?? PG_URL, { schema: pg.schema, applicationName: `relay-${tag}-${name}`, pollMs: 200, connectTimeoutMs: 500, statementTimeoutMs: 2000 })
-    const relay = await startTestRelay({ store })
+    const relay = await startTestRelay({ store, ...(opts.window ? { window: opts.window } : {}) })
     relays.push(relay)
     return relay
   }
@@ -165,6 +165,26 @@ describe('several relay instances on one PostgreSQL store', () => {
     const f = await onB.next((x) => x.event === 'delivery')
     if (f.event === 'delivery') expect(idOf(f.data.body)).toBe('evt_after_replace')
     onB.close()
+  })
+
+  it('acks a load balancer sent to A free the window of the stream on B (no stickiness needed)', async () => {
+    const a = await instance('a')
+    const b = await instance('b', { window: 4 })
+    await a.addChannel('dev')
+    const token = await a.createToken('alice', 'dev')
+    const stream = await openStream(b.url, token)
+    await stream.next((f) => f.event === 'ready')
+    for (let i = 0; i < 12; i++) expect((await postSigned(a.url, 'dev', eventBody(`evt_win_${i}`))).status).toBe(200)
+    const got: string[] = []
+    for (let i = 0; i < 12; i++) {
+      const f = await stream.next((x) => x.event === 'delivery')
+      if (f.event !== 'delivery') continue
+      got.push(idOf(f.data.body))
+      // The ack lands on the other instance; the relays' clocks stand still, so no redelivery helps.
+      expect((await ack(a.url, token, [f.data.seq])).status).toBe(204)
+    }
+    stream.close()
+    expect(got).toEqual(Array.from({ length: 12 }, (_, i) => `evt_win_${i}`))
   })
 
   it('PostgreSQL away (a proxy cut): ingress 503 and /healthz 503, then back without a restart, nothing answered 2xx lost', async () => {

@@ -122,6 +122,15 @@ export async function startRelayServer(opts: RelayServerOptions): Promise<RelayS
     },
   }
 
+  // A load balancer may send a listener's acks to another instance than its stream's: the store
+  // says so (PostgreSQL), and the stream here drops them from its window.
+  const unacked = store.onAcked?.(
+    (token) =>
+      void streams
+        .get(token)
+        ?.syncAcks()
+        .catch(() => {}),
+  )
   const unwake = store.onIngest((channel) => {
     for (const s of streams.values()) if (s.channel === channel) s.pump()
   })
@@ -457,6 +466,7 @@ export async function startRelayServer(opts: RelayServerOptions): Promise<RelayS
       clearInterval(poll)
       clearInterval(ping)
       unwake()
+      unacked?.()
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))
       for (const s of streams.values()) {
         s.close('shutdown', 'the relay is stopping; reconnect')

@@ -71,6 +71,7 @@ export const POLL_MS = 1000
 export const LEASE_TTL_MS = 30_000
 const INGEST_CHANNEL = 'relay_ingest'
 const LEASE_CHANNEL = 'relay_lease'
+const ACK_CHANNEL = 'relay_ack'
 
 export interface PostgresStoreOptions {
   /** Names this instance's connections in pg_stat_activity (and its leases). */
@@ -158,6 +159,7 @@ export class PostgresRelayStore implements RelayStore {
   private readonly group: GroupCommit<NewDelivery, StoredDelivery>
   private closed = false
   private readonly wakers = new Set<(channel: string) => void>()
+  private readonly ackWakers = new Set<(token: string) => void>()
   private readonly leases = new Map<string, HeldLease>()
   private listener?: Client
   private listenerBackoff = 250
@@ -433,6 +435,8 @@ export class PostgresRelayStore implements RelayStore {
         [token, row.channel, row.floor, seqs],
       )
       if (!res.rowCount) return
+      // Sent at commit: the instance streaming this token (maybe not this one) frees its window.
+      await c.query(`SELECT pg_notify('${ACK_CHANNEL}', $1)`, [token])
       await c.query('UPDATE relay_tokens SET last_ack_at = $2 WHERE name = $1', [token, at])
       await this.advanceFloor(c, token, String(row.channel), num(row.floor))
     })
@@ -578,6 +582,11 @@ export class PostgresRelayStore implements RelayStore {
 
   // ---- wake-ups -------------------------------------------------------------------------------
 
+  onAcked(acked: (token: string) => void): () => void {
+    this.ackWakers.add(acked)
+    return () => this.ackWakers.delete(acked)
+  }
+
   onIngest(wake: (channel: string) => void): () => void {
     this.wakers.add(wake)
     return () => this.wakers.delete(wake)
@@ -615,10 +624,19 @@ export class PostgresRelayStore implements RelayStore {
       if (!msg.payload) return
       if (msg.channel === INGEST_CHANNEL) this.wake(msg.payload)
       else if (msg.channel === LEASE_CHANNEL && this.leases.has(msg.payload)) void this.checkLeases([msg.payload])
+      else if (msg.channel === ACK_CHANNEL && this.leases.has(msg.payload)) {
+        for (const w of this.ackWakers) {
+          try {
+            w(msg.payload)
+          } catch {
+            // the stream's own business
+          }
+        }
+      }
     })
     client
       .connect()
-      .then(() => client.query(`LISTEN ${INGEST_CHANNEL}; LISTEN ${LEASE_CHANNEL}`))
+      .then(() => client.query(`LISTEN ${INGEST_CHANNEL}; LISTEN ${LEASE_CHANNEL}; LISTEN ${ACK_CHANNEL}`))
       .then(() => {
         this.listenerBackoff = 250
         // Whatever committed while we were not listening: the poll finds it now, not in a second.

@@ -174,6 +174,12 @@ export interface RelayStore {
    * stream of it on any instance. Absent on a store only one process serves (SQLite).
    */
   claimStream?(token: string): Promise<StreamLease>
+  /**
+   * Stores shared by several instances: calls `acked(token)` after any instance committed acks of
+   * that token (a load balancer may send a listener's ack to another instance than its stream's),
+   * so the stream here can free its window. Absent on a store only one process serves.
+   */
+  onAcked?(acked: (token: string) => void): () => void
   /** Calls `wake(channel)` after a commit that holds deliveries of that channel, from this or (PostgreSQL) another instance. */
   onIngest(wake: (channel: string) => void): () => void
   close(): Promise<void>
