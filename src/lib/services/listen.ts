@@ -253,22 +253,40 @@ async function throughRelay(opts: ListenRunOptions, targets: readonly ForwardTar
     if (opts.tui) {
       const begin = (feed: ListenFeed) => {
         feed.setRegistration(`relay ${label}: connecting…`)
+        // The header says the connection's state; what else happens (a gap, a closing, a warning) is a notice.
         source.on('status', (s) => {
           const { summary, note } = relayStatusText(s)
-          if (summary) feed.setRegistration(summary, note ? [note] : [])
-          else if (note) feed.setRegistration(source.isReady ? `relay ${s.url}: connected` : `relay ${s.url}: disconnected`, [note])
+          if (summary) feed.setRegistration(summary)
+          if (note && s.kind !== 'ready' && s.kind !== 'disconnected') feed.notice(note)
         })
+        onFirstRejection(listener, (text) => feed.notice(text))
       }
       await live(opts, targets, listener, forwarder, store, `relay ${label}`, begin, done.signal)
       done.abort()
     } else {
       relayLines(opts, targets, source)
+      onFirstRejection(listener, (text) => opts.io.err(`${text}\n`))
       if (!done.signal.aborted) await new Promise<void>((resolve) => done.signal.addEventListener('abort', () => resolve(), { once: true }))
     }
     return await running
   } finally {
     stop.removeEventListener('abort', onStop)
   }
+}
+
+/**
+ * Said once, at the first relayed delivery that fails verification: the relay verified it on
+ * arrival, so the likely cause is this listener's secret, and such deliveries are not acked.
+ */
+function onFirstRejection(listener: WebhookListener, say: (text: string) => void): void {
+  const check = (d: ListenerDelivery) => {
+    if (d.record.source !== 'relay' || d.record.outcome !== 'rejected') return
+    listener.off('delivery', check)
+    say(
+      `A delivery from the relay failed verification (${d.record.verifyReason ?? 'failed'}). The relay verified it on arrival, so this listener's secret (--secret, SVC_WEBHOOK_SECRET or the profile's) most likely differs from the channel's. It is not acked: fix the secret and restart, the relay keeps it.`,
+    )
+  }
+  listener.on('delivery', check)
 }
 
 /** The first NDJSON line in relay mode, after the stream's first `ready`: the relay, then as listeningLine. */

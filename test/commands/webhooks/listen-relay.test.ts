@@ -52,6 +52,28 @@ describe('svc webhooks listen --relay (piped)', () => {
     expect(`${run.stdout()}${run.stderr()}`).not.toContain(TOKEN)
   })
 
+  it('a relayed delivery that fails verification is not acked, and stderr says once that the secret most likely differs from the channel’s', async () => {
+    const relay = await startFakeRelay({ token: TOKEN })
+    cleanups.push(() => relay.close())
+    const app = await startApp()
+    cleanups.push(() => app.close())
+    const run = startListen(['--relay', relay.url, '--forward', app.url], { SVC_RELAY_TOKEN: TOKEN, SVC_WEBHOOK_SECRET: 'whsec_not_the_channels_secret_0000' })
+    const s = await relay.nextStream()
+    s.ready()
+    await run.waitLines(1)
+    for (let seq = 1; seq <= 2; seq++) s.deliver(relayDelivery({ seq, body: chargeEvent(`evt_f${seq}`, 'charge.paid'), secret: SECRET, signedAt: nowS() }))
+    const lines = await run.waitLines(3)
+    expect(lines.slice(1).map((l) => [l.via, l.outcome, l.verification])).toEqual([
+      ['relay', 'rejected', 'signature_mismatch'],
+      ['relay', 'rejected', 'signature_mismatch'],
+    ])
+    expect(run.stderr().match(/failed verification/g)).toHaveLength(1)
+    expect(run.stderr()).toMatch(/most likely differs from the channel's\. It is not acked/)
+    expect(relay.acks).toEqual([])
+    expect(app.received).toEqual([])
+    await run.stop()
+  })
+
   it('another listener taking the token stops this one with exit 1 and says why', async () => {
     const relay = await startFakeRelay({ token: TOKEN })
     cleanups.push(() => relay.close())
