@@ -4,7 +4,7 @@
  * same run and its target. Exits non-zero only when a benchmark could not run; a missed target
  * is reported, not fatal.
  *
- *   node bench/run.js [--quick] [--only startup,ink,list,forwarder,sandbox,library,panel,mcp,report,relay] [--runs N] [--vs DIR]
+ *   node bench/run.js [--quick] [--only startup,ink,list,forwarder,sandbox,library,panel,mcp,report,relay,relay-pg] [--runs N] [--vs DIR]
  *
  * --vs DIR: another built checkout of svc (e.g. `git worktree add /tmp/old COMMIT`, then
  * `npm run build` there); the suites that support it (forwarder) run that build beside this one,
@@ -40,6 +40,7 @@ const SUITES = {
   mcp: () => import('./mcp.js').then((m) => m.benchMcp),
   report: () => import('./report.js').then((m) => m.benchReport),
   relay: () => import('./relay.js').then((m) => m.benchRelay),
+  'relay-pg': () => import('./relay-pg.js').then((m) => m.benchRelayPg),
 }
 
 const { values } = parseArgs({

@@ -19,13 +19,18 @@ export default class RelayServe extends BaseCommand<typeof RelayServe> {
     'GET /metrics (Prometheus text) answers loopback clients only unless --metrics-public. Logs are JSON lines on stderr, never a token, ' +
     'secret or body. Not on a terminal, the first stdout line is {"listening": URL}. SIGTERM or Ctrl+C: no new deliveries, commits ' +
     'in flight finish, streams are told `shutdown`, exit 0.\n\n' +
-    '--durability normal (default): a commit survives the process being killed; full: it survives a power cut too (fsync per commit, slower ingest).'
+    '--durability normal (default): a commit survives the process being killed; full: it survives a power cut too (fsync per commit, slower ingest).\n\n' +
+    'Several instances for a team: --store postgres://… (or SVC_RELAY_STORE) keeps everything in PostgreSQL, so two or more serve processes behind ' +
+    'a load balancer share channels, tokens, deliveries and cursors; an event taken by one reaches a listener on another, and a second stream of a ' +
+    'token on any instance replaces the first. Run `svc relay migrate --store URL` first: serve refuses a schema it does not know (exit 2). ' +
+    "PostgreSQL unreachable: ingress 503 and /healthz 503 until it is back (no restart needed). The URL's password is never printed or logged."
 
   static override examples = [
     '<%= config.bin %> relay serve',
     '<%= config.bin %> relay serve --port 0 --data ./relay-data   # a free port; stdout: {"listening": URL}',
     '<%= config.bin %> relay serve --host 0.0.0.0 --port 443 --tls-cert /etc/relay/cert.pem --tls-key /etc/relay/key.pem --public-url https://relay.example.com',
     '<%= config.bin %> relay serve --behind-proxy --public-url https://relay.example.com --retention 3d --durability full',
+    'SVC_RELAY_STORE=postgres://relay:$PGPASSWORD@db.internal/relay <%= config.bin %> relay serve --behind-proxy --public-url https://relay.example.com   # one of several instances',
   ]
 
   static override flags = {

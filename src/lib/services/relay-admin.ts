@@ -9,6 +9,7 @@ import { parseEventFilter } from '../webhooks/event-filter.js'
 import { parseDuration } from '../domain/time.js'
 import { parseMatchRule } from '../relay/routing.js'
 import { defaultRelayDir, openRelayStore, RelayStoreUnsupported } from '../relay/store/open.js'
+import { RelaySchemaError } from '../relay/store/postgres-schema.js'
 import type { Durability } from '../relay/store/sqlite.js'
 import { type MatchRule, type RelayStore, RelayStoreConflict, RelayStoreUnavailable } from '../relay/store/types.js'
 import { hashRelayToken, newRelayToken, RELAY_NAME } from '../relay/tokens.js'
@@ -27,6 +28,7 @@ export async function openRelayStoreFor(input: RelayStoreInput): Promise<RelaySt
     return await openRelayStore({ data: input.data, store, defaultDir: defaultRelayDir(configDir(input.env)), durability: input.durability })
   } catch (err) {
     if (err instanceof RelayStoreUnsupported) throw new UsageError(err.message, { field: err.field })
+    if (err instanceof RelaySchemaError) throw new CliError(err.message, { exitCode: EXIT.usage, code: 'schema_version', details: [{ field: 'store', message: err.message }] })
     if (err instanceof RelayStoreUnavailable) throw new CliError(err.message, { exitCode: EXIT.unexpected, code: 'store_unavailable', hint: 'Check --data (a writable directory) or --store.' })
     throw err
   }

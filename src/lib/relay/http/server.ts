@@ -20,7 +20,7 @@ import { MAX_BODY_BYTES, readCappedBody } from '../../net/body.js'
 import { answerClientErrors, guardedServerOptions } from '../../net/server-guard.js'
 import { verifyDelivery } from '../../webhooks/verify-delivery.js'
 import { routes } from '../routing.js'
-import type { ChannelRecord, PruneResult, RelayStore, TokenRecord } from '../store/types.js'
+import type { ChannelRecord, PruneResult, RelayStore, StreamLease, TokenRecord } from '../store/types.js'
 import { bearerToken, hashRelayToken, isRelayTokenShaped, RELAY_NAME } from '../tokens.js'
 import { RelayMetrics } from './metrics.js'
 import { AuthFailureLimiter } from './rate-limit.js'
@@ -122,6 +122,15 @@ export async function startRelayServer(opts: RelayServerOptions): Promise<RelayS
     },
   }
 
+  // A load balancer may send a listener's acks to another instance than its stream's: the store
+  // says so (PostgreSQL), and the stream here drops them from its window.
+  const unacked = store.onAcked?.(
+    (token) =>
+      void streams
+        .get(token)
+        ?.syncAcks()
+        .catch(() => {}),
+  )
   const unwake = store.onIngest((channel) => {
     for (const s of streams.values()) if (s.channel === channel) s.pump()
   })
@@ -239,6 +248,15 @@ export async function startRelayServer(opts: RelayServerOptions): Promise<RelayS
       log('warn', 'stream refused: too many from this address', { token: token.name, address, requestId: id })
       return send(res, 429, errorBody('rate_limited', `at most ${maxStreams} open streams per address`, id), { 'retry-after': '5' })
     }
+    // On a store several instances share, the token's stream is taken for this instance first:
+    // a stream of it on another instance hears it and closes as `replaced`.
+    let lease: StreamLease | undefined
+    try {
+      lease = await store.claimStream?.(token.name)
+    } catch (err) {
+      log('error', 'stream refused: the store cannot take the stream', { token: token.name, error: errorText(err), requestId: id })
+      return send(res, 503, errorBody('unavailable', 'the relay cannot reach its store; reconnect', id), { 'retry-after': '1' })
+    }
     const socket = req.socket as Socket
     socket.setNoDelay(true)
     socket.setKeepAlive(true, pingMs)
@@ -253,7 +271,13 @@ export async function startRelayServer(opts: RelayServerOptions): Promise<RelayS
     streams.set(token.name, stream)
     if (counted) streamsPerAddress.set(address, (streamsPerAddress.get(address) ?? 0) + 1)
     log('info', 'stream opened', { token: token.name, channel: token.channel, address, requestId: id })
+    lease?.onLost((reason) => {
+      if (reason === 'revoked') stream.close('revoked', 'this token was revoked')
+      else stream.close('replaced', 'another connection with this token took over the stream')
+      log('info', reason === 'revoked' ? 'stream closed: token no longer valid' : 'stream replaced', { token: token.name, address })
+    })
     res.on('close', () => {
+      void lease?.release()
       stream.gone()
       if (counted) {
         const n = (streamsPerAddress.get(address) ?? 1) - 1
@@ -442,6 +466,7 @@ export async function startRelayServer(opts: RelayServerOptions): Promise<RelayS
       clearInterval(poll)
       clearInterval(ping)
       unwake()
+      unacked?.()
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))
       for (const s of streams.values()) {
         s.close('shutdown', 'the relay is stopping; reconnect')

@@ -41,6 +41,8 @@ export class RelayStream {
   private readonly unacked = new Map<number, Unacked>()
   private pumping = false
   private again = false
+  /** Acks committed elsewhere arrived while pumping: look again once the pump is done. */
+  private syncWanted = false
   /** Set once `ready` (and any gap) went out: no delivery may precede them. */
   private live = false
   closed = false
@@ -92,6 +94,7 @@ export class RelayStream {
       .catch((err) => this.host.onError(err, this))
       .finally(() => {
         this.pumping = false
+        if (this.syncWanted) void this.syncAcks().catch((err) => this.host.onError(err, this))
       })
   }
 
@@ -180,6 +183,37 @@ export class RelayStream {
       this.host.onFiltered(this.token.name, excluded.length)
     }
     return last
+  }
+
+  /**
+   * Acks another instance committed (its ack reached that one): when the window is full, drop
+   * from it what the store no longer has pending for this token, then send on.
+   */
+  async syncAcks(): Promise<void> {
+    if (this.closed) return
+    if (this.pumping) {
+      this.syncWanted = true
+      return
+    }
+    this.syncWanted = false
+    if (this.unacked.size < this.window) return
+    const pending = new Set<number>()
+    let after = 0
+    for (let done = false; !done; ) {
+      const page = await this.host.store.pending(this.token.name, after, PAGE)
+      for (const d of page) {
+        if (d.seq > this.cursor) {
+          done = true
+          break
+        }
+        pending.add(d.seq)
+      }
+      if (page.length < PAGE) done = true
+      else after = page[page.length - 1]!.seq
+    }
+    const before = this.unacked.size
+    for (const seq of [...this.unacked.keys()]) if (!pending.has(seq)) this.unacked.delete(seq)
+    if (this.unacked.size < before) this.pump()
   }
 
   acked(seqs: readonly number[]): void {

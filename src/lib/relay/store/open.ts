@@ -14,6 +14,8 @@ export interface OpenRelayStoreOptions {
   /** Where `data` defaults to: `<svc config dir>/relay`, given by the caller (the relay reads no config). */
   defaultDir: string
   durability?: Durability
+  /** PostgreSQL: this process's name in pg_stat_activity (default svc-relay). */
+  applicationName?: string
 }
 
 export class RelayStoreUnsupported extends Error {
@@ -29,7 +31,11 @@ export class RelayStoreUnsupported extends Error {
 export async function openRelayStore(opts: OpenRelayStoreOptions): Promise<RelayStore> {
   if (opts.store !== undefined) {
     const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(opts.store)?.[1]?.toLowerCase()
-    if (scheme === 'postgres' || scheme === 'postgresql') throw new RelayStoreUnsupported('--store postgres://… is not available in this build yet: use --data DIR', 'store')
+    if (scheme === 'postgres' || scheme === 'postgresql') {
+      // Loaded only now: pg and the PostgreSQL store cost the other commands nothing at start-up.
+      const { openPostgresRelayStore } = await import('./postgres.js')
+      return openPostgresRelayStore(opts.store, opts.applicationName ? { applicationName: opts.applicationName } : {})
+    }
     throw new RelayStoreUnsupported(`--store takes a postgres:// URL (got ${scheme ? `${scheme}:` : 'no scheme'})`, 'store')
   }
   return openSqliteRelayStore({ dir: opts.data ?? opts.defaultDir, durability: opts.durability })

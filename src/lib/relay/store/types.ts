@@ -118,6 +118,21 @@ export class RelayStoreUnavailable extends Error {
   }
 }
 
+/**
+ * One stream's hold on its token across every relay instance on a shared store (PostgreSQL).
+ * The server closes its stream when the lease is lost: another instance took the token
+ * (`replaced`) or it was revoked.
+ */
+export interface StreamLease {
+  readonly token: string
+  readonly generation: number
+  held(): boolean
+  /** Called once, when the lease is lost. */
+  onLost(cb: (reason: 'replaced' | 'revoked') => void): void
+  /** The stream ended: let the lease go. */
+  release(): Promise<void>
+}
+
 export interface RelayStore {
   readonly kind: 'sqlite' | 'postgres'
 
@@ -154,6 +169,17 @@ export interface RelayStore {
   status(now: Date): Promise<RelayStatusSnapshot>
   /** True when a write can commit right now (GET /healthz). */
   healthy(): Promise<boolean>
+  /**
+   * Stores shared by several instances: takes the token's stream for this instance, replacing a
+   * stream of it on any instance. Absent on a store only one process serves (SQLite).
+   */
+  claimStream?(token: string): Promise<StreamLease>
+  /**
+   * Stores shared by several instances: calls `acked(token)` after any instance committed acks of
+   * that token (a load balancer may send a listener's ack to another instance than its stream's),
+   * so the stream here can free its window. Absent on a store only one process serves.
+   */
+  onAcked?(acked: (token: string) => void): () => void
   /** Calls `wake(channel)` after a commit that holds deliveries of that channel, from this or (PostgreSQL) another instance. */
   onIngest(wake: (channel: string) => void): () => void
   close(): Promise<void>

@@ -54,8 +54,8 @@ describe('svc relay channel add / list / remove', () => {
     expect(JSON.parse((await runCommand(RelayChannelList, ['--data', data, '--json'])).stdout)).toEqual([])
   })
 
-  it('says --store postgres is not available in this build, exit 2', async () => {
-    const r = await runCommand(RelayChannelAdd, ['team', '--store', 'postgres://localhost/relay', '--json'], { env: { SVC_WEBHOOK_SECRET: SECRET } })
+  it('refuses a --store that is not a postgres:// URL, exit 2 (PostgreSQL itself: test/commands/relay/store-postgres.test.ts)', async () => {
+    const r = await runCommand(RelayChannelAdd, ['team', '--store', 'mysql://localhost/relay', '--json'], { env: { SVC_WEBHOOK_SECRET: SECRET } })
     expect(r.exitCode).toBe(2)
     expect(JSON.parse(r.stderr).error.details[0].field).toBe('store')
   })
