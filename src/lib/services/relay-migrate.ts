@@ -3,8 +3,7 @@
  * comes from the flag or SVC_RELAY_STORE; every message names it with its password masked.
  * `pg` is loaded only here (and by serve on a PostgreSQL store), never at start-up.
  */
-import { EXIT } from '../contract/errors.js'
-import { CliError, NetworkError, UsageError } from '../errors.js'
+import { CliError, EXIT, NetworkError, UsageError } from '../errors.js'
 import { RelaySchemaError } from '../relay/store/postgres-schema.js'
 import { isPostgresUrl, redactSecretIn, redactStoreUrl } from '../relay/store/postgres-url.js'
 import { RelayStoreUnavailable } from '../relay/store/types.js'
