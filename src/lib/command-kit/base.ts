@@ -9,6 +9,7 @@ import { CliError, environmentError } from '../errors.js'
 import { redact } from '../config/mask.js'
 import { painter } from '../output/color.js'
 import { createIO, getIO, type IO, setIO } from '../output/io.js'
+import { type ListOutput, type ListSource, type ListView, printList } from '../output/list-printer.js'
 import { safeText } from '../output/safe-text.js'
 import { type CommandContext, describeParseError } from './parse-error.js'
 import { type CommandFactory, commandFactory } from './factory.js'
@@ -28,8 +29,8 @@ export type BaseArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args
 /**
  * A command's `run()` returns its typed result and prints nothing of it: the base prints it, as
  * JSON for `--json` (`toJson`, the API object by default) or through the command's `render`
- * beside it (the terminal or piped view). Commands that stream (lists with `--all`, live views,
- * servers) return nothing and write as they go. sf-plugins-core's `SfCommand<T>` is the model.
+ * beside it (the terminal or piped view). Commands that stream return nothing and write as they
+ * go: lists through `printList` (one printer for every format), live views and servers themselves. sf-plugins-core's `SfCommand<T>` is the model.
  */
 export abstract class BaseCommand<T extends typeof Command, R = void> extends Command {
   static override baseFlags = {
@@ -106,6 +107,14 @@ export abstract class BaseCommand<T extends typeof Command, R = void> extends Co
   /** Prints one JSON value on stdout. */
   protected printJson(value: unknown): void {
     this.io.out(`${JSON.stringify(value, null, this.io.isStdoutTTY ? 2 : undefined)}\n`)
+  }
+
+  /**
+   * Writes a list as it is read (the rows of `source`, never collected) in the format its output
+   * flags chose (`output`, from list-flags.ts `listOutput`); returns how many rows it wrote.
+   */
+  protected printList<I>(source: ListSource<I>, view: ListView<I>, output: ListOutput): Promise<number> {
+    return printList(this.io, source, view, output)
   }
 
   /** A note for humans on stderr (never on stdout, so pipes stay clean). */
