@@ -104,9 +104,17 @@ export abstract class BaseCommand<T extends typeof Command, R = void> extends Co
     }
   }
 
-  /** Prints one JSON value on stdout. */
-  protected printJson(value: unknown): void {
-    this.io.out(`${JSON.stringify(value, null, this.io.isStdoutTTY ? 2 : undefined)}\n`)
+  /** Prints one JSON value on stdout: indented on a terminal (or always, `pretty`), compact when piped. */
+  protected printJson(value: unknown, opts: { pretty?: boolean } = {}): void {
+    this.io.out(`${JSON.stringify(value, null, opts.pretty || this.io.isStdoutTTY ? 2 : undefined)}\n`)
+  }
+
+  /**
+   * One compact JSON value on one line (NDJSON's shape), on stdout or stderr: the results a batch
+   * reports as it goes, a server's address and log lines. Commands print no JSON of their own.
+   */
+  protected printJsonLine(value: unknown, to: 'out' | 'err' = 'out'): void {
+    this.io[to](`${JSON.stringify(value)}\n`)
   }
 
   /**
