@@ -6,8 +6,7 @@ import { anyRelative, FlagReader, parseSettledFlags, zonedCreatedFlags } from '.
 import { overdueCharges, settledBetween } from '../../lib/charges/operator-lists.js'
 import { readOnServiceClock } from '../../lib/charges/service-clock.js'
 import { CSV_CELLS_HELP } from '../../lib/command-kit/csv-flags.js'
-import { listFlags, listOutput } from '../../lib/command-kit/list-flags.js'
-import type { ListOutput } from '../../lib/output/list-printer.js'
+import { listFlags } from '../../lib/command-kit/list-flags.js'
 import { overdueTable } from '../../lib/output/overdue-view.js'
 import { overdueTsvRow } from '../../lib/output/charge-list-view.js'
 import { CHARGE_STATUSES } from '../../lib/domain/charge-states.js'
@@ -83,9 +82,9 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
 
   /** One page is the result; --all streams every page as it comes, and returns nothing. */
   async run(): Promise<ChargeList | undefined> {
-    const output = listOutput(this.flags, this.io)
-    if (this.flags.overdue) return this.listOverdue(output)
-    if (this.flags['settled-after'] !== undefined || this.flags['settled-before'] !== undefined) return this.listSettled(output)
+    const output = this.listOutput()
+    if (this.flags.overdue) return this.listOverdue()
+    if (this.flags['settled-after'] !== undefined || this.flags['settled-before'] !== undefined) return this.listSettled()
     const query = await readOnServiceClock(
       () => this.client(),
       hasRelativeTime(this.flags),
@@ -95,12 +94,12 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
     if (output.format === 'table') this.note(`${await this.badge('err')} charges${query.status ? ` · ${query.status}` : ''}`)
     if (!this.flags.all) return client.listCharges(query)
     const view = chargeListView(this.io, () => client.serverNow(), { timeZone: this.flags.tz })
-    this.footer(await this.printList(client.paginateCharges(query), view, output), undefined)
+    this.footer(await this.printList(client.paginateCharges(query), view), undefined)
     return undefined
   }
 
   /** --settled-after/--settled-before: every page of settled and refunded charges, filtered by settledAt, streamed. */
-  private async listSettled(output: ListOutput): Promise<undefined> {
+  private async listSettled(): Promise<undefined> {
     const f = this.flags
     const pageSize = f.limit === undefined ? undefined : parseListFlags({ limit: f.limit }).limit
     const range = await readOnServiceClock(
@@ -109,14 +108,14 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
       (now) => parseSettledFlags(f, now),
     )
     const client = await this.client()
-    if (output.format === 'table') this.note(`${await this.badge('err')} charges · settled in range`)
+    if (this.listOutput().format === 'table') this.note(`${await this.badge('err')} charges · settled in range`)
     const view = chargeListView(this.io, () => client.serverNow(), { timeZone: f.tz, settled: true })
-    this.footer(await this.printList(settledBetween(client, range, pageSize), view, output), undefined)
+    this.footer(await this.printList(settledBetween(client, range, pageSize), view), undefined)
     return undefined
   }
 
   /** --overdue: paid_pending_settlement past estimatedAt + grace on the service's clock, oldest first. */
-  private async listOverdue(output: ListOutput): Promise<undefined> {
+  private async listOverdue(): Promise<undefined> {
     const r = new FlagReader('See `svc charges list --help`.')
     const graceMs = r.duration('grace', this.flags.grace, '1h')
     // --tz means nothing to lateness (the service's clock decides), but a bad one is still a mistake to say.
@@ -124,14 +123,15 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
     r.done()
     const client = await this.client()
     const late = await overdueCharges(client, { graceMs, now: () => client.serverNow() })
-    if (output.format === 'table') {
+    const { format } = this.listOutput()
+    if (format === 'table') {
       this.note(`${await this.badge('err')} charges · overdue settlements (grace ${this.flags.grace ?? '1h'})`)
       const table = overdueTable(this.io, this.flags.tz)
       for (const [i, item] of late.entries()) this.io.out(`${i === 0 ? table.header() : ''}${table.row(item)}`)
       this.footer(late.length, undefined)
       return undefined
     }
-    if (output.format === 'tsv') {
+    if (format === 'tsv') {
       // Piped: the generic row, then estimatedAt and how late (ms), appended so `cut -f1-5` scripts keep working.
       for (const item of late) this.io.out(overdueTsvRow(item.charge, item.lateMs))
       return undefined
@@ -139,7 +139,6 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
     await this.printList(
       late.map((item) => item.charge),
       chargeListView(this.io, () => client.serverNow()),
-      output,
     )
     return undefined
   }
@@ -147,11 +146,10 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
   protected override async render(page: ChargeList | undefined, io: IO): Promise<void> {
     if (!page) return
     const client = await this.client()
-    const output = listOutput(this.flags, io)
+    const output = this.listOutput()
     const count = await this.printList(
       page.data,
       chargeListView(io, () => client.serverNow(), { timeZone: this.flags.tz }),
-      output,
     )
     this.footer(count, output.format === 'table' && page.hasMore ? page.data.at(-1)?.id : undefined)
     // A pipeline (list -q | cancel -) would silently act on the first page only: say so, on stderr.

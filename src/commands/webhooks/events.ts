@@ -3,7 +3,7 @@ import { BaseCommand } from '../../lib/command-kit/base.js'
 import { FlagReader } from '../../lib/charges/operator-flags.js'
 import { machineTimeZone } from '../../lib/domain/calendar.js'
 import { CSV_CELLS_HELP } from '../../lib/command-kit/csv-flags.js'
-import { listFlags, listOutput } from '../../lib/command-kit/list-flags.js'
+import { listFlags } from '../../lib/command-kit/list-flags.js'
 import { pages } from '../../lib/output/list-printer.js'
 import { eventLogPages } from '../../lib/webhooks/event-log-pages.js'
 import { type LoggedDelivery, EventStore } from '../../lib/webhooks/event-store.js'
@@ -53,7 +53,7 @@ export default class WebhooksEvents extends BaseCommand<typeof WebhooksEvents, E
   }
 
   async run(): Promise<EventLogPage | undefined> {
-    const output = listOutput(this.flags, this.io)
+    this.listOutput()
     const check = new FlagReader('See `svc webhooks events --help`.')
     // The log's times are this machine's clock (the listener stamps them).
     const since = check.date('since', this.flags.since, { timeZone: machineTimeZone(), now: new Date(), zoneFlag: false })
@@ -64,7 +64,7 @@ export default class WebhooksEvents extends BaseCommand<typeof WebhooksEvents, E
       const pageList = eventLogPages(store, filter, this.flags.all ? Number.POSITIVE_INFINITY : this.flags.limit)
       if (!(this.flags.all || this.flags.csv || this.flags.ndjson)) return { path: store.path, records: [...pageList].flat() }
       // Rows as they are read, one page in memory: --ndjson, --csv, and --all in any output.
-      await this.printList(pages(pageList), eventLogListView(this.io), output)
+      await this.printList(pages(pageList), eventLogListView(this.io))
       return undefined
     } finally {
       store.close()
@@ -76,9 +76,8 @@ export default class WebhooksEvents extends BaseCommand<typeof WebhooksEvents, E
   }
 
   protected override async render({ path, records }: EventLogPage, io: IO): Promise<void> {
-    const output = listOutput(this.flags, io)
-    if (records.length === 0 && output.format !== 'quiet')
+    if (records.length === 0 && this.listOutput().format !== 'quiet')
       return this.note(`No deliveries in ${path}${this.flags.type ? ` of type ${this.flags.type}` : ''}. Start one with \`svc webhooks listen --forward localhost:3000\`.`)
-    await this.printList(pages([records]), eventLogListView(io), output)
+    await this.printList(pages([records]), eventLogListView(io))
   }
 }

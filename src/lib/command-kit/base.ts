@@ -10,6 +10,7 @@ import { redact } from '../config/mask.js'
 import { painter } from '../output/color.js'
 import { createIO, getIO, type IO, setIO } from '../output/io.js'
 import { type ListOutput, type ListSource, type ListView, printList } from '../output/list-printer.js'
+import { type ListFlagValues, listOutput } from './list-flags.js'
 import { safeText } from '../output/safe-text.js'
 import { type CommandContext, describeParseError } from './parse-error.js'
 import { type CommandFactory, commandFactory } from './factory.js'
@@ -118,11 +119,22 @@ export abstract class BaseCommand<T extends typeof Command, R = void> extends Co
   }
 
   /**
-   * Writes a list as it is read (the rows of `source`, never collected) in the format its output
-   * flags chose (`output`, from list-flags.ts `listOutput`); returns how many rows it wrote.
+   * A listing command's format and CSV options, read once from its shared list flags
+   * (list-flags.ts): call it before sending anything, so a bad --separator is exit 2 with nothing sent.
    */
-  protected printList<I>(source: ListSource<I>, view: ListView<I>, output: ListOutput): Promise<number> {
-    return printList(this.io, source, view, output)
+  protected listOutput(): ListOutput {
+    this.chosenListOutput ??= listOutput(this.flags as ListFlagValues, this.io)
+    return this.chosenListOutput
+  }
+
+  private chosenListOutput?: ListOutput
+
+  /**
+   * Writes a list as it is read (the rows of `source`, never collected) in the format the output
+   * flags chose (`listOutput`), through the one list printer; returns how many rows it wrote.
+   */
+  protected printList<I>(source: ListSource<I>, view: ListView<I>): Promise<number> {
+    return printList(this.io, source, view, this.listOutput())
   }
 
   /** A note for humans on stderr (never on stdout, so pipes stay clean). */

@@ -18,7 +18,17 @@ export function listFlags(say: { ndjson: string; quiet: string; csv: string }) {
   }
 }
 
+/** What the list flags (and the base's --json) parse to. */
+export interface ListFlagValues {
+  json?: boolean
+  ndjson?: boolean
+  quiet?: boolean
+  csv?: boolean
+  separator?: string
+  bom?: boolean
+}
+
 /** The format and CSV options, read once from the flags; a bad --separator is exit 2 here, before anything is sent. */
-export function listOutput(flags: { json?: boolean; ndjson?: boolean; quiet?: boolean; csv?: boolean; separator?: string; bom?: boolean }, io: Pick<IO, 'isStdoutTTY'>): ListOutput {
+export function listOutput(flags: ListFlagValues, io: Pick<IO, 'isStdoutTTY'>): ListOutput {
   return { format: listFormat(flags, io), csv: csvOptions(flags) }
 }

@@ -4,8 +4,8 @@ import { DELIVERY_STATES } from '../../../lib/contract/panel.js'
 import { machineTimeZone } from '../../../lib/domain/calendar.js'
 import { painter } from '../../../lib/output/color.js'
 import { CSV_CELLS_HELP } from '../../../lib/command-kit/csv-flags.js'
-import { listFlags, listOutput } from '../../../lib/command-kit/list-flags.js'
-import { type ListOutput, pages } from '../../../lib/output/list-printer.js'
+import { listFlags } from '../../../lib/command-kit/list-flags.js'
+import { pages } from '../../../lib/output/list-printer.js'
 import { type DeliveryListFilter, noDeliveryError, type PanelDelivery } from '../../../lib/sandbox-client/panel-client.js'
 import { envFlag, PanelCommand } from '../../../lib/command-kit/sandbox-panel.js'
 import { sandboxDeliveriesTable, deliveriesTsv, deliveryDetail, deliveryListView } from '../../../lib/sandbox-client/views.js'
@@ -57,7 +57,7 @@ export default class SandboxDeliveries extends PanelCommand<typeof SandboxDelive
   }
 
   async run(): Promise<DeliveryLog | undefined> {
-    const output = listOutput(this.flags, this.io)
+    this.listOutput()
     const check = new FlagReader('See `svc sandbox deliveries --help`.')
     check.date('since', this.flags.since, { timeZone: machineTimeZone(), now: new Date(), zoneFlag: false })
     check.done()
@@ -68,7 +68,7 @@ export default class SandboxDeliveries extends PanelCommand<typeof SandboxDelive
       const now = new Date((await panel.getClock()).now)
       filter.since = check.date('since', this.flags.since, { timeZone: machineTimeZone(), now, zoneFlag: false })!.toISOString()
     }
-    if (this.flags.all || this.flags.ndjson || this.flags.csv) return this.stream(filter, output)
+    if (this.flags.all || this.flags.ndjson || this.flags.csv) return this.stream(filter)
     const tty = this.io.isStdoutTTY && !this.flags.json && !this.flags.quiet
     const [{ data }, clock] = await Promise.all([panel.listDeliveries(filter), tty ? panel.getClock() : undefined])
     if (filter.eventId && !data.length) throw noDeliveryError(filter.eventId, filter.env ?? (await this.credentials()).environment)
@@ -76,13 +76,13 @@ export default class SandboxDeliveries extends PanelCommand<typeof SandboxDelive
   }
 
   /** --all, --ndjson, --csv: every page (or the one asked for), written as it comes. */
-  private async stream(filter: DeliveryListFilter, output: ListOutput): Promise<undefined> {
+  private async stream(filter: DeliveryListFilter): Promise<undefined> {
     const panel = await this.panel()
     const one = async function* () {
       yield (await panel.listDeliveries(filter)).data
     }
     const view = deliveryListView(this.io, async () => Date.parse((await panel.getClock()).now))
-    await this.printList(pages(this.flags.all ? panel.allDeliveries(filter) : one()), view, output)
+    await this.printList(pages(this.flags.all ? panel.allDeliveries(filter) : one()), view)
     return undefined
   }
 
