@@ -48,6 +48,17 @@ export interface ListView<T> {
   jsonKey?: string
 }
 
+/**
+ * A list that only its CSV prints row by row (a report's periods: its table, TSV and JSON show the
+ * whole report, totals included, through the command's own view).
+ */
+export function csvList<T>(csv: readonly CsvColumn<T>[]): ListView<T> {
+  const csvOnly = () => {
+    throw new TypeError('this list is printed only as CSV')
+  }
+  return { table: { rows: csvOnly }, tsv: csvOnly, id: csvOnly, csv }
+}
+
 export interface ListOutput {
   format: ListFormat
   csv?: CsvOptions

@@ -4,7 +4,7 @@
  * collecting the iterable.
  */
 import { describe, expect, it } from 'vitest'
-import { type ListFormat, type ListView, listFormat, pages, printList } from '../../../src/lib/output/list-printer.js'
+import { csvList, type ListFormat, type ListView, listFormat, pages, printList } from '../../../src/lib/output/list-printer.js'
 
 interface Row {
   id: string
@@ -124,5 +124,14 @@ describe('printList', () => {
     expect(await printList(s.io, pages(pageList()), paged, { format: 'table' })).toBe(100_000)
     expect(maxAhead).toBeLessThanOrEqual(0)
     expect(s.writes).toHaveLength(1000)
+  })
+})
+
+describe('csvList', () => {
+  it("prints a report's rows as CSV, and refuses any other format (its other views show the whole report)", async () => {
+    const s = sink()
+    await printList(s.io, rows, csvList(view.csv), { format: 'csv' })
+    expect(s.text()).toBe("id,n\r\na,1\r\n'=b,2\r\n")
+    await expect(printList(s.io, rows, csvList(view.csv), { format: 'tsv' })).rejects.toThrow(/only as CSV/)
   })
 })
