@@ -30,6 +30,7 @@ export default class OpenApi extends BaseCommand<typeof OpenApi, OpenApiDocument
   }
 
   protected override render(doc: OpenApiDocument, io: IO): void {
-    io.out(this.flags.yaml ? toYaml(doc) : `${JSON.stringify(doc, null, 2)}\n`)
+    if (this.flags.yaml) io.out(toYaml(doc))
+    else this.printJson(doc, { pretty: true })
   }
 }

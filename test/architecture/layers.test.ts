@@ -192,3 +192,146 @@ describe("the sandbox's rooms", () => {
     expect([...new Set([...SANDBOX_NEVER.map(([f]) => f), ...SANDBOX_NEVER.map(([, t]) => t)].filter((r) => !rooms.has(r)))]).toEqual([])
   })
 })
+
+/**
+ * Commands stay thin (issue 40.10): a command file is a door. It declares its flags and help,
+ * maps them to one use-case (services/, charges/) and hands the result to a view (output/) or to
+ * the base command's printers (command-kit/). The machinery it drives (the sandbox server, the
+ * listener's store and forwarder, the relay, the raw API client) is reached through those rooms,
+ * never imported by the door itself: then a second door (MCP, the relay) reuses the use-case
+ * instead of copying the command.
+ *
+ * The budget, 120 lines a file: help text is the contract's prose and takes 20 to 45 lines,
+ * flags 10 to 25, a run() that maps flags to a use-case and a render 30 to 50; 120 holds every
+ * command but three of 2026-11, and a command past it is doing a use-case's work. Today's
+ * exceptions are named below with their reason and a ceiling (their size, rounded up), and a
+ * stale one fails too, so the list only shrinks.
+ */
+const COMMANDS = join(SRC, 'commands')
+const COMMAND_LINES = 120
+
+/** Rooms of src/lib any command may import (besides the ones below). */
+const COMMAND_ROOMS = new Set([
+  'command-kit', // the base command, shared flags, the clients' makers
+  'services', // use-cases
+  'charges', // use-cases of charges (issue 40.1 gives them typed inputs)
+  'output', // views and the printers
+  'contract', // the spec's types
+  'domain', // pure rules
+  'errors', // the typed errors every door maps to exit codes
+  'input', // what the user typed, piped or named: reading it is the door's own job
+  'sandbox-client', // the panel's client and its views, what command-kit/sandbox-panel.ts hands a command
+])
+
+/** Single files of other rooms any command may import, each a door's own concern. */
+const COMMAND_FILES: Readonly<Record<string, string>> = {
+  'config/mask.ts': 'the one masker, to show a secret the user just typed or made',
+  'config/profiles.ts': 'the profile store is what login, logout and profiles open and close',
+  'config/profile-view.ts': "the profiles' view (issue 40.7 moves views to one kind of place)",
+}
+
+/** Files of those rooms no command imports: the base command and the list printer use them. */
+const COMMAND_NEVER_FILES: Readonly<Record<string, string>> = {
+  'output/csv.ts': 'CSV is written by the one list printer (printList, csvList), with the shared --csv flags',
+}
+
+/** Today's exceptions: a command, a lib file it may still import, and why (what would remove it). */
+const COMMAND_IMPORT_EXCEPTIONS: ReadonlyArray<readonly [command: string, lib: string, why: string]> = [
+  ...(['account.ts', 'status.ts', 'sandbox/start.ts', 'webhooks/listen.ts'] as const).map((c) => [c, 'net/loopback.ts', 'isLoopbackHost(new URL(…).hostname) four times: issue 40.9 makes it one helper'] as const),
+  ['api.ts', 'api/raw-input.ts', '`svc api` is the raw door onto the client; its request reader has no use-case yet'],
+  ['completion.ts', 'api/raw-input.ts', "completes `svc api`'s methods from the list the raw door accepts"],
+  ['mcp.ts', 'mcp/launch.ts', 'the other front door: `svc mcp` only starts it (issue 40.4 drops its second flag parser)'],
+  ['status.ts', 'webhooks/event-store.ts', "names the event log's path itself: services/ status would"],
+  ['webhooks/check.ts', 'webhooks/check/render.ts', "the check's report view lives beside the check (issue 40.7)"],
+  ['fixtures/run.ts', 'scenarios/fixture.ts', 'the fixture runner has no use-case in services/ yet'],
+  ['trigger.ts', 'scenarios/fixture.ts', 'the scenario runner has no use-case in services/ yet'],
+  ['trigger.ts', 'scenarios/builtin.ts', 'the built-in scenarios are listed by the command itself'],
+  ['sandbox/export.ts', 'config/private-file.ts', 'writes a secret file itself: issue 40.5 gives every secret file one way'],
+  ...(['webhooks/check.ts', 'webhooks/listen.ts', 'webhooks/replay.ts', 'webhooks/verify.ts'] as const).map(
+    (c) => [c, 'config/resolve.ts', "reads the webhook secret's source (flag, env, profile) itself: a use-case would"] as const,
+  ),
+  ['webhooks/check.ts', 'webhooks/check/endpoint.ts', 'the endpoint check has no use-case in services/ yet'],
+  ['webhooks/events.ts', 'webhooks/event-store.ts', 'opens the event log itself: a use-case would hand it pages'],
+  ['webhooks/events.ts', 'webhooks/event-log-pages.ts', 'pages the event log itself: a use-case would'],
+  ['webhooks/events.ts', 'webhooks/events-view.ts', "the event log's view lives beside the listener (issue 40.7)"],
+  ['webhooks/listen.ts', 'webhooks/event-filter.ts', 'parses --events itself: services/ listens with a typed filter (issue 40.1)'],
+  ['webhooks/listen.ts', 'webhooks/forward.ts', 'parses --forward routes itself (issue 40.1)'],
+  ['webhooks/replay.ts', 'webhooks/event-store.ts', 'opens the event log itself: a use-case would'],
+  ['webhooks/replay.ts', 'webhooks/forward.ts', 'parses --to itself (issue 40.1)'],
+  ['webhooks/replay.ts', 'webhooks/replay.ts', 'the replay has no use-case in services/ yet'],
+  ['webhooks/verify.ts', 'webhooks/signature.ts', 'verifies a signature itself: the one verifier, with no use-case around it'],
+]
+
+/** Commands over the budget today, each with a ceiling it may not pass. */
+const COMMAND_SIZE_EXCEPTIONS: Readonly<Record<string, readonly [ceiling: number, why: string]>> = {
+  'charges/list.ts': [180, 'wires the three operator lists (--settled-*, --overdue) itself: issue 40.1 makes them use-cases with typed inputs'],
+  'sandbox/start.ts': [190, 'the --detach hand-off is split between it and services/sandbox-detach.ts (issue 40.7)'],
+  'pix/decode.ts': [130, 'reads a code from argv, stdin or a paste and renders its own view: the view belongs in output/'],
+}
+
+/**
+ * Commands that call JSON.stringify: output goes through the base (printJson, printJsonLine) or the
+ * one list printer (output/list-printer.ts), so a new format is written once. Issue 40.3 allows 4.
+ */
+const COMMAND_JSON_EXCEPTIONS: Readonly<Record<string, string>> = {
+  'sandbox/export.ts': "the export is a file format (indented, the same on a terminal and in a file), not the command's result",
+  'withdrawals/get.ts': 'quotes the id the user typed in an error message, no output',
+}
+
+function commandImports(file: string): string[] {
+  const out: string[] = []
+  for (const m of readFileSync(file, 'utf8').matchAll(/(?:from|import\(|^import)\s*'(\.{1,2}\/[^']+)'/gm)) {
+    const target = resolve(dirname(file), m[1]!).replace(/\.js$/, '.ts')
+    if (target.startsWith(join(SRC, 'lib/'))) out.push(relative(join(SRC, 'lib'), target))
+  }
+  return out
+}
+
+describe('commands stay thin', () => {
+  const commands = files(COMMANDS).map((f) => [relative(COMMANDS, f), f] as const)
+
+  it(`import only use-cases, views and the command kit (plus the exceptions named here)`, () => {
+    const found: string[] = []
+    for (const [name, file] of commands)
+      for (const lib of commandImports(file)) {
+        const room = lib.includes('/') ? lib.split('/')[0]! : lib.replace(/\.ts$/, '')
+        if (COMMAND_NEVER_FILES[lib]) {
+          found.push(`commands/${name} → lib/${lib}: ${COMMAND_NEVER_FILES[lib]}`)
+          continue
+        }
+        if (COMMAND_ROOMS.has(room) || COMMAND_FILES[lib]) continue
+        if (COMMAND_IMPORT_EXCEPTIONS.some(([c, l]) => c === name && l === lib)) continue
+        found.push(`commands/${name} → lib/${lib}: reach it through a use-case in services/ (or name the exception and why)`)
+      }
+    expect(found).toEqual([])
+  })
+
+  it('lists no import exception that is no longer needed', () => {
+    const imports = new Map(commands.map(([name, file]) => [name, new Set(commandImports(file))]))
+    const stale = COMMAND_IMPORT_EXCEPTIONS.filter(([c, l]) => !imports.get(c)?.has(l)).map(([c, l]) => `${c} → ${l}`)
+    expect(stale).toEqual([])
+  })
+
+  it(`are at most ${COMMAND_LINES} lines, or under the ceiling of a named exception`, () => {
+    const fat = commands.flatMap(([name, file]) => {
+      const lines = readFileSync(file, 'utf8').split('\n').length - 1
+      const [ceiling] = COMMAND_SIZE_EXCEPTIONS[name] ?? [COMMAND_LINES]
+      return lines > ceiling ? [`commands/${name}: ${lines} lines, over ${ceiling}: move the work into a use-case or a view`] : []
+    })
+    expect(fat).toEqual([])
+  })
+
+  it('write no JSON by hand (the base and the list printer do), but the exceptions named here', () => {
+    const hand = commands.filter(([name, file]) => !COMMAND_JSON_EXCEPTIONS[name] && readFileSync(file, 'utf8').includes('JSON.stringify')).map(([name]) => `commands/${name}`)
+    expect(hand).toEqual([])
+    const stale = Object.keys(COMMAND_JSON_EXCEPTIONS).filter((name) => !readFileSync(join(COMMANDS, name), 'utf8').includes('JSON.stringify'))
+    expect(stale).toEqual([])
+    expect(Object.keys(COMMAND_JSON_EXCEPTIONS).length).toBeLessThanOrEqual(4)
+  })
+
+  it('lists no size exception that now fits the budget', () => {
+    const sizes = new Map(commands.map(([name, file]) => [name, readFileSync(file, 'utf8').split('\n').length - 1]))
+    const stale = Object.keys(COMMAND_SIZE_EXCEPTIONS).filter((name) => (sizes.get(name) ?? 0) <= COMMAND_LINES)
+    expect(stale).toEqual([])
+  })
+})

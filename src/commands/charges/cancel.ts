@@ -57,7 +57,7 @@ export default class ChargesCancel extends ApiCommand<typeof ChargesCancel> {
   private report(r: CancelResult): void {
     if (r.ok) {
       this.canceled++
-      if (this.flags.json) this.io.out(`${JSON.stringify(r.charge)}\n`)
+      if (this.flags.json) this.printJsonLine(r.charge)
       else if (this.flags.quiet) this.io.out(`${r.id}\n`)
       else this.io.out(`${r.id}\t${this.io.isStdoutTTY ? paintStatus(painter(this.io.color), r.charge.status) : r.charge.status}\n`)
       return
@@ -65,7 +65,7 @@ export default class ChargesCancel extends ApiCommand<typeof ChargesCancel> {
     const err = r.error
     if (this.flags.json) {
       const body = err instanceof ApiError ? err.toBody() : { error: { code: (err as { code?: string }).code ?? 'internal_error', message: err.message } }
-      this.io.err(`${JSON.stringify({ ...body, id: r.id })}\n`)
+      this.printJsonLine({ ...body, id: r.id }, 'err')
       return
     }
     const paint = painter(this.io.colorErr)

@@ -1,12 +1,12 @@
 import { Flags } from '@oclif/core'
 import { ApiCommand } from '../../lib/command-kit/api.js'
 import { hasRelativeTime, parseListFlags } from '../../lib/charges/list-query.js'
-import { chargeSink, listMode } from '../../lib/charges/list-sink.js'
+import { chargeListView } from '../../lib/charges/list-sink.js'
 import { anyRelative, FlagReader, parseSettledFlags, zonedCreatedFlags } from '../../lib/charges/operator-flags.js'
 import { overdueCharges, settledBetween } from '../../lib/charges/operator-lists.js'
 import { readOnServiceClock } from '../../lib/charges/service-clock.js'
-import type { CsvOptions } from '../../lib/output/csv.js'
-import { CSV_CELLS_HELP, csvFlags, csvOptions } from '../../lib/command-kit/csv-flags.js'
+import { CSV_CELLS_HELP } from '../../lib/command-kit/csv-flags.js'
+import { listFlags } from '../../lib/command-kit/list-flags.js'
 import { overdueTable } from '../../lib/output/overdue-view.js'
 import { overdueTsvRow } from '../../lib/output/charge-list-view.js'
 import { CHARGE_STATUSES } from '../../lib/domain/charge-states.js'
@@ -57,9 +57,7 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
     limit: Flags.string({ description: 'Charges per page, 1 to 100 (API default 20).', helpValue: 'N' }),
     'starting-after': Flags.string({ description: 'Cursor: the id of the last charge of the previous page.', helpValue: 'ID' }),
     all: Flags.boolean({ description: 'Follow every page to the end (streamed).' }),
-    ndjson: Flags.boolean({ description: 'One charge per line as JSON, streamed.', exclusive: ['json', 'quiet', 'csv'], helpGroup: 'OUTPUT' }),
-    quiet: Flags.boolean({ char: 'q', description: 'Print only ids, one per line.', exclusive: ['json', 'ndjson', 'csv'], helpGroup: 'OUTPUT' }),
-    ...csvFlags({ description: 'RFC 4180 CSV with a header row and the documented columns (streamed).', exclusive: ['json', 'ndjson', 'quiet'] }),
+    ...listFlags({ ndjson: 'One charge per line as JSON, streamed.', quiet: 'Print only ids, one per line.', csv: 'RFC 4180 CSV with a header row and the documented columns (streamed).' }),
     'settled-after': Flags.string({
       description: 'Settled at or after this date (every page is scanned).',
       helpValue: 'DATE',
@@ -85,26 +83,24 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
 
   /** One page is the result; --all streams every page as it comes, and returns nothing. */
   async run(): Promise<ChargeList | undefined> {
-    const separator = csvOptions(this.flags)
-    if (this.flags.overdue) return this.listOverdue(separator)
-    if (this.flags['settled-after'] !== undefined || this.flags['settled-before'] !== undefined) return this.listSettled(separator)
+    const output = this.listOutput()
+    if (this.flags.overdue) return this.listOverdue()
+    if (this.flags['settled-after'] !== undefined || this.flags['settled-before'] !== undefined) return this.listSettled()
     const query = await readOnServiceClock(
       () => this.client(),
       hasRelativeTime(this.flags),
       (now, decides) => parseListFlags(zonedCreatedFlags(this.flags, now), now, decides),
     )
     const client = await this.client()
-    const mode = listMode(this.flags, this.io)
-    if (mode === 'table') this.note(`${await this.badge('err')} charges${query.status ? ` · ${query.status}` : ''}`)
+    if (output.format === 'table') this.note(`${await this.badge('err')} charges${query.status ? ` · ${query.status}` : ''}`)
     if (!this.flags.all) return client.listCharges(query)
-    const sink = chargeSink(this.io, mode, () => client.serverNow(), separator, { timeZone: this.flags.tz })
-    for await (const charge of client.paginateCharges(query)) sink.write(charge)
-    this.footer(sink.end(), undefined)
+    const view = chargeListView(this.io, () => client.serverNow(), { timeZone: this.flags.tz })
+    this.footer(await this.printList(client.paginateCharges(query), view), undefined)
     return undefined
   }
 
   /** --settled-after/--settled-before: every page of settled and refunded charges, filtered by settledAt, streamed. */
-  private async listSettled(separator: CsvOptions): Promise<undefined> {
+  private async listSettled(): Promise<undefined> {
     const f = this.flags
     const pageSize = f.limit === undefined ? undefined : parseListFlags({ limit: f.limit }).limit
     const range = await readOnServiceClock(
@@ -113,16 +109,14 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
       (now, decides) => parseSettledFlags(f, now, decides),
     )
     const client = await this.client()
-    const mode = listMode(f, this.io)
-    if (mode === 'table') this.note(`${await this.badge('err')} charges · settled in range`)
-    const sink = chargeSink(this.io, mode, () => client.serverNow(), separator, { timeZone: f.tz, settled: true })
-    for await (const charge of settledBetween(client, range, pageSize)) sink.write(charge)
-    this.footer(sink.end(), undefined)
+    if (this.listOutput().format === 'table') this.note(`${await this.badge('err')} charges · settled in range`)
+    const view = chargeListView(this.io, () => client.serverNow(), { timeZone: f.tz, settled: true })
+    this.footer(await this.printList(settledBetween(client, range, pageSize), view), undefined)
     return undefined
   }
 
   /** --overdue: paid_pending_settlement past estimatedAt + grace on the service's clock, oldest first. */
-  private async listOverdue(separator: CsvOptions): Promise<undefined> {
+  private async listOverdue(): Promise<undefined> {
     const r = new FlagReader('See `svc charges list --help`.')
     const graceMs = r.duration('grace', this.flags.grace, '1h')
     // --tz means nothing to lateness (the service's clock decides), but a bad one is still a mistake to say.
@@ -130,32 +124,35 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
     r.done()
     const client = await this.client()
     const late = await overdueCharges(client, { graceMs, now: () => client.serverNow() })
-    const mode = listMode(this.flags, this.io)
-    if (mode === 'table') {
+    const { format } = this.listOutput()
+    if (format === 'table') {
       this.note(`${await this.badge('err')} charges · overdue settlements (grace ${this.flags.grace ?? '1h'})`)
       const table = overdueTable(this.io, this.flags.tz)
       for (const [i, item] of late.entries()) this.io.out(`${i === 0 ? table.header() : ''}${table.row(item)}`)
       this.footer(late.length, undefined)
       return undefined
     }
-    if (mode === 'tsv') {
+    if (format === 'tsv') {
       // Piped: the generic row, then estimatedAt and how late (ms), appended so `cut -f1-5` scripts keep working.
       for (const item of late) this.io.out(overdueTsvRow(item.charge, item.lateMs))
       return undefined
     }
-    const sink = chargeSink(this.io, mode, () => client.serverNow(), separator)
-    for (const item of late) sink.write(item.charge)
-    sink.end()
+    await this.printList(
+      late.map((item) => item.charge),
+      chargeListView(this.io, () => client.serverNow()),
+    )
     return undefined
   }
 
   protected override async render(page: ChargeList | undefined, io: IO): Promise<void> {
     if (!page) return
     const client = await this.client()
-    const mode = listMode(this.flags, io)
-    const sink = chargeSink(io, mode, () => client.serverNow(), csvOptions(this.flags), { timeZone: this.flags.tz })
-    for (const charge of page.data) sink.write(charge)
-    this.footer(sink.end(), mode === 'table' && page.hasMore ? page.data.at(-1)?.id : undefined)
+    const output = this.listOutput()
+    const count = await this.printList(
+      page.data,
+      chargeListView(io, () => client.serverNow(), { timeZone: this.flags.tz }),
+    )
+    this.footer(count, output.format === 'table' && page.hasMore ? page.data.at(-1)?.id : undefined)
     // A pipeline (list -q | cancel -) would silently act on the first page only: say so, on stderr.
     if (page.hasMore && !io.isStdoutTTY) this.note('more charges exist: add --all to get every page')
   }

@@ -73,10 +73,10 @@ export default class RelayServe extends BaseCommand<typeof RelayServe> {
       env: io.env,
       writeLog: (line) => io.err(`${line}\n`),
     })
-    if (!io.isStdoutTTY || flags.json) io.out(`${JSON.stringify({ listening: relay.url })}\n`)
+    if (!io.isStdoutTTY || flags.json) this.printJsonLine({ listening: relay.url })
     else io.out(`Relay listening on ${relay.url}${publicUrl ? ` (public: ${publicUrl})` : ''}. Add a channel: svc relay channel add NAME --secret whsec_…\n`)
     const signal = await untilStopSignal()
-    io.err(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: 'stopping', signal })}\n`)
+    this.printJsonLine({ time: new Date().toISOString(), level: 'info', msg: 'stopping', signal }, 'err')
     await relay.stop()
   }
 }

@@ -3,8 +3,7 @@ import { readReportRange, reportFlags } from '../../lib/command-kit/report-flags
 import { chargesReport } from '../../lib/charges/reports.js'
 import type { ChargesReport } from '../../lib/domain/reports.js'
 import { painter } from '../../lib/output/color.js'
-import { csvWriter } from '../../lib/output/csv.js'
-import { csvOptions } from '../../lib/command-kit/csv-flags.js'
+import { csvList } from '../../lib/output/list-printer.js'
 import { createSpinner } from '../../lib/output/spinner.js'
 import type { IO } from '../../lib/output/io.js'
 import { CHARGES_CSV_COLUMNS, chargesTable, chargesTsv } from '../../lib/output/report-view.js'
@@ -33,7 +32,7 @@ export default class ReportCharges extends ApiCommand<typeof ReportCharges, Char
   static override flags = reportFlags
 
   async run(): Promise<ChargesReport> {
-    const separator = csvOptions(this.flags)
+    this.listOutput()
     const range = await readReportRange(this.flags, () => this.client(), 'See `svc report charges --help` for the date forms.')
     const client = await this.client()
     if (this.io.isStderrTTY && !this.flags.json) this.note(`${await this.badge('err')} charges created · ${range.timeZone}`)
@@ -43,11 +42,7 @@ export default class ReportCharges extends ApiCommand<typeof ReportCharges, Char
     if (report.unbalanced.length > 0) {
       this.warnUser(`${report.unbalanced.length} charge(s) do not balance (fee + net ≠ gross) and were not summed: ${report.unbalanced.join(', ')}`)
     }
-    if (this.flags.csv) {
-      const csv = csvWriter((t) => this.io.out(t), CHARGES_CSV_COLUMNS, separator)
-      for (const p of report.periods) csv.row(p)
-      csv.end()
-    }
+    if (this.flags.csv) await this.printList(report.periods, csvList(CHARGES_CSV_COLUMNS))
     return report
   }
 

@@ -5,8 +5,7 @@ import { FlagReader } from '../../lib/charges/operator-flags.js'
 import { settlementReport } from '../../lib/charges/reports.js'
 import type { SettlementReport } from '../../lib/domain/reports.js'
 import { painter } from '../../lib/output/color.js'
-import { csvWriter } from '../../lib/output/csv.js'
-import { csvOptions } from '../../lib/command-kit/csv-flags.js'
+import { csvList } from '../../lib/output/list-printer.js'
 import { createSpinner } from '../../lib/output/spinner.js'
 import type { IO } from '../../lib/output/io.js'
 import { SETTLEMENT_CSV_COLUMNS, settlementTable, settlementTsv } from '../../lib/output/report-view.js'
@@ -43,7 +42,7 @@ export default class ReportSettlements extends ApiCommand<typeof ReportSettlemen
   }
 
   async run(): Promise<SettlementReport> {
-    const separator = csvOptions(this.flags)
+    this.listOutput()
     const r = new FlagReader('See `svc report settlements --help`.')
     const lookbackMs = r.duration('lookback', this.flags.lookback, '30d')
     r.done()
@@ -54,11 +53,7 @@ export default class ReportSettlements extends ApiCommand<typeof ReportSettlemen
     const spinner = createSpinner(this.io, 'reading charges…')
     const report = await settlementReport(client, { ...range, lookbackMs }, (n) => spinner.update(`reading settled and refunded charges… ${n.toLocaleString('en-US')}`)).finally(() => spinner.stop())
     this.warnUnbalanced(report.unbalanced)
-    if (this.flags.csv) {
-      const csv = csvWriter((t) => this.io.out(t), SETTLEMENT_CSV_COLUMNS, separator)
-      for (const p of report.periods) csv.row(p)
-      csv.end()
-    }
+    if (this.flags.csv) await this.printList(report.periods, csvList(SETTLEMENT_CSV_COLUMNS))
     return report
   }
 

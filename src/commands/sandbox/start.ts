@@ -161,7 +161,7 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
     const { io, flags } = this
     const { sandbox } = ready
     if (flags.json) {
-      io.out(`${JSON.stringify({ baseUrl: sandbox.baseUrl, testKey: sandbox.testKey, liveKey: sandbox.liveKey, webhookSecret: sandbox.webhookSecret })}\n`)
+      this.printJsonLine({ baseUrl: sandbox.baseUrl, testKey: sandbox.testKey, liveKey: sandbox.liveKey, webhookSecret: sandbox.webhookSecret })
     } else if (io.isStdoutTTY) {
       io.out(readyBanner(ready, opts, painter(io.color)))
       if (foreground && io.isStderrTTY) io.err(nextSteps(ready, painter(io.colorErr)))

@@ -1,14 +1,13 @@
 import { Flags } from '@oclif/core'
-import { BaseCommand, quietFlag } from '../../lib/command-kit/base.js'
+import { BaseCommand } from '../../lib/command-kit/base.js'
 import { FlagReader } from '../../lib/charges/operator-flags.js'
 import { machineTimeZone } from '../../lib/domain/calendar.js'
-import { painter } from '../../lib/output/color.js'
-import { type CsvOptions, csvWriter } from '../../lib/output/csv.js'
-import { CSV_CELLS_HELP, csvFlags, csvOptions } from '../../lib/command-kit/csv-flags.js'
+import { CSV_CELLS_HELP } from '../../lib/command-kit/csv-flags.js'
+import { listFlags } from '../../lib/command-kit/list-flags.js'
+import { pages } from '../../lib/output/list-printer.js'
 import { eventLogPages } from '../../lib/webhooks/event-log-pages.js'
-import { EVENT_LOG_CSV_COLUMNS } from '../../lib/webhooks/events-csv.js'
 import { type LoggedDelivery, EventStore } from '../../lib/webhooks/event-store.js'
-import { eventLogTable, deliveryJson, deliveryTsvRow } from '../../lib/webhooks/events-view.js'
+import { deliveryJson, eventLogListView } from '../../lib/webhooks/events-view.js'
 import type { IO } from '../../lib/output/io.js'
 
 /** The deliveries read from the event log, and where it is. */
@@ -43,16 +42,18 @@ export default class WebhooksEvents extends BaseCommand<typeof WebhooksEvents, E
     limit: Flags.integer({ description: 'How many deliveries, newest first.', default: 20, min: 1, max: 10_000 }),
     type: Flags.string({ description: 'Only this event type (a trailing * matches a prefix, e.g. charge.*).' }),
     'event-id': Flags.string({ description: 'Only the deliveries of this event.' }),
-    ndjson: Flags.boolean({ description: 'One delivery per line as JSON.', exclusive: ['json', 'csv', 'quiet'], helpGroup: 'OUTPUT' }),
-    quiet: quietFlag('the event ids (an event forwarded to several targets: once per delivery)'),
+    ...listFlags({
+      ndjson: 'One delivery per line as JSON.',
+      quiet: 'Print only the event ids (an event forwarded to several targets: once per delivery), one per line.',
+      csv: 'RFC 4180 CSV with a header row (streamed).',
+    }),
     state: Flags.string({ description: 'Only deliveries with this outcome.', options: ['forwarded', 'failed', 'rejected', 'duplicate', 'skipped'] }),
     since: Flags.string({ description: 'Only deliveries received since (24h, 7d, 2026-11-03, an ISO instant).', helpValue: 'DATE' }),
     all: Flags.boolean({ description: 'Every matching delivery, not just --limit (streamed).' }),
-    ...csvFlags({ description: 'RFC 4180 CSV with a header row (streamed).', exclusive: ['json', 'ndjson', 'quiet'] }),
   }
 
   async run(): Promise<EventLogPage | undefined> {
-    const separator = csvOptions(this.flags)
+    this.listOutput()
     const check = new FlagReader('See `svc webhooks events --help`.')
     // The log's times are this machine's clock (the listener stamps them).
     const since = check.date('since', this.flags.since, { timeZone: machineTimeZone(), now: new Date(), zoneFlag: false })
@@ -60,41 +61,23 @@ export default class WebhooksEvents extends BaseCommand<typeof WebhooksEvents, E
     const store = await EventStore.open({ env: this.io.env })
     try {
       const filter = { type: this.flags.type, eventId: this.flags['event-id'], outcome: this.flags.state, since: since?.toISOString() }
-      const pages = eventLogPages(store, filter, this.flags.all ? Number.POSITIVE_INFINITY : this.flags.limit)
-      if (this.flags.all || this.flags.csv || this.flags.ndjson) return this.stream(pages, separator)
-      return { path: store.path, records: [...pages].flat() }
+      const pageList = eventLogPages(store, filter, this.flags.all ? Number.POSITIVE_INFINITY : this.flags.limit)
+      if (!(this.flags.all || this.flags.csv || this.flags.ndjson)) return { path: store.path, records: [...pageList].flat() }
+      // Rows as they are read, one page in memory: --ndjson, --csv, and --all in any output.
+      await this.printList(pages(pageList), eventLogListView(this.io))
+      return undefined
     } finally {
       store.close()
     }
-  }
-
-  /** Rows as they are read, one page in memory: --ndjson, --csv, and --all in any output. */
-  private stream(pages: Iterable<LoggedDelivery[]>, separator: CsvOptions): undefined {
-    const csv = this.flags.csv ? csvWriter((t) => this.io.out(t), EVENT_LOG_CSV_COLUMNS, separator) : undefined
-    let count = 0
-    for (const page of pages) {
-      if (csv) for (const r of page) csv.row(r)
-      else if (this.flags.ndjson) this.io.out(page.map((r) => `${JSON.stringify(deliveryJson(r))}\n`).join(''))
-      else if (this.flags.quiet) this.io.out(page.map((r) => `${r.eventId}\n`).join(''))
-      else if (this.flags.json) this.io.out(page.map((r, i) => `${count + i === 0 ? '[\n' : ',\n'}${JSON.stringify(deliveryJson(r))}`).join(''))
-      else if (this.io.isStdoutTTY) this.io.out(eventLogTable(page, painter(this.io.color), this.io.columns))
-      else this.io.out(page.map(deliveryTsvRow).join(''))
-      count += page.length
-    }
-    csv?.end()
-    if (this.flags.json) this.io.out(count === 0 ? '[]\n' : '\n]\n')
-    return undefined
   }
 
   protected override toJson({ records }: EventLogPage): unknown {
     return records.map(deliveryJson)
   }
 
-  protected override render({ path, records }: EventLogPage, io: IO): void {
-    if (this.flags.ndjson) return io.out(records.map((r) => `${JSON.stringify(deliveryJson(r))}\n`).join(''))
-    if (this.flags.quiet) return io.out(records.map((r) => `${r.eventId}\n`).join(''))
-    if (records.length === 0) return this.note(`No deliveries in ${path}${this.flags.type ? ` of type ${this.flags.type}` : ''}. Start one with \`svc webhooks listen --forward localhost:3000\`.`)
-    if (io.isStdoutTTY) io.out(eventLogTable(records, painter(io.color), io.columns))
-    else io.out(records.map(deliveryTsvRow).join(''))
+  protected override async render({ path, records }: EventLogPage, io: IO): Promise<void> {
+    if (records.length === 0 && this.listOutput().format !== 'quiet')
+      return this.note(`No deliveries in ${path}${this.flags.type ? ` of type ${this.flags.type}` : ''}. Start one with \`svc webhooks listen --forward localhost:3000\`.`)
+    await this.printList(pages([records]), eventLogListView(io))
   }
 }

@@ -8,6 +8,8 @@ import { CliError, environmentError, EXIT, type ExitCode } from '../errors.js'
 import { redact } from '../config/mask.js'
 import { painter } from '../output/color.js'
 import { createIO, getIO, type IO, setIO } from '../output/io.js'
+import { type ListOutput, type ListSource, type ListView, printList } from '../output/list-printer.js'
+import { type ListFlagValues, listOutput } from './list-flags.js'
 import { safeText } from '../output/safe-text.js'
 import { type CommandContext, describeParseError } from './parse-error.js'
 import { type CommandFactory, commandFactory } from './factory.js'
@@ -27,8 +29,8 @@ export type BaseArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args
 /**
  * A command's `run()` returns its typed result and prints nothing of it: the base prints it, as
  * JSON for `--json` (`toJson`, the API object by default) or through the command's `render`
- * beside it (the terminal or piped view). Commands that stream (lists with `--all`, live views,
- * servers) return nothing and write as they go. sf-plugins-core's `SfCommand<T>` is the model.
+ * beside it (the terminal or piped view). Commands that stream return nothing and write as they
+ * go: lists through `printList` (one printer for every format), live views and servers themselves. sf-plugins-core's `SfCommand<T>` is the model.
  */
 export abstract class BaseCommand<T extends typeof Command, R = void> extends Command {
   static override baseFlags = {
@@ -102,9 +104,36 @@ export abstract class BaseCommand<T extends typeof Command, R = void> extends Co
     }
   }
 
-  /** Prints one JSON value on stdout. */
-  protected printJson(value: unknown): void {
-    this.io.out(`${JSON.stringify(value, null, this.io.isStdoutTTY ? 2 : undefined)}\n`)
+  /** Prints one JSON value on stdout: indented on a terminal (or always, `pretty`), compact when piped. */
+  protected printJson(value: unknown, opts: { pretty?: boolean } = {}): void {
+    this.io.out(`${JSON.stringify(value, null, opts.pretty || this.io.isStdoutTTY ? 2 : undefined)}\n`)
+  }
+
+  /**
+   * One compact JSON value on one line (NDJSON's shape), on stdout or stderr: the results a batch
+   * reports as it goes, a server's address and log lines. Commands print no JSON of their own.
+   */
+  protected printJsonLine(value: unknown, to: 'out' | 'err' = 'out'): void {
+    this.io[to](`${JSON.stringify(value)}\n`)
+  }
+
+  /**
+   * A listing command's format and CSV options, read once from its shared list flags
+   * (list-flags.ts): call it before sending anything, so a bad --separator is exit 2 with nothing sent.
+   */
+  protected listOutput(): ListOutput {
+    this.chosenListOutput ??= listOutput(this.flags as ListFlagValues, this.io)
+    return this.chosenListOutput
+  }
+
+  private chosenListOutput?: ListOutput
+
+  /**
+   * Writes a list as it is read (the rows of `source`, never collected) in the format the output
+   * flags chose (`listOutput`), through the one list printer; returns how many rows it wrote.
+   */
+  protected printList<I>(source: ListSource<I>, view: ListView<I>): Promise<number> {
+    return printList(this.io, source, view, this.listOutput())
   }
 
   /** A note for humans on stderr (never on stdout, so pipes stay clean). */

@@ -8,9 +8,12 @@
 import { maskSecret } from '../config/mask.js'
 import { formatBps, formatBRL } from '../domain/money.js'
 import { formatLocalTime } from '../domain/time.js'
-import type { Paint, Style } from '../output/color.js'
+import { type Paint, painter, type Style } from '../output/color.js'
+import type { IO } from '../output/io.js'
+import type { ListView } from '../output/list-printer.js'
 import { safeText } from '../output/safe-text.js'
 import { type Column, fitTable, renderTable } from '../output/table.js'
+import { DELIVERY_CSV_COLUMNS } from './delivery-csv.js'
 import type { DeliveryViewState, NoWebhookEndpoint, PanelAccountSettings, PanelDelivery, PanelKey, PanelWebhookEndpoint } from './panel-client.js'
 
 const STATE_STYLE: Record<DeliveryViewState, Style> = { pending: 'yellow', succeeded: 'green', failed: 'red', skipped: 'gray', lost: 'yellow', held: 'cyan' }
@@ -96,6 +99,21 @@ export function deliveriesTsv(rows: PanelDelivery[]): string {
   return rows
     .map((d) => [d.eventId, d.type, d.url, d.attempts, lastOutcome(d), d.nextRetryAt, d.injected?.includes('lose') ? 'lost (injected)' : d.state, d.injected?.join(','), d.createdAt].map(tsv).join('\t') + '\n')
     .join('')
+}
+
+/**
+ * The delivery log for the one list printer: each page a table fitted to the terminal, its RETRY
+ * column counted on the sandbox's clock (`sandboxNow`, read for each page); --json `{"data":[…]}`,
+ * the API's list object.
+ */
+export function deliveryListView(io: IO, sandboxNow: () => Promise<number>): ListView<PanelDelivery> {
+  return {
+    table: { page: async (rows) => sandboxDeliveriesTable([...rows], await sandboxNow(), painter(io.color), io.columns) },
+    tsv: (d) => deliveriesTsv([d]),
+    id: (d) => d.eventId,
+    csv: DELIVERY_CSV_COLUMNS,
+    jsonKey: 'data',
+  }
 }
 
 /** `26/11 14:05`: day and time, local, compact enough for a fitted table. */

@@ -3,9 +3,12 @@
  * and body (as text when it is UTF-8, else base64, so nothing is lost). Piped: tab-separated
  * rows in a stable column order. Terminal: a table.
  */
-import type { Paint } from '../output/color.js'
+import { type Paint, painter } from '../output/color.js'
+import type { IO } from '../output/io.js'
+import type { ListView } from '../output/list-printer.js'
 import { safeText } from '../output/safe-text.js'
 import { type Column, type FitStep, fitTable, renderTable, visibleWidth } from '../output/table.js'
+import { EVENT_LOG_CSV_COLUMNS } from './events-csv.js'
 import type { LoggedDelivery } from './event-store.js'
 
 export function deliveryJson(r: LoggedDelivery): Record<string, unknown> {
@@ -117,4 +120,15 @@ export function eventLogTable(records: LoggedDelivery[], paint: Paint, width = N
   ]
   const fitted = fitTable(columns, rows, width, steps)
   return renderTable(fitted.columns, fitted.cells, paint)
+}
+
+/** The event log for the one list printer: each page a table fitted to the terminal, -q the event ids. */
+export function eventLogListView(io: IO): ListView<LoggedDelivery> {
+  return {
+    table: { page: (records) => eventLogTable([...records], painter(io.color), io.columns) },
+    tsv: deliveryTsvRow,
+    id: (r) => r.eventId,
+    json: deliveryJson,
+    csv: EVENT_LOG_CSV_COLUMNS,
+  }
 }

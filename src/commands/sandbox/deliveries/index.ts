@@ -3,13 +3,12 @@ import { FlagReader } from '../../../lib/charges/operator-flags.js'
 import { DELIVERY_STATES } from '../../../lib/contract/panel.js'
 import { machineTimeZone } from '../../../lib/domain/calendar.js'
 import { painter } from '../../../lib/output/color.js'
-import { type CsvOptions, csvWriter } from '../../../lib/output/csv.js'
-import { CSV_CELLS_HELP, csvFlags, csvOptions } from '../../../lib/command-kit/csv-flags.js'
+import { CSV_CELLS_HELP } from '../../../lib/command-kit/csv-flags.js'
+import { listFlags } from '../../../lib/command-kit/list-flags.js'
+import { pages } from '../../../lib/output/list-printer.js'
 import { type DeliveryListFilter, noDeliveryError, type PanelDelivery } from '../../../lib/sandbox-client/panel-client.js'
-import { DELIVERY_CSV_COLUMNS } from '../../../lib/sandbox-client/delivery-csv.js'
 import { envFlag, PanelCommand } from '../../../lib/command-kit/sandbox-panel.js'
-import { quietFlag } from '../../../lib/command-kit/base.js'
-import { sandboxDeliveriesTable, deliveriesTsv, deliveryDetail } from '../../../lib/sandbox-client/views.js'
+import { sandboxDeliveriesTable, deliveriesTsv, deliveryDetail, deliveryListView } from '../../../lib/sandbox-client/views.js'
 import type { IO } from '../../../lib/output/io.js'
 
 /** The delivery log, and the sandbox's time when it is shown on a terminal. */
@@ -49,18 +48,16 @@ export default class SandboxDeliveries extends PanelCommand<typeof SandboxDelive
   static override flags = {
     'event-id': Flags.string({ description: 'Only the delivery of this event, with its attempts.', helpValue: 'ID' }),
     limit: Flags.integer({ description: 'At most this many deliveries (1 to 1000).', default: 50, min: 1, max: 1000, helpValue: 'N' }),
-    quiet: quietFlag('the event ids', ['ndjson', 'csv']),
     env: envFlag,
     state: Flags.string({ description: 'Only deliveries in this state.', options: [...DELIVERY_STATES] }),
     type: Flags.string({ description: 'Only this event type (a trailing * matches a prefix, e.g. charge.*).', helpValue: 'PATTERN' }),
     since: Flags.string({ description: 'Only deliveries created since (24h, 7d, 2026-11-03, an ISO instant).', helpValue: 'DATE' }),
     all: Flags.boolean({ description: 'Every delivery that matches, page after page (streamed).' }),
-    ndjson: Flags.boolean({ description: 'One delivery per line as JSON, streamed.', exclusive: ['json', 'csv', 'quiet'], helpGroup: 'OUTPUT' }),
-    ...csvFlags({ description: 'RFC 4180 CSV with a header row (streamed).', exclusive: ['json', 'ndjson', 'quiet'] }),
+    ...listFlags({ ndjson: 'One delivery per line as JSON, streamed.', quiet: 'Print only the event ids, one per line.', csv: 'RFC 4180 CSV with a header row (streamed).' }),
   }
 
   async run(): Promise<DeliveryLog | undefined> {
-    const separator = csvOptions(this.flags)
+    this.listOutput()
     const check = new FlagReader('See `svc sandbox deliveries --help`.')
     check.date('since', this.flags.since, { timeZone: machineTimeZone(), now: new Date(), zoneFlag: false })
     check.done()
@@ -71,7 +68,7 @@ export default class SandboxDeliveries extends PanelCommand<typeof SandboxDelive
       const now = new Date((await panel.getClock()).now)
       filter.since = check.date('since', this.flags.since, { timeZone: machineTimeZone(), now, zoneFlag: false })!.toISOString()
     }
-    if (this.flags.all || this.flags.ndjson || this.flags.csv) return this.stream(filter, separator)
+    if (this.flags.all || this.flags.ndjson || this.flags.csv) return this.stream(filter)
     const tty = this.io.isStdoutTTY && !this.flags.json && !this.flags.quiet
     const [{ data }, clock] = await Promise.all([panel.listDeliveries(filter), tty ? panel.getClock() : undefined])
     if (filter.eventId && !data.length) throw noDeliveryError(filter.eventId, filter.env ?? (await this.credentials()).environment)
@@ -79,26 +76,13 @@ export default class SandboxDeliveries extends PanelCommand<typeof SandboxDelive
   }
 
   /** --all, --ndjson, --csv: every page (or the one asked for), written as it comes. */
-  private async stream(filter: DeliveryListFilter, separator: CsvOptions): Promise<undefined> {
+  private async stream(filter: DeliveryListFilter): Promise<undefined> {
     const panel = await this.panel()
     const one = async function* () {
       yield (await panel.listDeliveries(filter)).data
     }
-    const pages = this.flags.all ? panel.allDeliveries(filter) : one()
-    const csv = this.flags.csv ? csvWriter((t) => this.io.out(t), DELIVERY_CSV_COLUMNS, separator) : undefined
-    const tty = this.io.isStdoutTTY && !this.flags.json && !this.flags.ndjson && !this.flags.quiet && !csv
-    let count = 0
-    for await (const page of pages) {
-      if (csv) for (const d of page) csv.row(d)
-      else if (this.flags.ndjson) this.io.out(page.map((d) => `${JSON.stringify(d)}\n`).join(''))
-      else if (this.flags.quiet) this.io.out(page.map((d) => `${d.eventId}\n`).join(''))
-      else if (this.flags.json) this.io.out(page.map((d, i) => `${count + i === 0 ? '{"data":[\n' : ',\n'}${JSON.stringify(d)}`).join(''))
-      else if (tty) this.io.out(sandboxDeliveriesTable(page, Date.parse((await panel.getClock()).now), painter(this.io.color), this.io.columns))
-      else this.io.out(deliveriesTsv(page))
-      count += page.length
-    }
-    csv?.end()
-    if (this.flags.json) this.io.out(count === 0 ? '{"data":[]}\n' : '\n]}\n')
+    const view = deliveryListView(this.io, async () => Date.parse((await panel.getClock()).now))
+    await this.printList(pages(this.flags.all ? panel.allDeliveries(filter) : one()), view)
     return undefined
   }
 
