@@ -6,7 +6,6 @@
  */
 import { afterEach, describe, expect, it } from 'vitest'
 import { type SandboxHandle, startSandbox, type StartSandboxOptions } from '../../../../src/public/sandbox.js'
-import { parseWebhookFaults, type WebhookFaultsError } from '../../../../src/lib/sandbox/faults/spec.js'
 import { createCharge, type Merchant, startMerchant } from './merchant.js'
 
 const T0 = Date.UTC(2026, 10, 22, 12, 0, 0)
@@ -229,25 +228,5 @@ describe('without faults', () => {
       for (const id of ids) expect(merchant.released.get(id)).toBe(1)
       for (const o of open.splice(0).reverse()) await o.close()
     }
-  })
-})
-
-describe('the spec', () => {
-  it('parses every part and names the part that is wrong', () => {
-    expect(parseWebhookFaults('duplicate=0.1,reorder=0.2,lose=0.05,delay=2s,fail-first=1')).toEqual({ duplicate: 0.1, reorder: 0.2, lose: 0.05, delayMs: 2000, failFirst: 1 })
-    const bad = (text: string) => {
-      try {
-        parseWebhookFaults(text)
-      } catch (err) {
-        return [(err as WebhookFaultsError).part, (err as Error).message]
-      }
-      return undefined
-    }
-    expect(bad('duplicate=1.5')).toEqual(['duplicate', 'duplicate must be a share from 0 to 1'])
-    expect(bad('fail-first=x')).toEqual(['fail-first', 'fail-first must be a share from 0 to 1'])
-    expect(bad('delay=2')?.[0]).toBe('delay')
-    expect(bad('lose')?.[1]).toBe('lose needs a value, e.g. lose=0.1')
-    expect(bad('drop=0.1')?.[0]).toBe('drop')
-    expect(bad('lose=0.1,lose=0.2')?.[1]).toBe('lose is given twice')
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fitColumns, fitLine, leastWidth, plain, type Segment } from '../../../src/lib/tui/text/fit.js'
+import { fitColumns, fitLine, leastWidth, plain, type Segment } from '../../../../src/lib/tui/text/fit.js'
 
 const seg = (priority: number, ...forms: string[]): Segment => ({ priority, forms: forms.map((t) => (t ? [{ text: t }] : [])) })
 

@@ -1,8 +1,8 @@
 /** The live views' TEST / LIVE badge and the printed one are one badge: same label, same colour. */
 import { describe, expect, it } from 'vitest'
-import { badgeOf, environmentBadge, painter, stripAnsi } from '../../../src/lib/output/color.js'
-import { EnvironmentBadge } from '../../../src/lib/tui/components/EnvironmentBadge.js'
-import { renderAt } from '../../helpers/render-at.js'
+import { badgeOf, environmentBadge, painter, stripAnsi } from '../../../../src/lib/output/color.js'
+import { EnvironmentBadge } from '../../../../src/lib/tui/components/EnvironmentBadge.js'
+import { renderAt } from '../../../helpers/render-at.js'
 
 describe('environment badge', () => {
   it.each([

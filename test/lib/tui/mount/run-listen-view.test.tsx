@@ -1,13 +1,13 @@
 import { describe, expect, it, vi } from 'vitest'
-import type { Charge } from '../../../src/lib/contract/schemas.js'
-import { stripAnsi } from '../../../src/lib/output/color.js'
-import { ListenFeed } from '../../../src/lib/tui/view-models/listen-feed.js'
-import { runListenView } from '../../../src/lib/tui/mount/run-listen-view.js'
-import { CLEAR_SCREEN } from '../../../src/lib/tui/mount/run-view.js'
-import { ChargeConfirmer } from '../../../src/lib/webhooks/confirm.js'
-import { chargeEvent } from '../../helpers/webhooks.js'
-import { heardDelivery } from '../../helpers/event-log.js'
-import { Keys, Screen } from '../../helpers/render-at.js'
+import type { Charge } from '../../../../src/lib/contract/schemas.js'
+import { stripAnsi } from '../../../../src/lib/output/color.js'
+import { ListenFeed } from '../../../../src/lib/tui/view-models/listen-feed.js'
+import { runListenView } from '../../../../src/lib/tui/mount/run-listen-view.js'
+import { CLEAR_SCREEN } from '../../../../src/lib/tui/mount/run-view.js'
+import { ChargeConfirmer } from '../../../../src/lib/webhooks/confirm.js'
+import { chargeEvent } from '../../../helpers/webhooks.js'
+import { heardDelivery } from '../../../helpers/event-log.js'
+import { Keys, Screen } from '../../../helpers/render-at.js'
 
 function delivery(n: number, type: string) {
   const chargeId = (n % 7).toString(16).padStart(24, '0')

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { clockTime, viewTime } from '../../../src/lib/tui/text/format.js'
+import { clockTime, viewTime } from '../../../../src/lib/tui/text/format.js'
 
 describe('the live views’ one date format (issue 29 item 21)', () => {
   // Noon UTC: the same calendar day in every zone from UTC-11 to UTC+11.

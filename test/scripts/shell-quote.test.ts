@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { shellLine } from '../../../scripts/shell-quote.js'
+import { shellLine } from '../../scripts/shell-quote.js'
 
 /** What a POSIX shell makes of a pasted line: its arguments, one per line. */
 function parsedByShell(line: string): string[] {
@@ -22,7 +22,7 @@ describe('the demo echoes commands that can be pasted (issue 24 item 16)', () =>
   })
 
   it('scripts/demo.js echoes through it', () => {
-    const demo = readFileSync(new URL('../../../scripts/demo.js', import.meta.url), 'utf8')
+    const demo = readFileSync(new URL('../../scripts/demo.js', import.meta.url), 'utf8')
     expect(demo).toContain('`$ svc ${shellLine(args)}`')
     expect(demo).not.toContain("args.join(' ')")
   })

@@ -1,0 +1,50 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { stripAnsi } from '../../../../src/lib/output/color.js'
+import { ActivityRow, activityCells } from '../../../../src/lib/tui/components/ActivityLane.js'
+import { plain } from '../../../../src/lib/tui/text/fit.js'
+import type { ActivityLane } from '../../../../src/lib/tui/view-models/activity.js'
+import { renderAt } from '../../../helpers/render-at.js'
+
+const mounted: Array<{ unmount(): void }> = []
+afterEach(() => {
+  while (mounted.length) mounted.pop()!.unmount()
+})
+
+const paid: ActivityLane = {
+  kind: 'withdrawal',
+  id: 'wd_0123456789abcdef01234567',
+  steps: [
+    { status: 'processing', at: '2026-11-22T12:00:00Z' },
+    { status: 'paid', at: '2026-11-22T12:00:05Z' },
+  ],
+  current: 'paid',
+  amountInCents: 123456,
+  detail: 'E20180000202611221200abcdef',
+  touched: 1,
+}
+
+describe('a withdrawal or product-sale lane', () => {
+  it('shows a paid withdrawal’s path, its amount in reais and the end-to-end id that proves the payment', () => {
+    const cells = activityCells(paid).map((s) => s.forms[0]!)
+    const app = renderAt(<ActivityRow lane={paid} cells={cells.flat()} width={120} />, 120, 10)
+    mounted.push(app)
+    const frame = stripAnsi(app.lastFrame() ?? '')
+    expect(frame).toContain('● processing ─ ● paid')
+    expect(frame).toMatch(/R\$\s?1\.234,56/)
+    expect(frame).toContain('e2e E20180000202611221200abcdef')
+  })
+
+  it('marks a failed withdrawal with ✗ and a product sale with one paid step', () => {
+    const failed: ActivityLane = { ...paid, steps: [paid.steps[0]!, { status: 'failed', at: paid.steps[1]!.at }], current: 'failed', detail: undefined }
+    expect(plain(activityCells(failed)[1]!.forms[0]!)).toBe('● processing ─ ✗ failed')
+    const sale: ActivityLane = { kind: 'product', id: 'ps_1', steps: [{ status: 'paid', at: paid.steps[0]!.at }], current: 'paid', touched: 2 }
+    expect(plain(activityCells(sale)[0]!.forms[0]!)).toBe('product sale')
+    expect(plain(activityCells(sale)[1]!.forms[0]!)).toBe('● paid')
+  })
+
+  it('never wraps on a narrow terminal', () => {
+    const app = renderAt(<ActivityRow lane={paid} cells={activityCells(paid).flatMap((s) => s.forms.at(-1)!)} width={30} />, 30, 10)
+    mounted.push(app)
+    for (const line of stripAnsi(app.lastFrame() ?? '').split('\n')) expect([...line].length).toBeLessThanOrEqual(30)
+  })
+})
