@@ -1,11 +1,10 @@
 import { Flags } from '@oclif/core'
 import { ApiCommand } from '../../lib/command-kit/api.js'
-import { resolveProfile, resolveWebhookSecrets, SECRET_FLAG_WARNING } from '../../lib/config/resolve.js'
+import { resolveWebhookSecrets, SECRET_FLAG_WARNING } from '../../lib/config/resolve.js'
 import { AuthError, UsageError } from '../../lib/errors.js'
 import { isLoopbackHost } from '../../lib/net/loopback.js'
-import type { RelayListenOptions } from '../../lib/services/listen.js'
+import type { Durability } from '../../lib/services/listen.js'
 import { parseEventFilter } from '../../lib/webhooks/event-filter.js'
-import type { Durability } from '../../lib/webhooks/event-store.js'
 import { parseForwardHeaders, parseForwardTargets } from '../../lib/webhooks/forward.js'
 
 export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
@@ -92,7 +91,8 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
     const targets = parseForwardTargets(flags.forward)
     const headers = parseForwardHeaders(flags.header)
     const events = flags.events === undefined ? undefined : parseEventFilter(flags.events)
-    const relay = await this.relayOptions()
+    const { resolveRelayListen } = await import('../../lib/services/listen-relay.js')
+    const relay = await resolveRelayListen({ relay: flags.relay, token: flags.token, apiKey: flags['api-key'], profile: flags.profile, env: io.env, warn: (m) => this.warnUser(m) })
     let credentials
     let noCredentialsReason: string | undefined
     try {
@@ -132,36 +132,5 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
       client: credentials ? () => this.client() : undefined,
       relay,
     })
-  }
-
-  /** --relay and --token, else SVC_RELAY_URL and SVC_RELAY_TOKEN, else the profile's (`svc login --relay`); undefined: the local server. */
-  private async relayOptions(): Promise<RelayListenOptions | undefined> {
-    const { flags, io } = this
-    const profile = flags['api-key'] ? undefined : await resolveProfile({ profile: flags.profile }, io.env).catch(() => undefined)
-    const stored = profile?.profile
-    const url = flags.relay?.trim()
-      ? { text: flags.relay, field: 'relay' }
-      : io.env.SVC_RELAY_URL?.trim()
-        ? { text: io.env.SVC_RELAY_URL, field: 'SVC_RELAY_URL' }
-        : stored?.relayUrl
-          ? { text: stored.relayUrl, field: `profile ${profile?.name} relayUrl` }
-          : undefined
-    if (!url) {
-      if (flags.token) throw new UsageError('--token is the relay token: it needs --relay URL (or SVC_RELAY_URL).', { field: 'token' })
-      return undefined
-    }
-    const { parseRelayUrls } = await import('../../lib/webhooks/relay-source.js')
-    const urls = parseRelayUrls(url.text, url.field)
-    const cleartext = urls.filter((u) => u.protocol === 'http:' && !isLoopbackHost(u.hostname))
-    if (cleartext.length > 0) this.warnUser(`${cleartext[0]!.href} is not https: the relay token and every event travel unencrypted.`)
-    if (flags.token) this.warnUser('--token is visible to other processes on this machine (ps, /proc). Prefer SVC_RELAY_TOKEN, or store it with `svc login --relay URL --relay-token-stdin`.')
-    const token = (flags.token || io.env.SVC_RELAY_TOKEN || stored?.relayToken || '').trim()
-    if (!token) {
-      throw new UsageError('No relay token.', {
-        field: 'token',
-        hint: 'Set SVC_RELAY_TOKEN (or pass --token, or store it with `svc login --relay URL --relay-token-stdin`); the relay host makes one with `svc relay token create NAME --channel C`.',
-      })
-    }
-    return { urls, token }
   }
 }

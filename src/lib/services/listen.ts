@@ -20,6 +20,8 @@ import { replayEvent } from '../webhooks/replay.js'
 import { type RelayEnd, RelaySource, type RelayStatus, type Timers } from '../webhooks/relay-source.js'
 import { shutdownSignal } from './shutdown.js'
 
+export type { Durability }
+
 export interface ListenRunOptions {
   /** The targets (`--forward [PATTERN=]URL`...), in flag order. */
   targets: ForwardTarget[]
