@@ -26,7 +26,7 @@ import { build } from 'esbuild'
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { installedVersion, packageDir, patchesPlugin } from './patches.js'
+import { packageDir, patchesPlugin } from './patches.js'
 
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)))
 const DIST = join(ROOT, 'dist')
@@ -36,17 +36,13 @@ const SEA_OUT = join(ROOT, 'dist-sea')
 const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'))
 const posix = (p) => p.split(sep).join('/')
 
-/** oclif's hook options (config/plugin.js#determineHookOptions). */
-function hookOptions(hook) {
-  if (typeof hook === 'string') return { identifier: 'default', target: hook }
-  return hook.identifier ? hook : { ...hook, identifier: 'default' }
-}
-
-/** package.json, manifests, and one import() per command and hook: the `svc-bundle:data` module. */
+/**
+ * The `svc-bundle:data` module: package.json, the plugins' manifests, and one import() per file a
+ * plugin's command or hook is in (by plugin and path from its root), for oclif's module loader.
+ */
 export function bundleData() {
   const pjson = readJson(join(ROOT, 'package.json'))
   if (typeof pjson.oclif?.commands !== 'string') throw new Error('build-bundle: oclif.commands must be a directory (pattern strategy)')
-  const coreVersion = installedVersion('@oclif/core')
   const specs = [{ name: pjson.name, dir: ROOT, pjson }]
   for (const name of pjson.oclif.plugins ?? []) {
     const dir = packageDir(name)
@@ -56,28 +52,23 @@ export function bundleData() {
   }
   const plugins = []
   const manifests = {}
-  const commands = {}
-  const hooks = {}
+  const modules = {}
   for (const { name, dir, pjson: p } of specs) {
     const manifestPath = join(dir, 'oclif.manifest.json')
     const manifest = readJson(manifestPath)
     if (manifest.version.split('-', 1)[0] !== p.version.split('-', 1)[0]) throw new Error(`build-bundle: ${manifestPath} is for ${manifest.version}, not ${p.version}: run \`oclif manifest\``)
     manifests[name] = JSON.stringify(manifest)
-    commands[name] = {}
+    modules[name] = {}
     for (const [id, c] of Object.entries(manifest.commands)) {
       if (!c.relativePath) throw new Error(`build-bundle: ${name} ${id} has no relativePath in its manifest`)
-      commands[name][id] = join(dir, ...c.relativePath)
+      modules[name][posix(join(...c.relativePath))] = join(dir, ...c.relativePath)
     }
-    const pluginHooks = Object.fromEntries(Object.entries(p.oclif?.hooks ?? {}).map(([event, v]) => [event, [v].flat().map(hookOptions)]))
-    hooks[name] = Object.fromEntries(Object.entries(pluginHooks).map(([event, list]) => [event, list.map((h) => join(dir, h.target))]))
+    for (const hook of Object.values(p.oclif?.hooks ?? {}).flat()) {
+      const target = typeof hook === 'string' ? hook : hook.target
+      modules[name][posix(join(target))] = join(dir, target)
+    }
     const { name: n, version, type, description, oclif, dependencies, bin } = p
-    plugins.push({
-      name,
-      base: `@oclif/core@${coreVersion}`,
-      relRoot: dir === ROOT ? '.' : posix(relative(ROOT, dir)),
-      pjson: { name: n, version, type, description, oclif, dependencies, bin },
-      hooks: pluginHooks,
-    })
+    plugins.push({ name, relRoot: dir === ROOT ? '.' : posix(relative(ROOT, dir)), pjson: { name: n, version, type, description, oclif, dependencies, bin } })
   }
   const lazy = (path) => `() => import(${JSON.stringify(path)})`
   const table = (obj, leaf) =>
@@ -91,8 +82,7 @@ export function bundleData() {
     `export const PJSON = JSON.parse(${JSON.stringify(JSON.stringify(rootPjson))})`,
     `export const PLUGINS = JSON.parse(${JSON.stringify(JSON.stringify(plugins.map((p) => (p.name === pjson.name ? { ...p, pjson: rootPjson } : p))))})`,
     `export const MANIFESTS = ${JSON.stringify(manifests)}`,
-    `export const COMMANDS = ${table(commands, (cmds) => table(cmds, lazy))}`,
-    `export const HOOKS = ${table(hooks, (events) => table(events, (list) => `[${list.map(lazy).join(', ')}]`))}`,
+    `export const MODULES = ${table(modules, (files) => table(files, lazy))}`,
   ].join('\n')
 }
 
