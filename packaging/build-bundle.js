@@ -5,6 +5,7 @@
  * both run dist-bundle/main.js.
  *
  *   dist-bundle/main.js  ESM entry: --version and the root help without oclif (root-help.ts),
+ *                        the root help read from dist-bundle/root-help.json (packaging/root-help.js),
  *                        the EPIPE bridge, and the lazy import of cli.js for everything else.
  *   dist-bundle/mcp.js   `svc mcp` without oclif (main.js's fast path for an agent's server).
  *   dist-bundle/cli.js   oclif, code-split: oclif and the command base in the first chunks, each
@@ -27,6 +28,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'no
 import { dirname, join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { packageDir, patchesPlugin } from './patches.js'
+import { rootHelpData } from './root-help.js'
 
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)))
 const DIST = join(ROOT, 'dist')
@@ -169,6 +171,8 @@ export async function buildEsm() {
     plugins: [mainPlugin(), svcPlugin(), embeddedFsPlugin()],
   })
   result.metafile.outputs = { ...result.metafile.outputs, ...main.metafile.outputs }
+  // The root help main.js answers without oclif, as oclif renders it.
+  writeFileSync(join(OUT, 'root-help.json'), JSON.stringify(rootHelpData()))
   return result
 }
 
@@ -180,7 +184,7 @@ export function seaAssets() {
     const dir = packageDir(name)
     for (const f of ['package.json', 'oclif.manifest.json']) assets[`node_modules/${name}/${f}`] = join(dir, f)
   }
-  for (const f of readdirSync(OUT)) if (f.endsWith('.js')) assets[`dist-bundle/${f}`] = join(OUT, f)
+  for (const f of readdirSync(OUT)) if (f.endsWith('.js') || f === 'root-help.json') assets[`dist-bundle/${f}`] = join(OUT, f)
   // The built-in trigger fixtures (svc trigger, svc fixtures run).
   const triggers = join(ROOT, 'fixtures', 'triggers')
   for (const f of readdirSync(triggers)) if (f.endsWith('.json')) assets[`fixtures/triggers/${f}`] = join(triggers, f)
