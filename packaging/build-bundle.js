@@ -88,6 +88,14 @@ export function bundleData() {
   ].join('\n')
 }
 
+/** `svc-bundle:mcp-flags`: the flags of `svc mcp` as its command defines them (the manifest), for its fast path (lib/mcp/launch.ts). */
+export function mcpFlags() {
+  const flags = readJson(join(ROOT, 'oclif.manifest.json')).commands.mcp?.flags
+  if (!flags) throw new Error('build-bundle: no mcp command in oclif.manifest.json')
+  const specs = Object.fromEntries(Object.entries(flags).map(([name, f]) => [name, f.char ? { type: f.type, char: f.char } : { type: f.type }]))
+  return `export const MCP_FLAGS = ${JSON.stringify(specs)}`
+}
+
 /**
  * The modules that read the package's own files (package.json, manifests, trigger fixtures): they
  * get packaging/entries/embedded-fs.js for node:fs, which the single executable answers from its assets.
@@ -101,7 +109,7 @@ function svcPlugin() {
   return {
     name: 'svc',
     setup(b) {
-      b.onResolve({ filter: /^svc-bundle:data$/ }, () => ({ path: 'data', namespace: 'svc-bundle' }))
+      b.onResolve({ filter: /^svc-bundle:(data|mcp-flags)$/ }, (args) => ({ path: args.path.slice('svc-bundle:'.length), namespace: 'svc-bundle' }))
       // An ES-module import of a Node built-in builds its namespace by reading every export, and
       // node:http's WebSocket export is a getter that loads Node's own copy of undici: ~14 ms
       // (webhooks listen starts 80 → 70 ms). require() reads nothing until used, so the bundle
@@ -109,7 +117,7 @@ function svcPlugin() {
       // code uses it. (Doing the same for every built-in made no difference to charges get.)
       b.onResolve({ filter: /^node:https?$/ }, (args) => (args.kind === 'import-statement' ? { path: args.path, namespace: 'svc-builtin' } : undefined))
       b.onLoad({ filter: /.*/, namespace: 'svc-builtin' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)})`, loader: 'js' }))
-      b.onLoad({ filter: /.*/, namespace: 'svc-bundle' }, () => ({ contents: bundleData(), resolveDir: ROOT, loader: 'js' }))
+      b.onLoad({ filter: /.*/, namespace: 'svc-bundle' }, (args) => ({ contents: args.path === 'data' ? bundleData() : mcpFlags(), resolveDir: ROOT, loader: 'js' }))
       b.onLoad({ filter: /[\\/]dist[\\/].*\.js$/ }, (args) => {
         if (!args.path.startsWith(DIST + sep)) return undefined
         let src = readFileSync(args.path, 'utf8')
