@@ -3,6 +3,8 @@
  * anything else (help, other flags, stray words) is left to the oclif command, which reports it.
  */
 import { describe, expect, it } from 'vitest'
+// @ts-expect-error plain JavaScript build script, no types
+import { mcpFlags } from '../../../packaging/build-bundle.js'
 import Mcp from '../../../src/commands/mcp.js'
 import { type FlagSpec, plainMcpFlags as plain } from '../../../src/lib/mcp/launch.js'
 
@@ -22,4 +24,11 @@ describe('plainMcpFlags', () => {
       expect(plainMcpFlags(argv)).toBeUndefined()
     },
   )
+
+  it("is handed the command's own flags by the build, so it defines none of its own", () => {
+    const source = mcpFlags()
+    const built = JSON.parse(source.slice(source.indexOf('{'))) as Record<string, FlagSpec>
+    const own = Object.fromEntries(Object.entries(FLAGS).map(([name, f]) => [name, f.char ? { type: f.type, char: f.char } : { type: f.type }]))
+    expect(built).toEqual(own)
+  })
 })
