@@ -5,6 +5,7 @@
  * both run dist-bundle/main.js.
  *
  *   dist-bundle/main.js  ESM entry: --version and the root help without oclif (root-help.ts),
+ *                        the root help read from dist-bundle/root-help.json (packaging/root-help.js),
  *                        the EPIPE bridge, and the lazy import of cli.js for everything else.
  *   dist-bundle/mcp.js   `svc mcp` without oclif (main.js's fast path for an agent's server).
  *   dist-bundle/cli.js   oclif, code-split: oclif and the command base in the first chunks, each
@@ -26,7 +27,8 @@ import { build } from 'esbuild'
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { installedVersion, packageDir, patchesPlugin } from './patches.js'
+import { packageDir, patchesPlugin } from './patches.js'
+import { rootHelpData } from './root-help.js'
 
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)))
 const DIST = join(ROOT, 'dist')
@@ -36,17 +38,13 @@ const SEA_OUT = join(ROOT, 'dist-sea')
 const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'))
 const posix = (p) => p.split(sep).join('/')
 
-/** oclif's hook options (config/plugin.js#determineHookOptions). */
-function hookOptions(hook) {
-  if (typeof hook === 'string') return { identifier: 'default', target: hook }
-  return hook.identifier ? hook : { ...hook, identifier: 'default' }
-}
-
-/** package.json, manifests, and one import() per command and hook: the `svc-bundle:data` module. */
+/**
+ * The `svc-bundle:data` module: package.json, the plugins' manifests, and one import() per file a
+ * plugin's command or hook is in (by plugin and path from its root), for oclif's module loader.
+ */
 export function bundleData() {
   const pjson = readJson(join(ROOT, 'package.json'))
   if (typeof pjson.oclif?.commands !== 'string') throw new Error('build-bundle: oclif.commands must be a directory (pattern strategy)')
-  const coreVersion = installedVersion('@oclif/core')
   const specs = [{ name: pjson.name, dir: ROOT, pjson }]
   for (const name of pjson.oclif.plugins ?? []) {
     const dir = packageDir(name)
@@ -56,28 +54,23 @@ export function bundleData() {
   }
   const plugins = []
   const manifests = {}
-  const commands = {}
-  const hooks = {}
+  const modules = {}
   for (const { name, dir, pjson: p } of specs) {
     const manifestPath = join(dir, 'oclif.manifest.json')
     const manifest = readJson(manifestPath)
     if (manifest.version.split('-', 1)[0] !== p.version.split('-', 1)[0]) throw new Error(`build-bundle: ${manifestPath} is for ${manifest.version}, not ${p.version}: run \`oclif manifest\``)
     manifests[name] = JSON.stringify(manifest)
-    commands[name] = {}
+    modules[name] = {}
     for (const [id, c] of Object.entries(manifest.commands)) {
       if (!c.relativePath) throw new Error(`build-bundle: ${name} ${id} has no relativePath in its manifest`)
-      commands[name][id] = join(dir, ...c.relativePath)
+      modules[name][posix(join(...c.relativePath))] = join(dir, ...c.relativePath)
     }
-    const pluginHooks = Object.fromEntries(Object.entries(p.oclif?.hooks ?? {}).map(([event, v]) => [event, [v].flat().map(hookOptions)]))
-    hooks[name] = Object.fromEntries(Object.entries(pluginHooks).map(([event, list]) => [event, list.map((h) => join(dir, h.target))]))
+    for (const hook of Object.values(p.oclif?.hooks ?? {}).flat()) {
+      const target = typeof hook === 'string' ? hook : hook.target
+      modules[name][posix(join(target))] = join(dir, target)
+    }
     const { name: n, version, type, description, oclif, dependencies, bin } = p
-    plugins.push({
-      name,
-      base: `@oclif/core@${coreVersion}`,
-      relRoot: dir === ROOT ? '.' : posix(relative(ROOT, dir)),
-      pjson: { name: n, version, type, description, oclif, dependencies, bin },
-      hooks: pluginHooks,
-    })
+    plugins.push({ name, relRoot: dir === ROOT ? '.' : posix(relative(ROOT, dir)), pjson: { name: n, version, type, description, oclif, dependencies, bin } })
   }
   const lazy = (path) => `() => import(${JSON.stringify(path)})`
   const table = (obj, leaf) =>
@@ -91,9 +84,16 @@ export function bundleData() {
     `export const PJSON = JSON.parse(${JSON.stringify(JSON.stringify(rootPjson))})`,
     `export const PLUGINS = JSON.parse(${JSON.stringify(JSON.stringify(plugins.map((p) => (p.name === pjson.name ? { ...p, pjson: rootPjson } : p))))})`,
     `export const MANIFESTS = ${JSON.stringify(manifests)}`,
-    `export const COMMANDS = ${table(commands, (cmds) => table(cmds, lazy))}`,
-    `export const HOOKS = ${table(hooks, (events) => table(events, (list) => `[${list.map(lazy).join(', ')}]`))}`,
+    `export const MODULES = ${table(modules, (files) => table(files, lazy))}`,
   ].join('\n')
+}
+
+/** `svc-bundle:mcp-flags`: the flags of `svc mcp` as its command defines them (the manifest), for its fast path (lib/mcp/launch.ts). */
+export function mcpFlags() {
+  const flags = readJson(join(ROOT, 'oclif.manifest.json')).commands.mcp?.flags
+  if (!flags) throw new Error('build-bundle: no mcp command in oclif.manifest.json')
+  const specs = Object.fromEntries(Object.entries(flags).map(([name, f]) => [name, f.char ? { type: f.type, char: f.char } : { type: f.type }]))
+  return `export const MCP_FLAGS = ${JSON.stringify(specs)}`
 }
 
 /**
@@ -109,7 +109,7 @@ function svcPlugin() {
   return {
     name: 'svc',
     setup(b) {
-      b.onResolve({ filter: /^svc-bundle:data$/ }, () => ({ path: 'data', namespace: 'svc-bundle' }))
+      b.onResolve({ filter: /^svc-bundle:(data|mcp-flags)$/ }, (args) => ({ path: args.path.slice('svc-bundle:'.length), namespace: 'svc-bundle' }))
       // An ES-module import of a Node built-in builds its namespace by reading every export, and
       // node:http's WebSocket export is a getter that loads Node's own copy of undici: ~14 ms
       // (webhooks listen starts 80 → 70 ms). require() reads nothing until used, so the bundle
@@ -117,7 +117,7 @@ function svcPlugin() {
       // code uses it. (Doing the same for every built-in made no difference to charges get.)
       b.onResolve({ filter: /^node:https?$/ }, (args) => (args.kind === 'import-statement' ? { path: args.path, namespace: 'svc-builtin' } : undefined))
       b.onLoad({ filter: /.*/, namespace: 'svc-builtin' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)})`, loader: 'js' }))
-      b.onLoad({ filter: /.*/, namespace: 'svc-bundle' }, () => ({ contents: bundleData(), resolveDir: ROOT, loader: 'js' }))
+      b.onLoad({ filter: /.*/, namespace: 'svc-bundle' }, (args) => ({ contents: args.path === 'data' ? bundleData() : mcpFlags(), resolveDir: ROOT, loader: 'js' }))
       b.onLoad({ filter: /[\\/]dist[\\/].*\.js$/ }, (args) => {
         if (!args.path.startsWith(DIST + sep)) return undefined
         let src = readFileSync(args.path, 'utf8')
@@ -179,6 +179,8 @@ export async function buildEsm() {
     plugins: [mainPlugin(), svcPlugin(), embeddedFsPlugin()],
   })
   result.metafile.outputs = { ...result.metafile.outputs, ...main.metafile.outputs }
+  // The root help main.js answers without oclif, as oclif renders it.
+  writeFileSync(join(OUT, 'root-help.json'), JSON.stringify(rootHelpData()))
   return result
 }
 
@@ -190,7 +192,7 @@ export function seaAssets() {
     const dir = packageDir(name)
     for (const f of ['package.json', 'oclif.manifest.json']) assets[`node_modules/${name}/${f}`] = join(dir, f)
   }
-  for (const f of readdirSync(OUT)) if (f.endsWith('.js')) assets[`dist-bundle/${f}`] = join(OUT, f)
+  for (const f of readdirSync(OUT)) if (f.endsWith('.js') || f === 'root-help.json') assets[`dist-bundle/${f}`] = join(OUT, f)
   // The built-in trigger fixtures (svc trigger, svc fixtures run).
   const triggers = join(ROOT, 'fixtures', 'triggers')
   for (const f of readdirSync(triggers)) if (f.endsWith('.json')) assets[`fixtures/triggers/${f}`] = join(triggers, f)

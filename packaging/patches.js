@@ -36,6 +36,7 @@ export function installedVersion(name, from) {
   return JSON.parse(readFileSync(join(packageDir(name, from), 'package.json'), 'utf8')).version
 }
 
+const MODULE_LOADER_EXPORTS = 'exports.loadWithData = loadWithData;\nexports.loadWithDataFromManifest = loadWithDataFromManifest;'
 const YOGA_FETCH_FIRST = 'return w||"function"!=typeof fetch?'
 const UNDICI_AGENT_EXPORT = "const Agent = require('./lib/dispatcher/agent')"
 const MCP_AJV_IMPORT = "import { AjvJsonSchemaValidator } from '../validation/ajv-provider.js';"
@@ -52,19 +53,17 @@ const CONF_SEMVER_ONLY_FOR_MIGRATIONS = 'const snapshot = options.migrations ? t
  */
 export const PATCHES = [
   {
-    id: 'oclif-bundled-entry',
+    id: 'oclif-bundled-modules',
     package: '@oclif/core',
     version: '5.1.9',
-    why: "packaging/entries/cli.js mirrors three pieces of oclif so the bundle can hand oclif ready-made plugins and lazy command chunks instead of files: Plugin's topicsToArray/findCommand, Config#runHook's hook loop, and main.js's run (init hook, --version, help, topic help, runCommand, finally). oclif is pinned exactly; when it moves, re-read those three against cli.js.",
+    why: "oclif imports each command and hook from its plugin's files (module-loader.js: loadWithDataFromManifest for a command of a manifest, loadWithData for a hook); in the bundle those files are chunks, so the bundle's module loader takes the chunk for a file it holds (svc-bundle:data's MODULES, by plugin and path from the plugin's root) and leaves anything else to oclif. packaging/entries/cli.js also gives oclif its Plugins ready-made, with their manifests inlined (Plugin#_manifest).",
     checks: [
-      ['lib/config/plugin.js', 'function topicsToArray(input, base) {'],
-      ['lib/config/plugin.js', 'async findCommand(id, opts = {}) {'],
-      ['lib/config/config.js', "const ROOT_ONLY_HOOKS = new Set(['preparse']);"],
-      ['lib/config/config.js', 'async runHook(event, opts, timeout, captureErrors) {'],
-      ['lib/config/config.js', 'const plugins = ROOT_ONLY_HOOKS.has(event) ? [this.rootPlugin] : [...this.plugins.values()];'],
-      ['lib/main.js', 'async function run(argv, options) {'],
-      ['lib/main.js', 'const topic = config.flexibleTaxonomy ? null : config.findTopic(id);'],
-      ['lib/main.js', 'if (argv.length === 0 && !config.isSingleCommandCLI)'],
+      ['lib/module-loader.js', MODULE_LOADER_EXPORTS],
+      ['lib/module-loader.js', 'async function loadWithDataFromManifest(cached, modulePath) {'],
+      ['lib/config/config.js', 'await (0, module_loader_1.loadWithData)(p, await (0, ts_path_1.tsPath)(p.root, hook.target, p));'],
+      ['lib/config/plugin.js', 'await (0, module_loader_1.loadWithDataFromManifest)(this.manifest.commands[id], this.root)'],
+      ['lib/config/plugin.js', 'this.manifest = await this._manifest();'],
+      ['lib/config/plugin-loader.js', 'rootPlugin = plugins.find((p) => p.root === this.options.root) ?? plugins[0];'],
     ],
   },
   {
@@ -120,6 +119,30 @@ export const PATCHES = [
   },
 ]
 
+/**
+ * Appended to oclif's module-loader.js (CommonJS): a file the bundle holds comes from its chunk.
+ * packaging/entries/cli.js hands over the table (import 'svc-bundle:oclif-module-loader'); were
+ * this code to require the table, esbuild would wrap every module the table reaches (an ES module
+ * required from CommonJS), which undoes tree-shaking.
+ */
+const BUNDLED_MODULES = `;(() => {
+  const { join, relative, sep } = require('node:path')
+  let modules = {}
+  exports.useBundledModules = (table) => {
+    modules = table
+  }
+  const fromBundle = async (plugin, file, filePath) => {
+    const load = modules[plugin]?.[file.split(sep).join('/')]
+    return load ? { filePath, isESM: true, module: await load() } : undefined
+  }
+  const { loadWithData, loadWithDataFromManifest } = exports
+  exports.loadWithData = async (config, modulePath) =>
+    (config.type !== undefined && (await fromBundle(config.name, relative(config.root, modulePath), modulePath))) || loadWithData(config, modulePath)
+  exports.loadWithDataFromManifest = async (cached, modulePath) =>
+    (await fromBundle(cached.pluginName, join(...(cached.relativePath ?? [])), join(modulePath, ...(cached.relativePath ?? [])))) || loadWithDataFromManifest(cached, modulePath)
+})()
+`
+
 /** Problems of each patch with what is installed: a wrong version, or text a patch relies on that is gone. */
 export function patchProblems(from = ROOT) {
   const problems = []
@@ -152,6 +175,14 @@ export function patchesPlugin({ dist }) {
   return {
     name: 'svc-packaging-patches',
     setup(b) {
+      b.onResolve({ filter: /^svc-bundle:oclif-module-loader$/ }, () => ({ path: join(packageDir('@oclif/core'), 'lib', 'module-loader.js') }))
+      // oclif-bundled-modules: after module-loader.js has set its exports, the two loaders it
+      // exports look in the bundle first (oclif's other modules call them through those exports).
+      b.onLoad({ filter: /[\\/]@oclif[\\/]core[\\/]lib[\\/]module-loader\.js$/ }, (args) => {
+        const src = readFileSync(args.path, 'utf8')
+        if (!src.includes(MODULE_LOADER_EXPORTS)) fail('oclif-bundled-modules', `${args.path} no longer exports its loaders as expected`)
+        return { contents: `${src}\n${BUNDLED_MODULES}`, resolveDir: dirname(args.path), loader: 'js' }
+      })
       // yoga-wasm-without-fetch: the wasm bytes become the module's wasmBinary (`w`).
       b.onLoad({ filter: /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ }, (args) => {
         const src = readFileSync(args.path, 'utf8')

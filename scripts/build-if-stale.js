@@ -49,7 +49,7 @@ function read(file) {
 
 const { hash, count } = inputHash()
 const targets = [
-  { name: 'build', script: 'build', outputs: ['dist/root-help.js', 'oclif.manifest.json', 'dist-bundle'], stamp: 'node_modules/.cache/svc-build/build.stamp' },
+  { name: 'build', script: 'build', outputs: ['dist/root-help.js', 'oclif.manifest.json', 'dist-bundle', 'dist-bundle/root-help.json'], stamp: 'node_modules/.cache/svc-build/build.stamp' },
   { name: 'build:binary', script: 'build:binary', outputs: [join('dist-bin', process.platform === 'win32' ? 'svc.exe' : 'svc')], stamp: 'node_modules/.cache/svc-build/build-binary.stamp' },
 ]
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
-import { fastAnswer, wrapWords } from '../src/root-help.js'
+import { fastAnswer } from '../src/root-help.js'
 import { ROOT } from './helpers/run-command.js'
 
 // The fast answers must be byte for byte what oclif prints: the reference is the built binary
@@ -56,13 +56,6 @@ describe('svc --version and the root help without oclif', () => {
     const themed = mkdtempSync(join(tmpdir(), 'svc-theme-'))
     writeFileSync(join(themed, 'theme.json'), '{"sectionHeader": "red"}')
     expect(fastAnswer(ROOT, ['--help'], piped({ SVC_CONFIG_DIR: themed }))).toBeUndefined()
-  })
-
-  it('wraps words greedily and refuses text it cannot wrap like wrap-ansi', () => {
-    expect(wrapWords('aa bb cc dd', 5)).toBe('aa bb\ncc dd')
-    expect(wrapWords('aa bb cc', 8)).toBe('aa bb cc')
-    expect(wrapWords('averylongword x', 5)).toBeUndefined()
-    expect(wrapWords('ação', 10)).toBeUndefined()
   })
 
   it('lists every command once: account and sandbox deliveries only under COMMANDS (issue 16 item 20)', async () => {

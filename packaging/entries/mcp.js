@@ -6,8 +6,9 @@
  */
 import { packageVersion } from '../../dist/lib/config/package.js'
 import { fastMcp } from '../../dist/lib/mcp/launch.js'
+import { MCP_FLAGS } from 'svc-bundle:mcp-flags'
 
 /** True when it served; false when the oclif command must run (`--help`, other flags, an error to report). */
 export function runMcp({ argv }) {
-  return fastMcp({ argv, env: process.env, version: packageVersion() })
+  return fastMcp({ argv, flags: MCP_FLAGS, env: process.env, version: packageVersion() })
 }

@@ -3,7 +3,14 @@
  * anything else (help, other flags, stray words) is left to the oclif command, which reports it.
  */
 import { describe, expect, it } from 'vitest'
-import { plainMcpFlags } from '../../../src/lib/mcp/launch.js'
+// @ts-expect-error plain JavaScript build script, no types
+import { mcpFlags } from '../../../packaging/build-bundle.js'
+import Mcp from '../../../src/commands/mcp.js'
+import { type FlagSpec, plainMcpFlags as plain } from '../../../src/lib/mcp/launch.js'
+
+// The command's own flags, as the build hands them to the fast path (from the manifest).
+const FLAGS = { ...Mcp.baseFlags, ...Mcp.flags } as unknown as Record<string, FlagSpec>
+const plainMcpFlags = (argv: string[]) => plain(argv, FLAGS)
 
 describe('plainMcpFlags', () => {
   it('takes --profile / -p, --tools and --allow-live-writes', () => {
@@ -11,7 +18,17 @@ describe('plainMcpFlags', () => {
     expect(plainMcpFlags(['-p', 'sandbox', '--tools=get_charge,decode_pix', '--allow-live-writes'])).toEqual({ profile: 'sandbox', tools: 'get_charge,decode_pix', allowLiveWrites: true })
   })
 
-  it.each([[['--help']], [['-h']], [['--api-key', 'svc_test_x']], [['--timeout', '5s']], [['--base-url', 'http://127.0.0.1:1']], [['--json']], [['serve']], [['--profile']]])('leaves %j to oclif', (argv) => {
-    expect(plainMcpFlags(argv)).toBeUndefined()
+  it.each([[['--no-color']], [['--help']], [['-h']], [['--api-key', 'svc_test_x']], [['--timeout', '5s']], [['--base-url', 'http://127.0.0.1:1']], [['--json']], [['serve']], [['--profile']]])(
+    'leaves %j to oclif',
+    (argv) => {
+      expect(plainMcpFlags(argv)).toBeUndefined()
+    },
+  )
+
+  it("is handed the command's own flags by the build, so it defines none of its own", () => {
+    const source = mcpFlags()
+    const built = JSON.parse(source.slice(source.indexOf('{'))) as Record<string, FlagSpec>
+    const own = Object.fromEntries(Object.entries(FLAGS).map(([name, f]) => [name, f.char ? { type: f.type, char: f.char } : { type: f.type }]))
+    expect(built).toEqual(own)
   })
 })
