@@ -32,7 +32,7 @@ export default class SandboxExport extends PanelCommand<typeof SandboxExport, Ex
     '<%= config.bin %> sandbox export -o state.json',
     '<%= config.bin %> sandbox export --profile sandbox -o state.json && <%= config.bin %> sandbox start --in-memory --port 0 --seed state.json',
     "<%= config.bin %> sandbox export | jq '.tables.charges | length'",
-    '<%= config.bin %> sandbox export --include-live-secrets -o state.json   # the same live key and webhook secret after --seed',
+    '<%= config.bin %> sandbox export --include-live-secrets -o state.json   # the copy keeps the live key and webhook secret',
     '<%= config.bin %> sandbox export -o state.json --json | jq .counts',
   ]
 
