@@ -60,7 +60,19 @@ async function main() {
   const packed = JSON.parse(packOut.slice(packOut.search(/^\[/m)))[0]
   const files = packed.files.map((f) => f.path)
   const tarball = join(tmp, packed.filename)
-  for (const need of ['package.json', 'npm-shrinkwrap.json', 'bin/run.js', 'dist-bundle/main.js', 'dist-bundle/cli.js', 'dist-bundle/root-help.json', 'oclif.manifest.json', 'README.md', 'LICENSE', 'CHANGELOG.md', 'shell/completions.js']) {
+  for (const need of [
+    'package.json',
+    'npm-shrinkwrap.json',
+    'bin/run.js',
+    'dist-bundle/main.js',
+    'dist-bundle/cli.js',
+    'dist-bundle/root-help.json',
+    'oclif.manifest.json',
+    'README.md',
+    'LICENSE',
+    'CHANGELOG.md',
+    'shell/completions.js',
+  ]) {
     check(files.includes(need), `tarball has ${need}`)
   }
   const chunks = readdirSync(join(root, 'dist-bundle'))
