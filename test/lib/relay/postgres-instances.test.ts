@@ -5,7 +5,7 @@
  * - an event taken by instance A reaches a stream on instance B (and the A→B latency is measured);
  * - a second connection of a token on B replaces its stream on A;
  * - `kill -9` of an instance (a child `svc relay serve`, from dist/: `npm run build`) three times
- *   while 600 events go through, and the relay's PostgreSQL connections cut once: every event
+ *   while 1 000 events go through, and the relay's PostgreSQL connections cut once: every event
  *   answered 2xx reaches the listener, which moves to the other instance and goes on from the
  *   shared cursor;
  * - PostgreSQL away behind a proxy: ingress 503, /healthz 503, then back without a restart.
@@ -213,7 +213,7 @@ describe('several relay instances on one PostgreSQL store', () => {
     expect(ids).toEqual(['evt_before', 'evt_after'])
   })
 
-  it('kill -9 of an instance three times and its database connections cut once, 600 events: every one answered 2xx reaches the listener', async () => {
+  it('kill -9 of an instance three times and its database connections cut once, 1 000 events: every one answered 2xx reaches the listener', async () => {
     const b = await instance('b')
     await b.addChannel('dev')
     const token = await b.createToken('alice', 'dev')
@@ -232,10 +232,10 @@ describe('several relay instances on one PostgreSQL store', () => {
     const listener = keepListening(() => lb.url(), token)
     await until(() => listener.streams() > 0)
 
-    const total = 600
+    const total = 1000
     const accepted: string[] = []
     let next = 0
-    const kills = new Set([150, 300, 450])
+    const kills = new Set([250, 500, 750])
     const sender = async () => {
       while (next < total) {
         const i = next++
