@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core'
 import { ApiCommand } from '../../lib/command-kit/api.js'
 import { hasRelativeTime, parseListFlags } from '../../lib/charges/list-query.js'
 import { chargeListView } from '../../lib/charges/list-sink.js'
-import { anyRelative, FlagReader, parseSettledFlags, zonedCreatedFlags } from '../../lib/charges/operator-flags.js'
+import { anyRelative, FlagReader, parseSettledFlags } from '../../lib/charges/operator-flags.js'
 import { overdueCharges, settledBetween } from '../../lib/charges/operator-lists.js'
 import { readOnServiceClock } from '../../lib/charges/service-clock.js'
 import { CSV_CELLS_HELP } from '../../lib/command-kit/csv-flags.js'
@@ -89,7 +89,7 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
     const query = await readOnServiceClock(
       () => this.client(),
       hasRelativeTime(this.flags),
-      (now, decides) => parseListFlags(zonedCreatedFlags(this.flags, now), now, decides),
+      (now, decides) => parseListFlags(this.flags, now, decides),
     )
     const client = await this.client()
     if (output.format === 'table') this.note(`${await this.badge('err')} charges${query.status ? ` · ${query.status}` : ''}`)

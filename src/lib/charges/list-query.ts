@@ -3,7 +3,8 @@
  * friendly forms (`2h`, `yesterday`, `2026-11-01`) and are always sent as RFC 3339 in UTC.
  */
 import { type ChargeListQuery, ChargeListQuerySchema } from '../contract/schemas.js'
-import { instantBeyondService, isRelativeInstant, parseInstant, SERVICE_DATES } from '../domain/time.js'
+import { isValidTimeZone } from '../domain/calendar.js'
+import { dateBeyondService, isRelativeDate, parseDate, SERVICE_DATES } from '../domain/time.js'
 import { CHARGE_ID } from './charge-id.js'
 import { echoed, type FlagIssue, flagLabel, flagsError, issuesFromZod } from './flag-issues.js'
 
@@ -14,6 +15,8 @@ export interface ListFlags {
   'created-before'?: string
   limit?: string
   'starting-after'?: string
+  /** The zone of a day in --created-after/--created-before (`2026-11-03`, today); default the machine's. */
+  tz?: string
 }
 
 const FLAG_OF: Record<string, string> = {
@@ -30,12 +33,17 @@ const HINT = 'See `svc charges list --help` for the accepted values and examples
 /** `decides: false` leaves the order of the dates to a later reading on the service's clock (see service-clock.ts). */
 export function parseListFlags(flags: ListFlags, now: Date = new Date(), decides = true): ChargeListQuery {
   const issues: FlagIssue[] = []
+  if (flags.tz !== undefined && !isValidTimeZone(flags.tz)) {
+    // Said first and alone, as before any date is read in a zone that does not exist.
+    throw flagsError([{ field: '--tz', message: `${echoed(flags.tz)} is not a time zone this system knows: use an IANA name such as America/Sao_Paulo or UTC` }], 'See `svc charges list --help`.')
+  }
+  const reading = { now, ...(flags.tz !== undefined ? { timeZone: flags.tz } : {}) }
   const instant = (flag: 'created-after' | 'created-before', apiField: string): string | undefined => {
     const raw = flags[flag]
     if (raw === undefined) return undefined
-    const d = parseInstant(raw, now)
+    const d = parseDate(raw, reading)
     if (d) return d.toISOString()
-    if (instantBeyondService(raw, now)) {
+    if (dateBeyondService(raw, reading)) {
       issues.push({ field: flagLabel(flag, apiField), message: `${echoed(raw)} is beyond the dates the service takes (${SERVICE_DATES})` })
       return undefined
     }
@@ -71,5 +79,5 @@ export function parseListFlags(flags: ListFlags, now: Date = new Date(), decides
 
 /** Whether a time filter is relative (`2h`, `yesterday`): it must be computed on the server's clock. */
 export function hasRelativeTime(flags: ListFlags): boolean {
-  return [flags['created-after'], flags['created-before']].some((t) => t !== undefined && isRelativeInstant(t))
+  return [flags['created-after'], flags['created-before']].some((t) => t !== undefined && isRelativeDate(t))
 }

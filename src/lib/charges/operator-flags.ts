@@ -5,8 +5,7 @@
  * flag, before anything is sent (exit 2).
  */
 import { isValidTimeZone, MAX_REPORT_PERIODS, machineTimeZone, PERIOD_UNITS, type PeriodUnit, periodCountAtMost } from '../domain/calendar.js'
-import { isRelativeOperatorDate, operatorDateBeyondService, parseOperatorDate } from '../domain/operator-dates.js'
-import { MAX_DURATION_MS, parseDuration, SERVICE_DATES } from '../domain/time.js'
+import { dateBeyondService, isRelativeDate, MAX_DURATION_MS, parseDate, parseDuration, SERVICE_DATES } from '../domain/time.js'
 import { echoed, type FlagIssue, flagsError } from './flag-issues.js'
 
 export const DATE_FORMS = 'a day (2026-11-03, in --tz), today, yesterday, an ISO instant (2026-11-03T10:00:00-03:00) or an age (24h, 7d)'
@@ -27,9 +26,9 @@ export class FlagReader {
   /** `zoneFlag: false` for a command without --tz (its days are the machine's). */
   date(flag: string, raw: string | undefined, opts: { timeZone: string; now: Date; edge?: 'start' | 'end'; zoneFlag?: boolean }): Date | undefined {
     if (raw === undefined) return undefined
-    const d = parseOperatorDate(raw, opts)
+    const d = parseDate(raw, opts)
     if (d) return d
-    if (operatorDateBeyondService(raw, opts)) this.issues.push({ field: `--${flag}`, message: `${echoed(raw)} is beyond the dates the service takes (${SERVICE_DATES})` })
+    if (dateBeyondService(raw, opts)) this.issues.push({ field: `--${flag}`, message: `${echoed(raw)} is beyond the dates the service takes (${SERVICE_DATES})` })
     else this.issues.push({ field: `--${flag}`, message: `${echoed(raw)} is not a date: use ${opts.zoneFlag === false ? DATE_FORMS_MACHINE_ZONE : DATE_FORMS}` })
     return undefined
   }
@@ -59,27 +58,7 @@ export class FlagReader {
 
 /** Whether any of these date texts counts back from now: it is then read on the service's clock. */
 export function anyRelative(...texts: Array<string | undefined>): boolean {
-  return texts.some((t) => t !== undefined && isRelativeOperatorDate(t))
-}
-
-/**
- * With --tz, `charges list --created-after/--created-before` days (`2026-11-03`, `today`,
- * `yesterday`) are that zone's days too: they are rewritten to the instant the day starts there.
- * Other forms (RFC 3339, ages) are left as written. An unknown zone is exit 2 naming --tz.
- */
-export function zonedCreatedFlags<F extends { 'created-after'?: string; 'created-before'?: string; tz?: string }>(flags: F, now: Date): F {
-  if (flags.tz === undefined) return flags
-  const r = new FlagReader('See `svc charges list --help`.')
-  const timeZone = r.zone(flags.tz)
-  r.done()
-  const out = { ...flags }
-  for (const flag of ['created-after', 'created-before'] as const) {
-    const raw = flags[flag]?.trim().toLowerCase()
-    if (raw === undefined || !(/^\d{4}-\d{2}-\d{2}$/.test(raw) || raw === 'today' || raw === 'yesterday')) continue
-    const d = parseOperatorDate(raw, { timeZone, now })
-    if (d) out[flag] = d.toISOString()
-  }
-  return out
+  return texts.some((t) => t !== undefined && isRelativeDate(t))
 }
 
 /** `--settled-after/--settled-before [--lookback] [--tz]` of `charges list`. */

@@ -12,7 +12,7 @@ import { LIMITS } from '../contract/limits.js'
 import type { Charge } from '../contract/schemas.js'
 import { ADVANCE_TARGETS } from '../domain/charge-states.js'
 import { formatBps, formatBRL } from '../domain/money.js'
-import { isRelativeInstant, parseDuration, parseInstant } from '../domain/time.js'
+import { isRelativeDate, parseDuration, parseInstant } from '../domain/time.js'
 import { ApiError, UsageError } from '../errors.js'
 import { isHttpUrl } from '../contract/url.js'
 import { isLoopbackUrl } from '../net/loopback.js'
@@ -184,7 +184,7 @@ export const TOOLS: readonly ToolDef[] = [
       }),
     async run(args, s) {
       const client = await s.client()
-      const relative = [args.createdAfter, args.createdBefore].some((t) => t !== undefined && isRelativeInstant(t))
+      const relative = [args.createdAfter, args.createdBefore].some((t) => t !== undefined && isRelativeDate(t))
       // `2h` counts back from the service's now: one small request reads its Date header first.
       if (relative) await client.listCharges({ limit: 1 })
       const now = client.serverNow()

@@ -43,3 +43,16 @@ describe('parseListFlags reads RFC 3339 as RFC 3339 does (issue 29 item 28)', ()
     expect(parseListFlags({ 'created-after': text }, now)).toEqual({ createdAfter: iso })
   })
 })
+
+describe('parseListFlags reads its days in --tz with the one date parser (issue 40.2)', () => {
+  it('2026-11-03 and yesterday are São Paulo days with --tz, read once', () => {
+    expect(parseListFlags({ 'created-after': '2026-11-03', tz: 'America/Sao_Paulo' }, now)).toEqual({ createdAfter: '2026-11-03T03:00:00.000Z' })
+    expect(parseListFlags({ 'created-after': 'yesterday', 'created-before': 'today', tz: 'America/Sao_Paulo' }, now)).toEqual({
+      createdAfter: '2026-11-19T03:00:00.000Z',
+      createdBefore: '2026-11-20T03:00:00.000Z',
+    })
+  })
+  it('an unknown --tz is refused naming --tz', () => {
+    expect(() => parseListFlags({ 'created-after': '2026-11-03', tz: 'Mars/Olympus' }, now)).toThrow(/--tz/)
+  })
+})
