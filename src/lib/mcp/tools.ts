@@ -27,11 +27,28 @@ const useCases = {
   createCharge: () => import('../services/create-charge.js'),
   pix: () => import('../domain/pix-decode.js'),
   panel: () => import('../sandbox-client/panel-client.js'),
-  overdue: () => import('../charges/operator-lists.js'),
+  operator: () => Promise.all([import('../charges/operator-operations.js'), import('../charges/operator-input.js'), import('../charges/flag-issues.js')]),
   status: () => Promise.all([import('../services/status.js'), import('../webhooks/event-store.js')]),
-  settlement: () => Promise.all([import('../charges/reports.js'), import('../charges/operator-flags.js'), import('../charges/service-clock.js')]),
   trigger: () => Promise.all([import('../services/trigger.js'), import('../scenarios/fixture.js'), import('../scenarios/builtin.js')]),
   verify: () => import('../webhooks/verify-delivery.js'),
+}
+
+/**
+ * Runs an operator operation with the tool's words at its edge: a bad input's field paths become
+ * the tool's arguments (`timeZone` → `tz`), in the one usage error the CLI's flags make too.
+ */
+async function withArguments<T>(run: (ops: typeof import('../charges/operator-operations.js')) => Promise<T>): Promise<T> {
+  const [ops, { InputError, inDoorWords }, { flagsError }] = await useCases.operator()
+  try {
+    return await run(ops)
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e
+    const argument = (path: string) => (path === 'timeZone' ? 'tz' : path)
+    throw flagsError(
+      e.issues.map((i) => ({ field: argument(i.path), message: inDoorWords(i.message, argument) })),
+      'See the tool description.',
+    )
+  }
 }
 
 /** The contract's schemas (contract/schemas.ts), loaded once a client lists or calls a tool, not before `initialize`. */
@@ -299,15 +316,12 @@ export const TOOLS: readonly ToolDef[] = [
           .describe('How long before `from` a charge settled in the period may have been created (default 30d).'),
       }),
     async run(args, s) {
-      const [{ settlementReport }, { anyRelative, parseReportFlags }, { readOnServiceClock }] = await useCases.settlement()
-      // The CLI's own reading of the range; its errors name flags, which results.ts maps to the arguments.
-      const read = (now: Date, decides: boolean) => parseReportFlags(args, now, 'See the tool description.', decides)
-      const range = await readOnServiceClock(() => s.client(), anyRelative(args.from, args.to), read)
-      const client = await s.client()
-      const report = await settlementReport(client, { ...range, lookbackMs: parseDuration(args.lookback ?? '30d')! })
+      const report = await withArguments((ops) =>
+        ops.reportSettlements({ from: args.from, to: args.to, by: args.by, timeZone: args.tz, lookbackMs: args.lookback === undefined ? undefined : parseDuration(args.lookback) }, () => s.client()),
+      )
       const { settled, refunded } = report.total
       const text =
-        `${report.from} to ${report.to} (${range.timeZone}, by ${range.by}): ${settled.count} settled, gross ${formatBRL(settled.grossInCents)}, fee ${formatBRL(settled.feeInCents)}, net ${formatBRL(settled.netInCents)}; ` +
+        `${report.from} to ${report.to} (${report.tz}, by ${report.by}): ${settled.count} settled, gross ${formatBRL(settled.grossInCents)}, fee ${formatBRL(settled.feeInCents)}, net ${formatBRL(settled.netInCents)}; ` +
         `${refunded.count} refunded, ${formatBRL(refunded.grossInCents)}.${report.unbalanced.length ? ` ${report.unbalanced.length} charge(s) do not balance (fee + net ≠ gross): ${report.unbalanced.join(', ')}.` : ''}`
       return { structured: report as unknown as Record<string, unknown>, text }
     },
@@ -551,9 +565,7 @@ export const TOOLS: readonly ToolDef[] = [
           .describe('How late counts as overdue (default 1h).'),
       }),
     async run({ grace }, s) {
-      const { overdueCharges } = await useCases.overdue()
-      const client = await s.client()
-      const late = await overdueCharges(client, { graceMs: parseDuration(grace ?? '1h')!, now: () => client.serverNow() })
+      const late = await withArguments((ops) => ops.listOverdue({ graceMs: parseDuration(grace ?? '1h') }, () => s.client()))
       const data = late.map((l) => ({ charge: l.charge, lateMs: l.lateMs }))
       return {
         structured: { data },
