@@ -1,10 +1,9 @@
 import { Flags } from '@oclif/core'
 import { ApiCommand } from '../../lib/command-kit/api.js'
-import { hasRelativeTime, parseListFlags } from '../../lib/charges/list-query.js'
+import { listQueryFromFlags, parseListFlags } from '../../lib/charges/list-query.js'
 import { chargeListView } from '../../lib/charges/list-sink.js'
 import { FlagReader, withFlags } from '../../lib/charges/operator-flags.js'
 import { listOverdue, listSettled } from '../../lib/charges/operator-operations.js'
-import { readOnServiceClock } from '../../lib/charges/service-clock.js'
 import { CSV_CELLS_HELP } from '../../lib/command-kit/csv-flags.js'
 import { listFlags } from '../../lib/command-kit/list-flags.js'
 import { overdueTable } from '../../lib/output/overdue-view.js'
@@ -86,11 +85,7 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
     const output = this.listOutput()
     if (this.flags.overdue) return this.listOverdue()
     if (this.flags['settled-after'] !== undefined || this.flags['settled-before'] !== undefined) return this.listSettled()
-    const query = await readOnServiceClock(
-      () => this.client(),
-      hasRelativeTime(this.flags),
-      (now, decides) => parseListFlags(this.flags, now, decides),
-    )
+    const query = await listQueryFromFlags(this.flags, () => this.client())
     const client = await this.client()
     if (output.format === 'table') this.note(`${await this.badge('err')} charges${query.status ? ` · ${query.status}` : ''}`)
     if (!this.flags.all) return client.listCharges(query)
