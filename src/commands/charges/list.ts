@@ -1,10 +1,9 @@
 import { Flags } from '@oclif/core'
 import { ApiCommand } from '../../lib/command-kit/api.js'
-import { hasRelativeTime, parseListFlags } from '../../lib/charges/list-query.js'
+import { listQueryFromFlags, parseListFlags } from '../../lib/charges/list-query.js'
 import { chargeListView } from '../../lib/charges/list-sink.js'
-import { anyRelative, FlagReader, parseSettledFlags, zonedCreatedFlags } from '../../lib/charges/operator-flags.js'
-import { overdueCharges, settledBetween } from '../../lib/charges/operator-lists.js'
-import { readOnServiceClock } from '../../lib/charges/service-clock.js'
+import { FlagReader, withFlags } from '../../lib/charges/operator-flags.js'
+import { listOverdue, listSettled } from '../../lib/charges/operator-operations.js'
 import { CSV_CELLS_HELP } from '../../lib/command-kit/csv-flags.js'
 import { listFlags } from '../../lib/command-kit/list-flags.js'
 import { overdueTable } from '../../lib/output/overdue-view.js'
@@ -86,11 +85,7 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
     const output = this.listOutput()
     if (this.flags.overdue) return this.listOverdue()
     if (this.flags['settled-after'] !== undefined || this.flags['settled-before'] !== undefined) return this.listSettled()
-    const query = await readOnServiceClock(
-      () => this.client(),
-      hasRelativeTime(this.flags),
-      (now, decides) => parseListFlags(zonedCreatedFlags(this.flags, now), now, decides),
-    )
+    const query = await listQueryFromFlags(this.flags, () => this.client())
     const client = await this.client()
     if (output.format === 'table') this.note(`${await this.badge('err')} charges${query.status ? ` · ${query.status}` : ''}`)
     if (!this.flags.all) return client.listCharges(query)
@@ -103,15 +98,12 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
   private async listSettled(): Promise<undefined> {
     const f = this.flags
     const pageSize = f.limit === undefined ? undefined : parseListFlags({ limit: f.limit }).limit
-    const range = await readOnServiceClock(
-      () => this.client(),
-      anyRelative(f['settled-after'], f['settled-before']),
-      (now, decides) => parseSettledFlags(f, now, decides),
-    )
+    const input = { settledAfter: f['settled-after'], settledBefore: f['settled-before'], lookback: f.lookback, timeZone: f.tz, pageSize }
+    const charges = await withFlags('See `svc charges list --help` for the date forms.', () => listSettled(input, () => this.client()))
     const client = await this.client()
     if (this.listOutput().format === 'table') this.note(`${await this.badge('err')} charges · settled in range`)
     const view = chargeListView(this.io, () => client.serverNow(), { timeZone: f.tz, settled: true })
-    this.footer(await this.printList(settledBetween(client, range, pageSize), view), undefined)
+    this.footer(await this.printList(charges, view), undefined)
     return undefined
   }
 
@@ -122,8 +114,8 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
     // --tz means nothing to lateness (the service's clock decides), but a bad one is still a mistake to say.
     if (this.flags.tz !== undefined) r.zone(this.flags.tz)
     r.done()
+    const late = await listOverdue({ graceMs }, () => this.client())
     const client = await this.client()
-    const late = await overdueCharges(client, { graceMs, now: () => client.serverNow() })
     const { format } = this.listOutput()
     if (format === 'table') {
       this.note(`${await this.badge('err')} charges · overdue settlements (grace ${this.flags.grace ?? '1h'})`)

@@ -1,6 +1,7 @@
 import { ApiCommand } from '../../lib/command-kit/api.js'
-import { readReportRange, reportFlags } from '../../lib/command-kit/report-flags.js'
-import { chargesReport } from '../../lib/charges/reports.js'
+import { reportFlags } from '../../lib/command-kit/report-flags.js'
+import { withFlags } from '../../lib/charges/operator-flags.js'
+import { reportCharges } from '../../lib/charges/operator-operations.js'
 import type { ChargesReport } from '../../lib/domain/reports.js'
 import { painter } from '../../lib/output/color.js'
 import { csvList } from '../../lib/output/list-printer.js'
@@ -33,12 +34,18 @@ export default class ReportCharges extends ApiCommand<typeof ReportCharges, Char
 
   async run(): Promise<ChargesReport> {
     this.listOutput()
-    const range = await readReportRange(this.flags, () => this.client(), 'See `svc report charges --help` for the date forms.')
-    const client = await this.client()
-    if (this.io.isStderrTTY && !this.flags.json) this.note(`${await this.badge('err')} charges created · ${range.timeZone}`)
+    const f = this.flags
     // Every page is read: on a terminal, say how far it got (stderr; gone once the report prints).
-    const spinner = createSpinner(this.io, 'reading charges…')
-    const report = await chargesReport(client, range, (n) => spinner.update(`reading charges… ${n.toLocaleString('en-US')}`)).finally(() => spinner.stop())
+    let spinner: ReturnType<typeof createSpinner> | undefined
+    const report = await withFlags('See `svc report charges --help` for the date forms.', () =>
+      reportCharges({ from: f.from, to: f.to, by: f.by, timeZone: f.tz }, () => this.client(), {
+        onRange: async (range) => {
+          if (this.io.isStderrTTY && !f.json) this.note(`${await this.badge('err')} charges created · ${range.timeZone}`)
+          spinner = createSpinner(this.io, 'reading charges…')
+        },
+        onRead: (n) => spinner?.update(`reading charges… ${n.toLocaleString('en-US')}`),
+      }),
+    ).finally(() => spinner?.stop())
     if (report.unbalanced.length > 0) {
       this.warnUser(`${report.unbalanced.length} charge(s) do not balance (fee + net ≠ gross) and were not summed: ${report.unbalanced.join(', ')}`)
     }

@@ -1,8 +1,8 @@
 import { Flags } from '@oclif/core'
 import { ApiCommand } from '../../lib/command-kit/api.js'
-import { readReportRange, reportFlags } from '../../lib/command-kit/report-flags.js'
-import { FlagReader } from '../../lib/charges/operator-flags.js'
-import { settlementReport } from '../../lib/charges/reports.js'
+import { reportFlags } from '../../lib/command-kit/report-flags.js'
+import { FlagReader, withFlags } from '../../lib/charges/operator-flags.js'
+import { reportSettlements } from '../../lib/charges/operator-operations.js'
 import type { SettlementReport } from '../../lib/domain/reports.js'
 import { painter } from '../../lib/output/color.js'
 import { csvList } from '../../lib/output/list-printer.js'
@@ -43,15 +43,23 @@ export default class ReportSettlements extends ApiCommand<typeof ReportSettlemen
 
   async run(): Promise<SettlementReport> {
     this.listOutput()
+    const f = this.flags
+    // The lookback is read, and refused, before the range: a bad one is said alone.
     const r = new FlagReader('See `svc report settlements --help`.')
-    const lookbackMs = r.duration('lookback', this.flags.lookback, '30d')
+    const lookbackMs = r.duration('lookback', f.lookback, '30d')
     r.done()
-    const range = await readReportRange(this.flags, () => this.client(), 'See `svc report settlements --help` for the date forms.')
-    const client = await this.client()
-    if (this.io.isStderrTTY && !this.flags.json) this.note(`${await this.badge('err')} settlements · ${range.timeZone}`)
     // Every page is read: on a terminal, say how far it got (stderr; gone once the report prints).
-    const spinner = createSpinner(this.io, 'reading charges…')
-    const report = await settlementReport(client, { ...range, lookbackMs }, (n) => spinner.update(`reading settled and refunded charges… ${n.toLocaleString('en-US')}`)).finally(() => spinner.stop())
+    let spinner: ReturnType<typeof createSpinner> | undefined
+    const input = { from: f.from, to: f.to, by: f.by, timeZone: f.tz, lookbackMs }
+    const report = await withFlags('See `svc report settlements --help` for the date forms.', () =>
+      reportSettlements(input, () => this.client(), {
+        onRange: async (range) => {
+          if (this.io.isStderrTTY && !f.json) this.note(`${await this.badge('err')} settlements · ${range.timeZone}`)
+          spinner = createSpinner(this.io, 'reading charges…')
+        },
+        onRead: (n) => spinner?.update(`reading settled and refunded charges… ${n.toLocaleString('en-US')}`),
+      }),
+    ).finally(() => spinner?.stop())
     this.warnUnbalanced(report.unbalanced)
     if (this.flags.csv) await this.printList(report.periods, csvList(SETTLEMENT_CSV_COLUMNS))
     return report

@@ -1,134 +1,49 @@
 /**
- * Flags of the operator's commands (CLI.md 0.4): `--tz`, dates as the operator's days
- * (`YYYY-MM-DD` in the zone, ISO instants, `24h`/`7d` back from now), durations (`--lookback`,
- * `--grace`, `--since`) and a report's range. Every bad value is reported at once, naming its
- * flag, before anything is sent (exit 2).
+ * The CLI's edge of the operator's inputs (operator-input.ts): an input's field is named as the
+ * flag that feeds it (`timeZone` → `--tz`), and every bad value is one usage error (exit 2) naming
+ * its flags, before anything is sent. `FlagReader` is the same reader for the commands whose few
+ * date and duration flags are their whole input (`status`, `webhooks events`, `sandbox deliveries`).
  */
-import { isValidTimeZone, MAX_REPORT_PERIODS, machineTimeZone, PERIOD_UNITS, type PeriodUnit, periodCountAtMost } from '../domain/calendar.js'
-import { isRelativeOperatorDate, operatorDateBeyondService, parseOperatorDate } from '../domain/operator-dates.js'
-import { MAX_DURATION_MS, parseDuration, SERVICE_DATES } from '../domain/time.js'
-import { echoed, type FlagIssue, flagsError } from './flag-issues.js'
+import { flagsError } from './flag-issues.js'
+import { InputError, InputReader, inDoorWords } from './operator-input.js'
 
-export const DATE_FORMS = 'a day (2026-11-03, in --tz), today, yesterday, an ISO instant (2026-11-03T10:00:00-03:00) or an age (24h, 7d)'
-const DATE_FORMS_MACHINE_ZONE = DATE_FORMS.replace('in --tz', "in this machine's zone")
+/** The flags of the operator's inputs that are not the field in kebab-case. */
+const FLAG_OF: Readonly<Record<string, string>> = { timeZone: 'tz' }
 
-/** Collects issues while flags are read; `done()` throws them all as one usage error. */
-export class FlagReader {
-  readonly issues: FlagIssue[] = []
-  constructor(private readonly hint: string) {}
+/** `settledAfter` → `--settled-after`, `timeZone` → `--tz`. */
+export function flagOf(path: string): string {
+  return `--${FLAG_OF[path] ?? path.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`
+}
 
-  zone(raw: string | undefined): string {
-    if (raw === undefined) return machineTimeZone()
-    if (isValidTimeZone(raw)) return raw
-    this.issues.push({ field: '--tz', message: `${echoed(raw)} is not a time zone this system knows: use an IANA name such as America/Sao_Paulo or UTC` })
-    return 'UTC'
-  }
+/** An InputError in the CLI's words: one usage error naming the flags; anything else as it is. */
+export function asFlagsError(e: unknown, hint: string): unknown {
+  if (!(e instanceof InputError)) return e
+  return flagsError(
+    e.issues.map((i) => ({ field: flagOf(i.path), message: inDoorWords(i.message, flagOf) })),
+    hint,
+  )
+}
 
-  /** `zoneFlag: false` for a command without --tz (its days are the machine's). */
-  date(flag: string, raw: string | undefined, opts: { timeZone: string; now: Date; edge?: 'start' | 'end'; zoneFlag?: boolean }): Date | undefined {
-    if (raw === undefined) return undefined
-    const d = parseOperatorDate(raw, opts)
-    if (d) return d
-    if (operatorDateBeyondService(raw, opts)) this.issues.push({ field: `--${flag}`, message: `${echoed(raw)} is beyond the dates the service takes (${SERVICE_DATES})` })
-    else this.issues.push({ field: `--${flag}`, message: `${echoed(raw)} is not a date: use ${opts.zoneFlag === false ? DATE_FORMS_MACHINE_ZONE : DATE_FORMS}` })
-    return undefined
-  }
-
-  duration(flag: string, raw: string | undefined, fallback: string): number {
-    const ms = parseDuration(raw ?? fallback)
-    if (ms === undefined || ms <= 0) {
-      this.issues.push({ field: `--${flag}`, message: `${echoed(raw ?? '')} is not a duration: use e.g. 30m, 1h, 24h, 7d` })
-      return 0
-    }
-    if (ms > MAX_DURATION_MS) {
-      this.issues.push({ field: `--${flag}`, message: `${echoed(raw ?? '')} is longer than the 36500d (100 years) a duration may be` })
-      return 0
-    }
-    return ms
-  }
-
-  /** `decides: false` on a first reading whose dates count back from a clock not yet the service's: the order waits for that clock. */
-  order(fromFlag: string, from: Date | undefined, toFlag: string, to: Date | undefined, decides = true): void {
-    if (decides && from && to && from.getTime() >= to.getTime()) this.issues.push({ field: `--${fromFlag}`, message: `must be earlier than --${toFlag}` })
-  }
-
-  done(): void {
-    if (this.issues.length > 0) throw flagsError(this.issues, this.hint)
+/** Runs an operation, naming a bad input's fields as flags. */
+export async function withFlags<T>(hint: string, run: () => Promise<T> | T): Promise<T> {
+  try {
+    return await run()
+  } catch (e) {
+    throw asFlagsError(e, hint)
   }
 }
 
-/** Whether any of these date texts counts back from now: it is then read on the service's clock. */
-export function anyRelative(...texts: Array<string | undefined>): boolean {
-  return texts.some((t) => t !== undefined && isRelativeOperatorDate(t))
-}
-
-/**
- * With --tz, `charges list --created-after/--created-before` days (`2026-11-03`, `today`,
- * `yesterday`) are that zone's days too: they are rewritten to the instant the day starts there.
- * Other forms (RFC 3339, ages) are left as written. An unknown zone is exit 2 naming --tz.
- */
-export function zonedCreatedFlags<F extends { 'created-after'?: string; 'created-before'?: string; tz?: string }>(flags: F, now: Date): F {
-  if (flags.tz === undefined) return flags
-  const r = new FlagReader('See `svc charges list --help`.')
-  const timeZone = r.zone(flags.tz)
-  r.done()
-  const out = { ...flags }
-  for (const flag of ['created-after', 'created-before'] as const) {
-    const raw = flags[flag]?.trim().toLowerCase()
-    if (raw === undefined || !(/^\d{4}-\d{2}-\d{2}$/.test(raw) || raw === 'today' || raw === 'yesterday')) continue
-    const d = parseOperatorDate(raw, { timeZone, now })
-    if (d) out[flag] = d.toISOString()
+/** The operator-input reader with a flag's name as each path; `done()` throws a usage error naming them. */
+export class FlagReader extends InputReader {
+  constructor(private readonly hint: string) {
+    super()
   }
-  return out
-}
 
-/** `--settled-after/--settled-before [--lookback] [--tz]` of `charges list`. */
-export function parseSettledFlags(flags: { 'settled-after'?: string; 'settled-before'?: string; lookback?: string; tz?: string }, now: Date, decides = true): { after?: Date; before?: Date; lookbackMs: number } {
-  const r = new FlagReader('See `svc charges list --help` for the date forms.')
-  const timeZone = r.zone(flags.tz)
-  const range = {
-    after: r.date('settled-after', flags['settled-after'], { timeZone, now }),
-    before: r.date('settled-before', flags['settled-before'], { timeZone, now }),
-    lookbackMs: r.duration('lookback', flags.lookback, '30d'),
-  }
-  r.order('settled-after', range.after, 'settled-before', range.before, decides)
-  r.done()
-  return range
-}
-
-export interface ReportFlags {
-  from?: string
-  to?: string
-  by?: string
-  tz?: string
-}
-
-export interface ReportRangeFlags {
-  from: Date
-  to: Date
-  by: PeriodUnit
-  timeZone: string
-}
-
-/** `--from DATE --to DATE [--by day|week|month] [--tz ZONE]`: a whole day in --to counts (to its end). */
-export function parseReportFlags(flags: ReportFlags, now: Date, hint: string, decides = true): ReportRangeFlags {
-  const r = new FlagReader(hint)
-  const timeZone = r.zone(flags.tz)
-  const by = (flags.by ?? 'day') as PeriodUnit
-  if (!PERIOD_UNITS.includes(by)) r.issues.push({ field: '--by', message: `must be one of ${PERIOD_UNITS.join(', ')}, not ${echoed(flags.by ?? '')}` })
-  if (flags.from === undefined) r.issues.push({ field: '--from', message: 'is required' })
-  if (flags.to === undefined) r.issues.push({ field: '--to', message: 'is required' })
-  const from = r.date('from', flags.from, { timeZone, now })
-  const to = r.date('to', flags.to, { timeZone, now, edge: 'end' })
-  r.order('from', from, 'to', to, decides)
-  // A report holds every period in memory and prints them all: 0001-01-01 to 9999-12-30 by day is 3.6 million.
-  if (from && to && PERIOD_UNITS.includes(by) && from.getTime() < to.getTime()) {
-    const count = periodCountAtMost(from, to, by)
-    if (count > MAX_REPORT_PERIODS) {
-      const coarser = by === 'day' ? '--by week or --by month, or a shorter range' : by === 'week' ? '--by month, or a shorter range' : 'a shorter range'
-      r.issues.push({ field: '--to', message: `--from to --to makes about ${count.toLocaleString('en-US')} ${by}s: a report has at most ${MAX_REPORT_PERIODS.toLocaleString('en-US')} periods; use ${coarser}` })
+  override done(): void {
+    try {
+      super.done()
+    } catch (e) {
+      throw asFlagsError(e, this.hint)
     }
   }
-  r.done()
-  return { from: from!, to: to!, by, timeZone }
 }

@@ -1,4 +1,6 @@
 /** Durations (`90s`, `10m`, `25h`, `2d`, `1h30m`) and friendly instants (`2h`, `yesterday`, `2026-11-01`). */
+import { addDays, type CivilDate, localDate, machineTimeZone, parseCivilDate, startOfDay } from './calendar.js'
+
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }
 
 /** Milliseconds of a duration such as `25h`, `90s` or `1h30m`; undefined when it is not one. */
@@ -38,6 +40,7 @@ export function serviceBound(ms: number): string {
 /** The longest duration a flag takes: 100 years (36500d) reaches past any charge and keeps dates computable. */
 export const MAX_DURATION_MS = 36_500 * 86_400_000
 
+/** The shapes of a fixed instant: an RFC 3339 date-time (seconds optional, as people type it) and a calendar day. */
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/
 
@@ -78,61 +81,71 @@ function daysInMonth(year: number, month: number): number {
   return [4, 6, 9, 11].includes(month) ? 30 : 31
 }
 
-/**
- * Whether the written date and time exist on the calendar. `new Date` rolls an impossible day
- * over (2026-02-30 becomes 2 March, 24:00 the next day) instead of refusing it, so the fields
- * are checked as written: a round trip through the UTC calendar for the date, ranges for the time.
- */
-function existsOnCalendar(text: string): boolean {
-  const [y, m, d] = text.slice(0, 10).split('-').map(Number) as [number, number, number]
-  const date = new Date(0)
-  date.setUTCFullYear(y, m - 1, d)
-  if (date.getUTCFullYear() !== y || date.getUTCMonth() !== m - 1 || date.getUTCDate() !== d) return false
-  const time = /T(\d{2}):(\d{2})(?::(\d{2}))?/i.exec(text)
-  return !time || (Number(time[1]) <= 23 && Number(time[2]) <= 59 && Number(time[3] ?? 0) <= 59)
+/** How a date is read: every door (flags, MCP arguments) reads its dates with these. */
+export interface DateReading {
+  /** "Now" on the service's clock: ages count back from it, `today` is its day. */
+  now: Date
+  /** The zone of a day (`2026-11-03`, `today`, `yesterday`); default the machine's. */
+  timeZone?: string
+  /** What a whole day means: its first instant (`start`, the default), or the first instant of the next day (`end`, for an inclusive end). */
+  edge?: 'start' | 'end'
 }
 
-/** Whether `text` names an instant relative to now (`2h`, `today`, `now`) rather than a fixed one. */
-export function isRelativeInstant(text: string): boolean {
+/**
+ * The one date parser of every door (CLI.md 0.4): a day (`2026-11-01`, in the zone), `today`,
+ * `yesterday` (in the zone), `now`, an RFC 3339 instant, or an age back from now (`2h`, `7d`,
+ * `2h ago`). Undefined when it is none of these, or one not on the calendar, or one outside the
+ * service's dates (see `dateBeyondService`).
+ */
+export function parseDate(text: string, reading: DateReading): Date | undefined {
+  const d = anyDate(text, reading)
+  return d && isServiceInstant(d) ? d : undefined
+}
+
+/** Whether the text is a date form but names an instant the service cannot take (`--to 9999-12-31` ends in the year 10000, `999999999d` ago). */
+export function dateBeyondService(text: string, reading: DateReading): boolean {
+  const d = anyDate(text, reading)
+  return d !== undefined && !isServiceInstant(d)
+}
+
+/** Whether the text depends on "now" (an age, `today`, `now`) rather than naming a fixed instant: it must then be read on the service's clock. */
+export function isRelativeDate(text: string): boolean {
   const s = text.trim()
   return !RFC3339.test(s) && !DATE_ONLY.test(s)
 }
 
-/**
- * An instant from RFC 3339, a date (`2026-11-01`, local midnight), `now`, `today`, `yesterday`,
- * or a duration meaning "that long ago" (`2h`, `7d`). Undefined when it is none of these, or
- * when it is one outside the service's dates (`999999999d` ago; see `instantBeyondService`).
- */
-export function parseInstant(text: string, now: Date = new Date()): Date | undefined {
-  const d = anyInstant(text, now)
-  return d && isServiceInstant(d) ? d : undefined
-}
-
-/** Whether the text is a form `parseInstant` reads but names an instant outside the service's dates. */
-export function instantBeyondService(text: string, now: Date = new Date()): boolean {
-  const d = anyInstant(text, now)
-  return d !== undefined && !isServiceInstant(d)
-}
-
-function anyInstant(text: string, now: Date): Date | undefined {
+function anyDate(text: string, { now, timeZone = machineTimeZone(), edge = 'start' }: DateReading): Date | undefined {
   const s = text.trim()
   const lower = s.toLowerCase()
+  const day = (date: CivilDate) => startOfDay(edge === 'end' ? addDays(date, 1) : date, timeZone)
   if (lower === 'now') return new Date(now)
-  if (lower === 'today' || lower === 'yesterday') {
-    const d = new Date(now)
-    d.setHours(0, 0, 0, 0)
-    if (lower === 'yesterday') d.setDate(d.getDate() - 1)
-    return d
+  if (lower === 'today') return day(localDate(now, timeZone))
+  if (lower === 'yesterday') return day(addDays(localDate(now, timeZone), -1))
+  if (DATE_ONLY.test(s)) {
+    const civil = parseCivilDate(s)
+    return civil ? day(civil) : undefined
   }
   const exact = rfc3339Millis(s)
   if (exact !== undefined) return new Date(exact)
-  if (RFC3339.test(s) || DATE_ONLY.test(s)) {
-    if (!existsOnCalendar(s)) return undefined
-    const d = DATE_ONLY.test(s) ? new Date(`${s}T00:00:00`) : new Date(s)
+  if (RFC3339.test(s)) {
+    // The forms RFC 3339 leaves out but people type (no seconds, `+0300`): fields checked as written, since `new Date` rolls 24:00 over.
+    const time = /T(\d{2}):(\d{2})(?::(\d{2}))?/i.exec(s)!
+    if (!parseCivilDate(s.slice(0, 10)) || Number(time[1]) > 23 || Number(time[2]) > 59 || Number(time[3] ?? 0) > 59) return undefined
+    const d = new Date(s)
     return Number.isNaN(d.getTime()) ? undefined : d
   }
   const ago = parseDuration(lower.replace(/\s*ago$/, ''))
   return ago === undefined ? undefined : new Date(now.getTime() - ago)
+}
+
+/** `parseDate` in the machine's zone, the start of a day: the reading of the API's own date arguments. */
+export function parseInstant(text: string, now: Date = new Date()): Date | undefined {
+  return parseDate(text, { now })
+}
+
+/** Whether the text is a form `parseInstant` reads but names an instant outside the service's dates. */
+export function instantBeyondService(text: string, now: Date = new Date()): boolean {
+  return dateBeyondService(text, { now })
 }
 
 /**

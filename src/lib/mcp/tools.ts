@@ -12,7 +12,7 @@ import { LIMITS } from '../contract/limits.js'
 import type { Charge } from '../contract/schemas.js'
 import { ADVANCE_TARGETS } from '../domain/charge-states.js'
 import { formatBps, formatBRL } from '../domain/money.js'
-import { isRelativeInstant, parseDuration, parseInstant } from '../domain/time.js'
+import { parseDuration, parseInstant } from '../domain/time.js'
 import { ApiError, UsageError } from '../errors.js'
 import { isHttpUrl } from '../contract/url.js'
 import { isLoopbackUrl } from '../net/loopback.js'
@@ -27,11 +27,29 @@ const useCases = {
   createCharge: () => import('../services/create-charge.js'),
   pix: () => import('../domain/pix-decode.js'),
   panel: () => import('../sandbox-client/panel-client.js'),
-  overdue: () => import('../charges/operator-lists.js'),
+  operator: () => Promise.all([import('../charges/operator-operations.js'), import('../charges/operator-input.js'), import('../charges/flag-issues.js'), import('../charges/list-query.js')]),
   status: () => Promise.all([import('../services/status.js'), import('../webhooks/event-store.js')]),
-  settlement: () => Promise.all([import('../charges/reports.js'), import('../charges/operator-flags.js'), import('../charges/service-clock.js')]),
   trigger: () => Promise.all([import('../services/trigger.js'), import('../scenarios/fixture.js'), import('../scenarios/builtin.js')]),
   verify: () => import('../webhooks/verify-delivery.js'),
+}
+
+/**
+ * Runs an operator operation with the tool's words at its edge: a bad input's field paths become
+ * the tool's arguments (`timeZone` → `tz`), in the one usage error the CLI's flags make too.
+ */
+async function withArguments<T>(run: (ops: typeof import('../charges/operator-operations.js') & typeof import('../charges/list-query.js')) => Promise<T>): Promise<T> {
+  const [operations, { InputError, inDoorWords }, { flagsError }, list] = await useCases.operator()
+  const ops = { ...operations, ...list }
+  try {
+    return await run(ops)
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e
+    const argument = (path: string) => (path === 'timeZone' ? 'tz' : path)
+    throw flagsError(
+      e.issues.map((i) => ({ field: argument(i.path), message: inDoorWords(i.message, argument) })),
+      'See the tool description.',
+    )
+  }
 }
 
 /** The contract's schemas (contract/schemas.ts), loaded once a client lists or calls a tool, not before `initialize`. */
@@ -89,11 +107,6 @@ const instant = (what: string) =>
   capped(CAP.word)
     .refine((t) => parseInstant(t) !== undefined, 'must be RFC 3339 (2026-11-01T10:00:00Z), a date (2026-11-01), today, yesterday or an age (2h, 7d)')
     .describe(`${what}: RFC 3339, a date (2026-11-01, local midnight), today, yesterday, or an age back from the service's now (2h, 7d).`)
-
-/** An instant argument on the service's clock (a sandbox clock may be days ahead of ours). */
-function at(text: string, now: Date): string {
-  return parseInstant(text, now)!.toISOString()
-}
 
 function amountLine(c: Charge): string {
   return `${formatBRL(c.amount.grossInCents)} (fee ${formatBRL(c.amount.feeInCents)}, net ${formatBRL(c.amount.netInCents)})`
@@ -184,21 +197,8 @@ export const TOOLS: readonly ToolDef[] = [
       }),
     async run(args, s) {
       const client = await s.client()
-      const relative = [args.createdAfter, args.createdBefore].some((t) => t !== undefined && isRelativeInstant(t))
-      // `2h` counts back from the service's now: one small request reads its Date header first.
-      if (relative) await client.listCharges({ limit: 1 })
-      const now = client.serverNow()
-      const query = {
-        ...(args.status ? { status: args.status } : {}),
-        ...(args.externalId ? { externalId: args.externalId } : {}),
-        ...(args.createdAfter ? { createdAfter: at(args.createdAfter, now) } : {}),
-        ...(args.createdBefore ? { createdBefore: at(args.createdBefore, now) } : {}),
-        ...(args.limit ? { limit: args.limit } : {}),
-        ...(args.startingAfter ? { startingAfter: args.startingAfter } : {}),
-      }
-      if (query.createdAfter && query.createdBefore && query.createdAfter >= query.createdBefore) {
-        throw new UsageError('createdAfter must be earlier than createdBefore; nothing was sent.', { field: 'createdAfter' })
-      }
+      // Dates that count back (`2h`) are read on the service's clock: the same operation as `charges list`.
+      const query = await withArguments((ops) => ops.chargeListQuery(args, () => s.client()))
       const page = await client.listCharges(query)
       const nextCursor = page.hasMore ? page.data.at(-1)?.id : undefined
       const counts = new Map<string, number>()
@@ -299,15 +299,12 @@ export const TOOLS: readonly ToolDef[] = [
           .describe('How long before `from` a charge settled in the period may have been created (default 30d).'),
       }),
     async run(args, s) {
-      const [{ settlementReport }, { anyRelative, parseReportFlags }, { readOnServiceClock }] = await useCases.settlement()
-      // The CLI's own reading of the range; its errors name flags, which results.ts maps to the arguments.
-      const read = (now: Date, decides: boolean) => parseReportFlags(args, now, 'See the tool description.', decides)
-      const range = await readOnServiceClock(() => s.client(), anyRelative(args.from, args.to), read)
-      const client = await s.client()
-      const report = await settlementReport(client, { ...range, lookbackMs: parseDuration(args.lookback ?? '30d')! })
+      const report = await withArguments((ops) =>
+        ops.reportSettlements({ from: args.from, to: args.to, by: args.by, timeZone: args.tz, lookbackMs: args.lookback === undefined ? undefined : parseDuration(args.lookback) }, () => s.client()),
+      )
       const { settled, refunded } = report.total
       const text =
-        `${report.from} to ${report.to} (${range.timeZone}, by ${range.by}): ${settled.count} settled, gross ${formatBRL(settled.grossInCents)}, fee ${formatBRL(settled.feeInCents)}, net ${formatBRL(settled.netInCents)}; ` +
+        `${report.from} to ${report.to} (${report.tz}, by ${report.by}): ${settled.count} settled, gross ${formatBRL(settled.grossInCents)}, fee ${formatBRL(settled.feeInCents)}, net ${formatBRL(settled.netInCents)}; ` +
         `${refunded.count} refunded, ${formatBRL(refunded.grossInCents)}.${report.unbalanced.length ? ` ${report.unbalanced.length} charge(s) do not balance (fee + net ≠ gross): ${report.unbalanced.join(', ')}.` : ''}`
       return { structured: report as unknown as Record<string, unknown>, text }
     },
@@ -551,9 +548,7 @@ export const TOOLS: readonly ToolDef[] = [
           .describe('How late counts as overdue (default 1h).'),
       }),
     async run({ grace }, s) {
-      const { overdueCharges } = await useCases.overdue()
-      const client = await s.client()
-      const late = await overdueCharges(client, { graceMs: parseDuration(grace ?? '1h')!, now: () => client.serverNow() })
+      const late = await withArguments((ops) => ops.listOverdue({ graceMs: parseDuration(grace ?? '1h') }, () => s.client()))
       const data = late.map((l) => ({ charge: l.charge, lateMs: l.lateMs }))
       return {
         structured: { data },

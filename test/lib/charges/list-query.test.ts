@@ -43,3 +43,45 @@ describe('parseListFlags reads RFC 3339 as RFC 3339 does (issue 29 item 28)', ()
     expect(parseListFlags({ 'created-after': text }, now)).toEqual({ createdAfter: iso })
   })
 })
+
+describe('parseListFlags reads its days in --tz with the one date parser (issue 40.2)', () => {
+  it('2026-11-03 and yesterday are São Paulo days with --tz, read once', () => {
+    expect(parseListFlags({ 'created-after': '2026-11-03', tz: 'America/Sao_Paulo' }, now)).toEqual({ createdAfter: '2026-11-03T03:00:00.000Z' })
+    expect(parseListFlags({ 'created-after': 'yesterday', 'created-before': 'today', tz: 'America/Sao_Paulo' }, now)).toEqual({
+      createdAfter: '2026-11-19T03:00:00.000Z',
+      createdBefore: '2026-11-20T03:00:00.000Z',
+    })
+  })
+  it('an unknown --tz is refused naming --tz', () => {
+    expect(() => parseListFlags({ 'created-after': '2026-11-03', tz: 'Mars/Olympus' }, now)).toThrow(/--tz/)
+  })
+})
+
+describe('chargeListQuery: one operation for charges list and list_charges (issue 40.1)', () => {
+  it('names a bad field by its path, another field as {path}, never a flag', async () => {
+    const { readListQuery } = await import('../../../src/lib/charges/list-query.js')
+    const { InputError } = await import('../../../src/lib/charges/operator-input.js')
+    let error: unknown
+    try {
+      readListQuery({ createdAfter: '2026-11-20', createdBefore: '2026-11-19', startingAfter: 'x' }, now)
+    } catch (e) {
+      error = e
+    }
+    expect(error).toBeInstanceOf(InputError)
+    expect((error as InstanceType<typeof InputError>).issues).toEqual([
+      { path: 'startingAfter', message: 'must be a charge id (24 hexadecimal characters)' },
+      { path: 'createdAfter', message: 'must be earlier than {createdBefore}' },
+    ])
+  })
+  it('reads a date that counts back on the service clock, after one request for its Date header', async () => {
+    const { chargeListQuery } = await import('../../../src/lib/charges/list-query.js')
+    const serviceNow = new Date('2026-11-23T15:00:00Z')
+    const calls: unknown[] = []
+    const client = async () => ({ listCharges: async (q: unknown) => void calls.push(q) as never, serverNow: () => serviceNow })
+    expect(await chargeListQuery({ createdAfter: '2h' }, client)).toEqual({ createdAfter: '2026-11-23T13:00:00.000Z' })
+    expect(calls).toEqual([{ limit: 1 }])
+  })
+  it('the CLI names them as flags', () => {
+    expect(() => parseListFlags({ 'created-after': '2026-11-20', 'created-before': '2026-11-19' }, now)).toThrow(/--created-after \(createdAfter\)/)
+  })
+})

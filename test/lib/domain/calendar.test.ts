@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { formatInZone, isValidTimeZone, periodsBetween, startOfDay } from '../../../src/lib/domain/calendar.js'
-import { parseOperatorDate } from '../../../src/lib/domain/operator-dates.js'
+import { parseDate as parseOperatorDate } from '../../../src/lib/domain/time.js'
 
 const SP = 'America/Sao_Paulo'
 
@@ -80,7 +80,7 @@ describe('periodCountAtMost (issue 36.18)', () => {
   })
 
   it('a day past 9999-12-31 is beyond the service, not a date it can take', async () => {
-    const { operatorDateBeyondService } = await import('../../../src/lib/domain/operator-dates.js')
+    const { dateBeyondService: operatorDateBeyondService } = await import('../../../src/lib/domain/time.js')
     expect(parseOperatorDate('9999-12-31', { timeZone: 'UTC', now: new Date(), edge: 'end' })).toBeUndefined()
     expect(operatorDateBeyondService('9999-12-31', { timeZone: 'UTC', now: new Date(), edge: 'end' })).toBe(true)
     expect(parseOperatorDate('9999-12-31', { timeZone: 'UTC', now: new Date() })?.toISOString()).toBe('9999-12-31T00:00:00.000Z')

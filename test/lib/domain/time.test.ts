@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseInstant, relativeTime, rfc3339Millis } from '../../../src/lib/domain/time.js'
+import { isRelativeDate, parseDate, parseInstant, relativeTime, rfc3339Millis } from '../../../src/lib/domain/time.js'
 
 const now = new Date('2026-11-20T15:00:00Z')
 
@@ -87,5 +87,20 @@ describe("the service's dates (issue 36.19)", () => {
     expect(isServiceInstant(new Date(Number.NaN))).toBe(false)
     expect(serviceBound(-1e15)).toBe('0000-01-01T00:00:00.000Z')
     expect(serviceBound(1e15)).toBe('9999-12-31T23:59:59.999Z')
+  })
+})
+
+describe('parseDate is the one parser of every door (issue 40.2)', () => {
+  it('an operator date and an API date read the same forms the same way', () => {
+    for (const text of ['2h', '2h ago', '7d', 'now', '2016-12-31T23:59:60Z', '2026-11-20t10:00:00z', '2026-11-20T10:00-03:00']) {
+      expect(parseDate(text, { now, timeZone: 'UTC' })?.toISOString()).toBe(parseInstant(text, now)?.toISOString())
+    }
+  })
+  it('a whole day ends at the next day with edge end, in its zone', () => {
+    expect(parseDate('today', { now, timeZone: 'America/Sao_Paulo', edge: 'end' })?.toISOString()).toBe('2026-11-21T03:00:00.000Z')
+  })
+  it('only ages and day words count back from now', () => {
+    expect(['2h', 'today', 'yesterday', 'now', '7d ago'].every(isRelativeDate)).toBe(true)
+    expect(['2026-11-03', '2026-11-03T10:00:00Z', '2026-11-03T10:00-03:00'].some(isRelativeDate)).toBe(false)
   })
 })

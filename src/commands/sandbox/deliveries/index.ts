@@ -59,14 +59,14 @@ export default class SandboxDeliveries extends PanelCommand<typeof SandboxDelive
   async run(): Promise<DeliveryLog | undefined> {
     this.listOutput()
     const check = new FlagReader('See `svc sandbox deliveries --help`.')
-    check.date('since', this.flags.since, { timeZone: machineTimeZone(), now: new Date(), zoneFlag: false })
+    check.date('since', this.flags.since, { timeZone: machineTimeZone(), now: new Date(), zoneField: false })
     check.done()
     const panel = await this.panel()
     const filter: DeliveryListFilter = { env: this.envChoice(), eventId: this.flags['event-id'], limit: this.flags.limit, state: this.flags.state, type: this.flags.type }
     if (this.flags.since !== undefined) {
       // Relative forms count back from the sandbox's clock, not this machine's.
       const now = new Date((await panel.getClock()).now)
-      filter.since = check.date('since', this.flags.since, { timeZone: machineTimeZone(), now, zoneFlag: false })!.toISOString()
+      filter.since = check.date('since', this.flags.since, { timeZone: machineTimeZone(), now, zoneField: false })!.toISOString()
     }
     if (this.flags.all || this.flags.ndjson || this.flags.csv) return this.stream(filter)
     const tty = this.io.isStdoutTTY && !this.flags.json && !this.flags.quiet
