@@ -37,9 +37,13 @@ export default class Login extends BaseCommand<typeof Login, LoginResult | Relay
     timeout: Flags.string({ description: 'Timeout of the check request, e.g. 30s, 2m.', default: '30s' }),
     relay: Flags.string({
       description: 'Store this relay (`svc relay serve`) and its token for `webhooks listen`, instead of an API key.',
-      exclusive: ['with-key-stdin', 'with-webhook-secret-stdin', 'base-url'],
+      // relationships, not exclusive: oclif's usage line can only draw groups whose flags all exclude one another (issue 36.22).
+      relationships: [{ type: 'none', flags: ['with-key-stdin', 'with-webhook-secret-stdin', 'base-url'] }],
     }),
-    'relay-token-stdin': Flags.boolean({ description: 'Read the relay token from the first line of stdin instead of a prompt.', dependsOn: ['relay'] }),
+    'relay-token-stdin': Flags.boolean({
+      description: 'Read the relay token from the first line of stdin instead of a prompt.',
+      relationships: [{ type: 'all', flags: ['relay'] }],
+    }),
   }
 
   async run(): Promise<LoginResult | RelayLoginResult> {

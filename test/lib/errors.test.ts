@@ -3,7 +3,7 @@ import { CliError, EXIT, exitCodeForApiError, UsageError } from '../../src/lib/e
 
 describe("the CLI's exit codes (CLI.md)", () => {
   it('keep their numbers', () => {
-    expect(EXIT).toEqual({ ok: 0, unexpected: 1, usage: 2, auth: 3, notFound: 4, conflict: 5, rateLimited: 6, network: 7, waitFailed: 8, needsAttention: 9 })
+    expect(EXIT).toEqual({ ok: 0, unexpected: 1, usage: 2, auth: 3, notFound: 4, conflict: 5, rateLimited: 6, network: 7, waitFailed: 8, needsAttention: 9, couldNotTell: 10 })
   })
 
   it('map an API error by its code first, then its status', () => {
