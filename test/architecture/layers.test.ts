@@ -330,6 +330,11 @@ describe('commands stay thin', () => {
     expect(Object.keys(COMMAND_JSON_EXCEPTIONS).length).toBeLessThanOrEqual(4)
   })
 
+  it("read no clock of the machine's: now is the run's factory's (`this.now()`), so a test's clock reaches every timestamp", () => {
+    const clocked = commands.filter(([, file]) => /new Date\(\)|Date\.now\(\)/.test(readFileSync(file, 'utf8'))).map(([name]) => `commands/${name}`)
+    expect(clocked).toEqual([])
+  })
+
   it('lists no size exception that now fits the budget', () => {
     const sizes = new Map(commands.map(([name, file]) => [name, readFileSync(file, 'utf8').split('\n').length - 1]))
     const stale = Object.keys(COMMAND_SIZE_EXCEPTIONS).filter((name) => (sizes.get(name) ?? 0) <= COMMAND_LINES)

@@ -76,7 +76,7 @@ export default class RelayServe extends BaseCommand<typeof RelayServe> {
     if (!io.isStdoutTTY || flags.json) this.printJsonLine({ listening: relay.url })
     else io.out(`Relay listening on ${relay.url}${publicUrl ? ` (public: ${publicUrl})` : ''}. Add a channel: svc relay channel add NAME --secret whsec_…\n`)
     const signal = await untilStopSignal()
-    this.printJsonLine({ time: new Date().toISOString(), level: 'info', msg: 'stopping', signal }, 'err')
+    this.printJsonLine({ time: this.now().toISOString(), level: 'info', msg: 'stopping', signal }, 'err')
     await relay.stop()
   }
 }

@@ -92,7 +92,7 @@ export default class SandboxStatus extends BaseCommand<typeof SandboxStatus, San
     const rows: Array<[string, string]> = [
       ['Base URL', paint('bold', info.baseUrl || 'starting…')],
       ['Data', info.dataDir ?? paint('yellow', 'in memory')],
-      ['Since', `${formatLocalTime(info.startedAt)} (${relativeTime(new Date(info.startedAt), new Date(), { happened: true })})`],
+      ['Since', `${formatLocalTime(info.startedAt)} (${relativeTime(new Date(info.startedAt), this.now(), { happened: true })})`],
       ['Process', `pid ${info.pid}${info.detached ? ', in the background' : ', in a terminal'}`],
       ['Version', info.version],
     ]

@@ -56,7 +56,7 @@ export default class WebhooksEvents extends BaseCommand<typeof WebhooksEvents, E
     this.listOutput()
     const check = new FlagReader('See `svc webhooks events --help`.')
     // The log's times are this machine's clock (the listener stamps them).
-    const since = check.date('since', this.flags.since, { timeZone: machineTimeZone(), now: new Date(), zoneFlag: false })
+    const since = check.date('since', this.flags.since, { timeZone: machineTimeZone(), now: this.now(), zoneFlag: false })
     check.done()
     const store = await EventStore.open({ env: this.io.env })
     try {

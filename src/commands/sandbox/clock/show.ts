@@ -20,7 +20,7 @@ export default class SandboxClockShow extends PanelCommand<typeof SandboxClockSh
 
   async run(): Promise<ClockResult> {
     const clock = await (await this.panel()).getClock()
-    return { now: clock.now, speed: clock.speed, leadMs: Math.round(Date.parse(clock.now) - Date.now()) }
+    return { now: clock.now, speed: clock.speed, leadMs: Math.round(Date.parse(clock.now) - this.factory.clock.now()) }
   }
 
   protected override render(clock: ClockResult, io: IO): void {

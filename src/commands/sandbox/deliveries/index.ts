@@ -59,7 +59,7 @@ export default class SandboxDeliveries extends PanelCommand<typeof SandboxDelive
   async run(): Promise<DeliveryLog | undefined> {
     this.listOutput()
     const check = new FlagReader('See `svc sandbox deliveries --help`.')
-    check.date('since', this.flags.since, { timeZone: machineTimeZone(), now: new Date(), zoneFlag: false })
+    check.date('since', this.flags.since, { timeZone: machineTimeZone(), now: this.now(), zoneFlag: false })
     check.done()
     const panel = await this.panel()
     const filter: DeliveryListFilter = { env: this.envChoice(), eventId: this.flags['event-id'], limit: this.flags.limit, state: this.flags.state, type: this.flags.type }
