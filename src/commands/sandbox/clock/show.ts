@@ -1,7 +1,7 @@
 import { formatLocalTime } from '../../../lib/domain/time.js'
 import { painter } from '../../../lib/output/color.js'
 import { PanelCommand } from '../../../lib/command-kit/sandbox-panel.js'
-import { formatIn } from '../../../lib/sandbox-client/views.js'
+import { formatIn } from '../../../lib/sandbox-client/panel-view.js'
 import type { IO } from '../../../lib/output/io.js'
 import type { PanelClock } from '../../../lib/sandbox-client/panel-client.js'
 

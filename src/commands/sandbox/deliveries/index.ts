@@ -8,7 +8,7 @@ import { listFlags } from '../../../lib/command-kit/list-flags.js'
 import { pages } from '../../../lib/output/list-printer.js'
 import { type DeliveryListFilter, noDeliveryError, type PanelDelivery } from '../../../lib/sandbox-client/panel-client.js'
 import { envFlag, PanelCommand } from '../../../lib/command-kit/sandbox-panel.js'
-import { sandboxDeliveriesTable, deliveriesTsv, deliveryDetail, deliveryListView } from '../../../lib/sandbox-client/views.js'
+import { sandboxDeliveriesTable, deliveriesTsv, deliveryDetail, deliveryListView } from '../../../lib/sandbox-client/panel-view.js'
 import type { IO } from '../../../lib/output/io.js'
 
 /** The delivery log, and the sandbox's time when it is shown on a terminal. */
