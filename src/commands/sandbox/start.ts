@@ -7,7 +7,7 @@ import { type SandboxReady, seedOption, runSandboxStart, webhookFaultsOption } f
 import { detachedNotes, keptProfilesNote, nextSteps, readyBanner, readyLines } from '../../lib/sandbox-client/ready-view.js'
 import { detachedChild, detachedLogFile, sendDetachedError, startDetached } from '../../lib/services/sandbox-detach.js'
 import { isLoopbackHost } from '../../lib/net/loopback.js'
-import { untilStopSignal } from '../../lib/services/shutdown.js'
+import { untilStopSignal } from '../../lib/input/shutdown.js'
 import { promptConfirm } from '../../lib/input/prompt.js'
 
 export default class SandboxStart extends BaseCommand<typeof SandboxStart> {

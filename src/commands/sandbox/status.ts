@@ -3,7 +3,7 @@ import { inMemoryHint, sandboxTarget, sandboxTargetFlags } from '../../lib/comma
 import { EXIT } from '../../lib/errors.js'
 import { formatLocalTime, relativeTime } from '../../lib/domain/time.js'
 import { painter } from '../../lib/output/color.js'
-import { memoryRunDirs, provenRunStates, type RunInfo, staleWords } from '../../lib/services/sandbox-runfile.js'
+import { memoryRunDirs, provenRunStates, type RunInfo, staleWords } from '../../lib/sandbox-client/runfile.js'
 import type { IO } from '../../lib/output/io.js'
 
 type RunningSandbox = { running: true; pid: number; baseUrl: string | null; dataDir: string | null; startedAt: string; version: string; detached: boolean; log: string | null }

@@ -15,7 +15,7 @@ import { packageRoot } from '../config/package.js'
 import type { ErrorDetail } from '../contract/schemas.js'
 import { CliError, environmentError, EXIT, type ExitCode } from '../errors.js'
 import type { SandboxReady } from './sandbox-start.js'
-import { LOG_FILE, PENDING_LOG_PREFIX, alreadyRunning, panelProbe, readRunFile, runDir, runState } from './sandbox-runfile.js'
+import { LOG_FILE, PENDING_LOG_PREFIX, alreadyRunning, panelProbe, readRunFile, runDir, runState } from '../sandbox-client/runfile.js'
 
 /** Set in the child's environment: the path of its log file. */
 export const DETACHED_ENV = 'SVC_SANDBOX_DETACHED'
