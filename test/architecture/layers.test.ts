@@ -227,7 +227,7 @@ const COMMAND_ROOMS = new Set([
 const COMMAND_FILES: Readonly<Record<string, string>> = {
   'config/mask.ts': 'the one masker, to show a secret the user just typed or made',
   'config/profiles.ts': 'the profile store is what login, logout and profiles open and close',
-  'config/profile-view.ts': "the profiles' view (issue 40.7 moves views to one kind of place)",
+  'config/profile-view.ts': "the profiles' view, beside the profiles' type (README: a view lives beside its data)",
 }
 
 /** Files of those rooms no command imports: the base command and the list printer use them. */
@@ -251,12 +251,11 @@ const COMMAND_IMPORT_EXCEPTIONS: ReadonlyArray<readonly [command: string, lib: s
     (c) => [c, 'config/resolve.ts', "reads the webhook secret's source (flag, env, profile) itself: a use-case would"] as const,
   ),
   ['webhooks/check.ts', 'webhooks/check/endpoint.ts', 'the endpoint check has no use-case in services/ yet'],
-  ['webhooks/events.ts', 'webhooks/event-store.ts', 'opens the event log itself: a use-case would hand it pages'],
+  ['webhooks/events.ts', 'webhooks/event-store.ts', "the log's row type (LoggedDelivery) for its pages; the log itself comes from the run's factory"],
   ['webhooks/events.ts', 'webhooks/event-log-pages.ts', 'pages the event log itself: a use-case would'],
-  ['webhooks/events.ts', 'webhooks/events-view.ts', "the event log's view lives beside the listener (issue 40.7)"],
+  ['webhooks/events.ts', 'webhooks/events-view.ts', "a view lives beside its data (README): the event log's, in webhooks/"],
   ['webhooks/listen.ts', 'webhooks/event-filter.ts', 'parses --events itself: services/ listens with a typed filter (issue 40.1)'],
   ['webhooks/listen.ts', 'webhooks/forward.ts', 'parses --forward routes itself (issue 40.1)'],
-  ['webhooks/replay.ts', 'webhooks/event-store.ts', 'opens the event log itself: a use-case would'],
   ['webhooks/replay.ts', 'webhooks/forward.ts', 'parses --to itself (issue 40.1)'],
   ['webhooks/replay.ts', 'webhooks/replay.ts', 'the replay has no use-case in services/ yet'],
   ['webhooks/verify.ts', 'webhooks/signature.ts', 'verifies a signature itself: the one verifier, with no use-case around it'],

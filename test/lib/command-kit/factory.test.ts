@@ -19,6 +19,14 @@ describe('the command factory', () => {
     expect(systemFactory().clock).toBe(systemClock)
   })
 
+  it("reads credentials from its terminal's environment, not the process's", async () => {
+    const { io } = testIO({ env: { SVC_API_KEY: 'svc_test_fromtheterminal', SVC_BASE_URL: 'http://127.0.0.1:9' } })
+    const factory = systemFactory({ io })
+    const creds = await factory.resolveCredentials({})
+    expect(creds.apiKey).toBe('svc_test_fromtheterminal')
+    expect(creds.baseUrl).toBe('http://127.0.0.1:9')
+  })
+
   it('makes real clients lazily', async () => {
     const client = await systemFactory().newApiClient({ apiKey: 'svc_test_x', baseUrl: 'http://127.0.0.1:9' })
     expect(typeof client.getCharge).toBe('function')
