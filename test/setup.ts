@@ -5,7 +5,6 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import nock from 'nock'
 import { afterEach } from 'vitest'
-import { resetCommandFactory } from '../src/lib/command-kit/factory.js'
 import { verifyHttpMocks } from './helpers/http-mocks.js'
 
 process.env.SVC_CONFIG_DIR = mkdtempSync(join(tmpdir(), 'svc-test-'))
@@ -16,5 +15,3 @@ nock.disableNetConnect()
 nock.enableNetConnect(/^(127\.0\.0\.1|localhost|\[::1\]|::1)(:\d+)?$/)
 
 afterEach(verifyHttpMocks)
-// A test's clock or client makers (overrideCommandFactory) end with it.
-afterEach(resetCommandFactory)

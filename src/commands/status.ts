@@ -58,7 +58,7 @@ export default class Status extends ApiCommand<typeof Status, StatusReport> {
       graceMs,
       lookbackMs: 30 * 86_400_000,
       eventLogPath: defaultEventsDbPath(this.io.env),
-      localNow: () => new Date(),
+      localNow: () => this.now(),
       reactivateHint: (url) =>
         local ? `save the URL again to reactivate it: svc sandbox webhook set ${url}` : "save the URL again in the service's panel (Webhooks) to reactivate it; events sent meanwhile were not retried",
       ...(sandbox ? { sandboxFailedDeliveries: (since: Date) => this.sandboxFailedDeliveries(since) } : {}),

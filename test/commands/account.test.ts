@@ -1,15 +1,14 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import nock from 'nock'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import Account from '../../src/commands/account.js'
 import { account, BASE_URL, errorBody, TEST_KEY } from '../helpers/api-fixtures.js'
 import { instantRetries } from '../helpers/instant-retries.js'
-import { overrideCommandFactory } from '../../src/lib/command-kit/factory.js'
-import { runCommand } from '../helpers/run-command.js'
+import { commandRunner } from '../helpers/run-command.js'
 
 const sleeps: number[] = []
-beforeEach(() => overrideCommandFactory(instantRetries(sleeps)))
+const runCommand = commandRunner(instantRetries(sleeps))
 
 const env = { SVC_API_KEY: TEST_KEY, SVC_BASE_URL: BASE_URL }
 // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for ANSI escapes

@@ -1,15 +1,14 @@
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import nock from 'nock'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import Api from '../../src/commands/api.js'
 import { BASE_URL, charge, errorBody, TEST_KEY } from '../helpers/api-fixtures.js'
 import { instantRetries } from '../helpers/instant-retries.js'
-import { overrideCommandFactory } from '../../src/lib/command-kit/factory.js'
-import { runCommand } from '../helpers/run-command.js'
+import { commandRunner } from '../helpers/run-command.js'
 
 const sleeps: number[] = []
-beforeEach(() => overrideCommandFactory(instantRetries(sleeps)))
+const runCommand = commandRunner(instantRetries(sleeps))
 
 const env = { SVC_API_KEY: TEST_KEY, SVC_BASE_URL: BASE_URL }
 // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for ANSI escapes

@@ -1,18 +1,17 @@
 import { statSync } from 'node:fs'
 import { PassThrough } from 'node:stream'
 import nock from 'nock'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import Login from '../../src/commands/login.js'
 import { ProfileStore } from '../../src/lib/config/store.js'
 import { requestsWithoutMock } from '../helpers/http-mocks.js'
-import { runCommand } from '../helpers/run-command.js'
+import { commandRunner } from '../helpers/run-command.js'
 import { account, BASE_URL, errorBody, LIVE_KEY, TEST_KEY } from '../helpers/api-fixtures.js'
 import { instantRetries } from '../helpers/instant-retries.js'
-import { overrideCommandFactory } from '../../src/lib/command-kit/factory.js'
 import { freshConfigDir, WEBHOOK_SECRET } from '../helpers/config.js'
 
 const sleeps: number[] = []
-beforeEach(() => overrideCommandFactory(instantRetries(sleeps)))
+const runCommand = commandRunner(instantRetries(sleeps))
 
 afterEach(() => {
   sleeps.length = 0

@@ -1,17 +1,16 @@
 /** A bearer key sent over plain http to another machine can be read on the way: say so, once. */
 import nock from 'nock'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import Account from '../../src/commands/account.js'
 import ChargesCancel from '../../src/commands/charges/cancel.js'
 import { plainHttpWarning } from '../../src/lib/command-kit/api.js'
 import { account, TEST_KEY } from '../helpers/api-fixtures.js'
 import { instantRetries } from '../helpers/instant-retries.js'
-import { overrideCommandFactory } from '../../src/lib/command-kit/factory.js'
-import { runCommand } from '../helpers/run-command.js'
+import { commandRunner } from '../helpers/run-command.js'
 import { chargeN, idOf } from '../helpers/charges.js'
 
 const sleeps: number[] = []
-beforeEach(() => overrideCommandFactory(instantRetries(sleeps)))
+const runCommand = commandRunner(instantRetries(sleeps))
 
 describe('plain-http --base-url', () => {
   it.each([['http://api.example.com'], ['http://10.0.0.5:8787/base'], ['http://[2001:db8::1]:80']])('%s: warns', (url) => {

@@ -4,7 +4,7 @@
  * the screen, nor break a piped row. --json stays byte-exact.
  */
 import nock from 'nock'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import Account from '../../src/commands/account.js'
 import Api from '../../src/commands/api.js'
 import ChargesCancel from '../../src/commands/charges/cancel.js'
@@ -12,12 +12,11 @@ import ChargesGet from '../../src/commands/charges/get.js'
 import ChargesList from '../../src/commands/charges/list.js'
 import { account, BASE_URL, charge, errorBody } from '../helpers/api-fixtures.js'
 import { instantRetries } from '../helpers/instant-retries.js'
-import { overrideCommandFactory } from '../../src/lib/command-kit/factory.js'
-import { runCommand } from '../helpers/run-command.js'
+import { commandRunner } from '../helpers/run-command.js'
 import { testEnv } from '../helpers/charges.js'
 
 const sleeps: number[] = []
-beforeEach(() => overrideCommandFactory(instantRetries(sleeps)))
+const runCommand = commandRunner(instantRetries(sleeps))
 
 const ESC = '\u001b'
 const RED = `${ESC}[31mRED${ESC}[0m`

@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { isAlive } from '../../src/lib/services/sandbox-runfile.js'
+import { isAlive } from '../../src/lib/sandbox-client/runfile.js'
 import { svc } from '../helpers/cli.js'
 
 const config = mkdtempSync(join(tmpdir(), 'svc-detach-'))

@@ -1,10 +1,9 @@
 /**
  * Runs a long-lived oclif command (sandbox start, webhooks listen) in-process, piped, and hands
  * over its output as it comes; `stop()` sends SIGTERM as a user's Ctrl+C would. The command
- * keeps the IO it was started with, so other commands may run meanwhile.
+ * has its own terminal (in its run's factory), so other commands may run meanwhile.
  */
 import { Errors } from '@oclif/core'
-import { setIO } from '../../src/lib/output/io.js'
 import { ROOT, type RunnableCommand } from './run-command.js'
 import { testIO } from './test-io.js'
 
@@ -31,8 +30,7 @@ export function startCommand(cmd: RunnableCommand, argv: string[], env: Record<s
   })
   const out = () => t.out()
   const err = () => t.err()
-  setIO(t.io)
-  const done = cmd.run(argv, ROOT).then(
+  const done = (cmd.runWith ? cmd.runWith(argv, ROOT, { io: t.io }) : cmd.run(argv, ROOT)).then(
     () => 0,
     (e: unknown) => {
       if (e instanceof Errors.ExitError) return e.oclif.exit ?? 1

@@ -1,5 +1,5 @@
 /** Shared by the charges and test-advance command tests: credentials, fixtures and request tracking. */
-import { overrideCommandFactory } from '../../src/lib/command-kit/factory.js'
+import type { CommandFactory } from '../../src/lib/command-kit/factory.js'
 import type { Charge } from '../../src/lib/contract/schemas.js'
 import { BASE_URL, charge, LIVE_KEY, TEST_KEY } from './api-fixtures.js'
 import { requestsWithoutMock } from './http-mocks.js'
@@ -28,20 +28,23 @@ export function trackUnmatched(): { sent: () => string[] } {
   return { sent: () => requestsWithoutMock().slice(before) }
 }
 
-/** Makes `--wait` run instantly: the commands' clock (their factory's) advances when it sleeps. Returns the fake time in ms. */
-export function fakeWaitClock(start = 1_800_000_000_000): { now: () => number; sleeps: number[] } {
+/**
+ * Makes `--wait` run instantly: a clock that advances when it sleeps, for a run's factory
+ * (`runCommand(Cmd, argv, { factory: clock.factory })`). `now()` is the fake time in ms.
+ */
+export function fakeWaitClock(start = 1_800_000_000_000): { now: () => number; sleeps: number[]; factory: Pick<CommandFactory, 'clock'> } {
   let t = start
   const sleeps: number[] = []
-  overrideCommandFactory({
+  const factory = {
     clock: {
       now: () => t,
-      sleep: async (ms) => {
+      sleep: async (ms: number) => {
         sleeps.push(ms)
         t += ms
       },
     },
-  })
-  return { now: () => t, sleeps }
+  }
+  return { now: () => t, sleeps, factory }
 }
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: detecting ANSI escapes is the point

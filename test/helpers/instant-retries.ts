@@ -1,7 +1,7 @@
 /**
- * For command tests: `beforeEach(() => overrideCommandFactory(instantRetries(sleeps)))` makes the
- * clients that commands create record their back-off waits instead of sleeping, with no jitter.
- * No module mock: the command factory (src/lib/command-kit/factory.ts) is the seam.
+ * For command tests: `const runCommand = commandRunner(instantRetries(sleeps))` makes the clients
+ * that commands create record their back-off waits instead of sleeping, with no jitter.
+ * No module mock: the run's factory (src/lib/command-kit/factory.ts) is the seam.
  */
 import { createClient } from '../../src/lib/api/client.js'
 import type { CommandFactory } from '../../src/lib/command-kit/factory.js'

@@ -1,6 +1,5 @@
 /** Runs `svc webhooks listen` in-process (piped), hands its stdout lines over as they come, and stops it with SIGTERM. */
 import WebhooksListen from '../../src/commands/webhooks/listen.js'
-import { setIO } from '../../src/lib/output/io.js'
 import { startCommand } from './background-command.js'
 
 export function startListen(argv: string[], env: Record<string, string> = {}) {
@@ -16,10 +15,5 @@ export function startListen(argv: string[], env: Record<string, string> = {}) {
     await bg.waitFor(new RegExp(`^(?:.*\\n){${n}}`)).catch(() => undefined)
     return lines()
   }
-  const stop = async () => {
-    const code = await bg.stop()
-    setIO(undefined)
-    return code
-  }
-  return { lines, waitLines, stop, done: bg.done, stderr: bg.stderr, stdout: bg.stdout }
+  return { lines, waitLines, stop: bg.stop, done: bg.done, stderr: bg.stderr, stdout: bg.stdout }
 }

@@ -5,6 +5,7 @@
 import { fileURLToPath } from 'node:url'
 import type { Readable } from 'node:stream'
 import { Errors } from '@oclif/core'
+import type { CommandFactory } from '../../src/lib/command-kit/factory.js'
 import { setIO } from '../../src/lib/output/io.js'
 import { testIO } from './test-io.js'
 
@@ -22,6 +23,8 @@ export interface RunOptions {
   env?: Record<string, string | undefined>
   columns?: number
   noColor?: boolean
+  /** Parts of this run's factory (command-kit/factory.ts): a fake clock, clients that record their back-off. The terminal is the fake one above. */
+  factory?: Partial<Omit<CommandFactory, 'io'>>
 }
 
 export interface RunResult {
@@ -32,6 +35,16 @@ export interface RunResult {
 
 export interface RunnableCommand {
   run(argv?: string[], opts?: string): Promise<unknown>
+  /** BaseCommand's: a run with a factory handed in. */
+  runWith?(argv: string[], root: string, parts: Partial<CommandFactory>): Promise<unknown>
+}
+
+/**
+ * A `runCommand` whose runs all get these factory parts (a test file's clients that record their
+ * back-off), merged under the parts a single run hands in.
+ */
+export function commandRunner(parts: Partial<Omit<CommandFactory, 'io'>>): typeof runCommand {
+  return (cmd, argv, opts = {}) => runCommand(cmd, argv, { ...opts, factory: { ...parts, ...opts.factory } })
 }
 
 export async function runCommand(cmd: RunnableCommand, argv: string[], opts: RunOptions = {}): Promise<RunResult> {
@@ -42,10 +55,12 @@ export async function runCommand(cmd: RunnableCommand, argv: string[], opts: Run
     else env[k] = v
   }
   const t = testIO({ tty, stderrTTY: opts.stderrTty, stdinTTY: opts.stdinTty, columns: opts.columns ?? 100, env, stdin: opts.stdin, noColor: opts.noColor })
+  // The terminal goes in the run's factory; the global IO too, for what runs outside a command (hooks).
   setIO(t.io)
   let exitCode = 0
   try {
-    await cmd.run(argv, ROOT)
+    if (cmd.runWith) await cmd.runWith(argv, ROOT, { ...opts.factory, io: t.io })
+    else await cmd.run(argv, ROOT)
   } catch (error) {
     if (error instanceof Errors.ExitError) exitCode = error.oclif.exit ?? 1
     else throw error

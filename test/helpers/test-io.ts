@@ -4,7 +4,7 @@
  * stdin are chosen by the test.
  *
  *   const t = testIO({ tty: true, columns: 80 })
- *   setIO(t.io)           // for a command; or pass t.io to a function that takes one
+ *   Cmd.runWith(argv, ROOT, { io: t.io })  // a command, its run's terminal; or pass t.io to a function that takes one
  *   …
  *   expect(t.out()).toBe('…'); expect(t.err()).toContain('…')
  */

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { isAlive, processStartTime, RUN_FILE, type RunInfo, runState } from '../../src/lib/services/sandbox-runfile.js'
+import { isAlive, processStartTime, RUN_FILE, type RunInfo, runState } from '../../src/lib/sandbox-client/runfile.js'
 import { svc } from '../helpers/cli.js'
 
 const config = mkdtempSync(join(tmpdir(), 'svc-identity-'))

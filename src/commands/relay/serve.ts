@@ -4,7 +4,7 @@ import { relayStoreFlags } from '../../lib/command-kit/relay-flags.js'
 import { UsageError } from '../../lib/errors.js'
 import { checkPublicUrl, parseRetention } from '../../lib/services/relay-admin.js'
 import { runRelayServe } from '../../lib/services/relay-serve.js'
-import { untilStopSignal } from '../../lib/services/shutdown.js'
+import { untilStopSignal } from '../../lib/input/shutdown.js'
 
 export default class RelayServe extends BaseCommand<typeof RelayServe> {
   static override summary = "Run a webhook relay: it stores the service's deliveries until each listener acks them."
@@ -76,7 +76,7 @@ export default class RelayServe extends BaseCommand<typeof RelayServe> {
     if (!io.isStdoutTTY || flags.json) this.printJsonLine({ listening: relay.url })
     else io.out(`Relay listening on ${relay.url}${publicUrl ? ` (public: ${publicUrl})` : ''}. Add a channel: svc relay channel add NAME --secret whsec_…\n`)
     const signal = await untilStopSignal()
-    this.printJsonLine({ time: new Date().toISOString(), level: 'info', msg: 'stopping', signal }, 'err')
+    this.printJsonLine({ time: this.now().toISOString(), level: 'info', msg: 'stopping', signal }, 'err')
     await relay.stop()
   }
 }

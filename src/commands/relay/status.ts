@@ -14,7 +14,7 @@ export default class RelayStatus extends BaseCommand<typeof RelayStatus, RelaySt
 
   async run(): Promise<RelayStatusView> {
     const { flags, io } = this
-    return withRelayStore({ data: flags.data, store: flags.store, env: io.env }, (store) => relayStatus(store, new Date()))
+    return withRelayStore({ data: flags.data, store: flags.store, env: io.env }, (store) => relayStatus(store, this.now()))
   }
 
   protected override render(s: RelayStatusView, io: IO): void {

@@ -3,7 +3,7 @@ import { PanelCommand } from '../../lib/command-kit/sandbox-panel.js'
 import { sandboxTarget, sandboxTargetFlags } from '../../lib/command-kit/sandbox-target.js'
 import { promptConfirm } from '../../lib/input/prompt.js'
 import { runSandboxReset, type SandboxResetResult } from '../../lib/services/sandbox-reset.js'
-import { provenRunState } from '../../lib/services/sandbox-runfile.js'
+import { provenRunState } from '../../lib/sandbox-client/runfile.js'
 
 export default class SandboxReset extends PanelCommand<typeof SandboxReset, SandboxResetResult> {
   static override summary = "Empty the local sandbox's data, keeping its keys and webhook secret."

@@ -1,13 +1,13 @@
 import { Errors, Flags } from '@oclif/core'
 import { BaseCommand } from '../../lib/command-kit/base.js'
-import { CliError, environmentError, UsageError } from '../../lib/errors.js'
+import { UsageError } from '../../lib/errors.js'
 import { getIO } from '../../lib/output/io.js'
 import { painter } from '../../lib/output/color.js'
 import { type SandboxReady, seedOption, runSandboxStart, webhookFaultsOption } from '../../lib/services/sandbox-start.js'
-import { keptProfilesNote, nextSteps, readyBanner } from '../../lib/sandbox-client/ready-view.js'
-import { DETACHED_ENV, type DetachedMessage, startDetached } from '../../lib/services/sandbox-detach.js'
+import { detachedNotes, keptProfilesNote, nextSteps, readyBanner, readyLines } from '../../lib/sandbox-client/ready-view.js'
+import { detachedChild, detachedLogFile, sendDetachedError, startDetached } from '../../lib/services/sandbox-detach.js'
 import { isLoopbackHost } from '../../lib/net/loopback.js'
-import { untilStopSignal } from '../../lib/services/shutdown.js'
+import { untilStopSignal } from '../../lib/input/shutdown.js'
 import { promptConfirm } from '../../lib/input/prompt.js'
 
 export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
@@ -82,17 +82,11 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
       const ready = await startDetached({ argv: this.argv.filter((a) => a !== '--detach'), dataDir: flags.data, inMemory: flags['in-memory'], env: io.env })
       this.printReady(ready, { speed, chaos }, false)
       this.noteKeptProfiles(ready)
-      // The foreground logs the seed it drew; detached, that log is a file: say it here, or the run cannot be replayed.
-      const faults = ready.sandbox.webhookFaults
-      if (faults && faultsSeed === undefined) this.note(paintErr('dim', `Webhook faults seed ${faults.seed} (drawn at random): add --seed ${faults.seed} to replay the same faults.`))
-      // On stderr with --json too: stdout stays the one JSON line, and a script may want the pid.
-      const orAll = ready.stopAllCommand ? ` (or every in-memory one: \`${ready.stopAllCommand}\`)` : ''
-      this.note(paintErr('dim', `Running in the background (pid ${ready.pid}); log: ${ready.log}. Stop it with \`${ready.stopCommand}\`${orAll}.`))
+      for (const note of detachedNotes(ready, faultsSeed !== undefined)) this.note(paintErr('dim', note))
       return
     }
-    // Started by `--detach`: the ready output goes to the parent, which prints it, over IPC.
-    const detachedChild = io.env[DETACHED_ENV] !== undefined && typeof process.send === 'function'
-    if (detachedChild) process.on('SIGHUP', () => {})
+    // Started by `--detach`: the ready output goes to the parent, which prints it.
+    const child = detachedChild(io.env)
     const started = await runSandboxStart({
       port: flags.port,
       host: flags.host,
@@ -106,10 +100,10 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
       writeProfiles: !flags['no-profile'],
       env: io.env,
       log: (line) => io.err(`${paintErr('dim', line)}\n`),
-      detached: detachedChild,
-      logFile: io.env[DETACHED_ENV] || undefined,
+      detached: child !== undefined,
+      logFile: detachedLogFile(io.env),
       confirmTakeover:
-        io.canPrompt && !detachedChild && !flags.json ? (url) => promptConfirm(io, `The profiles sandbox and sandbox-live point at the sandbox still running at ${url}. Point them at this one instead?`) : undefined,
+        io.canPrompt && !child && !flags.json ? (url) => promptConfirm(io, `The profiles sandbox and sandbox-live point at the sandbox still running at ${url}. Point them at this one instead?`) : undefined,
     })
     if (started.staleRun) this.note(paintErr('dim', `Cleaned the pid file of a sandbox that had died (pid ${started.staleRun.pid}, started ${started.staleRun.startedAt}).`))
     const { sandbox } = started
@@ -117,33 +111,22 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
       sandbox: { baseUrl: sandbox.baseUrl, testKey: sandbox.testKey, liveKey: sandbox.liveKey, webhookSecret: sandbox.webhookSecret, panelUrl: sandbox.panelUrl, webhookFaults: sandbox.webhookFaults },
       dataDir: started.dataDir,
       profiles: started.profiles,
-      ...(detachedChild && started.logFile ? { log: started.logFile } : {}),
+      ...(child && started.logFile ? { log: started.logFile } : {}),
     }
-    if (detachedChild) {
-      process.send!({ ready } satisfies DetachedMessage, () => process.disconnect())
-    } else {
+    if (child) child.sendReady(ready)
+    else {
       this.printReady(ready, { speed, chaos }, true)
       this.noteKeptProfiles(ready)
     }
-    const signal = await untilStopSignal({ hangup: !detachedChild })
+    const signal = await untilStopSignal({ hangup: !child })
     this.note(paintErr('dim', `${signal}: stopping the sandbox (finishing deliveries in flight)…`))
     await started.stop()
     this.note(paintErr('dim', 'Sandbox stopped.'))
   }
 
-  /**
-   * Started by `--detach` and not ready yet: the error goes to the parent over IPC too (message,
-   * code, hint, exit code), which shows it as the foreground would, whatever this log's format.
-   */
+  /** Started by `--detach` and not ready yet: the parent ends with this error too (sandbox-detach.ts). */
   protected override async catch(err: Error & { oclif?: { exit?: number }; exitCode?: number }): Promise<never> {
-    const env = (this.io ?? getIO()).env
-    if (env[DETACHED_ENV] !== undefined && typeof process.send === 'function' && process.connected && !(err instanceof Errors.ExitError)) {
-      const e = err instanceof CliError ? err : environmentError(err)
-      if (e) {
-        const error = { message: e.message, code: e.code, exitCode: e.exitCode, ...(e.hint ? { hint: e.hint } : {}), ...(e.details ? { details: e.details } : {}) }
-        await new Promise<void>((resolve) => process.send!({ error } satisfies DetachedMessage, () => resolve()))
-      }
-    }
+    if (!(err instanceof Errors.ExitError)) await sendDetachedError((this.io ?? getIO()).env, err)
     return super.catch(err)
   }
 
@@ -166,7 +149,7 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
       io.out(readyBanner(ready, opts, painter(io.color)))
       if (foreground && io.isStderrTTY) io.err(nextSteps(ready, painter(io.colorErr)))
     } else {
-      io.out(`baseUrl\t${sandbox.baseUrl}\ntestKey\t${sandbox.testKey}\nliveKey\t${sandbox.liveKey}\nwebhookSecret\t${sandbox.webhookSecret}\n`)
+      io.out(readyLines(ready))
     }
   }
 }

@@ -3,7 +3,7 @@ import { inMemoryHint, sandboxTarget, sandboxTargetFlags } from '../../lib/comma
 import { EXIT } from '../../lib/errors.js'
 import { formatLocalTime, relativeTime } from '../../lib/domain/time.js'
 import { painter } from '../../lib/output/color.js'
-import { memoryRunDirs, provenRunStates, type RunInfo, staleWords } from '../../lib/services/sandbox-runfile.js'
+import { memoryRunDirs, provenRunStates, type RunInfo, staleWords } from '../../lib/sandbox-client/runfile.js'
 import type { IO } from '../../lib/output/io.js'
 
 type RunningSandbox = { running: true; pid: number; baseUrl: string | null; dataDir: string | null; startedAt: string; version: string; detached: boolean; log: string | null }
@@ -92,7 +92,7 @@ export default class SandboxStatus extends BaseCommand<typeof SandboxStatus, San
     const rows: Array<[string, string]> = [
       ['Base URL', paint('bold', info.baseUrl || 'starting…')],
       ['Data', info.dataDir ?? paint('yellow', 'in memory')],
-      ['Since', `${formatLocalTime(info.startedAt)} (${relativeTime(new Date(info.startedAt), new Date(), { happened: true })})`],
+      ['Since', `${formatLocalTime(info.startedAt)} (${relativeTime(new Date(info.startedAt), this.now(), { happened: true })})`],
       ['Process', `pid ${info.pid}${info.detached ? ', in the background' : ', in a terminal'}`],
       ['Version', info.version],
     ]

@@ -3,7 +3,7 @@ import { BaseCommand } from '../../lib/command-kit/base.js'
 import { inMemoryHint, sandboxTarget, sandboxTargetFlags } from '../../lib/command-kit/sandbox-target.js'
 import { timeoutFlagMs } from '../../lib/command-kit/timeout.js'
 import { CliError, EXIT } from '../../lib/errors.js'
-import { memoryRunDirs, provenRunState, provenRunStates, type RunInfo, staleWords, stopRunning } from '../../lib/services/sandbox-runfile.js'
+import { memoryRunDirs, provenRunState, provenRunStates, type RunInfo, staleWords, stopRunning } from '../../lib/sandbox-client/runfile.js'
 
 /** What happened, and the line that says so on stderr. With --all: every sandbox stopped (none: stopped false). */
 type StopResult = ({ stopped: false; running: false } | { stopped: true; pid: number; baseUrl: string } | { stopped: boolean; sandboxes: Array<{ pid: number; baseUrl: string }> }) & { note: string }

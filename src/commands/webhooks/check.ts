@@ -48,7 +48,7 @@ export default class WebhooksCheck extends BaseCommand<typeof WebhooksCheck, Che
       })
     }
     const { runWebhookCheck } = await import('../../lib/services/check-webhook.js')
-    const { createReportPrinter } = await import('../../lib/webhooks/check/render.js')
+    const { createReportPrinter } = await import('../../lib/webhooks/check/check-view.js')
     // Rows are shown as they run (a slow handler takes seconds per row); the summary comes with the result.
     const printer = this.flags.json ? undefined : createReportPrinter(this.io)
     this.summary = printer?.end

@@ -6,7 +6,7 @@ import { CSV_CELLS_HELP } from '../../lib/command-kit/csv-flags.js'
 import { listFlags } from '../../lib/command-kit/list-flags.js'
 import { pages } from '../../lib/output/list-printer.js'
 import { eventLogPages } from '../../lib/webhooks/event-log-pages.js'
-import { type LoggedDelivery, EventStore } from '../../lib/webhooks/event-store.js'
+import type { LoggedDelivery } from '../../lib/webhooks/event-store.js'
 import { deliveryJson, eventLogListView } from '../../lib/webhooks/events-view.js'
 import type { IO } from '../../lib/output/io.js'
 
@@ -56,9 +56,9 @@ export default class WebhooksEvents extends BaseCommand<typeof WebhooksEvents, E
     this.listOutput()
     const check = new FlagReader('See `svc webhooks events --help`.')
     // The log's times are this machine's clock (the listener stamps them).
-    const since = check.date('since', this.flags.since, { timeZone: machineTimeZone(), now: new Date(), zoneField: false })
+    const since = check.date('since', this.flags.since, { timeZone: machineTimeZone(), now: this.now(), zoneField: false })
     check.done()
-    const store = await EventStore.open({ env: this.io.env })
+    const store = await this.factory.openEventStore()
     try {
       const filter = { type: this.flags.type, eventId: this.flags['event-id'], outcome: this.flags.state, since: since?.toISOString() }
       const pageList = eventLogPages(store, filter, this.flags.all ? Number.POSITIVE_INFINITY : this.flags.limit)

@@ -3,7 +3,6 @@ import { BaseCommand } from '../../lib/command-kit/base.js'
 import { EXIT } from '../../lib/errors.js'
 import { resolveWebhookSecrets, SECRET_FLAG_WARNING } from '../../lib/config/resolve.js'
 import { safeText } from '../../lib/output/safe-text.js'
-import { EventStore } from '../../lib/webhooks/event-store.js'
 import { Forwarder, parseForwardHeaders, parseForwardUrl } from '../../lib/webhooks/forward.js'
 import { replayEvent } from '../../lib/webhooks/replay.js'
 import type { IO } from '../../lib/output/io.js'
@@ -56,7 +55,7 @@ export default class WebhooksReplay extends BaseCommand<typeof WebhooksReplay, R
     const forward = this.flags.forward ? parseForwardUrl(this.flags.forward) : undefined
     const headers = parseForwardHeaders(this.flags.header)
     const secrets = await resolveWebhookSecrets({ secret: this.flags.secret, profile: this.flags.profile }, this.io.env)
-    const store = await EventStore.open({ env: this.io.env })
+    const store = await this.factory.openEventStore()
     try {
       const r = await replayEvent({ store, eventId: this.args.eventId, forward, forwarder: new Forwarder({ headers }), secrets })
       if (!r.resigned) this.warnUser('No known secret signed the original delivery: sent with its original signature and timestamp, which the app may reject as stale.')

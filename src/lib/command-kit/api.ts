@@ -5,7 +5,7 @@
 import { type Command, Flags, type Interfaces } from '@oclif/core'
 import type { ApiClient } from '../api/types.js'
 import { BaseCommand } from './base.js'
-import { type Credentials, resolveCredentials } from '../config/resolve.js'
+import type { Credentials } from '../config/resolve.js'
 import { redact } from '../config/mask.js'
 import { timeoutFlagMs } from './timeout.js'
 import { isLoopbackHost } from '../net/loopback.js'
@@ -47,7 +47,7 @@ export abstract class ApiCommand<T extends typeof Command, R = void> extends Bas
       if (flags['api-key']) {
         this.warnUser('--api-key is visible to other processes on this machine. Prefer SVC_API_KEY, or store it with `svc login --with-key-stdin`.')
       }
-      this.creds = await resolveCredentials({ 'api-key': flags['api-key'], 'base-url': flags['base-url'], profile: flags.profile }, this.io.env)
+      this.creds = await this.factory.resolveCredentials({ 'api-key': flags['api-key'], 'base-url': flags['base-url'], profile: flags.profile })
       if (this.creds.envOverride) this.warnUser(this.creds.envOverride)
     }
     return this.creds

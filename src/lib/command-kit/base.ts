@@ -2,17 +2,17 @@
  * The base of every command: parses the shared flags, sets up IO, and holds the one `catch`
  * that maps typed errors to stderr output and the exit codes of CLI.md.
  */
-import { Command, Errors, Flags, type Interfaces } from '@oclif/core'
+import { Command, Config, Errors, Flags, type Interfaces } from '@oclif/core'
 import { onConfigWarning } from '../config/store.js'
 import { CliError, environmentError, EXIT, type ExitCode } from '../errors.js'
 import { redact } from '../config/mask.js'
 import { painter } from '../output/color.js'
-import { createIO, getIO, type IO, setIO } from '../output/io.js'
+import { createIO, getIO, type IO } from '../output/io.js'
 import { type ListOutput, type ListSource, type ListView, printList } from '../output/list-printer.js'
 import { type ListFlagValues, listOutput } from './list-flags.js'
 import { safeText } from '../output/safe-text.js'
 import { type CommandContext, describeParseError } from './parse-error.js'
-import { type CommandFactory, commandFactory } from './factory.js'
+import { type CommandFactory, systemFactory } from './factory.js'
 
 /**
  * `-q`, `--quiet`: only the id(s) the command printed, one per line, for `$(…)` and pipes. Every
@@ -44,7 +44,7 @@ export abstract class BaseCommand<T extends typeof Command, R = void> extends Co
   protected flags!: BaseFlags<T>
   protected args!: BaseArgs<T>
   protected io!: IO
-  /** The clock and the clients' makers (tests hand in their own: command-kit/factory.ts). */
+  /** The terminal, the clock and the clients' makers of this run (tests hand in their own: `runWith`). */
   protected factory!: CommandFactory
   /** Set by `failAfterOutput`: reported once the result is printed. */
   private failure?: Error | ExitCode
@@ -67,6 +67,20 @@ export abstract class BaseCommand<T extends typeof Command, R = void> extends Co
     this.failure = failure
   }
 
+  /**
+   * Runs the command as `run` does, with the parts of its factory a caller hands in (a test's
+   * terminal, clock, clients) for this one run: no global to override and reset.
+   */
+  static async runWith(this: unknown, argv: string[], root: string, parts: Partial<CommandFactory>): Promise<unknown> {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass being run, not BaseCommand
+    const ctor = this as (new (argv: string[], config: Config) => BaseCommand<typeof Command, unknown>) & { name: string; id?: string }
+    const cmd = new ctor(argv, await Config.load(root))
+    // As oclif's static `run` does for a class run outside its manifest.
+    if (!cmd.id) cmd.id = cmd.ctor.id = ctor.name.toLowerCase()
+    cmd.factory = systemFactory(parts)
+    return cmd._run()
+  }
+
   public override async _run<U>(): Promise<U> {
     const result = (await super._run()) as R
     if (result !== undefined) await this.present(result)
@@ -87,8 +101,8 @@ export abstract class BaseCommand<T extends typeof Command, R = void> extends Co
 
   public override async init(): Promise<void> {
     await super.init()
-    this.io = getIO()
-    this.factory = commandFactory()
+    this.factory ??= systemFactory()
+    this.io = this.factory.io
     const { args, flags } = await this.parse({
       flags: this.ctor.flags,
       baseFlags: (super.ctor as typeof BaseCommand).baseFlags,
@@ -100,7 +114,7 @@ export abstract class BaseCommand<T extends typeof Command, R = void> extends Co
     onConfigWarning((text) => this.warnUser(text))
     if (this.flags['no-color']) {
       this.io = createIO({ ...this.io, noColor: true })
-      setIO(this.io)
+      this.factory = { ...this.factory, io: this.io }
     }
   }
 
@@ -134,6 +148,11 @@ export abstract class BaseCommand<T extends typeof Command, R = void> extends Co
    */
   protected printList<I>(source: ListSource<I>, view: ListView<I>): Promise<number> {
     return printList(this.io, source, view, this.listOutput())
+  }
+
+  /** Now, on this run's clock (a test's fake one): commands never read the machine's clock themselves. */
+  protected now(): Date {
+    return new Date(this.factory.clock.now())
   }
 
   /** A note for humans on stderr (never on stdout, so pipes stay clean). */

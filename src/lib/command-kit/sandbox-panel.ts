@@ -6,7 +6,7 @@
  */
 import { type Command, Flags } from '@oclif/core'
 import { ApiCommand } from './api.js'
-import { type Credentials, resolveCredentials } from '../config/resolve.js'
+import type { Credentials } from '../config/resolve.js'
 import { SANDBOX_PROFILE } from '../config/profiles.js'
 import { ProfileStore } from '../config/store.js'
 import { CliError, EXIT } from '../errors.js'
@@ -42,7 +42,7 @@ export abstract class PanelCommand<T extends typeof Command, R = void> extends A
         })
       }
     }
-    this.panelCreds = await resolveCredentials({ 'api-key': flags['api-key'], 'base-url': flags['base-url'], profile, profileNotFromFlag: !flags.profile }, env)
+    this.panelCreds = await this.factory.resolveCredentials({ 'api-key': flags['api-key'], 'base-url': flags['base-url'], profile, profileNotFromFlag: !flags.profile })
     if (this.panelCreds.envOverride) this.warnUser(this.panelCreds.envOverride)
     return this.panelCreds
   }

@@ -3,7 +3,7 @@
  * `--data DIR`, `--in-memory`, or the default data dir, as `svc sandbox start` took them.
  */
 import { Flags } from '@oclif/core'
-import { memoryRunDirs, panelProbe, runDir, runState, sandboxDataDir } from '../services/sandbox-runfile.js'
+import { memoryRunDirs, panelProbe, runDir, runState, sandboxDataDir } from '../sandbox-client/runfile.js'
 
 export const sandboxTargetFlags = {
   data: Flags.string({ description: 'The data directory the sandbox was started with (default: <config dir>/sandbox).', helpValue: 'DIR', exclusive: ['in-memory'] }),

@@ -88,7 +88,7 @@ export async function probeSandbox(baseUrl: string, opts: { timeoutMs?: number; 
   try {
     const body = JSON.parse(res.text) as { sandbox?: unknown; instance?: unknown }
     if (body === null || typeof body !== 'object' || body.sandbox !== true) return { kind: 'other' }
-    // `instance`: the nonce of that sandbox's start (sandbox-runfile proves a run file's owner with it).
+    // `instance`: the nonce of that sandbox's start (runfile.ts proves a run file's owner with it).
     return typeof body.instance === 'string' ? { kind: 'sandbox', instance: body.instance } : { kind: 'sandbox' }
   } catch {
     return { kind: 'other' }

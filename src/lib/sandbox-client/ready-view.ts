@@ -26,6 +26,35 @@ export function keptProfilesNote(started: ReadyView): string | undefined {
   )
 }
 
+/** The piped ready output (stdout): one `name<TAB>value` line each, for `cut` and `read`. */
+export function readyLines(started: ReadyView): string {
+  const { sandbox } = started
+  return `baseUrl\t${sandbox.baseUrl}\ntestKey\t${sandbox.testKey}\nliveKey\t${sandbox.liveKey}\nwebhookSecret\t${sandbox.webhookSecret}\n`
+}
+
+/** A sandbox `--detach` left running in the background, as its parent reports it (services/sandbox-detach.ts's DetachedSandbox). */
+export interface DetachedView extends ReadyView {
+  pid: number
+  log: string
+  stopCommand: string
+  stopAllCommand?: string
+}
+
+/**
+ * The parent's notes after `--detach` (stderr, with --json too: stdout stays the one JSON line,
+ * and a script may want the pid): the webhook faults seed it drew, if the user gave none (the
+ * foreground logs it; detached, that log is a file, and without it the run cannot be replayed),
+ * then where it runs and how to stop it.
+ */
+export function detachedNotes(started: DetachedView, seedGiven: boolean): string[] {
+  const notes: string[] = []
+  const faults = started.sandbox.webhookFaults
+  if (faults && !seedGiven) notes.push(`Webhook faults seed ${faults.seed} (drawn at random): add --seed ${faults.seed} to replay the same faults.`)
+  const orAll = started.stopAllCommand ? ` (or every in-memory one: \`${started.stopAllCommand}\`)` : ''
+  notes.push(`Running in the background (pid ${started.pid}); log: ${started.log}. Stop it with \`${started.stopCommand}\`${orAll}.`)
+  return notes
+}
+
 /** The ready banner for a terminal (stdout): where it listens and the credentials to use. */
 export function readyBanner(started: ReadyView, opts: { speed?: number; chaos?: number }, paint: Paint): string {
   const { sandbox, dataDir, profiles } = started

@@ -15,10 +15,10 @@ import { type Durability, EventStore } from '../webhooks/event-store.js'
 import { defaultTarget, Forwarder, type ForwardTarget, targetName } from '../webhooks/forward.js'
 import { type ListenerDelivery, WebhookListener } from '../webhooks/listener.js'
 import { deliveryLine } from '../webhooks/ndjson.js'
-import { type RegisterDeps, type Registration, registerListener, registrationNotes, registrationSummary, restoreWebhookUrls } from './listener-webhook-url.js'
+import { type RegisterDeps, type Registration, registerListener, registrationNotes, registrationSummary, restoreWebhookUrls } from '../webhooks/listener-webhook-url.js'
 import { replayEvent } from '../webhooks/replay.js'
 import { type RelayEnd, RelaySource, type RelayStatus, type Timers } from '../webhooks/relay-source.js'
-import { shutdownSignal } from './shutdown.js'
+import { shutdownSignal } from '../input/shutdown.js'
 
 export type { Durability }
 

@@ -4,7 +4,8 @@
  * sandbox.log beside its database. The child sends its ready output over an IPC channel once it
  * serves; the parent prints it and returns. If the child fails first, it sends its error the same
  * way (message, code, hint, exit code), which becomes the parent's; a child that dies without one
- * leaves its error lines in the log, read from there.
+ * leaves its error lines in the log, read from there. Both ends of that hand-off live here: the
+ * parent's (`startDetached`) and the child's (`detachedChild`, `sendDetachedError`).
  */
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -12,9 +13,9 @@ import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from '
 import { basename, join } from 'node:path'
 import { packageRoot } from '../config/package.js'
 import type { ErrorDetail } from '../contract/schemas.js'
-import { CliError, EXIT, type ExitCode } from '../errors.js'
+import { CliError, environmentError, EXIT, type ExitCode } from '../errors.js'
 import type { SandboxReady } from './sandbox-start.js'
-import { LOG_FILE, PENDING_LOG_PREFIX, alreadyRunning, panelProbe, readRunFile, runDir, runState } from './sandbox-runfile.js'
+import { LOG_FILE, PENDING_LOG_PREFIX, alreadyRunning, panelProbe, readRunFile, runDir, runState } from '../sandbox-client/runfile.js'
 
 /** Set in the child's environment: the path of its log file. */
 export const DETACHED_ENV = 'SVC_SANDBOX_DETACHED'
@@ -38,6 +39,39 @@ export interface DetachedSandbox extends SandboxReady {
   stopCommand: string
   /** Also stops this one, with the others of its kind (an extra in-memory sandbox). */
   stopAllCommand?: string
+}
+
+/** The child's end of the hand-off, in a process `startDetached` started (else undefined). */
+export interface DetachedChild {
+  /** Hands the ready output to the parent, which prints it, and lets the parent go. */
+  sendReady(ready: SandboxReady): void
+}
+
+/**
+ * This process's end of the hand-off if `--detach` started it: it then outlives the terminal the
+ * parent ran in (a hang-up no longer stops it; SIGTERM and SIGINT still do).
+ */
+export function detachedChild(env: NodeJS.ProcessEnv): DetachedChild | undefined {
+  if (env[DETACHED_ENV] === undefined || typeof process.send !== 'function') return undefined
+  process.on('SIGHUP', () => {})
+  return { sendReady: (ready) => void process.send!({ ready } satisfies DetachedMessage, () => process.disconnect()) }
+}
+
+/** The log file a detached child writes to (its environment names it). */
+export function detachedLogFile(env: NodeJS.ProcessEnv): string | undefined {
+  return env[DETACHED_ENV] || undefined
+}
+
+/**
+ * Started by `--detach` and not ready yet: the error goes to the parent over IPC too (message,
+ * code, hint, exit code), which shows it as the foreground would, whatever this log's format.
+ */
+export async function sendDetachedError(env: NodeJS.ProcessEnv, err: Error): Promise<void> {
+  if (env[DETACHED_ENV] === undefined || typeof process.send !== 'function' || !process.connected) return
+  const e = err instanceof CliError ? err : environmentError(err)
+  if (!e) return
+  const error: DetachedError = { message: e.message, code: e.code, exitCode: e.exitCode, ...(e.hint ? { hint: e.hint } : {}), ...(e.details ? { details: e.details } : {}) }
+  await new Promise<void>((resolve) => process.send!({ error } satisfies DetachedMessage, () => resolve()))
 }
 
 /** Forks `svc sandbox start` as a background child, which runs `runSandboxStart` (sandbox-start.ts) there. */

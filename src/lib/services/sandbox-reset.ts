@@ -4,7 +4,7 @@
  */
 import { UsageError } from '../errors.js'
 import { hasSandboxData } from '../sandbox/store/files.js'
-import type { RunState } from './sandbox-runfile.js'
+import type { RunState } from '../sandbox-client/runfile.js'
 
 export interface SandboxResetOptions {
   /** The data dir named (--data, or the default), or an in-memory sandbox. */

@@ -11,7 +11,7 @@ import { CliError, UsageError } from '../errors.js'
 import type { RunningSandbox } from '../sandbox/types.js'
 import { SANDBOX_LIVE_PROFILE, SANDBOX_PROFILE } from '../config/profiles.js'
 import { packageVersion } from '../config/package.js'
-import { LOG_FILE, PENDING_LOG_PREFIX, type RunClaim, type RunInfo, claimRunFile, extraMemoryRunDir, panelProbe, runDir, sandboxDataDir } from './sandbox-runfile.js'
+import { LOG_FILE, PENDING_LOG_PREFIX, type RunClaim, type RunInfo, claimRunFile, extraMemoryRunDir, panelProbe, runDir, sandboxDataDir } from '../sandbox-client/runfile.js'
 import { parseWebhookFaults, type WebhookFaultRates, WebhookFaultsError } from '../sandbox/faults/spec.js'
 
 export interface LocalSandboxOptions {

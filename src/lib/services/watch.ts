@@ -8,7 +8,7 @@ import { ApiError } from '../errors.js'
 import type { IO } from '../output/io.js'
 import { ChargeWatcher, type WatchChange } from '../tui/view-models/charge-watcher.js'
 import { loadView } from '../tui/mount/load-view.js'
-import { shutdownSignal } from './shutdown.js'
+import { shutdownSignal } from '../input/shutdown.js'
 import type { Environment } from '../contract/schemas.js'
 
 export interface WatchRunOptions {

@@ -1,13 +1,12 @@
 import nock from 'nock'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import ChargesCancel from '../../../src/commands/charges/cancel.js'
-import { runCommand } from '../../helpers/run-command.js'
+import { commandRunner } from '../../helpers/run-command.js'
 import { instantRetries } from '../../helpers/instant-retries.js'
-import { overrideCommandFactory } from '../../../src/lib/command-kit/factory.js'
 import { ANSI, BASE_URL, chargeN, errorBody, idOf, testEnv, trackUnmatched } from '../../helpers/charges.js'
 
 const sleeps: number[] = []
-beforeEach(() => overrideCommandFactory(instantRetries(sleeps)))
+const runCommand = commandRunner(instantRetries(sleeps))
 
 const canceled = (n: number) => chargeN(n, { status: 'canceled' })
 

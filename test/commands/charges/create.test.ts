@@ -1,14 +1,13 @@
 import nock from 'nock'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import ChargesCreate from '../../../src/commands/charges/create.js'
 import { stripAnsi } from '../../../src/lib/output/color.js'
-import { runCommand } from '../../helpers/run-command.js'
+import { commandRunner } from '../../helpers/run-command.js'
 import { instantRetries } from '../../helpers/instant-retries.js'
-import { overrideCommandFactory } from '../../../src/lib/command-kit/factory.js'
 import { ANSI, BASE_URL, charge, errorBody, fakeWaitClock, liveEnv, testEnv, trackUnmatched } from '../../helpers/charges.js'
 
 const sleeps: number[] = []
-beforeEach(() => overrideCommandFactory(instantRetries(sleeps)))
+const runCommand = commandRunner(instantRetries(sleeps))
 
 const CPF = '529.982.247-25'
 
@@ -245,7 +244,7 @@ describe('svc charges create --wait', () => {
       .reply(200, charge({ status: 'paid_pending_settlement' }))
       .get('/v1/charges/65a1f0c2b3d4e5f60718293a')
       .reply(200, charge({ status: 'settled' }))
-    const r = await runCommand(ChargesCreate, ['--amount', '1500', '--payer-tax-number', CPF, '--wait', 'settled'], { env: testEnv, tty: true })
+    const r = await runCommand(ChargesCreate, ['--amount', '1500', '--payer-tax-number', CPF, '--wait', 'settled'], { factory: clock.factory, env: testEnv, tty: true })
     expect(r.exitCode).toBe(0)
     expect(clock.sleeps).toEqual([1000, 1000, 1000])
     expect(r.stderr).toContain('Waiting for')
@@ -254,26 +253,26 @@ describe('svc charges create --wait', () => {
   })
 
   it('piped --json --wait prints the final charge; no spinner text anywhere on stdout', async () => {
-    fakeWaitClock()
+    const clock = fakeWaitClock()
     nock(BASE_URL)
       .post('/v1/charges')
       .reply(201, charge())
       .get('/v1/charges/65a1f0c2b3d4e5f60718293a')
       .reply(200, charge({ status: 'paid_pending_settlement' }))
-    const r = await runCommand(ChargesCreate, ['--amount', '1500', '--payer-tax-number', CPF, '--wait', 'paid_pending_settlement', '--json'], { env: testEnv })
+    const r = await runCommand(ChargesCreate, ['--amount', '1500', '--payer-tax-number', CPF, '--wait', 'paid_pending_settlement', '--json'], { factory: clock.factory, env: testEnv })
     expect(r.exitCode).toBe(0)
     expect(JSON.parse(r.stdout).status).toBe('paid_pending_settlement')
     expect(r.stderr).toBe('')
   })
 
   it('exits 8 when the charge ends in another state (expired while waiting for settled)', async () => {
-    fakeWaitClock()
+    const clock = fakeWaitClock()
     nock(BASE_URL)
       .post('/v1/charges')
       .reply(201, charge())
       .get('/v1/charges/65a1f0c2b3d4e5f60718293a')
       .reply(200, charge({ status: 'expired' }))
-    const r = await runCommand(ChargesCreate, ['--amount', '1500', '--payer-tax-number', CPF, '--wait', 'settled'], { env: testEnv })
+    const r = await runCommand(ChargesCreate, ['--amount', '1500', '--payer-tax-number', CPF, '--wait', 'settled'], { factory: clock.factory, env: testEnv })
     expect(r.exitCode).toBe(8)
     expect(r.stdout).toBe('65a1f0c2b3d4e5f60718293a\n')
     expect(r.stderr).toContain('expired')
@@ -283,7 +282,7 @@ describe('svc charges create --wait', () => {
   it('exits 8 when --wait-timeout passes (injected clock: no real sleeping)', async () => {
     const clock = fakeWaitClock()
     nock(BASE_URL).post('/v1/charges').reply(201, charge()).get('/v1/charges/65a1f0c2b3d4e5f60718293a').times(5).reply(200, charge())
-    const r = await runCommand(ChargesCreate, ['--amount', '1500', '--payer-tax-number', CPF, '--wait', 'settled', '--wait-timeout', '5s'], { env: testEnv })
+    const r = await runCommand(ChargesCreate, ['--amount', '1500', '--payer-tax-number', CPF, '--wait', 'settled', '--wait-timeout', '5s'], { factory: clock.factory, env: testEnv })
     expect(r.exitCode).toBe(8)
     expect(clock.sleeps.reduce((a, b) => a + b, 0)).toBe(5000)
     expect(r.stderr).toContain('Timed out after 5s')

@@ -1,13 +1,12 @@
 import nock from 'nock'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import ChargesGet from '../../../src/commands/charges/get.js'
-import { runCommand } from '../../helpers/run-command.js'
+import { commandRunner } from '../../helpers/run-command.js'
 import { instantRetries } from '../../helpers/instant-retries.js'
-import { overrideCommandFactory } from '../../../src/lib/command-kit/factory.js'
 import { ANSI, BASE_URL, charge, errorBody, fakeWaitClock, testEnv, trackUnmatched } from '../../helpers/charges.js'
 
 const sleeps: number[] = []
-beforeEach(() => overrideCommandFactory(instantRetries(sleeps)))
+const runCommand = commandRunner(instantRetries(sleeps))
 
 const ID = '65a1f0c2b3d4e5f60718293a'
 const settled = charge({
@@ -80,7 +79,7 @@ describe('svc charges get --wait', () => {
       .reply(200, charge({ status: 'paid_pending_settlement' }))
       .get(`/v1/charges/${ID}`)
       .reply(200, settled)
-    const r = await runCommand(ChargesGet, [ID, '--wait', 'settled', '--json'], { env: testEnv })
+    const r = await runCommand(ChargesGet, [ID, '--wait', 'settled', '--json'], { factory: clock.factory, env: testEnv })
     expect(r.exitCode).toBe(0)
     expect(JSON.parse(r.stdout).status).toBe('settled')
     expect(clock.sleeps).toEqual([1000])
@@ -91,7 +90,7 @@ describe('svc charges get --wait', () => {
     nock(BASE_URL)
       .get(`/v1/charges/${ID}`)
       .reply(200, charge({ status: 'refunded' }))
-    const r = await runCommand(ChargesGet, [ID, '--wait', 'settled'], { env: testEnv })
+    const r = await runCommand(ChargesGet, [ID, '--wait', 'settled'], { factory: clock.factory, env: testEnv })
     expect(r.exitCode).toBe(8)
     expect(clock.sleeps).toEqual([])
     expect(r.stdout).toContain('status\trefunded')
@@ -99,25 +98,25 @@ describe('svc charges get --wait', () => {
   })
 
   it('keeps waiting on a canceled charge (a late payment prevails) until the timeout, then exits 8', async () => {
-    fakeWaitClock()
+    const clock = fakeWaitClock()
     nock(BASE_URL)
       .get(`/v1/charges/${ID}`)
       .times(4)
       .reply(200, charge({ status: 'canceled' }))
-    const r = await runCommand(ChargesGet, [ID, '--wait', 'settled', '--wait-timeout', '3s', '--json'], { env: testEnv })
+    const r = await runCommand(ChargesGet, [ID, '--wait', 'settled', '--wait-timeout', '3s', '--json'], { factory: clock.factory, env: testEnv })
     expect(r.exitCode).toBe(8)
     expect(JSON.parse(r.stdout).status).toBe('canceled')
     expect(JSON.parse(r.stderr)).toMatchObject({ error: { code: 'wait_failed' } })
   })
 
   it('on a terminal the spinner stays on stderr', async () => {
-    fakeWaitClock()
+    const clock = fakeWaitClock()
     nock(BASE_URL)
       .get(`/v1/charges/${ID}`)
       .reply(200, charge())
       .get(`/v1/charges/${ID}`)
       .reply(200, charge({ status: 'expired' }))
-    const r = await runCommand(ChargesGet, [ID, '--wait', 'paid_pending_settlement'], { env: testEnv, tty: true })
+    const r = await runCommand(ChargesGet, [ID, '--wait', 'paid_pending_settlement'], { factory: clock.factory, env: testEnv, tty: true })
     expect(r.exitCode).toBe(8)
     expect(r.stderr).toContain('Waiting for')
     expect(r.stdout).not.toContain('Waiting for')

@@ -3,17 +3,16 @@
  * of the local clock, and they must read "3 min ago", not "in 2 h".
  */
 import nock from 'nock'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import ChargesGet from '../../../src/commands/charges/get.js'
 import ChargesList from '../../../src/commands/charges/list.js'
 import { stripAnsi } from '../../../src/lib/output/color.js'
-import { runCommand } from '../../helpers/run-command.js'
+import { commandRunner } from '../../helpers/run-command.js'
 import { instantRetries } from '../../helpers/instant-retries.js'
-import { overrideCommandFactory } from '../../../src/lib/command-kit/factory.js'
 import { BASE_URL, charge, testEnv } from '../../helpers/charges.js'
 
 const sleeps: number[] = []
-beforeEach(() => overrideCommandFactory(instantRetries(sleeps)))
+const runCommand = commandRunner(instantRetries(sleeps))
 
 const ID = '65a1f0c2b3d4e5f60718293a'
 const MIN = 60_000

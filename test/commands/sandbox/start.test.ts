@@ -11,7 +11,6 @@ import SandboxStatus from '../../../src/commands/sandbox/status.js'
 import SandboxStop from '../../../src/commands/sandbox/stop.js'
 import { ProfileStore } from '../../../src/lib/config/store.js'
 import { startSandboxServer } from '../../../src/lib/sandbox/sandbox.js'
-import { setIO } from '../../../src/lib/output/io.js'
 import { detectSandbox } from '../../../src/lib/sandbox-client/panel-client.js'
 import { isLoopbackHost as isLoopback } from '../../../src/lib/net/loopback.js'
 import { ROOT, runCommand } from '../../helpers/run-command.js'
@@ -44,8 +43,7 @@ function start(argv: string[], opts: { tty?: boolean; env?: Record<string, strin
     }
     t.stdout.on('text', onText)
   })
-  setIO(t.io)
-  const done = SandboxStart.run(argv, ROOT).then(
+  const done = SandboxStart.runWith(argv, ROOT, { io: t.io }).then(
     () => 0,
     (e: unknown) => {
       if (e instanceof Errors.ExitError) return e.oclif.exit ?? 1
@@ -68,7 +66,6 @@ function start(argv: string[], opts: { tty?: boolean; env?: Record<string, strin
 }
 
 afterEach(async () => {
-  setIO(undefined)
   for (const s of running.splice(0)) await s.stop().catch(() => {})
 })
 

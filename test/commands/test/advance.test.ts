@@ -1,13 +1,12 @@
 import nock from 'nock'
-import { beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import TestAdvance from '../../../src/commands/test/advance.js'
-import { runCommand } from '../../helpers/run-command.js'
+import { commandRunner } from '../../helpers/run-command.js'
 import { instantRetries } from '../../helpers/instant-retries.js'
-import { overrideCommandFactory } from '../../../src/lib/command-kit/factory.js'
 import { ANSI, BASE_URL, charge, errorBody, liveEnv, testEnv, trackUnmatched } from '../../helpers/charges.js'
 
 const sleeps: number[] = []
-beforeEach(() => overrideCommandFactory(instantRetries(sleeps)))
+const runCommand = commandRunner(instantRetries(sleeps))
 
 const ID = '65a1f0c2b3d4e5f60718293a'
 const paid = charge({ status: 'paid_pending_settlement', settlement: { delayHours: 24, paidAt: '2026-11-20T14:10:00Z', estimatedAt: '2026-11-21T14:10:00Z' } })

@@ -33,6 +33,26 @@ beforeAll(async () => {
 afterAll(() => store.close())
 
 describe('svc webhooks events', () => {
+  it("reads the event log its run's factory opens, not the one the environment names", async () => {
+    const own = await EventStore.open({ path: ':memory:' })
+    const body = Buffer.from(chargeEvent('evt_own', 'charge.settled'))
+    own.record({
+      receivedAt: '2026-11-22T12:00:09.000Z',
+      source: 'service',
+      eventId: 'evt_own',
+      type: 'charge.settled',
+      headers: signedHeaders(body, { id: 'evt_own', type: 'charge.settled' }),
+      body,
+      verification: 'verified',
+      outcome: 'forwarded',
+      answeredStatus: 200,
+    })
+    const r = await runCommand(WebhooksEvents, [], { factory: { openEventStore: async () => own } })
+    expect(r.exitCode).toBe(0)
+    expect(r.stdout).toContain('evt_own')
+    expect(r.stdout).not.toContain('evt_1')
+  })
+
   it('prints tab-separated rows, newest first, when piped', async () => {
     const r = await runCommand(WebhooksEvents, [])
     expect(r.exitCode).toBe(0)

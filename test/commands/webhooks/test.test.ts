@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import nock from 'nock'
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import Account from '../../../src/commands/account.js'
 import SandboxClockAdvance from '../../../src/commands/sandbox/clock/advance.js'
 import SandboxDeliveries from '../../../src/commands/sandbox/deliveries/index.js'
@@ -15,11 +15,10 @@ import type { RunningSandbox } from '../../../src/lib/sandbox/types.js'
 import { startTarget, type Target } from '../../helpers/delivery-target.js'
 import { account, BASE_URL, errorBody, TEST_KEY } from '../../helpers/api-fixtures.js'
 import { instantRetries } from '../../helpers/instant-retries.js'
-import { overrideCommandFactory } from '../../../src/lib/command-kit/factory.js'
-import { runCommand } from '../../helpers/run-command.js'
+import { commandRunner } from '../../helpers/run-command.js'
 
 const sleeps: number[] = []
-beforeEach(() => overrideCommandFactory(instantRetries(sleeps)))
+const runCommand = commandRunner(instantRetries(sleeps))
 
 const env = { SVC_API_KEY: TEST_KEY, SVC_BASE_URL: BASE_URL }
 // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for ANSI escapes

@@ -1,7 +1,7 @@
 /** What `svc sandbox start` shows once the sandbox serves (sandbox-client/ready-view.ts). */
 import { describe, expect, it } from 'vitest'
 import { painter } from '../../../src/lib/output/color.js'
-import { keptProfilesNote, nextSteps, readyBanner } from '../../../src/lib/sandbox-client/ready-view.js'
+import { detachedNotes, keptProfilesNote, nextSteps, readyBanner, readyLines } from '../../../src/lib/sandbox-client/ready-view.js'
 
 const sandbox = {
   baseUrl: 'http://127.0.0.1:41234',
@@ -46,5 +46,30 @@ describe('the ready banner', () => {
     expect(readyBanner(kept, {}, plain)).toContain('not written: sandbox and sandbox-live point at the sandbox running at http://127.0.0.1:8787')
     expect(keptProfilesNote(kept)).toContain(`export SVC_BASE_URL=${sandbox.baseUrl}`)
     expect(keptProfilesNote({ sandbox, profiles: { written: true, madeDefault: false } })).toBeUndefined()
+  })
+})
+
+describe('the ready output when piped, and the notes after --detach', () => {
+  it('piped: one name<TAB>value line per credential, for cut and read', () => {
+    expect(readyLines({ sandbox, profiles: { written: true, madeDefault: false } })).toBe(
+      `baseUrl\t${sandbox.baseUrl}\ntestKey\t${sandbox.testKey}\nliveKey\t${sandbox.liveKey}\nwebhookSecret\t${sandbox.webhookSecret}\n`,
+    )
+  })
+
+  it('--detach: the pid, the log and how to stop it; the faults seed only when drawn at random, so the run can be replayed', () => {
+    const detached = {
+      sandbox: { ...sandbox, webhookFaults: { description: 'lose=0.1', seed: 42 } },
+      profiles: { written: true, madeDefault: false },
+      pid: 123,
+      log: '/d/sandbox.log',
+      stopCommand: 'svc sandbox stop',
+    }
+    expect(detachedNotes(detached, false)).toEqual([
+      'Webhook faults seed 42 (drawn at random): add --seed 42 to replay the same faults.',
+      'Running in the background (pid 123); log: /d/sandbox.log. Stop it with `svc sandbox stop`.',
+    ])
+    expect(detachedNotes({ ...detached, stopCommand: 'kill 123', stopAllCommand: 'svc sandbox stop --in-memory --all' }, true)).toEqual([
+      'Running in the background (pid 123); log: /d/sandbox.log. Stop it with `kill 123` (or every in-memory one: `svc sandbox stop --in-memory --all`).',
+    ])
   })
 })

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import type { SandboxTarget } from '../../../src/lib/command-kit/sandbox-target.js'
 import { startSandboxServer } from '../../../src/lib/sandbox/sandbox.js'
 import { runSandboxReset, type SandboxResetOptions } from '../../../src/lib/services/sandbox-reset.js'
-import type { RunInfo } from '../../../src/lib/services/sandbox-runfile.js'
+import type { RunInfo } from '../../../src/lib/sandbox-client/runfile.js'
 
 const dirs: string[] = []
 afterEach(() => {

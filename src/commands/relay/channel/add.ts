@@ -36,7 +36,7 @@ export default class RelayChannelAdd extends BaseCommand<typeof RelayChannelAdd,
     const maxBytes = parseMaxBytes(flags['max-bytes'])
     const publicUrl = checkPublicUrl(flags['public-url'] ?? io.env.SVC_RELAY_PUBLIC_URL ?? DEFAULT_RELAY_URL)
     if (flags.secret?.length) this.warnUser('--secret is visible to other processes on this machine (ps, /proc). Prefer SVC_WEBHOOK_SECRET (comma-separated for rotation).')
-    return withRelayStore({ data: flags.data, store: flags.store, env: io.env }, (store) => addRelayChannel(store, { name, secrets, retentionMs, maxBytes, publicUrl, now: new Date() }))
+    return withRelayStore({ data: flags.data, store: flags.store, env: io.env }, (store) => addRelayChannel(store, { name, secrets, retentionMs, maxBytes, publicUrl, now: this.now() }))
   }
 
   protected override render(result: { name: string; url: string }, io: IO): void {

@@ -36,7 +36,7 @@ export default class RelayTokenCreate extends BaseCommand<typeof RelayTokenCreat
     const channel = checkRelayName(flags.channel, 'channel')
     const only = parseOnly(flags.only)
     const match = parseMatch(flags.match)
-    return withRelayStore({ data: flags.data, store: flags.store, env: io.env }, (store) => createRelayToken(store, { name, channel, only, match, now: new Date() }))
+    return withRelayStore({ data: flags.data, store: flags.store, env: io.env }, (store) => createRelayToken(store, { name, channel, only, match, now: this.now() }))
   }
 
   protected override render(result: Created, io: IO): void {

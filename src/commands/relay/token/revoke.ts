@@ -14,7 +14,7 @@ export default class RelayTokenRevoke extends BaseCommand<typeof RelayTokenRevok
   async run(): Promise<{ name: string; revoked: true }> {
     const { flags, args, io } = this
     const name = checkRelayName(args.name, 'name')
-    return withRelayStore({ data: flags.data, store: flags.store, env: io.env }, (store) => revokeRelayToken(store, name, new Date()))
+    return withRelayStore({ data: flags.data, store: flags.store, env: io.env }, (store) => revokeRelayToken(store, name, this.now()))
   }
 
   protected override render(result: { name: string }, io: IO): void {

@@ -4,7 +4,7 @@ import { UsageError } from '../../../lib/errors.js'
 import { painter } from '../../../lib/output/color.js'
 import type { PanelAccountPatch, PanelAccountSettings } from '../../../lib/sandbox-client/panel-client.js'
 import { PanelCommand } from '../../../lib/command-kit/sandbox-panel.js'
-import { settingsLines, settingsView } from '../../../lib/sandbox-client/views.js'
+import { settingsLines, settingsView } from '../../../lib/sandbox-client/panel-view.js'
 import type { IO } from '../../../lib/output/io.js'
 
 const bool = (description: string) => Flags.string({ description, options: ['true', 'false'] })

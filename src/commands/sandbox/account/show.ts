@@ -1,7 +1,7 @@
 import { painter } from '../../../lib/output/color.js'
 import type { PanelAccountSettings } from '../../../lib/sandbox-client/panel-client.js'
 import { PanelCommand } from '../../../lib/command-kit/sandbox-panel.js'
-import { settingsLines, settingsView } from '../../../lib/sandbox-client/views.js'
+import { settingsLines, settingsView } from '../../../lib/sandbox-client/panel-view.js'
 import type { IO } from '../../../lib/output/io.js'
 
 export default class SandboxAccountShow extends PanelCommand<typeof SandboxAccountShow, PanelAccountSettings> {

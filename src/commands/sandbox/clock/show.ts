@@ -1,7 +1,7 @@
 import { formatLocalTime } from '../../../lib/domain/time.js'
 import { painter } from '../../../lib/output/color.js'
 import { PanelCommand } from '../../../lib/command-kit/sandbox-panel.js'
-import { formatIn } from '../../../lib/sandbox-client/views.js'
+import { formatIn } from '../../../lib/sandbox-client/panel-view.js'
 import type { IO } from '../../../lib/output/io.js'
 import type { PanelClock } from '../../../lib/sandbox-client/panel-client.js'
 
@@ -20,7 +20,7 @@ export default class SandboxClockShow extends PanelCommand<typeof SandboxClockSh
 
   async run(): Promise<ClockResult> {
     const clock = await (await this.panel()).getClock()
-    return { now: clock.now, speed: clock.speed, leadMs: Math.round(Date.parse(clock.now) - Date.now()) }
+    return { now: clock.now, speed: clock.speed, leadMs: Math.round(Date.parse(clock.now) - this.factory.clock.now()) }
   }
 
   protected override render(clock: ClockResult, io: IO): void {

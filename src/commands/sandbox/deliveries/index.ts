@@ -8,7 +8,7 @@ import { listFlags } from '../../../lib/command-kit/list-flags.js'
 import { pages } from '../../../lib/output/list-printer.js'
 import { type DeliveryListFilter, noDeliveryError, type PanelDelivery } from '../../../lib/sandbox-client/panel-client.js'
 import { envFlag, PanelCommand } from '../../../lib/command-kit/sandbox-panel.js'
-import { sandboxDeliveriesTable, deliveriesTsv, deliveryDetail, deliveryListView } from '../../../lib/sandbox-client/views.js'
+import { sandboxDeliveriesTable, deliveriesTsv, deliveryDetail, deliveryListView } from '../../../lib/sandbox-client/panel-view.js'
 import type { IO } from '../../../lib/output/io.js'
 
 /** The delivery log, and the sandbox's time when it is shown on a terminal. */
@@ -59,7 +59,7 @@ export default class SandboxDeliveries extends PanelCommand<typeof SandboxDelive
   async run(): Promise<DeliveryLog | undefined> {
     this.listOutput()
     const check = new FlagReader('See `svc sandbox deliveries --help`.')
-    check.date('since', this.flags.since, { timeZone: machineTimeZone(), now: new Date(), zoneField: false })
+    check.date('since', this.flags.since, { timeZone: machineTimeZone(), now: this.now(), zoneField: false })
     check.done()
     const panel = await this.panel()
     const filter: DeliveryListFilter = { env: this.envChoice(), eventId: this.flags['event-id'], limit: this.flags.limit, state: this.flags.state, type: this.flags.type }

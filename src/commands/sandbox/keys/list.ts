@@ -1,6 +1,6 @@
 import { painter } from '../../../lib/output/color.js'
 import { PanelCommand } from '../../../lib/command-kit/sandbox-panel.js'
-import { keysTable, keysTsv } from '../../../lib/sandbox-client/views.js'
+import { keysTable, keysTsv } from '../../../lib/sandbox-client/panel-view.js'
 import type { IO } from '../../../lib/output/io.js'
 import type { PanelKey } from '../../../lib/sandbox-client/panel-client.js'
 

@@ -1,6 +1,6 @@
 import { painter } from '../../../lib/output/color.js'
 import { envFlag, PanelCommand } from '../../../lib/command-kit/sandbox-panel.js'
-import { endpointLines, endpointView } from '../../../lib/sandbox-client/views.js'
+import { endpointLines, endpointView } from '../../../lib/sandbox-client/panel-view.js'
 import type { IO } from '../../../lib/output/io.js'
 import type { NoWebhookEndpoint, PanelWebhookEndpoint } from '../../../lib/sandbox-client/panel-client.js'
 

@@ -12,7 +12,7 @@ import type { Credentials } from '../../../src/lib/config/resolve.js'
 import { detectSandbox, getWebhookUrl, probeSandbox, removeWebhookUrl, setWebhookUrl } from '../../../src/lib/sandbox-client/panel-client.js'
 import { startSandboxServer } from '../../../src/lib/sandbox/sandbox.js'
 import type { RunningSandbox } from '../../../src/lib/sandbox/types.js'
-import { registerListener, registrationNotes, restoreWebhookUrls } from '../../../src/lib/services/listener-webhook-url.js'
+import { registerListener, registrationNotes, restoreWebhookUrls } from '../../../src/lib/webhooks/listener-webhook-url.js'
 
 let sandbox: RunningSandbox
 let creds: Credentials

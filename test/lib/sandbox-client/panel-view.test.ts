@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { painter } from '../../../src/lib/output/color.js'
 import { visibleWidth } from '../../../src/lib/output/table.js'
 import type { PanelDelivery } from '../../../src/lib/sandbox-client/panel-client.js'
-import { sandboxDeliveriesTable, formatSeconds } from '../../../src/lib/sandbox-client/views.js'
+import { sandboxDeliveriesTable, formatSeconds } from '../../../src/lib/sandbox-client/panel-view.js'
 
 const NOW = Date.parse('2026-11-22T12:00:00Z')
 const plain = painter(false)
@@ -64,7 +64,7 @@ describe("outside data (the receiver's answers, event types, URLs, bodies)", () 
   })
 
   it('reaches the terminal as visible escapes, never as control characters', async () => {
-    const { deliveryDetail } = await import('../../../src/lib/sandbox-client/views.js')
+    const { deliveryDetail } = await import('../../../src/lib/sandbox-client/panel-view.js')
     const text = sandboxDeliveriesTable([hostile], NOW, plain, 240) + deliveryDetail(hostile, plain)
     // biome-ignore lint/suspicious/noControlCharactersInRegex: looking for raw control characters
     expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/)
@@ -73,7 +73,7 @@ describe("outside data (the receiver's answers, event types, URLs, bodies)", () 
   })
 
   it('cannot break a piped row: one line, nine fields', async () => {
-    const { deliveriesTsv } = await import('../../../src/lib/sandbox-client/views.js')
+    const { deliveriesTsv } = await import('../../../src/lib/sandbox-client/panel-view.js')
     const out = deliveriesTsv([{ ...hostile, lastStatus: undefined }])
     expect(out.split('\n')).toHaveLength(2)
     expect(out.split('\t')).toHaveLength(9)
@@ -83,7 +83,7 @@ describe("outside data (the receiver's answers, event types, URLs, bodies)", () 
 
 describe('injected webhook faults (--webhook-faults)', () => {
   it('marks a lost event and the attempts that were injected, in the table, the piped rows and the detail', async () => {
-    const { deliveriesTsv, deliveryDetail } = await import('../../../src/lib/sandbox-client/views.js')
+    const { deliveriesTsv, deliveryDetail } = await import('../../../src/lib/sandbox-client/panel-view.js')
     const lost = delivery({ state: 'succeeded', nextRetryAt: undefined, lastError: undefined, injected: ['lose'] })
     const retried = delivery({
       eventId: 'evt_000000000000000000000002',

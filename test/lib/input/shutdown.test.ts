@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { type ShutdownSignal, shutdownSignal, untilStopSignal } from '../../../src/lib/services/shutdown.js'
+import { type ShutdownSignal, shutdownSignal, untilStopSignal } from '../../../src/lib/input/shutdown.js'
 
 // process.emit calls the listeners only: Node's default action (ending the process) does not run.
 const open: ShutdownSignal[] = []
