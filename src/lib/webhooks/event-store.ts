@@ -25,7 +25,8 @@
  * to replay: it goes with the others, so old failures do not crowd recent deliveries out.
  *
  * Pruning runs on the hot path (every 100 records), so there it never reads the whole log: rows
- * are counted by SQLite's count, the oldest to drop are looked for from where the last prune
+ * and delivered marks are running counts, counted again (SQLite's COUNT, a full read) only when
+ * another process has committed here since (PRAGMA data_version), the oldest to drop are looked for from where the last prune
  * stopped (failed forwards kept at the front are not read again), and the bytes are a running
  * total, summed in full only when it says the budget is passed, or when another process (a
  * replay, a second listener) has written here since, at most every SUM_AT_MOST_EVERY records.
@@ -152,7 +153,9 @@ function prepare(db: DatabaseSync) {
         outcome, answered_status, forward_url, forward_status, latency_ms, error, response_snippet, body_size, route)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    markDelivered: db.prepare('INSERT OR REPLACE INTO delivered (event_id, target, delivered_at, seq) VALUES (?, ?, ?, ?)'),
+    // Insert, else move the mark: apart, so that the running count of marks knows whether one was added.
+    markDelivered: db.prepare('INSERT OR IGNORE INTO delivered (event_id, target, delivered_at, seq) VALUES (?, ?, ?, ?)'),
+    remarkDelivered: db.prepare('UPDATE delivered SET delivered_at = ?, seq = ? WHERE event_id = ? AND target = ?'),
     // `+target`: seek by the event id alone and test the (one or two) marks there; an index IN (?, '*') seeks twice through an ephemeral list, 2.4× the time.
     isDelivered: db.prepare("SELECT 1 AS hit FROM delivered WHERE event_id = ? AND +target IN (?, '*') LIMIT 1"),
     isDeliveredAnywhere: db.prepare('SELECT 1 AS hit FROM delivered WHERE event_id = ? LIMIT 1'),
@@ -196,6 +199,14 @@ export class EventStore {
   private recordsSinceSum = 0
   /** PRAGMA data_version at the last full sum. */
   private sumVersion?: number
+  /**
+   * Rows of deliveries and of delivered marks: counted (a full read each) only when first needed or
+   * when another process wrote since, else kept by what this store inserted and deleted.
+   */
+  private rows?: number
+  private marks?: number
+  /** PRAGMA data_version at the last count of rows and marks. */
+  private countVersion?: number
   /**
    * Every row at or before this seq that could go first (PRUNABLE_FIRST) when a prune passed it is
    * pruned: the next prune looks after it. (A failed forward passed over, then delivered, goes
@@ -299,7 +310,13 @@ export class EventStore {
         rec.route ?? null,
       )
       const seq = Number(result.lastInsertRowid)
-      if (rec.outcome === 'forwarded' && rec.eventId) this.st.markDelivered.run(rec.eventId, rec.forwardUrl ?? '*', rec.receivedAt, seq)
+      if (this.rows !== undefined) this.rows++
+      if (rec.outcome === 'forwarded' && rec.eventId) {
+        const target = rec.forwardUrl ?? '*'
+        if (Number(this.st.markDelivered.run(rec.eventId, target, rec.receivedAt, seq).changes) > 0) {
+          if (this.marks !== undefined) this.marks++
+        } else this.st.remarkDelivered.run(rec.receivedAt, seq, rec.eventId, target)
+      }
       this.bytes = (this.bytes ?? this.sumBytes()) + body.length + headers.length
       this.recordsSinceSum++
       if (++this.insertsSincePrune >= 100 || this.bytes > this.maxBytes) this.prune()
@@ -395,6 +412,9 @@ export class EventStore {
   }
 
   private rollback(): void {
+    // The running counts held what the transaction added: counted again when next needed.
+    this.rows = undefined
+    this.marks = undefined
     try {
       if (this.db.isTransaction) this.db.exec('ROLLBACK')
     } catch {
@@ -486,9 +506,9 @@ export class EventStore {
    */
   prune(): void {
     this.insertsSincePrune = 0
-    const marks = Number((this.st.countDelivered.get() as { n: number }).n)
-    if (marks > this.maxDelivered) this.st.pruneDelivered.run(marks - this.maxDelivered)
-    let rows = Number((this.st.countDeliveries.get() as { n: number }).n) - this.maxDeliveries
+    const { marks, rows: total } = this.counts()
+    if (marks > this.maxDelivered) this.marks = marks - Number(this.st.pruneDelivered.run(marks - this.maxDelivered).changes)
+    let rows = total - this.maxDeliveries
     if (rows > 0) {
       const span = this.st.oldestSpanBesidesFailed.get(this.prunedUpTo, rows) as unknown as Span
       if (span.upTo !== null) this.dropSpan(span, () => this.st.pruneBesidesFailedUpTo.run(this.prunedUpTo, span.upTo))
@@ -508,15 +528,30 @@ export class EventStore {
     if (excess > 0) this.dropOldest(this.st.oldest, [], (upTo) => this.st.pruneUpTo.run(upTo), excess)
   }
 
+  /**
+   * The rows of deliveries and of marks: counted when first needed or when another process
+   * committed since the last count (PRAGMA data_version), else the running counts.
+   */
+  private counts(): { rows: number; marks: number } {
+    const version = this.dataVersion()
+    if (this.rows === undefined || this.marks === undefined || version !== this.countVersion) {
+      this.countVersion = version
+      this.rows = Number((this.st.countDeliveries.get() as { n: number }).n)
+      this.marks = Number((this.st.countDelivered.get() as { n: number }).n)
+    }
+    return { rows: this.rows, marks: this.marks }
+  }
+
   /** Deletes a span of rows (the oldest `k`, up to seq `upTo`) and counts what that frees. */
-  private dropSpan(span: Span, drop: () => void): void {
-    drop()
+  private dropSpan(span: Span, drop: () => { changes: number | bigint }): void {
+    const { changes } = drop()
+    if (this.rows !== undefined) this.rows -= Number(changes)
     this.bytes = (this.bytes ?? 0) - Number(span.n)
     this.prunedUpTo = Math.max(this.prunedUpTo, Number(span.upTo))
   }
 
   /** Deletes the oldest rows `rows` lists until at least `excess` bytes are gone; returns the bytes freed. */
-  private dropOldest(rows: ReturnType<typeof prepare>['oldest'], params: number[], drop: (upTo: number) => void, excess: number): number {
+  private dropOldest(rows: ReturnType<typeof prepare>['oldest'], params: number[], drop: (upTo: number) => { changes: number | bigint }, excess: number): number {
     let freed = 0
     let upTo: number | undefined
     for (const row of rows.iterate(...params) as IterableIterator<{ seq: number; n: number }>) {
