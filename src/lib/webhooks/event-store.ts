@@ -35,6 +35,7 @@ import { chmodSync, closeSync, existsSync, fdatasync, mkdirSync, openSync } from
 import { dirname, join } from 'node:path'
 import type { DatabaseSync } from 'node:sqlite'
 import { configDir, configUnwritable } from '../config/store.js'
+import { CHECKPOINT_EVERY_RECORDS, EventStoreCheckpoint } from './event-store-checkpoint.js'
 import { ensureSchema } from './event-store-schema.js'
 
 export type Verification = 'verified' | 'failed' | 'skipped'
@@ -93,6 +94,12 @@ export interface EventStoreOptions {
   durability?: Durability
   /** Syncs the log's file to disk under durability full (fdatasync; tests hold it to see who waits). */
   sync?: (fd: number, done: (err: NodeJS.ErrnoException | null) => void) => void
+  /**
+   * Records between two WAL checkpoints made on a worker thread (event-store-checkpoint.ts); the
+   * worker starts once that many were recorded, so a short command never starts one. 0: SQLite's
+   * automatic checkpoints, inside the commits.
+   */
+  checkpointEvery?: number
 }
 
 /** What a commit survives: a killed process ('normal', SQLite synchronous=NORMAL in WAL) or a power cut too ('full', synchronous=FULL). */
@@ -222,6 +229,13 @@ export class EventStore {
   private syncing?: Promise<void>
   private nextSync?: Promise<void>
   private syncCount = 0
+  private readonly checkpointEvery: number
+  private checkpoint?: EventStoreCheckpoint
+  /** Records in the open transaction; records committed before the checkpoint worker started. */
+  private batchRecords = 0
+  private recordsBeforeCheckpoint = 0
+  /** While the checkpoint's last copy runs: the end of the turn does not commit (close() still does). */
+  private held = false
 
   private constructor(
     private readonly db: DatabaseSync,
@@ -235,6 +249,7 @@ export class EventStore {
     this.st = prepare(db)
     this.durability = opts.durability === 'full' && path !== ':memory:' ? 'full' : 'normal'
     this.sync = opts.sync ?? fdatasync
+    this.checkpointEvery = path === ':memory:' ? 0 : (opts.checkpointEvery ?? CHECKPOINT_EVERY_RECORDS)
   }
 
   /** The log's bytes, summed over every row (a full read). */
@@ -310,6 +325,7 @@ export class EventStore {
         rec.route ?? null,
       )
       const seq = Number(result.lastInsertRowid)
+      this.batchRecords++
       if (this.rows !== undefined) this.rows++
       if (rec.outcome === 'forwarded' && rec.eventId) {
         const target = rec.forwardUrl ?? '*'
@@ -357,6 +373,7 @@ export class EventStore {
     }
     this.commitCount++
     this.lastDone = batch.done
+    this.afterCommit()
     if (this.durability === 'full') this.syncLog().then(batch.resolve, batch.reject)
     else batch.resolve()
   }
@@ -389,6 +406,41 @@ export class EventStore {
     return this.nextSync
   }
 
+  /** Hands the commit to the checkpoints (after it, outside any transaction); starts their worker once there is enough to copy. */
+  private afterCommit(): void {
+    const records = this.batchRecords
+    this.batchRecords = 0
+    if (this.checkpointEvery <= 0) return
+    if (!this.checkpoint) {
+      this.recordsBeforeCheckpoint += records
+      if (this.recordsBeforeCheckpoint < this.checkpointEvery) return
+      this.checkpoint = new EventStoreCheckpoint(this.db, this.path, () => this.holdCommits(), this.checkpointEvery)
+      this.checkpoint.afterCommit(this.recordsBeforeCheckpoint)
+      return
+    }
+    this.checkpoint.afterCommit(records)
+  }
+
+  /** Holds the next commit (the records wait in the open transaction) until the function returned is called. */
+  private holdCommits(): () => void {
+    this.held = true
+    return () => {
+      if (!this.held) return
+      this.held = false
+      if (this.batch) setImmediate(() => this.flush())
+    }
+  }
+
+  /** Resolves once no WAL checkpoint is in flight (tests). */
+  checkpointIdle(): Promise<void> {
+    return this.checkpoint?.idle() ?? Promise.resolve()
+  }
+
+  /** Whether WAL checkpoints run on a worker thread (tests). */
+  get checkpointsOffThread(): boolean {
+    return this.checkpoint?.active ?? false
+  }
+
   private begin(): void {
     if (this.batch) return
     this.db.exec('BEGIN IMMEDIATE')
@@ -401,7 +453,9 @@ export class EventStore {
     // Nobody may be waiting (a replay records and moves on): a failed commit must not crash the process.
     done.catch(() => {})
     this.batch = { done, resolve, reject }
-    setImmediate(() => this.flush())
+    setImmediate(() => {
+      if (!this.held) this.flush()
+    })
   }
 
   private fail(err: unknown): void {
@@ -413,6 +467,7 @@ export class EventStore {
 
   private rollback(): void {
     // The running counts held what the transaction added: counted again when next needed.
+    this.batchRecords = 0
     this.rows = undefined
     this.marks = undefined
     try {
@@ -571,6 +626,7 @@ export class EventStore {
   close(): void {
     if (!this.db.isOpen) return
     this.flush()
+    this.checkpoint?.stop()
     this.db.close()
     const fd = this.walFd
     this.walFd = undefined
