@@ -25,7 +25,8 @@
  * to replay: it goes with the others, so old failures do not crowd recent deliveries out.
  *
  * Pruning runs on the hot path (every 100 records), so there it never reads the whole log: rows
- * are counted by SQLite's count, the oldest to drop are looked for from where the last prune
+ * and delivered marks are running counts, counted again (SQLite's COUNT, a full read) only when
+ * another process has committed here since (PRAGMA data_version), the oldest to drop are looked for from where the last prune
  * stopped (failed forwards kept at the front are not read again), and the bytes are a running
  * total, summed in full only when it says the budget is passed, or when another process (a
  * replay, a second listener) has written here since, at most every SUM_AT_MOST_EVERY records.
@@ -34,6 +35,7 @@ import { chmodSync, closeSync, existsSync, fdatasync, mkdirSync, openSync } from
 import { dirname, join } from 'node:path'
 import type { DatabaseSync } from 'node:sqlite'
 import { configDir, configUnwritable } from '../config/store.js'
+import { CHECKPOINT_EVERY_RECORDS, EventStoreCheckpoint } from './event-store-checkpoint.js'
 import { ensureSchema } from './event-store-schema.js'
 
 export type Verification = 'verified' | 'failed' | 'skipped'
@@ -92,6 +94,12 @@ export interface EventStoreOptions {
   durability?: Durability
   /** Syncs the log's file to disk under durability full (fdatasync; tests hold it to see who waits). */
   sync?: (fd: number, done: (err: NodeJS.ErrnoException | null) => void) => void
+  /**
+   * Records between two WAL checkpoints made on a worker thread (event-store-checkpoint.ts); the
+   * worker starts once that many were recorded, so a short command never starts one. 0: SQLite's
+   * automatic checkpoints, inside the commits.
+   */
+  checkpointEvery?: number
 }
 
 /** What a commit survives: a killed process ('normal', SQLite synchronous=NORMAL in WAL) or a power cut too ('full', synchronous=FULL). */
@@ -152,7 +160,9 @@ function prepare(db: DatabaseSync) {
         outcome, answered_status, forward_url, forward_status, latency_ms, error, response_snippet, body_size, route)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
-    markDelivered: db.prepare('INSERT OR REPLACE INTO delivered (event_id, target, delivered_at, seq) VALUES (?, ?, ?, ?)'),
+    // Insert, else move the mark: apart, so that the running count of marks knows whether one was added.
+    markDelivered: db.prepare('INSERT OR IGNORE INTO delivered (event_id, target, delivered_at, seq) VALUES (?, ?, ?, ?)'),
+    remarkDelivered: db.prepare('UPDATE delivered SET delivered_at = ?, seq = ? WHERE event_id = ? AND target = ?'),
     // `+target`: seek by the event id alone and test the (one or two) marks there; an index IN (?, '*') seeks twice through an ephemeral list, 2.4× the time.
     isDelivered: db.prepare("SELECT 1 AS hit FROM delivered WHERE event_id = ? AND +target IN (?, '*') LIMIT 1"),
     isDeliveredAnywhere: db.prepare('SELECT 1 AS hit FROM delivered WHERE event_id = ? LIMIT 1'),
@@ -197,6 +207,14 @@ export class EventStore {
   /** PRAGMA data_version at the last full sum. */
   private sumVersion?: number
   /**
+   * Rows of deliveries and of delivered marks: counted (a full read each) only when first needed or
+   * when another process wrote since, else kept by what this store inserted and deleted.
+   */
+  private rows?: number
+  private marks?: number
+  /** PRAGMA data_version at the last count of rows and marks. */
+  private countVersion?: number
+  /**
    * Every row at or before this seq that could go first (PRUNABLE_FIRST) when a prune passed it is
    * pruned: the next prune looks after it. (A failed forward passed over, then delivered, goes
    * only with the failed ones.)
@@ -211,6 +229,13 @@ export class EventStore {
   private syncing?: Promise<void>
   private nextSync?: Promise<void>
   private syncCount = 0
+  private readonly checkpointEvery: number
+  private checkpoint?: EventStoreCheckpoint
+  /** Records in the open transaction; records committed before the checkpoint worker started. */
+  private batchRecords = 0
+  private recordsBeforeCheckpoint = 0
+  /** While the checkpoint's last copy runs: the end of the turn does not commit (close() still does). */
+  private held = false
 
   private constructor(
     private readonly db: DatabaseSync,
@@ -224,6 +249,7 @@ export class EventStore {
     this.st = prepare(db)
     this.durability = opts.durability === 'full' && path !== ':memory:' ? 'full' : 'normal'
     this.sync = opts.sync ?? fdatasync
+    this.checkpointEvery = path === ':memory:' ? 0 : (opts.checkpointEvery ?? CHECKPOINT_EVERY_RECORDS)
   }
 
   /** The log's bytes, summed over every row (a full read). */
@@ -299,7 +325,14 @@ export class EventStore {
         rec.route ?? null,
       )
       const seq = Number(result.lastInsertRowid)
-      if (rec.outcome === 'forwarded' && rec.eventId) this.st.markDelivered.run(rec.eventId, rec.forwardUrl ?? '*', rec.receivedAt, seq)
+      this.batchRecords++
+      if (this.rows !== undefined) this.rows++
+      if (rec.outcome === 'forwarded' && rec.eventId) {
+        const target = rec.forwardUrl ?? '*'
+        if (Number(this.st.markDelivered.run(rec.eventId, target, rec.receivedAt, seq).changes) > 0) {
+          if (this.marks !== undefined) this.marks++
+        } else this.st.remarkDelivered.run(rec.receivedAt, seq, rec.eventId, target)
+      }
       this.bytes = (this.bytes ?? this.sumBytes()) + body.length + headers.length
       this.recordsSinceSum++
       if (++this.insertsSincePrune >= 100 || this.bytes > this.maxBytes) this.prune()
@@ -340,6 +373,7 @@ export class EventStore {
     }
     this.commitCount++
     this.lastDone = batch.done
+    this.afterCommit()
     if (this.durability === 'full') this.syncLog().then(batch.resolve, batch.reject)
     else batch.resolve()
   }
@@ -372,6 +406,41 @@ export class EventStore {
     return this.nextSync
   }
 
+  /** Hands the commit to the checkpoints (after it, outside any transaction); starts their worker once there is enough to copy. */
+  private afterCommit(): void {
+    const records = this.batchRecords
+    this.batchRecords = 0
+    if (this.checkpointEvery <= 0) return
+    if (!this.checkpoint) {
+      this.recordsBeforeCheckpoint += records
+      if (this.recordsBeforeCheckpoint < this.checkpointEvery) return
+      this.checkpoint = new EventStoreCheckpoint(this.db, this.path, () => this.holdCommits(), this.checkpointEvery)
+      this.checkpoint.afterCommit(this.recordsBeforeCheckpoint)
+      return
+    }
+    this.checkpoint.afterCommit(records)
+  }
+
+  /** Holds the next commit (the records wait in the open transaction) until the function returned is called. */
+  private holdCommits(): () => void {
+    this.held = true
+    return () => {
+      if (!this.held) return
+      this.held = false
+      if (this.batch) setImmediate(() => this.flush())
+    }
+  }
+
+  /** Resolves once no WAL checkpoint is in flight (tests). */
+  checkpointIdle(): Promise<void> {
+    return this.checkpoint?.idle() ?? Promise.resolve()
+  }
+
+  /** Whether WAL checkpoints run on a worker thread (tests). */
+  get checkpointsOffThread(): boolean {
+    return this.checkpoint?.active ?? false
+  }
+
   private begin(): void {
     if (this.batch) return
     this.db.exec('BEGIN IMMEDIATE')
@@ -384,7 +453,9 @@ export class EventStore {
     // Nobody may be waiting (a replay records and moves on): a failed commit must not crash the process.
     done.catch(() => {})
     this.batch = { done, resolve, reject }
-    setImmediate(() => this.flush())
+    setImmediate(() => {
+      if (!this.held) this.flush()
+    })
   }
 
   private fail(err: unknown): void {
@@ -395,6 +466,10 @@ export class EventStore {
   }
 
   private rollback(): void {
+    // The running counts held what the transaction added: counted again when next needed.
+    this.batchRecords = 0
+    this.rows = undefined
+    this.marks = undefined
     try {
       if (this.db.isTransaction) this.db.exec('ROLLBACK')
     } catch {
@@ -486,9 +561,9 @@ export class EventStore {
    */
   prune(): void {
     this.insertsSincePrune = 0
-    const marks = Number((this.st.countDelivered.get() as { n: number }).n)
-    if (marks > this.maxDelivered) this.st.pruneDelivered.run(marks - this.maxDelivered)
-    let rows = Number((this.st.countDeliveries.get() as { n: number }).n) - this.maxDeliveries
+    const { marks, rows: total } = this.counts()
+    if (marks > this.maxDelivered) this.marks = marks - Number(this.st.pruneDelivered.run(marks - this.maxDelivered).changes)
+    let rows = total - this.maxDeliveries
     if (rows > 0) {
       const span = this.st.oldestSpanBesidesFailed.get(this.prunedUpTo, rows) as unknown as Span
       if (span.upTo !== null) this.dropSpan(span, () => this.st.pruneBesidesFailedUpTo.run(this.prunedUpTo, span.upTo))
@@ -508,15 +583,30 @@ export class EventStore {
     if (excess > 0) this.dropOldest(this.st.oldest, [], (upTo) => this.st.pruneUpTo.run(upTo), excess)
   }
 
+  /**
+   * The rows of deliveries and of marks: counted when first needed or when another process
+   * committed since the last count (PRAGMA data_version), else the running counts.
+   */
+  private counts(): { rows: number; marks: number } {
+    const version = this.dataVersion()
+    if (this.rows === undefined || this.marks === undefined || version !== this.countVersion) {
+      this.countVersion = version
+      this.rows = Number((this.st.countDeliveries.get() as { n: number }).n)
+      this.marks = Number((this.st.countDelivered.get() as { n: number }).n)
+    }
+    return { rows: this.rows, marks: this.marks }
+  }
+
   /** Deletes a span of rows (the oldest `k`, up to seq `upTo`) and counts what that frees. */
-  private dropSpan(span: Span, drop: () => void): void {
-    drop()
+  private dropSpan(span: Span, drop: () => { changes: number | bigint }): void {
+    const { changes } = drop()
+    if (this.rows !== undefined) this.rows -= Number(changes)
     this.bytes = (this.bytes ?? 0) - Number(span.n)
     this.prunedUpTo = Math.max(this.prunedUpTo, Number(span.upTo))
   }
 
   /** Deletes the oldest rows `rows` lists until at least `excess` bytes are gone; returns the bytes freed. */
-  private dropOldest(rows: ReturnType<typeof prepare>['oldest'], params: number[], drop: (upTo: number) => void, excess: number): number {
+  private dropOldest(rows: ReturnType<typeof prepare>['oldest'], params: number[], drop: (upTo: number) => { changes: number | bigint }, excess: number): number {
     let freed = 0
     let upTo: number | undefined
     for (const row of rows.iterate(...params) as IterableIterator<{ seq: number; n: number }>) {
@@ -536,6 +626,7 @@ export class EventStore {
   close(): void {
     if (!this.db.isOpen) return
     this.flush()
+    this.checkpoint?.stop()
     this.db.close()
     const fd = this.walFd
     this.walFd = undefined

@@ -127,6 +127,37 @@ describe('EventStore', () => {
     store.close()
   })
 
+  it('keeps to its caps when another process writes to the same log, and a delivery marked twice is one mark', async () => {
+    const path = join(process.env.SVC_CONFIG_DIR!, 'shared-caps.db')
+    const mine = await EventStore.open({ path, maxDeliveries: 30, maxDelivered: 20 })
+    const other = await EventStore.open({ path, maxDeliveries: 1000, maxDelivered: 1000 })
+    for (let i = 0; i < 10; i++) mine.record(rec(`evt_m${i}`))
+    mine.prune()
+    await mine.committed()
+    // The other process's rows and marks are not in this store's running counts: the next prune still sees them.
+    for (let i = 0; i < 40; i++) other.record(rec(`evt_o${i}`))
+    await other.committed()
+    mine.record(rec('evt_last'))
+    mine.prune()
+    expect(mine.list({ limit: 1000 })).toHaveLength(30)
+    expect(mine.isDelivered('evt_last')).toBe(true)
+    expect(mine.isDelivered('evt_o20')).toBe(false)
+    expect(mine.isDelivered('evt_o21')).toBe(true)
+    // Marked again (a redelivery forwarded twice): the mark moves to the newer delivery, the count stays one.
+    for (let i = 0; i < 25; i++) mine.record(rec('evt_again'))
+    mine.prune()
+    expect(mine.isDelivered('evt_last')).toBe(true)
+    expect(mine.isDelivered('evt_o21')).toBe(false)
+    expect(mine.isDelivered('evt_o22')).toBe(true)
+    await mine.committed()
+    const db = new DatabaseSync(path)
+    expect((db.prepare('SELECT COUNT(*) AS n FROM delivered').get() as { n: number }).n).toBe(20)
+    expect((db.prepare('SELECT COUNT(*) AS n FROM deliveries').get() as { n: number }).n).toBe(30)
+    db.close()
+    other.close()
+    mine.close()
+  })
+
   it('marks an event delivered per target: one app having it says nothing of another', async () => {
     const store = await EventStore.open({ path: ':memory:', maxDeliveries: 50, maxDelivered: 4 })
     store.record({ ...rec('evt_t'), forwardUrl: 'http://localhost:3000/' })
