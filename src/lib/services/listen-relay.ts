@@ -7,7 +7,6 @@
 import { resolveProfile } from '../config/resolve.js'
 import { UsageError } from '../errors.js'
 import { isLoopbackHost } from '../net/loopback.js'
-import { parseRelayUrls } from '../webhooks/relay-source.js'
 import type { RelayListenOptions } from './listen.js'
 
 export interface RelayChoiceInput {
@@ -35,6 +34,8 @@ export async function resolveRelayListen(input: RelayChoiceInput): Promise<Relay
     if (input.token) throw new UsageError('--token is the relay token: it needs --relay URL (or SVC_RELAY_URL).', { field: 'token' })
     return undefined
   }
+  // Loaded only when a relay is named: listening on the local server (the first frame) does not pay for it.
+  const { parseRelayUrls } = await import('../webhooks/relay-source.js')
   const urls = parseRelayUrls(url.text, url.field)
   const cleartext = urls.filter((u) => u.protocol === 'http:' && !isLoopbackHost(u.hostname))
   if (cleartext.length > 0) warn(`${cleartext[0]!.href} is not https: the relay token and every event travel unencrypted.`)

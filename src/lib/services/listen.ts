@@ -17,7 +17,7 @@ import { type ListenerDelivery, WebhookListener } from '../webhooks/listener.js'
 import { deliveryLine } from '../webhooks/ndjson.js'
 import { type RegisterDeps, type Registration, registerListener, registrationNotes, registrationSummary, restoreWebhookUrls } from '../webhooks/listener-webhook-url.js'
 import { replayEvent } from '../webhooks/replay.js'
-import { type RelayEnd, RelaySource, type RelayStatus, type Timers } from '../webhooks/relay-source.js'
+import type { RelayEnd, RelaySource, RelayStatus, Timers } from '../webhooks/relay-source.js'
 import { shutdownSignal } from '../input/shutdown.js'
 
 export type { Durability }
@@ -97,6 +97,8 @@ export async function runListen(opts: ListenRunOptions): Promise<void> {
   let source: RelaySource | undefined
   try {
     if (opts.relay) {
+      // Loaded only through a relay: the local server's first frame does not pay for the SSE client.
+      const { RelaySource } = await import('../webhooks/relay-source.js')
       source = new RelaySource({ urls: opts.relay.urls, token: opts.relay.token, handle: (d) => listener.handle(d), pingMs: opts.relay.pingMs, timers: opts.relay.timers })
       const end = await throughRelay(opts, targets, listener, forwarder, store, source, stop)
       if (end.kind === 'ended') throw relayEndError(end)
