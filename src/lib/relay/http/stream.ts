@@ -133,25 +133,35 @@ export class RelayStream {
   private async resend(now: number): Promise<void> {
     const seen = new Set<number>()
     const resend: PendingDelivery[] = []
-    let after = 0
-    for (let done = false; !done; ) {
-      const page = await this.host.store.pending(this.token.name, after, PAGE)
-      for (const d of page) {
-        if (d.seq > this.cursor) {
-          done = true
-          break
-        }
-        seen.add(d.seq)
-        const u = this.unacked.get(d.seq)
-        if (u && u.due <= now) resend.push(d)
-      }
-      if (page.length < PAGE) done = true
-      else after = page[page.length - 1]!.seq
+    for await (const d of this.pendingUpToCursor()) {
+      seen.add(d.seq)
+      const u = this.unacked.get(d.seq)
+      if (u && u.due <= now) resend.push(d)
     }
     // Acked elsewhere (a replaced stream's late ack) or pruned: nothing to send again.
-    for (const seq of this.unacked.keys()) if (!seen.has(seq)) this.unacked.delete(seq)
+    this.forgetAllBut(seen)
     if (this.closed) return
     await this.sendPage(resend, true)
+  }
+
+  /** What the store still has pending for this token, up to what this stream has sent, page by page. */
+  private async *pendingUpToCursor(): AsyncGenerator<PendingDelivery> {
+    for (let after = 0; ; ) {
+      const page = await this.host.store.pending(this.token.name, after, PAGE)
+      for (const d of page) {
+        if (d.seq > this.cursor) return
+        yield d
+      }
+      if (page.length < PAGE) return
+      after = page[page.length - 1]!.seq
+    }
+  }
+
+  /** Drops from the window what the store no longer has pending; returns how many went. */
+  private forgetAllBut(pending: ReadonlySet<number>): number {
+    const before = this.unacked.size
+    for (const seq of [...this.unacked.keys()]) if (!pending.has(seq)) this.unacked.delete(seq)
+    return before - this.unacked.size
   }
 
   /** Sends (or, excluded by routing, acks) the page in order; returns the last seq it dealt with. */
@@ -198,22 +208,8 @@ export class RelayStream {
     this.syncWanted = false
     if (this.unacked.size < this.window) return
     const pending = new Set<number>()
-    let after = 0
-    for (let done = false; !done; ) {
-      const page = await this.host.store.pending(this.token.name, after, PAGE)
-      for (const d of page) {
-        if (d.seq > this.cursor) {
-          done = true
-          break
-        }
-        pending.add(d.seq)
-      }
-      if (page.length < PAGE) done = true
-      else after = page[page.length - 1]!.seq
-    }
-    const before = this.unacked.size
-    for (const seq of [...this.unacked.keys()]) if (!pending.has(seq)) this.unacked.delete(seq)
-    if (this.unacked.size < before) this.pump()
+    for await (const d of this.pendingUpToCursor()) pending.add(d.seq)
+    if (this.forgetAllBut(pending) > 0) this.pump()
   }
 
   acked(seqs: readonly number[]): void {
