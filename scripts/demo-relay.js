@@ -2,74 +2,16 @@
 // The real service's webhooks on a laptop, played on loopback with the real binary:
 // sandbox (the service) → `svc relay serve` → `svc webhooks listen --relay` → a small app that
 // checks signatures with the 300 s rule. Throwaway config and data dirs: your profiles are untouched.
-import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createHmac, timingSafeEqual } from 'node:crypto'
 import { createServer } from 'node:http'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createInterface } from 'node:readline'
 import { shellLine } from './shell-quote.js'
+import { demoKit } from './demo-kit.js'
 
-// The demo runs svc on this very Node: on one older than package.json's engines, say so at once
-// (each svc it started would refuse with one line, which the demo keeps quiet).
-const MIN_NODE = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).engines.node.replace(/^>=\s*/, '')
-const [needMajor, needMinor] = MIN_NODE.split('.').map(Number)
-const [major, minor] = process.versions.node.split('.').map(Number)
-if (major < needMajor || (major === needMajor && minor < needMinor)) {
-  process.stderr.write(
-    `The demo needs Node.js ${MIN_NODE} or newer; this is ${process.version}. Run \`npm run demo\`, which uses the Node 24 this clone pins, or install a current Node.js (https://nodejs.org, e.g. \`nvm install 24\`).\n`,
-  )
-  process.exit(1)
-}
-
-const BIN = new URL('../bin/run.js', import.meta.url).pathname
-const configDir = mkdtempSync(join(tmpdir(), 'svc-demo-relay-'))
+const { configDir, bold, step, background, run, waitFor, main } = demoKit('svc-demo-relay-')
 const relayData = join(configDir, 'relay-data')
-const env = { ...process.env, SVC_CONFIG_DIR: configDir }
-delete env.SVC_API_KEY
-delete env.SVC_BASE_URL
-delete env.SVC_PROFILE
-const tty = process.stdout.isTTY
-const bold = (s) => (tty ? `\u001B[1m${s}\u001B[22m` : s)
-const step = (s) => console.log(`\n${bold(`▶ ${s}`)}`)
-const children = []
 
-function background(args, { quiet = false, extraEnv = {} } = {}) {
-  // The sandbox logs every request on stderr; the demo keeps it quiet so the story stays readable
-  // (and shows it only if the command ends before its first line).
-  const child = spawn(process.execPath, [BIN, ...args], { env: { ...env, ...extraEnv }, stdio: ['ignore', 'pipe', quiet ? 'pipe' : 'inherit'] })
-  let stderr = ''
-  child.stderr?.setEncoding('utf8').on('data', (c) => (stderr += c))
-  children.push(child)
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]()
-  /** The command's first line of JSON (its banner); an error naming the command if it ends first. */
-  const first = async () => {
-    const { value } = await lines.next()
-    if (value !== undefined) return JSON.parse(value)
-    await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', r)))
-    throw new Error(`svc ${shellLine(args)} exited ${child.exitCode ?? child.signalCode} before it was ready${stderr.trim() ? `:\n${stderr.trim()}` : ''}`)
-  }
-  return { child, first }
-}
-
-function run(args, { capture = false, quiet = false, extraEnv = {} } = {}) {
-  // Quoted as a shell needs it, so the echoed line can be pasted.
-  console.log(
-    `$ ${Object.keys(extraEnv)
-      .map((k) => `${k}=$${k} `)
-      .join('')}svc ${shellLine(args)}`,
-  )
-  const r = spawnSync(process.execPath, [BIN, ...args], { env: { ...env, ...extraEnv }, stdio: capture ? ['ignore', 'pipe', 'inherit'] : 'inherit', encoding: 'utf8' })
-  if (r.status !== 0) throw new Error(`svc ${shellLine(args)} exited ${r.status}`)
-  if (!capture) return ''
-  // What the echoed command printed, as a terminal would show it (unless it holds a secret).
-  const out = r.stdout.trim()
-  if (!quiet) console.log(out)
-  return out
-}
-
-async function main() {
+async function story() {
   step('Start the local sandbox: here it plays the real service (in memory, any free port)')
   const sandbox = background(['sandbox', 'start', '--in-memory', '--port', '0', '--json'], { quiet: true })
   const banner = await sandbox.first()
@@ -129,10 +71,7 @@ async function main() {
   run(['test', 'advance', id, '--status', 'settled', '-q'])
 
   const wanted = ['charge.awaiting_payment', 'charge.paid_pending_settlement', 'charge.settled']
-  const deadline = Date.now() + 15_000
-  while (wanted.some((t) => !received.some((e) => e.type === t && e.data?.charge?.id === id)) && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 100))
-  }
+  await waitFor(() => wanted.every((t) => received.some((e) => e.type === t && e.data?.charge?.id === id)))
 
   step('What the relay holds: nothing waits for the laptop any more')
   run(['relay', 'status', '--data', relayData])
@@ -144,19 +83,4 @@ async function main() {
   return ok ? 0 : 1
 }
 
-let code = 1
-try {
-  code = await main()
-} catch (error) {
-  console.error(`demo failed: ${error.message}`)
-} finally {
-  // The listener first (it gives the sandbox its webhook URLs back as it stops), then the sandbox.
-  for (const c of [...children].reverse()) {
-    if (c.exitCode !== null) continue
-    const exited = new Promise((r) => c.once('exit', r))
-    c.kill('SIGTERM')
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))])
-  }
-  rmSync(configDir, { recursive: true, force: true })
-}
-process.exit(code)
+await main(story)

@@ -2,68 +2,12 @@
 // The main job on the embedded sandbox, end to end, with the real binary:
 // sandbox → a small app → `svc webhooks listen --forward` → create (QR) → advance → settled.
 // Uses a throwaway config dir, so it never touches your own profiles.
-import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:http'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { createInterface } from 'node:readline'
-import { shellLine } from './shell-quote.js'
+import { demoKit } from './demo-kit.js'
 
-// The demo runs svc on this very Node: on one older than package.json's engines, say so at once
-// (each svc it started would refuse with one line, which the demo keeps quiet).
-const MIN_NODE = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).engines.node.replace(/^>=\s*/, '')
-const [needMajor, needMinor] = MIN_NODE.split('.').map(Number)
-const [major, minor] = process.versions.node.split('.').map(Number)
-if (major < needMajor || (major === needMajor && minor < needMinor)) {
-  process.stderr.write(
-    `The demo needs Node.js ${MIN_NODE} or newer; this is ${process.version}. Run \`npm run demo\`, which uses the Node 24 this clone pins, or install a current Node.js (https://nodejs.org, e.g. \`nvm install 24\`).\n`,
-  )
-  process.exit(1)
-}
+const { bold, step, background, run, waitFor, main } = demoKit('svc-demo-')
 
-const BIN = new URL('../bin/run.js', import.meta.url).pathname
-const configDir = mkdtempSync(join(tmpdir(), 'svc-demo-'))
-const env = { ...process.env, SVC_CONFIG_DIR: configDir }
-delete env.SVC_API_KEY
-delete env.SVC_BASE_URL
-delete env.SVC_PROFILE
-const tty = process.stdout.isTTY
-const bold = (s) => (tty ? `\u001B[1m${s}\u001B[22m` : s)
-const step = (s) => console.log(`\n${bold(`▶ ${s}`)}`)
-const children = []
-
-function background(args, { quiet = false } = {}) {
-  // The sandbox logs every request on stderr; the demo keeps it quiet so the story stays readable
-  // (and shows it only if the command ends before its first line).
-  const child = spawn(process.execPath, [BIN, ...args], { env, stdio: ['ignore', 'pipe', quiet ? 'pipe' : 'inherit'] })
-  let stderr = ''
-  child.stderr?.setEncoding('utf8').on('data', (c) => (stderr += c))
-  children.push(child)
-  const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]()
-  /** The command's first line of JSON (its banner); an error naming the command if it ends first. */
-  const first = async () => {
-    const { value } = await lines.next()
-    if (value !== undefined) return JSON.parse(value)
-    await new Promise((r) => (child.exitCode !== null || child.signalCode !== null ? r() : child.once('exit', r)))
-    throw new Error(`svc ${shellLine(args)} exited ${child.exitCode ?? child.signalCode} before it was ready${stderr.trim() ? `:\n${stderr.trim()}` : ''}`)
-  }
-  return { child, first }
-}
-
-function run(args, { capture = false } = {}) {
-  // Quoted as a shell needs it, so the echoed line can be pasted.
-  console.log(`$ svc ${shellLine(args)}`)
-  const r = spawnSync(process.execPath, [BIN, ...args], { env, stdio: capture ? ['ignore', 'pipe', 'inherit'] : 'inherit', encoding: 'utf8' })
-  if (r.status !== 0) throw new Error(`svc ${shellLine(args)} exited ${r.status}`)
-  if (!capture) return ''
-  // What the echoed command printed, as a terminal would show it.
-  const out = r.stdout.trim()
-  console.log(out)
-  return out
-}
-
-async function main() {
+async function story() {
   step('Start the local sandbox (in memory, any free port)')
   const sandbox = background(['sandbox', 'start', '--in-memory', '--port', '0', '--json'], { quiet: true })
   const banner = await sandbox.first()
@@ -101,10 +45,7 @@ async function main() {
   run(['test', 'advance', id, '--status', 'settled'])
 
   const wanted = ['charge.awaiting_payment', 'charge.paid_pending_settlement', 'charge.settled']
-  const deadline = Date.now() + 15_000
-  while (wanted.some((t) => !received.some((e) => e.type === t && e.data?.charge?.id === id)) && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 100))
-  }
+  await waitFor(() => wanted.every((t) => received.some((e) => e.type === t && e.data?.charge?.id === id)))
 
   step('Confirm with the API (the authority) before releasing goods')
   run(['charges', 'get', id])
@@ -116,19 +57,4 @@ async function main() {
   return ok ? 0 : 1
 }
 
-let code = 1
-try {
-  code = await main()
-} catch (error) {
-  console.error(`demo failed: ${error.message}`)
-} finally {
-  // The listener first (it gives the sandbox its webhook URLs back as it stops), then the sandbox.
-  for (const c of [...children].reverse()) {
-    if (c.exitCode !== null) continue
-    const exited = new Promise((r) => c.once('exit', r))
-    c.kill('SIGTERM')
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))])
-  }
-  rmSync(configDir, { recursive: true, force: true })
-}
-process.exit(code)
+await main(story)
