@@ -387,7 +387,7 @@ export const TOOLS: readonly ToolDef[] = [
       // happens only there, such as product.paid) needs --allow-live-writes, whatever the key.
       if (isTriggerType(args.type)) s.requireLiveWrites(chooseEnv(await loadBuiltinFixture(args.type), args.env, credentials.environment, 'trigger_event'), `trigger_event ${args.type}`)
       const keys = () => {
-        const all = keysFor(credentials, s.env)
+        const all = keysFor(credentials, () => s.readProfiles())
         return s.allowLiveWrites ? all : { test: all.test }
       }
       const session = async () => ({ keys: keys(), source: credentials.source, clientFor: (key: string) => s.client(key) })
