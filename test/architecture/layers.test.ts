@@ -340,3 +340,20 @@ describe('commands stay thin', () => {
     expect(stale).toEqual([])
   })
 })
+
+/**
+ * The stored profiles are one of the run's factory's members (issue 40.6): a use-case gets them
+ * handed in (`openProfiles`), so a test gives its own and a run opens the file once. Only the
+ * factory opens them, and config/ itself (the store, and what it says about itself).
+ */
+const PROFILE_OPENERS = new Set(['lib/command-kit/factory.ts'])
+
+describe('the stored profiles', () => {
+  it("are opened (ProfileStore.open) only by the run's factory and by config/ itself", () => {
+    const openers = files(SRC)
+      .map((f) => relative(SRC, f))
+      .filter((f) => !f.startsWith('lib/config/') && !PROFILE_OPENERS.has(f))
+      .filter((f) => /ProfileStore\s*\.\s*open\s*\(/.test(readFileSync(join(SRC, f), 'utf8')))
+    expect(openers).toEqual([])
+  })
+})
