@@ -16,6 +16,7 @@ import { parseDuration, parseInstant } from '../domain/time.js'
 import { ApiError, UsageError } from '../errors.js'
 import { isHttpUrl } from '../contract/url.js'
 import { isLoopbackUrl } from '../net/loopback.js'
+import { inArguments } from './arguments.js'
 import { inToolWords } from './wording.js'
 import type { ToolOutput } from './results.js'
 import type { McpSession } from './session.js'
@@ -577,18 +578,17 @@ export const TOOLS: readonly ToolDef[] = [
           .describe('How late a settlement must be to count as overdue (default 1h).'),
       }),
     async run(args, s) {
-      const [{ collectStatus }, { defaultEventsDbPath }] = await useCases.status()
+      const [{ getStatus }, { defaultEventsDbPath }] = await useCases.status()
       const local = isLoopbackUrl(s.credentials.baseUrl)
-      const report = await collectStatus({
-        client: await s.client(),
-        sinceMs: parseDuration(args.since ?? '24h')!,
-        graceMs: parseDuration(args.grace ?? '1h')!,
-        lookbackMs: 30 * 86_400_000,
-        eventLogPath: defaultEventsDbPath(s.env),
-        localNow: () => new Date(),
-        reactivateHint: (url) =>
-          local ? `save the URL again to reactivate it: set_webhook {"url": "${url}"}` : "the user saves the URL again in the service's panel (Webhooks) to reactivate it; events sent meanwhile were not retried",
-      })
+      const report = await inArguments(() =>
+        getStatus({ since: args.since, grace: args.grace }, async () => ({
+          client: await s.client(),
+          eventLogPath: defaultEventsDbPath(s.env),
+          localNow: () => new Date(),
+          reactivateHint: (url) =>
+            local ? `save the URL again to reactivate it: set_webhook {"url": "${url}"}` : "the user saves the URL again in the service's panel (Webhooks) to reactivate it; events sent meanwhile were not retried",
+        })),
+      )
       // The items' hints speak the CLI's commands: in the tools' words here.
       const items = report.items.map((item) =>
         item.kind === 'overdue_settlements' ? { ...item, hint: 'list_overdue lists them; the service settles them, ask its support quoting the ids' } : { ...item, hint: inToolWords(item.hint) },
