@@ -251,8 +251,6 @@ const COMMAND_IMPORT_EXCEPTIONS: ReadonlyArray<readonly [command: string, lib: s
     (c) => [c, 'config/resolve.ts', "reads the webhook secret's source (flag, env, profile) itself: a use-case would"] as const,
   ),
   ['webhooks/check.ts', 'webhooks/check/endpoint.ts', 'the endpoint check has no use-case in services/ yet'],
-  ['webhooks/events.ts', 'webhooks/event-store.ts', "the log's row type (LoggedDelivery) for its pages; the log itself comes from the run's factory"],
-  ['webhooks/events.ts', 'webhooks/event-log-pages.ts', 'pages the event log itself: a use-case would'],
   ['webhooks/events.ts', 'webhooks/events-view.ts', "a view lives beside its data (README): the event log's, in webhooks/"],
   ['webhooks/listen.ts', 'webhooks/event-filter.ts', 'parses --events itself: services/ listens with a typed filter (issue 40.1)'],
   ['webhooks/listen.ts', 'webhooks/forward.ts', 'parses --forward routes itself (issue 40.1)'],
