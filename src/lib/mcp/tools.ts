@@ -26,8 +26,8 @@ import type { McpSession } from './session.js'
 const useCases = {
   advance: () => import('../charges/advance.js'),
   createCharge: () => import('../services/create-charge.js'),
+  deliveries: () => import('../services/sandbox-deliveries.js'),
   pix: () => import('../domain/pix-decode.js'),
-  panel: () => import('../sandbox-client/panel-client.js'),
   operator: () => Promise.all([import('../charges/operator-operations.js'), import('../charges/operator-input.js'), import('../charges/flag-issues.js'), import('../charges/list-query.js')]),
   status: () => Promise.all([import('../services/status.js'), import('../webhooks/event-store.js')]),
   trigger: () => Promise.all([import('../services/trigger.js'), import('../scenarios/fixture.js'), import('../scenarios/builtin.js')]),
@@ -435,9 +435,9 @@ export const TOOLS: readonly ToolDef[] = [
       }),
     async run(args, s) {
       const env = args.env ?? s.credentials.environment
-      const [panel, { noDeliveryError }] = await Promise.all([s.panel(), useCases.panel()])
-      const { data } = await panel.listDeliveries({ env, eventId: args.eventId, limit: args.limit ?? 50 })
-      if (args.eventId && data.length === 0) throw noDeliveryError(args.eventId, env)
+      const { listSandboxDeliveries } = await useCases.deliveries()
+      const log = await inArguments(() => listSandboxDeliveries({ env, eventId: args.eventId, limit: args.limit }, { panel: () => s.panel(), now: () => new Date(), environment: async () => env }))
+      const data = await log.page()
       const states = new Map<string, number>()
       for (const d of data) states.set(d.state, (states.get(d.state) ?? 0) + 1)
       const text = `${data.length} deliver${data.length === 1 ? 'y' : 'ies'} in ${env}${states.size ? `: ${[...states].map(([k, n]) => `${n} ${k}`).join(', ')}` : ''}.`
