@@ -56,13 +56,12 @@ export default class Status extends ApiCommand<typeof Status, StatusReport> {
   private async sources(): Promise<StatusSources> {
     const client = await this.client()
     const { baseUrl } = await this.credentials()
-    const { defaultEventsDbPath } = await import('../lib/webhooks/event-store.js')
     const local = isLoopbackUrl(baseUrl)
     // A local sandbox keeps a delivery log of its own: its failed deliveries are read there.
     const sandbox = local && (await (await import('../lib/sandbox-client/panel-client.js')).detectSandbox(baseUrl, { timeoutMs: this.timeoutMs() }))
     return {
       client,
-      eventLogPath: defaultEventsDbPath(this.io.env),
+      env: this.io.env,
       localNow: () => this.now(),
       reactivateHint: (url) =>
         local ? `save the URL again to reactivate it: svc sandbox webhook set ${url}` : "save the URL again in the service's panel (Webhooks) to reactivate it; events sent meanwhile were not retried",

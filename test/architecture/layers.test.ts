@@ -241,7 +241,6 @@ const COMMAND_IMPORT_EXCEPTIONS: ReadonlyArray<readonly [command: string, lib: s
   ['api.ts', 'api/raw-input.ts', '`svc api` is the raw door onto the client; its request reader has no use-case yet'],
   ['completion.ts', 'api/raw-input.ts', "completes `svc api`'s methods from the list the raw door accepts"],
   ['mcp.ts', 'mcp/launch.ts', 'the other front door: `svc mcp` only starts it (issue 40.4 drops its second flag parser)'],
-  ['status.ts', 'webhooks/event-store.ts', "names the event log's path itself: services/ status would"],
   ['webhooks/check.ts', 'webhooks/check/check-view.ts', "a view lives beside the data it shows (README, Rooms and layers): the check's report, in webhooks/check/"],
   ['fixtures/run.ts', 'scenarios/fixture.ts', 'the fixture runner has no use-case in services/ yet'],
   ['trigger.ts', 'scenarios/fixture.ts', 'the scenario runner has no use-case in services/ yet'],

@@ -29,7 +29,7 @@ const useCases = {
   deliveries: () => import('../services/sandbox-deliveries.js'),
   pix: () => import('../domain/pix-decode.js'),
   operator: () => Promise.all([import('../charges/operator-operations.js'), import('../charges/operator-input.js'), import('../charges/flag-issues.js'), import('../charges/list-query.js')]),
-  status: () => Promise.all([import('../services/status.js'), import('../webhooks/event-store.js')]),
+  status: () => import('../services/status.js'),
   trigger: () => Promise.all([import('../services/trigger.js'), import('../scenarios/fixture.js'), import('../scenarios/builtin.js')]),
   verify: () => import('../webhooks/verify-delivery.js'),
 }
@@ -578,12 +578,12 @@ export const TOOLS: readonly ToolDef[] = [
           .describe('How late a settlement must be to count as overdue (default 1h).'),
       }),
     async run(args, s) {
-      const [{ getStatus }, { defaultEventsDbPath }] = await useCases.status()
+      const { getStatus } = await useCases.status()
       const local = isLoopbackUrl(s.credentials.baseUrl)
       const report = await inArguments(() =>
         getStatus({ since: args.since, grace: args.grace }, async () => ({
           client: await s.client(),
-          eventLogPath: defaultEventsDbPath(s.env),
+          env: s.env,
           localNow: () => new Date(),
           reactivateHint: (url) =>
             local ? `save the URL again to reactivate it: set_webhook {"url": "${url}"}` : "the user saves the URL again in the service's panel (Webhooks) to reactivate it; events sent meanwhile were not retried",

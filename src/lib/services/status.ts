@@ -15,6 +15,7 @@ import { overdueCharges } from '../charges/operator-lists.js'
 import type { DeliveryRecord } from '../contract/panel.js'
 import type { Charge } from '../contract/schemas.js'
 import { type AttentionEvent, readEventLogAttention } from '../webhooks/event-log-attention.js'
+import { defaultEventsDbPath } from '../webhooks/event-store.js'
 
 export type StatusItem =
   | { kind: 'overdue_settlements'; count: number; grossInCents: number; oldest: { id: string; externalId?: string; estimatedAt: string; lateMs: number }; hint: string }
@@ -76,8 +77,11 @@ export interface StatusInput {
   grace?: string
 }
 
-/** What a door reads status from, given once the input is read: its API client, its event log, its clock, its words. */
-export type StatusSources = Omit<StatusOptions, 'sinceMs' | 'graceMs' | 'lookbackMs'> & { lookbackMs?: number }
+/**
+ * What a door reads status from, given once the input is read: its API client, its clock, its
+ * words, and its terminal's environment (`env`), where this machine's listener event log is.
+ */
+export type StatusSources = Omit<StatusOptions, 'sinceMs' | 'graceMs' | 'lookbackMs' | 'eventLogPath'> & { lookbackMs?: number; env: NodeJS.ProcessEnv }
 
 const THIRTY_DAYS_MS = 30 * 86_400_000
 
@@ -90,7 +94,8 @@ export async function getStatus(input: StatusInput, sources: () => Promise<Statu
   const sinceMs = r.duration('since', input.since, '24h')
   const graceMs = r.duration('grace', input.grace, '1h')
   r.done()
-  return collectStatus({ lookbackMs: THIRTY_DAYS_MS, ...(await sources()), sinceMs, graceMs })
+  const { env, ...from } = await sources()
+  return collectStatus({ lookbackMs: THIRTY_DAYS_MS, ...from, eventLogPath: defaultEventsDbPath(env), sinceMs, graceMs })
 }
 
 export async function collectStatus(opts: StatusOptions): Promise<StatusReport> {
