@@ -48,7 +48,10 @@ export default class Login extends BaseCommand<typeof Login, LoginResult | Relay
 
   async run(): Promise<LoginResult | RelayLoginResult> {
     if (this.flags.relay !== undefined) {
-      return loginRelay({ profile: this.flags.profile, relay: this.flags.relay, withTokenStdin: this.flags['relay-token-stdin'] }, { io: this.io, warn: (text) => this.warnUser(text) })
+      return loginRelay(
+        { profile: this.flags.profile, relay: this.flags.relay, withTokenStdin: this.flags['relay-token-stdin'] },
+        { io: this.io, openProfiles: this.factory.openProfiles, warn: (text) => this.warnUser(text) },
+      )
     }
     const timeoutMs = timeoutFlagMs(this.flags.timeout)
     return login(
@@ -59,7 +62,7 @@ export default class Login extends BaseCommand<typeof Login, LoginResult | Relay
         withWebhookSecretStdin: this.flags['with-webhook-secret-stdin'],
         timeoutMs,
       },
-      { io: this.io, newApiClient: this.factory.newApiClient, userAgent: `svc/${this.config.version}`, warn: (text) => this.warnUser(text) },
+      { io: this.io, openProfiles: this.factory.openProfiles, newApiClient: this.factory.newApiClient, userAgent: `svc/${this.config.version}`, warn: (text) => this.warnUser(text) },
     )
   }
 

@@ -17,7 +17,7 @@ export default class Logout extends BaseCommand<typeof Logout, LogoutResult> {
   }
 
   async run(): Promise<LogoutResult> {
-    return logout({ profile: this.flags.profile, all: this.flags.all }, this.io.env)
+    return logout({ profile: this.flags.profile, all: this.flags.all }, { env: this.io.env, openProfiles: this.factory.openProfiles })
   }
 
   protected override toJson(result: LogoutResult): unknown {

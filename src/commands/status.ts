@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core'
-import { FlagReader } from '../lib/charges/operator-flags.js'
+import { withFlags } from '../lib/charges/operator-flags.js'
 import { ApiCommand } from '../lib/command-kit/api.js'
 import { EXIT } from '../lib/errors.js'
 import type { IO } from '../lib/output/io.js'
@@ -7,7 +7,7 @@ import { painter } from '../lib/output/color.js'
 import { statusView } from '../lib/services/status-view.js'
 import { isLoopbackUrl } from '../lib/net/loopback.js'
 import type { DeliveryRecord } from '../lib/contract/panel.js'
-import type { StatusReport } from '../lib/services/status.js'
+import type { StatusReport, StatusSources } from '../lib/services/status.js'
 
 export default class Status extends ApiCommand<typeof Status, StatusReport> {
   static override summary = 'What needs a person now: late settlements, refunds to reverse, a deactivated webhook, failed deliveries.'
@@ -41,28 +41,8 @@ export default class Status extends ApiCommand<typeof Status, StatusReport> {
   }
 
   async run(): Promise<StatusReport> {
-    const r = new FlagReader('See `svc status --help`.')
-    const sinceMs = r.duration('since', this.flags.since, '24h')
-    const graceMs = r.duration('grace', this.flags.grace, '1h')
-    r.done()
-    const client = await this.client()
-    const { baseUrl } = await this.credentials()
-    const { collectStatus } = await import('../lib/services/status.js')
-    const { defaultEventsDbPath } = await import('../lib/webhooks/event-store.js')
-    const local = isLoopbackUrl(baseUrl)
-    // A local sandbox keeps a delivery log of its own: its failed deliveries are read there.
-    const sandbox = local && (await (await import('../lib/sandbox-client/panel-client.js')).detectSandbox(baseUrl, { timeoutMs: this.timeoutMs() }))
-    const report = await collectStatus({
-      client,
-      sinceMs,
-      graceMs,
-      lookbackMs: 30 * 86_400_000,
-      eventLogPath: defaultEventsDbPath(this.io.env),
-      localNow: () => this.now(),
-      reactivateHint: (url) =>
-        local ? `save the URL again to reactivate it: svc sandbox webhook set ${url}` : "save the URL again in the service's panel (Webhooks) to reactivate it; events sent meanwhile were not retried",
-      ...(sandbox ? { sandboxFailedDeliveries: (since: Date) => this.sandboxFailedDeliveries(since) } : {}),
-    })
+    const { getStatus } = await import('../lib/services/status.js')
+    const report = await withFlags('See `svc status --help`.', () => getStatus({ since: this.flags.since, grace: this.flags.grace }, () => this.sources()))
     for (const u of report.unreadable) {
       this.warnUser(`could not read ${u.source === 'event_log' ? `the listener's event log ${u.path}` : "the sandbox's delivery log"} (${u.reason}): what it holds is not in this status`)
     }
@@ -70,6 +50,23 @@ export default class Status extends ApiCommand<typeof Status, StatusReport> {
     if (report.unreadable.length > 0) this.failAfterOutput(EXIT.couldNotTell)
     else if (this.flags['exit-status'] && report.items.length > 0) this.failAfterOutput(EXIT.needsAttention)
     return report
+  }
+
+  /** Where the report is read from: the API, this machine's event log, and a local sandbox's delivery log. */
+  private async sources(): Promise<StatusSources> {
+    const client = await this.client()
+    const { baseUrl } = await this.credentials()
+    const local = isLoopbackUrl(baseUrl)
+    // A local sandbox keeps a delivery log of its own: its failed deliveries are read there.
+    const sandbox = local && (await (await import('../lib/sandbox-client/panel-client.js')).detectSandbox(baseUrl, { timeoutMs: this.timeoutMs() }))
+    return {
+      client,
+      env: this.io.env,
+      localNow: () => this.now(),
+      reactivateHint: (url) =>
+        local ? `save the URL again to reactivate it: svc sandbox webhook set ${url}` : "save the URL again in the service's panel (Webhooks) to reactivate it; events sent meanwhile were not retried",
+      ...(sandbox ? { sandboxFailedDeliveries: (since: Date) => this.sandboxFailedDeliveries(since) } : {}),
+    }
   }
 
   private async sandboxFailedDeliveries(since: Date): Promise<DeliveryRecord[]> {

@@ -241,7 +241,6 @@ const COMMAND_IMPORT_EXCEPTIONS: ReadonlyArray<readonly [command: string, lib: s
   ['api.ts', 'api/raw-input.ts', '`svc api` is the raw door onto the client; its request reader has no use-case yet'],
   ['completion.ts', 'api/raw-input.ts', "completes `svc api`'s methods from the list the raw door accepts"],
   ['mcp.ts', 'mcp/launch.ts', 'the other front door: `svc mcp` only starts it (issue 40.4 drops its second flag parser)'],
-  ['status.ts', 'webhooks/event-store.ts', "names the event log's path itself: services/ status would"],
   ['webhooks/check.ts', 'webhooks/check/check-view.ts', "a view lives beside the data it shows (README, Rooms and layers): the check's report, in webhooks/check/"],
   ['fixtures/run.ts', 'scenarios/fixture.ts', 'the fixture runner has no use-case in services/ yet'],
   ['trigger.ts', 'scenarios/fixture.ts', 'the scenario runner has no use-case in services/ yet'],
@@ -251,8 +250,6 @@ const COMMAND_IMPORT_EXCEPTIONS: ReadonlyArray<readonly [command: string, lib: s
     (c) => [c, 'config/resolve.ts', "reads the webhook secret's source (flag, env, profile) itself: a use-case would"] as const,
   ),
   ['webhooks/check.ts', 'webhooks/check/endpoint.ts', 'the endpoint check has no use-case in services/ yet'],
-  ['webhooks/events.ts', 'webhooks/event-store.ts', "the log's row type (LoggedDelivery) for its pages; the log itself comes from the run's factory"],
-  ['webhooks/events.ts', 'webhooks/event-log-pages.ts', 'pages the event log itself: a use-case would'],
   ['webhooks/events.ts', 'webhooks/events-view.ts', "a view lives beside its data (README): the event log's, in webhooks/"],
   ['webhooks/listen.ts', 'webhooks/event-filter.ts', 'parses --events itself: services/ listens with a typed filter (issue 40.1)'],
   ['webhooks/listen.ts', 'webhooks/forward.ts', 'parses --forward routes itself (issue 40.1)'],
@@ -338,5 +335,22 @@ describe('commands stay thin', () => {
     const sizes = new Map(commands.map(([name, file]) => [name, readFileSync(file, 'utf8').split('\n').length - 1]))
     const stale = Object.keys(COMMAND_SIZE_EXCEPTIONS).filter((name) => (sizes.get(name) ?? 0) <= COMMAND_LINES)
     expect(stale).toEqual([])
+  })
+})
+
+/**
+ * The stored profiles are one of the run's factory's members (issue 40.6): a use-case gets them
+ * handed in (`openProfiles`), so a test gives its own and a run opens the file once. Only the
+ * factory opens them, and config/ itself (the store, and what it says about itself).
+ */
+const PROFILE_OPENERS = new Set(['lib/command-kit/factory.ts'])
+
+describe('the stored profiles', () => {
+  it("are opened (ProfileStore.open) only by the run's factory and by config/ itself", () => {
+    const openers = files(SRC)
+      .map((f) => relative(SRC, f))
+      .filter((f) => !f.startsWith('lib/config/') && !PROFILE_OPENERS.has(f))
+      .filter((f) => /ProfileStore\s*\.\s*open\s*\(/.test(readFileSync(join(SRC, f), 'utf8')))
+    expect(openers).toEqual([])
   })
 })

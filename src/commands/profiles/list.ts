@@ -13,7 +13,7 @@ export default class ProfilesList extends BaseCommand<typeof ProfilesList, Profi
   static override examples = ['<%= config.bin %> profiles list', '<%= config.bin %> profiles list --json', '<%= config.bin %> profiles list | cut -f1']
 
   async run(): Promise<ProfileSummary[]> {
-    return listProfiles(this.io.env)
+    return listProfiles({ env: this.io.env, openProfiles: this.factory.openProfiles })
   }
 
   protected override render(profiles: ProfileSummary[], io: IO): void {

@@ -15,7 +15,7 @@ export default class ProfilesRemove extends BaseCommand<typeof ProfilesRemove, R
   }
 
   async run(): Promise<RemoveResult> {
-    return removeProfile(this.args.name, this.io.env)
+    return removeProfile(this.args.name, { env: this.io.env, openProfiles: this.factory.openProfiles })
   }
 
   protected override toJson(result: RemoveResult): unknown {

@@ -19,7 +19,7 @@ export default class ProfilesShow extends BaseCommand<typeof ProfilesShow, Shown
   }
 
   async run(): Promise<Shown> {
-    return showProfile(this.args.name, this.io.env)
+    return showProfile(this.args.name, { env: this.io.env, openProfiles: this.factory.openProfiles })
   }
 
   protected override render(profile: Shown, io: IO): void {

@@ -13,7 +13,7 @@ export default class ProfilesUse extends BaseCommand<typeof ProfilesUse, Profile
   }
 
   async run(): Promise<ProfileSummary> {
-    return useProfile(this.args.name, this.io.env)
+    return useProfile(this.args.name, { env: this.io.env, openProfiles: this.factory.openProfiles })
   }
 
   protected override render(profile: ProfileSummary): void {

@@ -98,6 +98,7 @@ export default class SandboxStart extends BaseCommand<typeof SandboxStart> {
       webhookFaultsSeed: faultsSeed,
       stateFile,
       writeProfiles: !flags['no-profile'],
+      openProfiles: this.factory.openProfiles,
       env: io.env,
       log: (line) => io.err(`${paintErr('dim', line)}\n`),
       detached: child !== undefined,

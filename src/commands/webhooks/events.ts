@@ -1,12 +1,10 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../lib/command-kit/base.js'
-import { FlagReader } from '../../lib/charges/operator-flags.js'
-import { machineTimeZone } from '../../lib/domain/calendar.js'
+import { withFlags } from '../../lib/charges/operator-flags.js'
 import { CSV_CELLS_HELP } from '../../lib/command-kit/csv-flags.js'
 import { listFlags } from '../../lib/command-kit/list-flags.js'
 import { pages } from '../../lib/output/list-printer.js'
-import { eventLogPages } from '../../lib/webhooks/event-log-pages.js'
-import type { LoggedDelivery } from '../../lib/webhooks/event-store.js'
+import { type EventLogInput, listEventLog, type LoggedDelivery } from '../../lib/services/webhook-events.js'
 import { deliveryJson, eventLogListView } from '../../lib/webhooks/events-view.js'
 import type { IO } from '../../lib/output/io.js'
 
@@ -54,20 +52,16 @@ export default class WebhooksEvents extends BaseCommand<typeof WebhooksEvents, E
 
   async run(): Promise<EventLogPage | undefined> {
     this.listOutput()
-    const check = new FlagReader('See `svc webhooks events --help`.')
-    // The log's times are this machine's clock (the listener stamps them).
-    const since = check.date('since', this.flags.since, { timeZone: machineTimeZone(), now: this.now(), zoneField: false })
-    check.done()
-    const store = await this.factory.openEventStore()
+    const { flags } = this
+    const input = { type: flags.type, eventId: flags['event-id'], state: flags.state as EventLogInput['state'], since: flags.since, limit: flags.limit, all: flags.all }
+    const log = await withFlags('See `svc webhooks events --help`.', () => listEventLog(input, { openEventStore: this.factory.openEventStore, now: () => this.now() }))
     try {
-      const filter = { type: this.flags.type, eventId: this.flags['event-id'], outcome: this.flags.state, since: since?.toISOString() }
-      const pageList = eventLogPages(store, filter, this.flags.all ? Number.POSITIVE_INFINITY : this.flags.limit)
-      if (!(this.flags.all || this.flags.csv || this.flags.ndjson)) return { path: store.path, records: [...pageList].flat() }
+      if (!(flags.all || flags.csv || flags.ndjson)) return { path: log.path, records: [...log.pages].flat() }
       // Rows as they are read, one page in memory: --ndjson, --csv, and --all in any output.
-      await this.printList(pages(pageList), eventLogListView(this.io))
+      await this.printList(pages(log.pages), eventLogListView(this.io))
       return undefined
     } finally {
-      store.close()
+      log.close()
     }
   }
 

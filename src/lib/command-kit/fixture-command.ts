@@ -36,7 +36,7 @@ export abstract class FixtureCommand<T extends typeof Command> extends PanelComm
     await requireSandbox(credentials.baseUrl, what)
     const tty = this.io.isStderrTTY && !this.flags.json
     return {
-      keys: keysFor(credentials, this.io.env),
+      keys: keysFor(credentials, this.factory.readProfiles),
       source: credentials.source,
       clientFor: async (apiKey) => {
         const c = await this.newApiClient(apiKey, credentials.baseUrl)

@@ -8,7 +8,6 @@ import { type Command, Flags } from '@oclif/core'
 import { ApiCommand } from './api.js'
 import type { Credentials } from '../config/resolve.js'
 import { SANDBOX_PROFILE } from '../config/profiles.js'
-import { ProfileStore } from '../config/store.js'
 import { CliError, EXIT } from '../errors.js'
 import type { PanelClient } from '../sandbox-client/panel-client.js'
 import type { Environment } from '../contract/schemas.js'
@@ -32,7 +31,7 @@ export abstract class PanelCommand<T extends typeof Command, R = void> extends A
     let profile = flags.profile ?? env.SVC_PROFILE
     const explicit = Boolean((flags['api-key'] ?? env.SVC_API_KEY) && (flags['base-url'] ?? env.SVC_BASE_URL))
     if (!profile) {
-      const store = await ProfileStore.open(env)
+      const store = await this.factory.openProfiles()
       if (store.get(SANDBOX_PROFILE)) profile = SANDBOX_PROFILE
       else if (!explicit) {
         throw new CliError('No `sandbox` profile: is the local sandbox running?', {

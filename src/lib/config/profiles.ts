@@ -6,7 +6,7 @@
 import type { Environment } from '../contract/schemas.js'
 import { environmentOfKey, maskSecret } from './mask.js'
 import { CliError, EXIT } from '../errors.js'
-import { type Profile, ProfileStore, profileNotFound } from './store.js'
+import { type OpenProfiles, type Profile, type ProfileStore, profileNotFound } from './store.js'
 
 /** The profiles `svc sandbox start` writes: its test key, and its live key. */
 export const SANDBOX_PROFILE = 'sandbox'
@@ -44,8 +44,17 @@ export function summarizeProfile(name: string, stored: Profile, isDefault: boole
   }
 }
 
-export async function listProfiles(env: NodeJS.ProcessEnv): Promise<ProfileSummary[]> {
-  const store = await ProfileStore.open(env)
+/**
+ * What these use-cases get from their door (the run's factory): the terminal's environment, for
+ * SVC_PROFILE, and the stored profiles.
+ */
+export interface ProfilesContext {
+  env: NodeJS.ProcessEnv
+  openProfiles: OpenProfiles
+}
+
+export async function listProfiles({ openProfiles }: ProfilesContext): Promise<ProfileSummary[]> {
+  const store = await openProfiles()
   const def = store.defaultProfile
   return store.names().map((name) => summarizeProfile(name, store.get(name) ?? {}, name === def))
 }
@@ -71,21 +80,21 @@ async function onProfile<T>(act: () => Promise<T>): Promise<T> {
   }
 }
 
-export function showProfile(name: string | undefined, env: NodeJS.ProcessEnv): Promise<ProfileSummary & { configFile: string }> {
-  return onProfile(() => showProfileIn(name, env))
+export function showProfile(name: string | undefined, ctx: ProfilesContext): Promise<ProfileSummary & { configFile: string }> {
+  return onProfile(() => showProfileIn(name, ctx))
 }
 
-async function showProfileIn(name: string | undefined, env: NodeJS.ProcessEnv): Promise<ProfileSummary & { configFile: string }> {
-  const store = await ProfileStore.open(env)
+async function showProfileIn(name: string | undefined, { env, openProfiles }: ProfilesContext): Promise<ProfileSummary & { configFile: string }> {
+  const store = await openProfiles()
   const target = targetName(store, name, env)
   if (!target) throw profileNotFound('No profile named and no default profile.', store.names(), 'show one with `svc profiles show NAME`, or create one with `svc login`')
   const profile = store.require(target)
   return { ...summarizeProfile(target, profile, store.defaultProfile === target), configFile: store.path }
 }
 
-export function useProfile(name: string, env: NodeJS.ProcessEnv): Promise<ProfileSummary> {
+export function useProfile(name: string, { openProfiles }: ProfilesContext): Promise<ProfileSummary> {
   return onProfile(async () => {
-    const store = await ProfileStore.open(env)
+    const store = await openProfiles()
     const profile = store.require(name)
     store.setDefault(name)
     return summarizeProfile(name, profile, true)
@@ -99,10 +108,10 @@ export interface RemoveResult {
   remaining: string[]
 }
 
-export function removeProfile(name: string, env: NodeJS.ProcessEnv): Promise<RemoveResult> {
+export function removeProfile(name: string, { openProfiles }: ProfilesContext): Promise<RemoveResult> {
   return onProfile(async () => {
     // The way out the invalid_config hint offers for a damaged profile: its own bad fields do not block its removal.
-    const store = await ProfileStore.open(env, { tolerate: name })
+    const store = await openProfiles({ tolerate: name })
     const profile = store.require(name)
     const wasDefault = store.defaultProfile === name
     store.remove(name)
@@ -121,8 +130,8 @@ export interface LogoutResult {
  * Removes the key and the webhook secret; keeps the profile's name and base URL, so that
  * `svc login --profile NAME` later needs nothing but the key. `svc profiles remove` deletes all.
  */
-export async function logout(opts: { profile?: string; all: boolean }, env: NodeJS.ProcessEnv): Promise<LogoutResult> {
-  const store = await ProfileStore.open(env)
+export async function logout(opts: { profile?: string; all: boolean }, { env, openProfiles }: ProfilesContext): Promise<LogoutResult> {
+  const store = await openProfiles()
   let names: string[]
   if (opts.all) {
     names = store.names()

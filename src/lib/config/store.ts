@@ -194,6 +194,12 @@ function confAt(dir: string, opts: { tolerate?: string; defaults?: boolean; seen
   }
 }
 
+/**
+ * How a use-case gets the profiles to read and write: handed in by its door (the run's factory,
+ * command-kit/factory.ts), so that it opens them only when it gets that far, once per run.
+ */
+export type OpenProfiles = (opts?: { tolerate?: string }) => Promise<ProfileStore>
+
 export class ProfileStore {
   /** What a store that only reads saw, once (ProfileStore.read). */
   private readonly snapshot: ConfigData

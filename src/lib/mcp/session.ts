@@ -7,6 +7,7 @@
 import type { ApiClient } from '../api/types.js'
 import { redact } from '../config/mask.js'
 import { type Credentials, resolveWebhookSecrets } from '../config/resolve.js'
+import { ProfileStore } from '../config/store.js'
 import type { Environment } from '../contract/schemas.js'
 import { UsageError } from '../errors.js'
 import type { PanelClient } from '../sandbox-client/panel-client.js'
@@ -71,6 +72,11 @@ export class McpSession {
     const { PanelClient } = await import('../sandbox-client/panel-client.js')
     this.panelClient ??= new PanelClient({ apiKey, baseUrl, timeoutMs: this.opts.timeoutMs, debug: this.debug(apiKey) })
     return this.panelClient
+  }
+
+  /** The stored profiles, for reading only (nothing is created): trigger_event's other sandbox key. */
+  readProfiles(): ProfileStore {
+    return ProfileStore.read(this.env)
   }
 
   /** The secrets to verify deliveries with when the call gives none: SVC_WEBHOOK_SECRET, else the profile's (with the profile's key only). */

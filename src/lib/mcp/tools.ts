@@ -16,6 +16,7 @@ import { parseDuration, parseInstant } from '../domain/time.js'
 import { ApiError, UsageError } from '../errors.js'
 import { isHttpUrl } from '../contract/url.js'
 import { isLoopbackUrl } from '../net/loopback.js'
+import { inArguments } from './arguments.js'
 import { inToolWords } from './wording.js'
 import type { ToolOutput } from './results.js'
 import type { McpSession } from './session.js'
@@ -25,10 +26,10 @@ import type { McpSession } from './session.js'
 const useCases = {
   advance: () => import('../charges/advance.js'),
   createCharge: () => import('../services/create-charge.js'),
+  deliveries: () => import('../services/sandbox-deliveries.js'),
   pix: () => import('../domain/pix-decode.js'),
-  panel: () => import('../sandbox-client/panel-client.js'),
   operator: () => Promise.all([import('../charges/operator-operations.js'), import('../charges/operator-input.js'), import('../charges/flag-issues.js'), import('../charges/list-query.js')]),
-  status: () => Promise.all([import('../services/status.js'), import('../webhooks/event-store.js')]),
+  status: () => import('../services/status.js'),
   trigger: () => Promise.all([import('../services/trigger.js'), import('../scenarios/fixture.js'), import('../scenarios/builtin.js')]),
   verify: () => import('../webhooks/verify-delivery.js'),
 }
@@ -387,7 +388,7 @@ export const TOOLS: readonly ToolDef[] = [
       // happens only there, such as product.paid) needs --allow-live-writes, whatever the key.
       if (isTriggerType(args.type)) s.requireLiveWrites(chooseEnv(await loadBuiltinFixture(args.type), args.env, credentials.environment, 'trigger_event'), `trigger_event ${args.type}`)
       const keys = () => {
-        const all = keysFor(credentials, s.env)
+        const all = keysFor(credentials, () => s.readProfiles())
         return s.allowLiveWrites ? all : { test: all.test }
       }
       const session = async () => ({ keys: keys(), source: credentials.source, clientFor: (key: string) => s.client(key) })
@@ -434,9 +435,9 @@ export const TOOLS: readonly ToolDef[] = [
       }),
     async run(args, s) {
       const env = args.env ?? s.credentials.environment
-      const [panel, { noDeliveryError }] = await Promise.all([s.panel(), useCases.panel()])
-      const { data } = await panel.listDeliveries({ env, eventId: args.eventId, limit: args.limit ?? 50 })
-      if (args.eventId && data.length === 0) throw noDeliveryError(args.eventId, env)
+      const { listSandboxDeliveries } = await useCases.deliveries()
+      const log = await inArguments(() => listSandboxDeliveries({ env, eventId: args.eventId, limit: args.limit }, { panel: () => s.panel(), now: () => new Date(), environment: async () => env }))
+      const data = await log.page()
       const states = new Map<string, number>()
       for (const d of data) states.set(d.state, (states.get(d.state) ?? 0) + 1)
       const text = `${data.length} deliver${data.length === 1 ? 'y' : 'ies'} in ${env}${states.size ? `: ${[...states].map(([k, n]) => `${n} ${k}`).join(', ')}` : ''}.`
@@ -577,18 +578,17 @@ export const TOOLS: readonly ToolDef[] = [
           .describe('How late a settlement must be to count as overdue (default 1h).'),
       }),
     async run(args, s) {
-      const [{ collectStatus }, { defaultEventsDbPath }] = await useCases.status()
+      const { getStatus } = await useCases.status()
       const local = isLoopbackUrl(s.credentials.baseUrl)
-      const report = await collectStatus({
-        client: await s.client(),
-        sinceMs: parseDuration(args.since ?? '24h')!,
-        graceMs: parseDuration(args.grace ?? '1h')!,
-        lookbackMs: 30 * 86_400_000,
-        eventLogPath: defaultEventsDbPath(s.env),
-        localNow: () => new Date(),
-        reactivateHint: (url) =>
-          local ? `save the URL again to reactivate it: set_webhook {"url": "${url}"}` : "the user saves the URL again in the service's panel (Webhooks) to reactivate it; events sent meanwhile were not retried",
-      })
+      const report = await inArguments(() =>
+        getStatus({ since: args.since, grace: args.grace }, async () => ({
+          client: await s.client(),
+          env: s.env,
+          localNow: () => new Date(),
+          reactivateHint: (url) =>
+            local ? `save the URL again to reactivate it: set_webhook {"url": "${url}"}` : "the user saves the URL again in the service's panel (Webhooks) to reactivate it; events sent meanwhile were not retried",
+        })),
+      )
       // The items' hints speak the CLI's commands: in the tools' words here.
       const items = report.items.map((item) =>
         item.kind === 'overdue_settlements' ? { ...item, hint: 'list_overdue lists them; the service settles them, ask its support quoting the ids' } : { ...item, hint: inToolWords(item.hint) },

@@ -13,7 +13,7 @@ import type { Environment } from '../contract/schemas.js'
 import { environmentOfKey, maskSecret, redact, rememberSecret } from '../config/mask.js'
 import { normalizeBaseUrl } from '../config/resolve.js'
 import { isLoopbackHost } from '../net/loopback.js'
-import { assertProfileName, type Profile, ProfileStore } from '../config/store.js'
+import { assertProfileName, type OpenProfiles, type Profile } from '../config/store.js'
 
 export interface LoginOptions {
   profile?: string
@@ -27,6 +27,8 @@ export interface LoginOptions {
 
 export interface LoginContext {
   io: IO
+  /** The stored profiles (the run's factory's): opened only once the flags are checked. */
+  openProfiles: OpenProfiles
   newApiClient: (opts: ClientOptions) => Promise<ApiClient>
   userAgent?: string
   /** Shows a warning on stderr (the command's styled one). */
@@ -100,7 +102,7 @@ export async function login(opts: LoginOptions, ctx: LoginContext): Promise<Logi
     })
   }
 
-  const store = await ProfileStore.open(io.env)
+  const store = await ctx.openProfiles()
   const existing = store.get(name)
   const rawUrl = opts.baseUrl?.trim() || io.env.SVC_BASE_URL?.trim() || existing?.baseUrl
   if (!rawUrl) {
@@ -211,7 +213,7 @@ export interface RelayLoginResult {
  * the profile (created if needed); the API key and the webhook secret are left as they are. The
  * token is read from stdin or a hidden prompt, never an argument, and only masked from then on.
  */
-export async function loginRelay(opts: RelayLoginOptions, ctx: Pick<LoginContext, 'io' | 'warn'>): Promise<RelayLoginResult> {
+export async function loginRelay(opts: RelayLoginOptions, ctx: Pick<LoginContext, 'io' | 'openProfiles' | 'warn'>): Promise<RelayLoginResult> {
   const { io } = ctx
   const name = loginProfileName(opts.profile, io.env)
   assertProfileName(name)
@@ -227,7 +229,7 @@ export async function loginRelay(opts: RelayLoginOptions, ctx: Pick<LoginContext
   const token = opts.withTokenStdin ? ((await readStdinLines(io.stdin))[0] ?? '') : await promptHidden(io, 'Relay token (from `svc relay token create`):')
   if (!token) throw new UsageError('No relay token given.', { field: 'relay-token-stdin', hint: 'The relay host prints it once: `svc relay token create NAME --channel C`.' })
   if (!/^[\x21-\x7e]{8,512}$/.test(token)) throw new UsageError('This is not a relay token: one word of printable ASCII, 8 to 512 characters. Nothing was stored.', { field: 'relay-token-stdin' })
-  const store = await ProfileStore.open(io.env)
+  const store = await ctx.openProfiles()
   const existing = store.get(name)
   const relayUrl = urls.map((u) => u.href).join(',')
   const profile = store.update(name, { relayUrl, relayToken: token })

@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync, renameSync, rmdirSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
-import { ProfileStore } from '../config/store.js'
+import type { OpenProfiles, ProfileStore } from '../config/store.js'
 import { CliError, UsageError } from '../errors.js'
 import type { RunningSandbox } from '../sandbox/types.js'
 import { SANDBOX_LIVE_PROFILE, SANDBOX_PROFILE } from '../config/profiles.js'
@@ -22,6 +22,8 @@ export interface LocalSandboxOptions {
   speed?: number
   chaos?: number
   writeProfiles: boolean
+  /** The stored profiles (the run's factory's), opened only to write the sandbox's. */
+  openProfiles: OpenProfiles
   env: NodeJS.ProcessEnv
   log: (line: string) => void
   /** `--webhook-faults`, checked (webhookFaultsOption). */
@@ -148,7 +150,7 @@ export async function runSandboxStart(opts: LocalSandboxOptions): Promise<Starte
   const profiles: ProfilesOutcome = { written: false, madeDefault: false }
   if (opts.writeProfiles) {
     try {
-      const store = await ProfileStore.open(opts.env)
+      const store = await opts.openProfiles()
       // Never take the profiles away from another sandbox that still runs: commands using them
       // would lose it, and fail to connect once this one stops.
       const running = await otherRunningSandbox(store, sandbox.baseUrl, detectSandbox)

@@ -10,10 +10,12 @@
  * ("could not tell"), so cron tells an incomplete answer from a clean one.
  */
 import type { ApiClient } from '../api/types.js'
+import { InputReader } from '../charges/operator-input.js'
 import { overdueCharges } from '../charges/operator-lists.js'
 import type { DeliveryRecord } from '../contract/panel.js'
 import type { Charge } from '../contract/schemas.js'
 import { type AttentionEvent, readEventLogAttention } from '../webhooks/event-log-attention.js'
+import { defaultEventsDbPath } from '../webhooks/event-store.js'
 
 export type StatusItem =
   | { kind: 'overdue_settlements'; count: number; grossInCents: number; oldest: { id: string; externalId?: string; estimatedAt: string; lateMs: number }; hint: string }
@@ -61,6 +63,39 @@ export interface StatusOptions {
   reactivateHint: (url: string) => string
   /** On a local sandbox: its delivery log's failed deliveries created since (an instant on its clock). */
   sandboxFailedDeliveries?: (since: Date) => Promise<DeliveryRecord[]>
+}
+
+/**
+ * What status is asked, as typed (no flag or argument names): how far back (`since`) and how late
+ * counts as overdue (`grace`), durations such as 24h or 7d. A bad one is an InputError naming its
+ * path (`since`, `grace`); each door names it in its own words (`--since`, the tool's `since`).
+ */
+export interface StatusInput {
+  /** Default 24h. */
+  since?: string
+  /** Default 1h. */
+  grace?: string
+}
+
+/**
+ * What a door reads status from, given once the input is read: its API client, its clock, its
+ * words, and its terminal's environment (`env`), where this machine's listener event log is.
+ */
+export type StatusSources = Omit<StatusOptions, 'sinceMs' | 'graceMs' | 'lookbackMs' | 'eventLogPath'> & { lookbackMs?: number; env: NodeJS.ProcessEnv }
+
+const THIRTY_DAYS_MS = 30 * 86_400_000
+
+/**
+ * `svc status` and the get_status tool: the input read first (an InputError, nothing asked of
+ * anyone), then the door's sources opened (credentials, a client), then the report.
+ */
+export async function getStatus(input: StatusInput, sources: () => Promise<StatusSources>): Promise<StatusReport> {
+  const r = new InputReader()
+  const sinceMs = r.duration('since', input.since, '24h')
+  const graceMs = r.duration('grace', input.grace, '1h')
+  r.done()
+  const { env, ...from } = await sources()
+  return collectStatus({ lookbackMs: THIRTY_DAYS_MS, ...from, eventLogPath: defaultEventsDbPath(env), sinceMs, graceMs })
 }
 
 export async function collectStatus(opts: StatusOptions): Promise<StatusReport> {

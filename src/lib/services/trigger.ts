@@ -6,7 +6,7 @@
 import type { ApiClient } from '../api/types.js'
 import type { Credentials } from '../config/resolve.js'
 import { SANDBOX_LIVE_PROFILE, SANDBOX_PROFILE } from '../config/profiles.js'
-import { ProfileStore } from '../config/store.js'
+import type { ProfileStore } from '../config/store.js'
 import { UsageError } from '../errors.js'
 import type { Fixture, Override } from '../scenarios/fixture.js'
 import { isTriggerType, loadBuiltinFixture, unknownTriggerType } from '../scenarios/builtin.js'
@@ -168,12 +168,15 @@ export function triggerOverrides(fixture: Fixture, list: Override[]): Map<string
   return new Map([[main.name, list]])
 }
 
-/** The key of each environment: the one given, and the other sandbox profile's when it is one of the pair. */
-export function keysFor(c: Credentials, env: NodeJS.ProcessEnv): Partial<Record<Environment, string>> {
+/**
+ * The key of each environment: the one given, and the other sandbox profile's when it is one of
+ * the pair, read from the stored profiles the door hands in (read only when needed).
+ */
+export function keysFor(c: Credentials, readProfiles: () => Pick<ProfileStore, 'get'>): Partial<Record<Environment, string>> {
   const keys: Partial<Record<Environment, string>> = { [c.environment]: c.apiKey }
   const sibling = c.profileName === SANDBOX_PROFILE ? SANDBOX_LIVE_PROFILE : c.profileName === SANDBOX_LIVE_PROFILE ? SANDBOX_PROFILE : undefined
   if (sibling) {
-    const other = ProfileStore.read(env).get(sibling)
+    const other = readProfiles().get(sibling)
     const otherEnv: Environment = c.environment === 'test' ? 'live' : 'test'
     if (other?.apiKey?.startsWith(`svc_${otherEnv}_`) && (other.baseUrl ?? '').replace(/\/+$/, '') === c.baseUrl.replace(/\/+$/, '')) keys[otherEnv] = other.apiKey
   }

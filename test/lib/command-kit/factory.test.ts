@@ -1,7 +1,13 @@
 /** The commands' seam: a run gets the system's factory with what its caller handed in on top, for that run only. */
 import { describe, expect, it } from 'vitest'
 import { systemClock, systemFactory } from '../../../src/lib/command-kit/factory.js'
+import { statSync } from 'node:fs'
+import { join } from 'node:path'
+import ProfilesList from '../../../src/commands/profiles/list.js'
+import { ProfileStore } from '../../../src/lib/config/store.js'
 import { getIO } from '../../../src/lib/output/io.js'
+import { freshConfigDir, TEST_KEY } from '../../helpers/config.js'
+import { runCommand } from '../../helpers/run-command.js'
 import { testIO } from '../../helpers/test-io.js'
 
 describe('the command factory', () => {
@@ -33,5 +39,37 @@ describe('the command factory', () => {
     await client.close()
     const panel = await systemFactory().newPanelClient({ apiKey: 'svc_test_x', baseUrl: 'http://127.0.0.1:9' })
     expect(typeof panel.getWebhook).toBe('function')
+  })
+
+  it("opens the stored profiles of its terminal's environment once a run, when first asked for, with the store's 0700/0600 rules", async () => {
+    const dir = join(freshConfigDir(), 'svc')
+    const { io } = testIO({ env: { SVC_CONFIG_DIR: dir } })
+    const factory = systemFactory({ io })
+    expect(() => statSync(dir)).toThrow()
+    const store = await factory.openProfiles()
+    expect(await factory.openProfiles()).toBe(store)
+    expect(statSync(dir).mode & 0o777).toBe(0o700)
+    store.save('work', { apiKey: TEST_KEY, baseUrl: 'http://127.0.0.1:9' })
+    expect(statSync(store.path).mode & 0o777).toBe(0o600)
+    expect(factory.readProfiles().get('work')?.apiKey).toBe(TEST_KEY)
+    // `profiles remove`'s store, which tolerates that profile's bad fields, is its own.
+    expect(await factory.openProfiles({ tolerate: 'work' })).not.toBe(store)
+    // The next run opens them again.
+    expect(await systemFactory({ io }).openProfiles()).not.toBe(store)
+  })
+
+  it("hands a command the profiles a test gives its run, wherever the terminal's environment points", async () => {
+    const env = { SVC_CONFIG_DIR: freshConfigDir() }
+    const store = await ProfileStore.open(env)
+    store.save('handed', { apiKey: TEST_KEY, baseUrl: 'http://127.0.0.1:9' })
+    const opened: unknown[] = []
+    const openProfiles = async (opts?: { tolerate?: string }) => {
+      opened.push(opts)
+      return store
+    }
+    const r = await runCommand(ProfilesList, [], { env: { SVC_CONFIG_DIR: freshConfigDir() }, factory: { openProfiles } })
+    expect(r.exitCode).toBe(0)
+    expect(r.stdout).toMatch(/^handed\ttest\t/)
+    expect(opened).toHaveLength(1)
   })
 })

@@ -110,6 +110,12 @@ describe('errors in the tools’ words', () => {
     expect(JSON.stringify(r.result)).not.toMatch(CLI_WORDS)
   })
 
+  it('get_status names a bad duration by its argument, as the CLI names its flag', async () => {
+    const r = await mcp.call('get_status', { since: '0s' })
+    expect(structured(r).error?.details).toEqual([{ field: 'since', message: expect.stringContaining('"0s" is not a duration') }])
+    expect(JSON.stringify(r.result)).not.toMatch(CLI_WORDS)
+  })
+
   it('an external_id_conflict says the order has its charge and how to fetch it, never to use another externalId', async () => {
     okOf(await mcp.call('create_charge', { amountInCents: 1500, externalId: 'order-3001', payerTaxNumber: '52998224725' }))
     const r = await mcp.call('create_charge', { amountInCents: 1600, externalId: 'order-3001', payerTaxNumber: '52998224725' })

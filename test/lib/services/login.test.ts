@@ -15,7 +15,12 @@ function setUp(stdin: string) {
   const env = { SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-login-')) }
   const mem = testIO({ env, stdin })
   const warnings: string[] = []
-  return { env, ...mem, warnings, ctx: { io: mem.io, newApiClient: async (o: Parameters<typeof createClient>[0]) => createClient(o), warn: (t: string) => void warnings.push(t) } }
+  return {
+    env,
+    ...mem,
+    warnings,
+    ctx: { io: mem.io, openProfiles: () => ProfileStore.open(env), newApiClient: async (o: Parameters<typeof createClient>[0]) => createClient(o), warn: (t: string) => void warnings.push(t) },
+  }
 }
 
 describe('login', () => {

@@ -1,12 +1,12 @@
 import { Flags } from '@oclif/core'
-import { FlagReader } from '../../../lib/charges/operator-flags.js'
-import { DELIVERY_STATES } from '../../../lib/contract/panel.js'
-import { machineTimeZone } from '../../../lib/domain/calendar.js'
+import { withFlags } from '../../../lib/charges/operator-flags.js'
+import { DELIVERY_STATES, type DeliveryState } from '../../../lib/contract/panel.js'
 import { painter } from '../../../lib/output/color.js'
 import { CSV_CELLS_HELP } from '../../../lib/command-kit/csv-flags.js'
 import { listFlags } from '../../../lib/command-kit/list-flags.js'
 import { pages } from '../../../lib/output/list-printer.js'
-import { type DeliveryListFilter, noDeliveryError, type PanelDelivery } from '../../../lib/sandbox-client/panel-client.js'
+import type { PanelDelivery } from '../../../lib/sandbox-client/panel-client.js'
+import { listSandboxDeliveries } from '../../../lib/services/sandbox-deliveries.js'
 import { envFlag, PanelCommand } from '../../../lib/command-kit/sandbox-panel.js'
 import { sandboxDeliveriesTable, deliveriesTsv, deliveryDetail, deliveryListView } from '../../../lib/sandbox-client/panel-view.js'
 import type { IO } from '../../../lib/output/io.js'
@@ -58,32 +58,23 @@ export default class SandboxDeliveries extends PanelCommand<typeof SandboxDelive
 
   async run(): Promise<DeliveryLog | undefined> {
     this.listOutput()
-    const check = new FlagReader('See `svc sandbox deliveries --help`.')
-    check.date('since', this.flags.since, { timeZone: machineTimeZone(), now: this.now(), zoneField: false })
-    check.done()
+    const { flags } = this
+    const input = { env: this.envChoice(), eventId: flags['event-id'], limit: flags.limit, state: flags.state as DeliveryState | undefined, type: flags.type, since: flags.since, all: flags.all }
+    const log = await withFlags('See `svc sandbox deliveries --help`.', () =>
+      listSandboxDeliveries(input, { panel: () => this.panel(), now: () => this.now(), environment: async () => (await this.credentials()).environment }),
+    )
     const panel = await this.panel()
-    const filter: DeliveryListFilter = { env: this.envChoice(), eventId: this.flags['event-id'], limit: this.flags.limit, state: this.flags.state, type: this.flags.type }
-    if (this.flags.since !== undefined) {
-      // Relative forms count back from the sandbox's clock, not this machine's.
-      const now = new Date((await panel.getClock()).now)
-      filter.since = check.date('since', this.flags.since, { timeZone: machineTimeZone(), now, zoneField: false })!.toISOString()
+    if (flags.all || flags.ndjson || flags.csv) {
+      // --all, --ndjson, --csv: every page (or the one asked for), written as it comes.
+      await this.printList(
+        pages(log.pages),
+        deliveryListView(this.io, async () => Date.parse((await panel.getClock()).now)),
+      )
+      return undefined
     }
-    if (this.flags.all || this.flags.ndjson || this.flags.csv) return this.stream(filter)
-    const tty = this.io.isStdoutTTY && !this.flags.json && !this.flags.quiet
-    const [{ data }, clock] = await Promise.all([panel.listDeliveries(filter), tty ? panel.getClock() : undefined])
-    if (filter.eventId && !data.length) throw noDeliveryError(filter.eventId, filter.env ?? (await this.credentials()).environment)
+    const tty = this.io.isStdoutTTY && !flags.json && !flags.quiet
+    const [data, clock] = await Promise.all([log.page(), tty ? panel.getClock() : undefined])
     return { data, now: clock?.now }
-  }
-
-  /** --all, --ndjson, --csv: every page (or the one asked for), written as it comes. */
-  private async stream(filter: DeliveryListFilter): Promise<undefined> {
-    const panel = await this.panel()
-    const one = async function* () {
-      yield (await panel.listDeliveries(filter)).data
-    }
-    const view = deliveryListView(this.io, async () => Date.parse((await panel.getClock()).now))
-    await this.printList(pages(this.flags.all ? panel.allDeliveries(filter) : one()), view)
-    return undefined
   }
 
   protected override toJson({ data }: DeliveryLog): unknown {
