@@ -1,7 +1,6 @@
 import { Flags } from '@oclif/core'
 import { ApiCommand } from '../../lib/command-kit/api.js'
-import { parseWaitFlags } from '../../lib/charges/wait.js'
-import { waitFlags } from '../../lib/command-kit/wait-flags.js'
+import { waitFlags, waitInputFromFlags } from '../../lib/command-kit/wait-flags.js'
 import { asCreateFlagsError, createInputFromFlags } from '../../lib/command-kit/create-flags.js'
 import { renderChargeView } from '../../lib/output/charge-view.js'
 import { painter } from '../../lib/output/color.js'
@@ -52,7 +51,7 @@ export default class ChargesCreate extends ApiCommand<typeof ChargesCreate, Char
 
   async run(): Promise<Charge> {
     const input = createInputFromFlags(this.flags)
-    const wait = parseWaitFlags(this.flags)
+    const wait = waitInputFromFlags(this.flags)
     const { environment } = await this.credentials()
     const client = await this.client()
     const outcome = await createCharge({ input, environment }, { client, canPrompt: this.io.canPrompt, ask: (q) => promptText(this.io, q), note: (text) => this.note(text) }).catch((e: unknown) => {

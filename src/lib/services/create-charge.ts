@@ -10,12 +10,12 @@ import { randomUUID } from 'node:crypto'
 import type { ApiClient } from '../api/types.js'
 import { type ChargeCreateInput, completeRequest, readCreateInput } from '../charges/create-input.js'
 import { resolvePayerTaxNumber } from '../charges/payer.js'
-import type { WaitClock, WaitRequest } from '../charges/wait.js'
+import type { WaitClock } from '../charges/wait.js'
 import type { Charge } from '../contract/schemas.js'
 import type { Environment } from '../contract/schemas.js'
 import { ApiError, NetworkError, type WaitError, EXIT, type ExitCode } from '../errors.js'
 import type { IO } from '../output/io.js'
-import { runChargeWait } from './wait-charge.js'
+import { type ChargeWait, runChargeWait } from './wait-charge.js'
 import { shellWord } from '../output/shell-word.js'
 
 export interface CreateChargeOptions {
@@ -84,11 +84,11 @@ export interface AfterCreateContext {
  * already is in the state --wait asks for; otherwise --wait polls. The charge to print, and what
  * to report after printing it.
  */
-export async function afterCreate(outcome: CreatedCharge, wait: WaitRequest | undefined, ctx: AfterCreateContext): Promise<{ charge: Charge; failure?: WaitError | ExitCode }> {
+export async function afterCreate(outcome: CreatedCharge, wait: ChargeWait | undefined, ctx: AfterCreateContext): Promise<{ charge: Charge; failure?: WaitError | ExitCode }> {
   const { charge } = outcome
   if (outcome.notPayable) {
     ctx.note(notPayableNote(charge))
-    if (!wait || charge.status !== wait.target) return { charge, failure: EXIT.conflict }
+    if (!wait || charge.status !== wait.until) return { charge, failure: EXIT.conflict }
   }
   if (!wait) return { charge }
   return runChargeWait({ io: ctx.io, clock: ctx.clock, getCharge: ctx.getCharge, wait, id: charge.id, initial: charge })
