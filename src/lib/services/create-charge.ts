@@ -27,6 +27,8 @@ export interface CreateChargeContext {
   client: ApiClient
   /** How to get the same charge again after a network failure (default: the CLI's flag). */
   retryHint?: (idempotencyKey: string) => string
+  /** How the door names the tax number in the payer's notes and errors (default the CLI's flag; payer.ts). */
+  payerWords?: { label: string; name: string }
   /** What to do when the order already has a charge with another body (default: the CLI's `charges list --external-id`). */
   conflictHint?: (externalId: string) => string
   canPrompt: boolean
@@ -52,7 +54,7 @@ export async function createCharge(opts: CreateChargeOptions, ctx: CreateChargeC
   // failure's hint names): a rerun with the same inputs sends the same body, and gets the same charge.
   const externalId = input.body.externalId
   const seed = externalId !== undefined ? `externalId\u0000${externalId}` : `idempotency-key\u0000${idempotencyKey}`
-  const payerTaxNumber = await resolvePayerTaxNumber(input.body.payerTaxNumber, { environment: opts.environment, canPrompt: ctx.canPrompt, ask: ctx.ask, note: ctx.note, seed })
+  const payerTaxNumber = await resolvePayerTaxNumber(input.body.payerTaxNumber, { environment: opts.environment, canPrompt: ctx.canPrompt, ask: ctx.ask, note: ctx.note, seed, words: ctx.payerWords })
   const body = completeRequest(input.body, payerTaxNumber)
   // With --split, the same request (plus its destinations) goes to POST /v1/split-charges (spec 4.8).
   const { split, ...plain } = body

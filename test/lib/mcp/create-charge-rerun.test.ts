@@ -47,6 +47,7 @@ describe('create_charge rerun', () => {
     expect(again.text).toContain(
       `The existing charge ${charge.id} is canceled: its QR stays technically payable, so do not show it to the payer. Do not show its QR to a payer. To charge again, call create_charge with another externalId.`,
     )
-    expect(again.text).not.toMatch(/exit 5|--external-id|order-gone/)
+    expect(again.text).not.toMatch(/exit 5|--|order-gone/)
+    expect(again.text).toContain('No payerTaxNumber given: using the generated test CPF')
   })
 })
