@@ -214,7 +214,7 @@ const COMMAND_LINES = 120
 const COMMAND_ROOMS = new Set([
   'command-kit', // the base command, shared flags, the clients' makers
   'services', // use-cases
-  'charges', // use-cases of charges (issue 40.1 gives them typed inputs)
+  'charges', // the charges' typed inputs, ids and list views (their use-cases are in services/)
   'output', // views and the printers
   'contract', // the spec's types
   'domain', // pure rules

@@ -1,6 +1,6 @@
 /**
  * The CLI's edge of `charges list` (charges/list-query.ts and the operator's lists,
- * charges/operator-operations.ts): its flags read into each operation's typed input, and a bad
+ * services/operator-operations.ts): its flags read into each operation's typed input, and a bad
  * input's fields named as the flags that feed them (`--created-after (createdAfter)`, `--tz`), in
  * one usage error (exit 2) before anything is sent.
  */
@@ -10,7 +10,7 @@ import { echoed, flagsError } from '../charges/flag-issues.js'
 import { type ChargeListInput, chargeListQuery, readListQuery } from '../charges/list-query.js'
 import { FlagReader } from '../charges/operator-flags.js'
 import { InputError, type InputIssue, inDoorWords, type SettledRangeInput } from '../charges/operator-input.js'
-import type { OverdueInput } from '../charges/operator-operations.js'
+import type { OverdueInput } from '../services/operator-operations.js'
 import type { ChargeListQuery } from '../contract/schemas.js'
 
 export interface ListFlags {

@@ -23,11 +23,11 @@ import type { McpSession } from './session.js'
 // The use-cases are loaded by the call that needs them, not at start-up: an agent waits for
 // `initialize` (the trigger fixtures' schemas alone cost more than the rest of the server).
 const useCases = {
-  advance: () => import('../charges/advance.js'),
+  advance: () => import('../services/advance-charge.js'),
   createCharge: () => import('../services/create-charge.js'),
   pix: () => import('../domain/pix-decode.js'),
   panel: () => import('../sandbox-client/panel-client.js'),
-  operator: () => Promise.all([import('../charges/operator-operations.js'), import('../charges/list-query.js')]).then(([operations, list]) => ({ ...operations, ...list })),
+  operator: () => Promise.all([import('../services/operator-operations.js'), import('../charges/list-query.js')]).then(([operations, list]) => ({ ...operations, ...list })),
   inputErrors: () => Promise.all([import('../charges/operator-input.js'), import('../charges/flag-issues.js')]),
   status: () => Promise.all([import('../services/status.js'), import('../webhooks/event-store.js')]),
   trigger: () => Promise.all([import('../services/trigger.js'), import('../scenarios/fixture.js'), import('../scenarios/builtin.js')]),
