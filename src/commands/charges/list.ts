@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 import { ApiCommand } from '../../lib/command-kit/api.js'
 import { chargeListView, overdueListView } from '../../lib/charges/list-sink.js'
-import { withFlags } from '../../lib/charges/operator-flags.js'
+import { withFlags } from '../../lib/command-kit/operator-flags.js'
 import { listQueryFromFlags, operatorFlags, overdueInputFromFlags, settledInputFromFlags } from '../../lib/command-kit/charge-list-flags.js'
 import { listOverdue, listSettled } from '../../lib/services/operator-operations.js'
 import { CSV_CELLS_HELP } from '../../lib/command-kit/csv-flags.js'

@@ -1,6 +1,6 @@
 import { ApiCommand } from '../../lib/command-kit/api.js'
 import { reportFlags } from '../../lib/command-kit/report-flags.js'
-import { withFlags } from '../../lib/charges/operator-flags.js'
+import { withFlags } from '../../lib/command-kit/operator-flags.js'
 import { reportCharges } from '../../lib/services/operator-operations.js'
 import type { ChargesReport } from '../../lib/domain/reports.js'
 import { painter } from '../../lib/output/color.js'

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core'
 import { ApiCommand } from '../../lib/command-kit/api.js'
 import { reportFlags } from '../../lib/command-kit/report-flags.js'
-import { FlagReader, withFlags } from '../../lib/charges/operator-flags.js'
+import { FlagReader, withFlags } from '../../lib/command-kit/operator-flags.js'
 import { reportSettlements } from '../../lib/services/operator-operations.js'
 import type { SettlementReport } from '../../lib/domain/reports.js'
 import { painter } from '../../lib/output/color.js'

@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../lib/command-kit/base.js'
-import { FlagReader } from '../../lib/charges/operator-flags.js'
+import { FlagReader } from '../../lib/command-kit/operator-flags.js'
 import { machineTimeZone } from '../../lib/domain/calendar.js'
 import { CSV_CELLS_HELP } from '../../lib/command-kit/csv-flags.js'
 import { listFlags } from '../../lib/command-kit/list-flags.js'

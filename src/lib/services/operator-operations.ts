@@ -2,7 +2,7 @@
  * The operator's operations, one function each for every door: a typed input (no flag or
  * argument names), its dates read on the service's clock when one counts back (charges/service-clock.ts),
  * and data returned. A bad input is an InputError naming the input's fields; the CLI names them
- * as flags (charges/operator-flags.ts), `svc mcp` as its tools' arguments.
+ * as flags (command-kit/operator-flags.ts), `svc mcp` as its tools' arguments.
  */
 import type { ApiClient } from '../api/types.js'
 import type { ChargesReport, SettlementReport } from '../domain/reports.js'

@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core'
-import { FlagReader } from '../../../lib/charges/operator-flags.js'
+import { FlagReader } from '../../../lib/command-kit/operator-flags.js'
 import { DELIVERY_STATES } from '../../../lib/contract/panel.js'
 import { machineTimeZone } from '../../../lib/domain/calendar.js'
 import { painter } from '../../../lib/output/color.js'
