@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core'
-import { withFlags } from '../lib/charges/operator-flags.js'
+import { withFlags } from '../lib/command-kit/operator-flags.js'
 import { ApiCommand } from '../lib/command-kit/api.js'
 import { EXIT } from '../lib/errors.js'
 import type { IO } from '../lib/output/io.js'

@@ -1,7 +1,7 @@
 import { Args } from '@oclif/core'
 import { ApiCommand } from '../../lib/command-kit/api.js'
 import { quietFlag } from '../../lib/command-kit/base.js'
-import { type CancelResult, cancelCharges, normalizeIds } from '../../lib/charges/cancel-batch.js'
+import { type CancelResult, cancelCharges, normalizeIds } from '../../lib/services/cancel-charges.js'
 import { ApiError, SilentExit, UsageError, EXIT } from '../../lib/errors.js'
 import { paintStatus } from '../../lib/output/charge-view.js'
 import { painter } from '../../lib/output/color.js'

@@ -1,8 +1,7 @@
 import { Flags } from '@oclif/core'
 import { ApiCommand } from '../../lib/command-kit/api.js'
-import { parseCreateFlags } from '../../lib/charges/create-input.js'
-import { parseWaitFlags } from '../../lib/charges/wait.js'
-import { waitFlags } from '../../lib/command-kit/wait-flags.js'
+import { waitFlags, waitInputFromFlags } from '../../lib/command-kit/wait-flags.js'
+import { asCreateFlagsError, createInputFromFlags } from '../../lib/command-kit/create-flags.js'
 import { renderChargeView } from '../../lib/output/charge-view.js'
 import { painter } from '../../lib/output/color.js'
 import { promptText } from '../../lib/input/prompt.js'
@@ -51,14 +50,13 @@ export default class ChargesCreate extends ApiCommand<typeof ChargesCreate, Char
   }
 
   async run(): Promise<Charge> {
-    const input = parseCreateFlags(this.flags)
-    const wait = parseWaitFlags(this.flags)
+    const input = createInputFromFlags(this.flags)
+    const wait = waitInputFromFlags(this.flags)
     const { environment } = await this.credentials()
     const client = await this.client()
-    const outcome = await createCharge(
-      { input, payerTaxNumber: this.flags['payer-tax-number'], environment },
-      { client, canPrompt: this.io.canPrompt, ask: (q) => promptText(this.io, q), note: (text) => this.note(text) },
-    )
+    const outcome = await createCharge({ input, environment }, { client, canPrompt: this.io.canPrompt, ask: (q) => promptText(this.io, q), note: (text) => this.note(text) }).catch((e: unknown) => {
+      throw asCreateFlagsError(e)
+    })
     // The human view comes at once, not with the result: the payer needs the QR while --wait polls.
     if (!this.flags.json) await this.showCreated(outcome, client.serverNow())
     const { charge, failure } = await afterCreate(outcome, wait, { io: this.io, clock: this.factory.clock, getCharge: (id) => client.getCharge(id), note: (text) => this.note(text) })

@@ -2,8 +2,7 @@ import { Args } from '@oclif/core'
 import { ApiCommand } from '../../lib/command-kit/api.js'
 import { quietFlag } from '../../lib/command-kit/base.js'
 import { assertChargeId } from '../../lib/charges/charge-id.js'
-import { parseWaitFlags } from '../../lib/charges/wait.js'
-import { waitFlags } from '../../lib/command-kit/wait-flags.js'
+import { waitFlags, waitInputFromFlags } from '../../lib/command-kit/wait-flags.js'
 import { runChargeWait } from '../../lib/services/wait-charge.js'
 import type { Charge } from '../../lib/contract/schemas.js'
 import { chargeFieldLines, renderChargeView } from '../../lib/output/charge-view.js'
@@ -33,7 +32,7 @@ export default class ChargesGet extends ApiCommand<typeof ChargesGet, Charge> {
 
   async run(): Promise<Charge> {
     const id = assertChargeId(this.args.id)
-    const wait = parseWaitFlags(this.flags)
+    const wait = waitInputFromFlags(this.flags)
     const client = await this.client()
     const charge: Charge = await client.getCharge(id)
     if (!wait) return charge

@@ -1,15 +1,14 @@
 import { Flags } from '@oclif/core'
 import { ApiCommand } from '../../lib/command-kit/api.js'
-import { listQueryFromFlags, parseListFlags } from '../../lib/charges/list-query.js'
-import { chargeListView } from '../../lib/charges/list-sink.js'
-import { FlagReader, withFlags } from '../../lib/charges/operator-flags.js'
-import { listOverdue, listSettled } from '../../lib/charges/operator-operations.js'
+import { chargeListView, overdueListView } from '../../lib/charges/list-sink.js'
+import { withFlags } from '../../lib/command-kit/operator-flags.js'
+import { listQueryFromFlags, operatorFlags, overdueInputFromFlags, settledInputFromFlags } from '../../lib/command-kit/charge-list-flags.js'
+import { listOverdue, listSettled } from '../../lib/services/operator-operations.js'
 import { CSV_CELLS_HELP } from '../../lib/command-kit/csv-flags.js'
 import { listFlags } from '../../lib/command-kit/list-flags.js'
-import { overdueTable } from '../../lib/output/overdue-view.js'
-import { overdueTsvRow } from '../../lib/output/charge-list-view.js'
 import { CHARGE_STATUSES } from '../../lib/domain/charge-states.js'
 import type { IO } from '../../lib/output/io.js'
+import type { ListSource, ListView } from '../../lib/output/list-printer.js'
 import type { ChargeList } from '../../lib/contract/schemas.js'
 
 export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeList | undefined> {
@@ -57,94 +56,55 @@ export default class ChargesList extends ApiCommand<typeof ChargesList, ChargeLi
     'starting-after': Flags.string({ description: 'Cursor: the id of the last charge of the previous page.', helpValue: 'ID' }),
     all: Flags.boolean({ description: 'Follow every page to the end (streamed).' }),
     ...listFlags({ ndjson: 'One charge per line as JSON, streamed.', quiet: 'Print only ids, one per line.', csv: 'RFC 4180 CSV with a header row and the documented columns (streamed).' }),
-    'settled-after': Flags.string({
-      description: 'Settled at or after this date (every page is scanned).',
-      helpValue: 'DATE',
-      // relationships, not exclusive: these flags do not all exclude one another, and oclif's usage line can only draw groups that do (issue 36.22).
-      relationships: [{ type: 'none', flags: ['status', 'overdue', 'starting-after', 'created-after', 'created-before', 'external-id'] }],
-      helpGroup: 'OPERATORS',
-    }),
-    'settled-before': Flags.string({
-      description: 'Settled before this date.',
-      helpValue: 'DATE',
-      relationships: [{ type: 'none', flags: ['status', 'overdue', 'starting-after', 'created-after', 'created-before', 'external-id'] }],
-      helpGroup: 'OPERATORS',
-    }),
-    lookback: Flags.string({ description: 'How long before --settled-after a charge may have been created (default 30d).', helpValue: 'DURATION', helpGroup: 'OPERATORS' }),
-    overdue: Flags.boolean({
-      description: 'Paid charges past their settlement estimate by more than --grace, oldest first.',
-      relationships: [{ type: 'none', flags: ['status', 'starting-after', 'created-after', 'created-before', 'external-id'] }],
-      helpGroup: 'OPERATORS',
-    }),
-    grace: Flags.string({ description: 'With --overdue: how late counts as overdue (default 1h).', helpValue: 'DURATION', relationships: [{ type: 'all', flags: ['overdue'] }], helpGroup: 'OPERATORS' }),
-    tz: Flags.string({ description: "Zone of the days in dates, created-* included (default the machine's), e.g. America/Sao_Paulo.", helpValue: 'ZONE', helpGroup: 'OPERATORS' }),
+    ...operatorFlags,
   }
 
   /** One page is the result; --all streams every page as it comes, and returns nothing. */
   async run(): Promise<ChargeList | undefined> {
-    const output = this.listOutput()
-    if (this.flags.overdue) return this.listOverdue()
-    if (this.flags['settled-after'] !== undefined || this.flags['settled-before'] !== undefined) return this.listSettled()
-    const query = await listQueryFromFlags(this.flags, () => this.client())
-    const client = await this.client()
-    if (output.format === 'table') this.note(`${await this.badge('err')} charges${query.status ? ` · ${query.status}` : ''}`)
-    if (!this.flags.all) return client.listCharges(query)
-    const view = chargeListView(this.io, () => client.serverNow(), { timeZone: this.flags.tz })
-    this.footer(await this.printList(client.paginateCharges(query), view), undefined)
-    return undefined
-  }
-
-  /** --settled-after/--settled-before: every page of settled and refunded charges, filtered by settledAt, streamed. */
-  private async listSettled(): Promise<undefined> {
     const f = this.flags
-    const pageSize = f.limit === undefined ? undefined : parseListFlags({ limit: f.limit }).limit
-    const input = { settledAfter: f['settled-after'], settledBefore: f['settled-before'], lookback: f.lookback, timeZone: f.tz, pageSize }
-    const charges = await withFlags('See `svc charges list --help` for the date forms.', () => listSettled(input, () => this.client()))
+    this.listOutput() // a bad --separator is exit 2 before anything is sent
+    const settled = f['settled-after'] !== undefined || f['settled-before'] !== undefined
+    if (f.overdue) {
+      const late = await listOverdue(overdueInputFromFlags(f), () => this.client())
+      return this.stream(` · overdue settlements (grace ${f.grace ?? '1h'})`, late, () => overdueListView(this.io, f.tz), 'table')
+    }
+    if (settled) {
+      const charges = await withFlags('See `svc charges list --help` for the date forms.', () => listSettled(settledInputFromFlags(f), () => this.client()))
+      return this.stream(' · settled in range', charges, (now) => chargeListView(this.io, now, { timeZone: f.tz, settled }))
+    }
+    const query = await listQueryFromFlags(f, () => this.client())
     const client = await this.client()
-    if (this.listOutput().format === 'table') this.note(`${await this.badge('err')} charges · settled in range`)
-    const view = chargeListView(this.io, () => client.serverNow(), { timeZone: f.tz, settled: true })
-    this.footer(await this.printList(charges, view), undefined)
-    return undefined
+    const what = query.status ? ` · ${query.status}` : ''
+    if (f.all) return this.stream(what, client.paginateCharges(query), (now) => chargeListView(this.io, now, { timeZone: f.tz }))
+    await this.heading(what)
+    return client.listCharges(query)
   }
 
-  /** --overdue: paid_pending_settlement past estimatedAt + grace on the service's clock, oldest first. */
-  private async listOverdue(): Promise<undefined> {
-    const r = new FlagReader('See `svc charges list --help`.')
-    const graceMs = r.duration('grace', this.flags.grace, '1h')
-    // --tz means nothing to lateness (the service's clock decides), but a bad one is still a mistake to say.
-    if (this.flags.tz !== undefined) r.zone(this.flags.tz)
-    r.done()
-    const late = await listOverdue({ graceMs }, () => this.client())
+  /** On a terminal, the list's heading on stderr. */
+  private async heading(what: string): Promise<void> {
+    if (this.listOutput().format === 'table') this.note(`${await this.badge('err')} charges${what}`)
+  }
+
+  /** Every charge as it comes, in the chosen format, after its heading; then the footer (`'table'`: only under a terminal table). */
+  private async stream<I>(what: string, charges: ListSource<I>, view: (now: () => Date) => ListView<I>, footerIn?: 'table'): Promise<undefined> {
     const client = await this.client()
-    const { format } = this.listOutput()
-    if (format === 'table') {
-      this.note(`${await this.badge('err')} charges · overdue settlements (grace ${this.flags.grace ?? '1h'})`)
-      const table = overdueTable(this.io, this.flags.tz)
-      for (const [i, item] of late.entries()) this.io.out(`${i === 0 ? table.header() : ''}${table.row(item)}`)
-      this.footer(late.length, undefined)
-      return undefined
-    }
-    if (format === 'tsv') {
-      // Piped: the generic row, then estimatedAt and how late (ms), appended so `cut -f1-5` scripts keep working.
-      for (const item of late) this.io.out(overdueTsvRow(item.charge, item.lateMs))
-      return undefined
-    }
-    await this.printList(
-      late.map((item) => item.charge),
-      chargeListView(this.io, () => client.serverNow()),
+    await this.heading(what)
+    const count = await this.printList(
+      charges,
+      view(() => client.serverNow()),
     )
+    if (!footerIn || this.listOutput().format === 'table') this.footer(count, undefined)
     return undefined
   }
 
   protected override async render(page: ChargeList | undefined, io: IO): Promise<void> {
     if (!page) return
     const client = await this.client()
-    const output = this.listOutput()
     const count = await this.printList(
       page.data,
       chargeListView(io, () => client.serverNow(), { timeZone: this.flags.tz }),
     )
-    this.footer(count, output.format === 'table' && page.hasMore ? page.data.at(-1)?.id : undefined)
+    this.footer(count, this.listOutput().format === 'table' && page.hasMore ? page.data.at(-1)?.id : undefined)
     // A pipeline (list -q | cancel -) would silently act on the first page only: say so, on stderr.
     if (page.hasMore && !io.isStdoutTTY) this.note('more charges exist: add --all to get every page')
   }

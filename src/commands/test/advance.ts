@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { ApiCommand } from '../../lib/command-kit/api.js'
 import { quietFlag } from '../../lib/command-kit/base.js'
-import { advanceCharge } from '../../lib/charges/advance.js'
+import { advanceCharge } from '../../lib/services/advance-charge.js'
 import { assertChargeId } from '../../lib/charges/charge-id.js'
 import { ADVANCE_TARGETS } from '../../lib/domain/charge-states.js'
 import { chargeFieldLines, renderChargeView } from '../../lib/output/charge-view.js'

@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core'
 import { BaseCommand } from '../../lib/command-kit/base.js'
-import { withFlags } from '../../lib/charges/operator-flags.js'
+import { withFlags } from '../../lib/command-kit/operator-flags.js'
 import { CSV_CELLS_HELP } from '../../lib/command-kit/csv-flags.js'
 import { listFlags } from '../../lib/command-kit/list-flags.js'
 import { pages } from '../../lib/output/list-printer.js'

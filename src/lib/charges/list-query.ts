@@ -3,15 +3,15 @@
  * flag or argument names) to a validated ChargeListQuery (spec 4.2). Times accept RFC 3339 and
  * friendly forms (`2h`, `yesterday`, `2026-11-01`, a day in the input's zone), are read on the
  * service's clock when one counts back, and are always sent as RFC 3339 in UTC. A bad input is an
- * InputError naming its fields by path; `parseListFlags` is the CLI's edge, naming them as flags.
+ * InputError naming its fields by path; each door names them (the CLI's flags: command-kit/charge-list-flags.ts).
  */
 import type { ApiClient } from '../api/types.js'
 import { type ChargeListQuery, ChargeListQuerySchema } from '../contract/schemas.js'
 import { isValidTimeZone } from '../domain/calendar.js'
 import { dateBeyondService, parseDate, SERVICE_DATES } from '../domain/time.js'
 import { CHARGE_ID } from './charge-id.js'
-import { echoed, flagsError, stripFieldName } from './flag-issues.js'
-import { anyRelative, type InputIssue, InputError, inDoorWords } from './operator-input.js'
+import { echoed, stripFieldName } from './flag-issues.js'
+import { anyRelative, type InputIssue, InputError } from './operator-input.js'
 import { readOnServiceClock } from './service-clock.js'
 
 /** A page's filters as typed: dates as text (they may count back from the service's now). */
@@ -82,68 +82,4 @@ export function readListQuery(input: ChargeListInput, now: Date, decides = true,
 /** The operation: the query, its dates read on the service's clock when one counts back (one small request reads its Date header). */
 export function chargeListQuery(input: ChargeListInput, client: () => Promise<Pick<ApiClient, 'listCharges' | 'serverNow'>>, earlier: InputIssue[] = []): Promise<ChargeListQuery> {
   return readOnServiceClock(client, anyRelative(input.createdAfter, input.createdBefore), (now, decides) => readListQuery(input, now, decides, earlier))
-}
-
-// ---- The CLI's edge: flags in, flags named in errors. ----
-
-export interface ListFlags {
-  status?: string
-  'external-id'?: string
-  'created-after'?: string
-  'created-before'?: string
-  limit?: string
-  'starting-after'?: string
-  tz?: string
-}
-
-const HINT = 'See `svc charges list --help` for the accepted values and examples.'
-
-const FLAG_OF: Readonly<Record<string, string>> = { timeZone: 'tz', externalId: 'external-id', createdAfter: 'created-after', createdBefore: 'created-before', startingAfter: 'starting-after' }
-const flagName = (path: string) => `--${FLAG_OF[path.split('.')[0]!] ?? path}`
-
-/** The input the flags type; a --limit that is no integer is an issue of its own, said with the rest. */
-function fromFlags(flags: ListFlags): [ChargeListInput, InputIssue[]] {
-  const issues: InputIssue[] = []
-  const limitOk = flags.limit === undefined || /^\s*-?\d+\s*$/.test(flags.limit)
-  if (!limitOk) issues.push({ path: 'limit', message: `must be an integer between 1 and 100, not ${echoed(flags.limit!)}` })
-  const input: ChargeListInput = {
-    status: flags.status,
-    externalId: flags['external-id'],
-    createdAfter: flags['created-after'],
-    createdBefore: flags['created-before'],
-    limit: limitOk && flags.limit !== undefined ? Number(flags.limit) : undefined,
-    startingAfter: flags['starting-after'],
-    timeZone: flags.tz,
-  }
-  return [input, issues]
-}
-
-/** An InputError of the list in the CLI's words: `--created-after (createdAfter): …`; anything else as it is. */
-export function asListFlagsError(e: unknown): unknown {
-  if (!(e instanceof InputError)) return e
-  const label = (path: string) => (path === 'timeZone' ? '--tz' : `${flagName(path)} (${path})`)
-  return flagsError(
-    e.issues.map((i) => ({ field: label(i.path), message: inDoorWords(i.message, flagName) })),
-    HINT,
-  )
-}
-
-/** `charges list`'s flags on the clock `now` (tests, and `--limit` alone). */
-export function parseListFlags(flags: ListFlags, now: Date = new Date(), decides = true): ChargeListQuery {
-  const [input, issues] = fromFlags(flags)
-  try {
-    return readListQuery(input, now, decides, issues)
-  } catch (e) {
-    throw asListFlagsError(e)
-  }
-}
-
-/** `charges list`'s flags read on the service's clock when a date counts back. */
-export async function listQueryFromFlags(flags: ListFlags, client: () => Promise<Pick<ApiClient, 'listCharges' | 'serverNow'>>): Promise<ChargeListQuery> {
-  const [input, issues] = fromFlags(flags)
-  try {
-    return await chargeListQuery(input, client, issues)
-  } catch (e) {
-    throw asListFlagsError(e)
-  }
 }

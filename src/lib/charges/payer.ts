@@ -1,7 +1,8 @@
 /**
- * The payer's tax number is required by the API (spec 2.1). When the flag is absent (CLI.md):
- * ask on a terminal; in the test environment without a terminal, use a generated valid CPF
- * and say so; otherwise refuse with exit 2, naming the flag to pass.
+ * The payer's tax number is required by the API (spec 2.1). When it is not given (CLI.md): ask
+ * on a terminal; in the test environment without a terminal, use a generated valid CPF and say
+ * so; otherwise refuse with exit 2, naming the field to pass in the door's words (the CLI's flag
+ * unless the door gives its own).
  *
  * The generated CPF is derived from the request's identity (its externalId, else its
  * idempotency key), never drawn at random: a rerun with the same inputs sends the same body, so
@@ -27,9 +28,14 @@ export interface PayerContext {
    * generated test CPF is derived from it. Without one, a random CPF is drawn.
    */
   seed?: string
+  /**
+   * How the door names the field in its sentences: `label` in an error (default the CLI's
+   * `--payer-tax-number (payerTaxNumber)`), `name` in a note or hint (default `--payer-tax-number`).
+   */
+  words?: { label: string; name: string }
 }
 
-const FIELD = flagLabel('payer-tax-number', 'payerTaxNumber')
+const CLI_WORDS = { label: flagLabel('payer-tax-number', 'payerTaxNumber'), name: '--payer-tax-number' }
 const PROMPT_TRIES = 3
 
 async function libraryCpf(): Promise<string> {
@@ -60,16 +66,17 @@ function formatCpf(cpf: string): string {
 
 export async function resolvePayerTaxNumber(given: string | undefined, ctx: PayerContext): Promise<string> {
   if (given !== undefined) return given
+  const { label, name } = ctx.words ?? CLI_WORDS
   if (ctx.canPrompt) {
     // A typo at the prompt is asked again (a few times; Enter gives up), as a person would expect.
     for (let attempt = 1; ; attempt++) {
       const answer = (await ctx.ask('Payer tax number (CPF or CNPJ, required by the payment provider): ')).trim()
-      if (!answer) throw new UsageError(`${FIELD} is required.`, { field: FIELD, hint: 'Pass --payer-tax-number, e.g. --payer-tax-number 123.456.789-09.' })
+      if (!answer) throw new UsageError(`${label} is required.`, { field: label, hint: `Pass ${name}, e.g. ${name} 123.456.789-09.` })
       if (isValidTaxNumber(answer)) return answer
       if (attempt >= PROMPT_TRIES) {
-        throw new UsageError(`Invalid ${FIELD}; nothing was sent.`, {
-          details: [{ field: FIELD, message: 'is not a valid CPF or CNPJ (check digits do not match)' }],
-          hint: 'Check the number, or pass it with --payer-tax-number.',
+        throw new UsageError(`Invalid ${label}; nothing was sent.`, {
+          details: [{ field: label, message: 'is not a valid CPF or CNPJ (check digits do not match)' }],
+          hint: `Check the number, or pass it with ${name}.`,
         })
       }
       ctx.note('Not a valid CPF or CNPJ (the check digits do not match). Try again, or press Enter to stop.')
@@ -78,11 +85,11 @@ export async function resolvePayerTaxNumber(given: string | undefined, ctx: Paye
   if (ctx.environment === 'test') {
     const cpf = ctx.seed === undefined ? await libraryCpf() : testCpfFrom(ctx.seed)
     const same = ctx.seed === undefined ? '' : '; the same inputs give the same CPF, so a rerun sends the same body'
-    ctx.note(`No --payer-tax-number given: using the generated test CPF ${formatCpf(cpf)} (test environment only${same}).`)
+    ctx.note(`No ${name} given: using the generated test CPF ${formatCpf(cpf)} (test environment only${same}).`)
     return cpf
   }
-  throw new UsageError(`${FIELD} is required with a live key when no terminal is attached to ask for it.`, {
-    field: FIELD,
-    hint: "Pass --payer-tax-number with the payer's CPF or CNPJ.",
+  throw new UsageError(`${label} is required with a live key when no terminal is attached to ask for it.`, {
+    field: label,
+    hint: `Pass ${name} with the payer's CPF or CNPJ.`,
   })
 }

@@ -1,6 +1,8 @@
 /**
- * `--wait STATE`: polls `GET /v1/charges/{id}` (the authority, spec 1) until the charge is in
- * STATE, reaches a state from which STATE can no longer be reached, or the time runs out.
+ * Waiting for a charge's state: polls `GET /v1/charges/{id}` (the authority, spec 1) until the
+ * charge is in the state, reaches a state from which it can no longer be reached, or the time
+ * runs out. A door reads its own words into the typed WaitInput (the CLI: `--wait`,
+ * `--wait-timeout`, command-kit/wait-flags.ts) and words the outcome itself.
  * Time and sleep are injected (the command factory's clock) so tests never sleep on the wall clock.
  *
  * "Can no longer be reached" follows the transition table: `expired` or `failed` end a wait for
@@ -9,26 +11,11 @@
  */
 import type { Charge } from '../contract/schemas.js'
 import { type ChargeStatus, canReach } from '../domain/charge-states.js'
-import { parseDuration } from '../domain/time.js'
-import { UsageError, WaitError } from '../errors.js'
 
-export interface WaitRequest {
-  target: ChargeStatus
+/** A wait as typed, by any door: until the charge is in `until`, for at most `timeoutMs`. */
+export interface WaitInput {
+  until: ChargeStatus
   timeoutMs: number
-  timeoutText: string
-}
-
-/** The validated `--wait STATE [--wait-timeout D]`, or undefined without --wait. Checked before any request. */
-export function parseWaitFlags(flags: { wait?: string; 'wait-timeout'?: string }): WaitRequest | undefined {
-  const text = flags['wait-timeout'] ?? '10m'
-  const timeoutMs = parseDuration(text)
-  if (timeoutMs === undefined || timeoutMs <= 0) {
-    throw new UsageError(`Invalid --wait-timeout; nothing was sent.`, {
-      details: [{ field: '--wait-timeout', message: `"${text}" is not a duration such as 90s, 10m or 1h` }],
-    })
-  }
-  if (!flags.wait) return undefined
-  return { target: flags.wait as ChargeStatus, timeoutMs, timeoutText: text }
 }
 
 export interface WaitClock {
@@ -38,11 +25,9 @@ export interface WaitClock {
 
 export const POLL_INTERVAL_MS = 1000
 
-export interface WaitOptions {
+export interface WaitOptions extends WaitInput {
   getCharge: (id: string) => Promise<Charge>
   id: string
-  target: ChargeStatus
-  timeoutMs: number
   intervalMs?: number
   /** The commands' is their factory's (command-kit/factory.ts); tests pass one that never sleeps. */
   clock: WaitClock
@@ -61,23 +46,11 @@ export async function waitForStatus(opts: WaitOptions): Promise<WaitOutcome> {
   let charge = opts.initial ?? (await opts.getCharge(opts.id))
   for (;;) {
     opts.onPoll?.(charge)
-    if (charge.status === opts.target) return { reached: true, charge }
-    if (!canReach(charge.status, opts.target)) return { reached: false, reason: 'ended', charge }
+    if (charge.status === opts.until) return { reached: true, charge }
+    if (!canReach(charge.status, opts.until)) return { reached: false, reason: 'ended', charge }
     const left = deadline - clock.now()
     if (left <= 0) return { reached: false, reason: 'timeout', charge }
     await clock.sleep(Math.min(interval, left))
     charge = await opts.getCharge(opts.id)
   }
-}
-
-/** The exit-8 error for an outcome that did not reach its target. */
-export function waitError(outcome: Extract<WaitOutcome, { reached: false }>, target: ChargeStatus, timeoutText: string): WaitError {
-  const { charge } = outcome
-  if (outcome.reason === 'ended') {
-    return new WaitError(`Charge ${charge.id} is ${charge.status}: it can no longer become ${target}.`)
-  }
-  return new WaitError(
-    `Timed out after ${timeoutText} waiting for charge ${charge.id} to become ${target}; it is ${charge.status}.`,
-    `Wait longer with --wait-timeout, or check it later with \`svc charges get ${charge.id}\`.`,
-  )
 }

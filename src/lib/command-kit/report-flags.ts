@@ -1,6 +1,6 @@
 /**
  * The flags `svc report settlements` and `svc report charges` share (CLI.md 0.4); their range is
- * the operations' typed input (charges/operator-operations.ts), its fields named as these flags.
+ * the operations' typed input (services/operator-operations.ts), its fields named as these flags.
  */
 import { Flags } from '@oclif/core'
 import { PERIOD_UNITS } from '../domain/calendar.js'

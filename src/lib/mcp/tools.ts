@@ -24,31 +24,32 @@ import type { McpSession } from './session.js'
 // The use-cases are loaded by the call that needs them, not at start-up: an agent waits for
 // `initialize` (the trigger fixtures' schemas alone cost more than the rest of the server).
 const useCases = {
-  advance: () => import('../charges/advance.js'),
+  advance: () => import('../services/advance-charge.js'),
   createCharge: () => import('../services/create-charge.js'),
   deliveries: () => import('../services/sandbox-deliveries.js'),
   pix: () => import('../domain/pix-decode.js'),
-  operator: () => Promise.all([import('../charges/operator-operations.js'), import('../charges/operator-input.js'), import('../charges/flag-issues.js'), import('../charges/list-query.js')]),
+  operator: () => Promise.all([import('../services/operator-operations.js'), import('../charges/list-query.js')]).then(([operations, list]) => ({ ...operations, ...list })),
+  inputErrors: () => Promise.all([import('../charges/operator-input.js'), import('../charges/flag-issues.js')]),
   status: () => import('../services/status.js'),
   trigger: () => Promise.all([import('../services/trigger.js'), import('../scenarios/fixture.js'), import('../scenarios/builtin.js')]),
   verify: () => import('../webhooks/verify-delivery.js'),
 }
 
 /**
- * Runs an operator operation with the tool's words at its edge: a bad input's field paths become
- * the tool's arguments (`timeZone` → `tz`), in the one usage error the CLI's flags make too.
+ * Runs a use-case with the tool's words at its edge: a bad input's field paths become the tool's
+ * arguments (`timeZone` → `tz`; the others are the arguments' own names), in one usage error.
  */
-async function withArguments<T>(run: (ops: typeof import('../charges/operator-operations.js') & typeof import('../charges/list-query.js')) => Promise<T>): Promise<T> {
-  const [operations, { InputError, inDoorWords }, { flagsError }, list] = await useCases.operator()
-  const ops = { ...operations, ...list }
+async function withArguments<T>(run: () => Promise<T>): Promise<T> {
   try {
-    return await run(ops)
+    return await run()
   } catch (e) {
+    const [{ InputError, inDoorWords }, { flagsError }] = await useCases.inputErrors()
     if (!(e instanceof InputError)) throw e
     const argument = (path: string) => (path === 'timeZone' ? 'tz' : path)
     throw flagsError(
       e.issues.map((i) => ({ field: argument(i.path), message: inDoorWords(i.message, argument) })),
       'See the tool description.',
+      'arguments',
     )
   }
 }
@@ -146,24 +147,27 @@ export const TOOLS: readonly ToolDef[] = [
         metadata: ChargeCreateRequestSchema.shape.metadata.describe(`Up to ${LIMITS.metadataEntriesMax} string key/value pairs.`),
         idempotencyKey: IdempotencyKeySchema.optional().describe('Idempotency-Key for a safe retry (default: a new one per call).'),
       }),
-    async run({ idempotencyKey, payerTaxNumber, ...body }, s) {
-      const { createCharge, notPayableNote } = await useCases.createCharge()
+    async run(args, s) {
+      const { createCharge, notPayableReason } = await useCases.createCharge()
       const notes: string[] = []
-      const { charge, created, notPayable } = await createCharge(
-        { input: { body, ...(idempotencyKey ? { idempotencyKey } : {}) }, payerTaxNumber, environment: s.credentials.environment },
-        {
-          client: await s.client(),
-          canPrompt: false,
-          ask: () => Promise.reject(new Error('no prompt in svc mcp')),
-          note: (t) => notes.push(t),
-          retryHint: (key) => `It may have been created: call create_charge again with idempotencyKey "${key}" to get it without creating a second one.`,
-        },
+      const client = await s.client()
+      const { charge, created, notPayable } = await withArguments(() =>
+        createCharge(
+          { input: args, environment: s.credentials.environment },
+          {
+            client,
+            canPrompt: false,
+            ask: () => Promise.reject(new Error('no prompt in svc mcp')),
+            note: (t) => notes.push(t),
+            payerWords: { label: 'payerTaxNumber', name: 'payerTaxNumber' },
+            retryHint: (key) => `It may have been created: call create_charge again with idempotencyKey "${key}" to get it without creating a second one.`,
+            conflictHint: () =>
+              'A charge for this externalId already exists (created with a different body). Fetch it with list_charges {"externalId": …} and then get_charge; do not create another charge for the same order.',
+          },
+        ),
       )
-      if (notPayable) {
-        // The CLI's exit code means nothing here; its flags become arguments at the edge (results.ts).
-        // Named by its id only: the externalId is stored data, kept to the structured fields.
-        notes.push(notPayableNote({ ...charge, externalId: undefined }).replace(/ No QR shown; exit 5\./, ' Do not show its QR to a payer.'))
-      }
+      // Named by its id only: the externalId is stored data, kept to the structured fields.
+      if (notPayable) notes.push(`${notPayableReason(charge, false)} Do not show its QR to a payer. To charge again, call create_charge with another externalId.`)
       const head = created ? `Created charge ${charge.id}` : `An existing charge was returned (idempotent replay): ${charge.id}`
       return { structured: { charge, created }, text: [`${head}, ${charge.status}, ${amountLine(charge)}, expires ${charge.pix.expiresAt}.`, ...notes].join(' ') }
     },
@@ -199,7 +203,8 @@ export const TOOLS: readonly ToolDef[] = [
     async run(args, s) {
       const client = await s.client()
       // Dates that count back (`2h`) are read on the service's clock: the same operation as `charges list`.
-      const query = await withArguments((ops) => ops.chargeListQuery(args, () => s.client()))
+      const ops = await useCases.operator()
+      const query = await withArguments(() => ops.chargeListQuery(args, () => s.client()))
       const page = await client.listCharges(query)
       const nextCursor = page.hasMore ? page.data.at(-1)?.id : undefined
       const counts = new Map<string, number>()
@@ -300,7 +305,8 @@ export const TOOLS: readonly ToolDef[] = [
           .describe('How long before `from` a charge settled in the period may have been created (default 30d).'),
       }),
     async run(args, s) {
-      const report = await withArguments((ops) =>
+      const ops = await useCases.operator()
+      const report = await withArguments(() =>
         ops.reportSettlements({ from: args.from, to: args.to, by: args.by, timeZone: args.tz, lookbackMs: args.lookback === undefined ? undefined : parseDuration(args.lookback) }, () => s.client()),
       )
       const { settled, refunded } = report.total
@@ -549,7 +555,8 @@ export const TOOLS: readonly ToolDef[] = [
           .describe('How late counts as overdue (default 1h).'),
       }),
     async run({ grace }, s) {
-      const late = await withArguments((ops) => ops.listOverdue({ graceMs: parseDuration(grace ?? '1h') }, () => s.client()))
+      const ops = await useCases.operator()
+      const late = await withArguments(() => ops.listOverdue({ graceMs: parseDuration(grace ?? '1h') }, () => s.client()))
       const data = late.map((l) => ({ charge: l.charge, lateMs: l.lateMs }))
       return {
         structured: { data },

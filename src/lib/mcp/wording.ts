@@ -1,51 +1,29 @@
 /**
- * What `svc mcp` says to an agent, in the agent's words. The use-cases are the CLI's, and their
- * errors name what a person at a shell types: a flag (`--external-id`, field `--tz`) or a
- * command (`svc charges list`). An agent has tool names and arguments instead: an agent told to
- * "use another --external-id" makes a second charge for one order. So every error and sentence
- * leaving the server passes through here: a field path is mapped to the tool's argument name, a
- * hint the API's error code has an agent's version of is replaced by it, known commands become
- * the tools that do the same, and a hint still naming a CLI flag or command is dropped rather
- * than passed on. The only CLI word an agent may see is `--allow-live-writes`: the user starts
- * `svc mcp` with it, and the agent has to ask them to.
+ * What `svc mcp` says to an agent, in the agent's words, for the use-cases that still speak the
+ * CLI's. The charges' operations (create, list, reports, the overdue list) take typed inputs
+ * whose errors name fields by path, and their tools name those paths and word their own notes
+ * and hints (tools.ts `withArguments`). The others still name what a person at a shell types: a
+ * flag (`--env live`, `--status`) or a command (`svc sandbox deliveries resend`), and the API's
+ * error codes come with the CLI's hints (api/decode.ts). An agent has tool names and arguments
+ * instead, so every error and sentence leaving the server passes through here: a field is named
+ * as the tool's argument, a hint the API's error code has an agent's version of is replaced by
+ * it, known commands become the tools that do the same, and a hint still naming a CLI flag or
+ * command is dropped rather than passed on. The only CLI word an agent may see is
+ * `--allow-live-writes`: the user starts `svc mcp` with it, and the agent has to ask them to.
  */
 import type { ErrorDetail } from '../contract/schemas.js'
 
-/** The flags that are a tool's argument under another name than their camelCase. */
-const RENAMED: Readonly<Record<string, string>> = { amount: 'amountInCents', 'starting-after': 'startingAfter', 'event-id': 'eventId' }
+/**
+ * The flags the use-cases' sentences still name that are also some tool's argument. The charges'
+ * inputs (create, list, reports, overdue) name their fields by path and each tool names them
+ * itself; what is left: advance's `--status`, the sandbox's `--env` and `--event-id`, the
+ * webhook secret's `--secret` and `--tolerance`.
+ */
+const ARGUMENT_FLAGS = new Set(['status', 'env', 'event-id', 'secret', 'tolerance'])
 
-/** The flags the use-cases' sentences name that are also some tool's argument. */
-const ARGUMENT_FLAGS = new Set([
-  'amount',
-  'payer-tax-number',
-  'payer-name',
-  'external-id',
-  'idempotency-key',
-  'description',
-  'metadata',
-  'status',
-  'created-after',
-  'created-before',
-  'limit',
-  'starting-after',
-  'from',
-  'to',
-  'by',
-  'tz',
-  'lookback',
-  'grace',
-  'since',
-  'env',
-  'event-id',
-  'secret',
-  'tolerance',
-])
-
-/** `--external-id` / `external-id` → `externalId`: the tools' arguments are the flags in camelCase. */
+/** `--event-id` / `event-id` → `eventId`: the tools' arguments are the flags in camelCase. */
 export function argumentName(field: string): string {
-  const flag = field.replace(/^--/, '')
-  // Only a flag is renamed: a bare name may already be an argument (`amount`, not taken by create_charge).
-  return (field.startsWith('--') ? RENAMED[flag] : undefined) ?? flag.replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase())
+  return field.replace(/^--/, '').replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase())
 }
 
 /** The agent's hint for an API error code, where the CLI's names a flag or a command. */
@@ -55,13 +33,10 @@ export const AGENT_HINTS: Readonly<Record<string, string>> = {
   revoked_api_key: 'The API key svc mcp runs with was revoked: the user has to create a new one in the panel and restart svc mcp with it.',
   not_available_in_live: 'This works only in the test environment: it needs svc mcp to run with a svc_test_ key.',
   charge_processing: 'The original request is still being processed: call create_charge again with the same idempotencyKey in a moment.',
-  external_id_conflict:
-    'A charge for this externalId already exists (created with a different body). Fetch it with list_charges {"externalId": …} and then get_charge; do not create another charge for the same order.',
 }
 
 /** Commands the CLI's sentences name, and the tool (with its arguments) that does the same. */
 const COMMANDS: ReadonlyArray<[RegExp, string]> = [
-  [/`?svc charges list --external-id ('[^']*'|"[^"]*"|\S+?)`?(?=[\s.,;)]|$)/g, 'list_charges with externalId $1'],
   [/`?svc charges list(?: -q)?`?/g, 'list_charges'],
   [/`?svc charges get`?/g, 'get_charge'],
   [/`?svc sandbox webhook set URL --env (test|live)`?/g, 'set_webhook with url and env "$1"'],

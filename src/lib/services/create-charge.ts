@@ -1,24 +1,25 @@
 /**
- * `svc charges create` below the command: the payer's tax number (flag, prompt, or a generated
- * test CPF), the request, and the creation with its idempotency key — the user's, or one made
- * for this invocation, named in the hint when the network fails so a rerun finds the same charge.
+ * Creating a charge, for every door (`svc charges create`, MCP's create_charge): the typed input
+ * checked (charges/create-input.ts; a bad one is an InputError naming its fields by path), the
+ * payer's tax number (given, asked, or a generated test CPF), the request, and the creation with
+ * its idempotency key — the caller's, or one made for this creation, named in the hint when the
+ * network fails so a retry finds the same charge. The hints default to the CLI's words; a door
+ * with other words passes its own.
  */
 import { randomUUID } from 'node:crypto'
 import type { ApiClient } from '../api/types.js'
-import { completeRequest, type CreateInput } from '../charges/create-input.js'
+import { type ChargeCreateInput, completeRequest, readCreateInput } from '../charges/create-input.js'
 import { resolvePayerTaxNumber } from '../charges/payer.js'
-import type { WaitClock, WaitRequest } from '../charges/wait.js'
+import type { WaitClock } from '../charges/wait.js'
 import type { Charge } from '../contract/schemas.js'
 import type { Environment } from '../contract/schemas.js'
 import { ApiError, NetworkError, type WaitError, EXIT, type ExitCode } from '../errors.js'
 import type { IO } from '../output/io.js'
-import { runChargeWait } from './wait-charge.js'
+import { type ChargeWait, runChargeWait } from './wait-charge.js'
 import { shellWord } from '../output/shell-word.js'
 
 export interface CreateChargeOptions {
-  input: CreateInput
-  /** The --payer-tax-number flag, when given. */
-  payerTaxNumber?: string
+  input: ChargeCreateInput
   environment: Environment
 }
 
@@ -26,6 +27,10 @@ export interface CreateChargeContext {
   client: ApiClient
   /** How to get the same charge again after a network failure (default: the CLI's flag). */
   retryHint?: (idempotencyKey: string) => string
+  /** How the door names the tax number in the payer's notes and errors (default the CLI's flag; payer.ts). */
+  payerWords?: { label: string; name: string }
+  /** What to do when the order already has a charge with another body (default: the CLI's `charges list --external-id`). */
+  conflictHint?: (externalId: string) => string
   canPrompt: boolean
   ask: (question: string) => Promise<string>
   note: (text: string) => void
@@ -43,21 +48,21 @@ export interface CreatedCharge {
 }
 
 export async function createCharge(opts: CreateChargeOptions, ctx: CreateChargeContext): Promise<CreatedCharge> {
-  const idempotencyKey = opts.input.idempotencyKey ?? randomUUID()
+  const input = readCreateInput(opts.input)
+  const idempotencyKey = input.idempotencyKey ?? randomUUID()
   // A generated test CPF follows the order id (else the idempotency key, the one a network
   // failure's hint names): a rerun with the same inputs sends the same body, and gets the same charge.
-  const externalId = opts.input.body.externalId
+  const externalId = input.body.externalId
   const seed = externalId !== undefined ? `externalId\u0000${externalId}` : `idempotency-key\u0000${idempotencyKey}`
-  const payerTaxNumber = await resolvePayerTaxNumber(opts.payerTaxNumber, { environment: opts.environment, canPrompt: ctx.canPrompt, ask: ctx.ask, note: ctx.note, seed })
-  const body = completeRequest(opts.input.body, payerTaxNumber)
+  const payerTaxNumber = await resolvePayerTaxNumber(input.body.payerTaxNumber, { environment: opts.environment, canPrompt: ctx.canPrompt, ask: ctx.ask, note: ctx.note, seed, words: ctx.payerWords })
+  const body = completeRequest(input.body, payerTaxNumber)
   // With --split, the same request (plus its destinations) goes to POST /v1/split-charges (spec 4.8).
   const { split, ...plain } = body
   const request = split ? ctx.client.createSplitCharge({ ...plain, split }, { idempotencyKey }) : ctx.client.createCharge(plain, { idempotencyKey })
   const { charge, created } = await request.catch((error: unknown) => {
     if (error instanceof ApiError && error.apiCode === 'external_id_conflict' && body.externalId !== undefined) {
-      // The hint names the order id itself, ready to paste, not a placeholder.
       // Not "use another external id": the order already has its charge, and a second one would charge it twice.
-      const hint = `A charge for this externalId already exists (created with a different body): see it with \`svc charges list --external-id ${shellWord(body.externalId)}\`; do not create another charge for the same order.`
+      const hint = (ctx.conflictHint ?? cliConflictHint)(body.externalId)
       throw new ApiError({ status: error.status, code: error.apiCode, message: error.message, details: error.details, requestId: error.requestId, hint })
     }
     if (!(error instanceof NetworkError)) throw error
@@ -81,14 +86,19 @@ export interface AfterCreateContext {
  * already is in the state --wait asks for; otherwise --wait polls. The charge to print, and what
  * to report after printing it.
  */
-export async function afterCreate(outcome: CreatedCharge, wait: WaitRequest | undefined, ctx: AfterCreateContext): Promise<{ charge: Charge; failure?: WaitError | ExitCode }> {
+export async function afterCreate(outcome: CreatedCharge, wait: ChargeWait | undefined, ctx: AfterCreateContext): Promise<{ charge: Charge; failure?: WaitError | ExitCode }> {
   const { charge } = outcome
   if (outcome.notPayable) {
     ctx.note(notPayableNote(charge))
-    if (!wait || charge.status !== wait.target) return { charge, failure: EXIT.conflict }
+    if (!wait || charge.status !== wait.until) return { charge, failure: EXIT.conflict }
   }
   if (!wait) return { charge }
   return runChargeWait({ io: ctx.io, clock: ctx.clock, getCharge: ctx.getCharge, wait, id: charge.id, initial: charge })
+}
+
+/** The CLI's hint for an order that already has its charge: the order id itself, ready to paste, not a placeholder. */
+function cliConflictHint(externalId: string): string {
+  return `A charge for this externalId already exists (created with a different body): see it with \`svc charges list --external-id ${shellWord(externalId)}\`; do not create another charge for the same order.`
 }
 
 /** The states in which a charge's QR may be shown to a payer. */
@@ -103,8 +113,13 @@ const NOT_PAYABLE_WHY: Partial<Record<Charge['status'], string>> = {
   refunded: 'was paid and refunded',
 }
 
-/** The stderr line for a replay that returned a charge nobody should pay (again). */
+/** Why a replay's charge is not payable, in any door's words: `The existing charge … is canceled: …`. `withExternalId: false` names it by its id only. */
+export function notPayableReason(charge: Charge, withExternalId = true): string {
+  const name = withExternalId && charge.externalId ? `for external id ${JSON.stringify(charge.externalId)} (${charge.id})` : charge.id
+  return `The existing charge ${name} ${NOT_PAYABLE_WHY[charge.status] ?? `is ${charge.status}`}.`
+}
+
+/** The CLI's stderr line for a replay that returned a charge nobody should pay (again). */
 export function notPayableNote(charge: Charge): string {
-  const name = charge.externalId ? `for external id ${JSON.stringify(charge.externalId)} (${charge.id})` : charge.id
-  return `The existing charge ${name} ${NOT_PAYABLE_WHY[charge.status] ?? `is ${charge.status}`}. No QR shown; exit 5. ` + 'To charge again, create a new charge with another --external-id.'
+  return `${notPayableReason(charge)} No QR shown; exit 5. To charge again, create a new charge with another --external-id.`
 }

@@ -1,71 +1,63 @@
+/**
+ * A charge to create as a typed input: every bad field named by its path (no flag, no argument),
+ * all at once; a field the door could not read is not checked again.
+ */
 import { describe, expect, it } from 'vitest'
-import { completeRequest, parseAmount, parseCreateFlags, parseMetadata } from '../../../src/lib/charges/create-input.js'
-import { UsageError } from '../../../src/lib/errors.js'
+import { completeRequest, readCreateInput } from '../../../src/lib/charges/create-input.js'
+import { InputError } from '../../../src/lib/charges/operator-input.js'
 
-describe('parseAmount', () => {
-  it.each(['1500', ' 1500 ', '500000'])('accepts integer centavos %j', (raw) => {
-    expect(parseAmount(raw)).toBe(Number(raw.trim()))
-  })
-  it.each(['15.00', '15,00', '1e3', 'abc', '', 'R$ 15', '0x10', '1_000'])('refuses %j rather than guessing', (raw) => {
-    expect(parseAmount(raw)).toMatchObject({ field: '--amount (amountInCents)' })
-  })
-})
+function issuesOf(run: () => unknown) {
+  try {
+    run()
+  } catch (e) {
+    if (e instanceof InputError) return e.issues
+    throw e
+  }
+  return []
+}
 
-describe('parseMetadata', () => {
-  it('splits at the first = so values may contain =', () => {
-    expect(parseMetadata(['a=b=c', 'empty='])).toEqual({ a: 'b=c', empty: '' })
-  })
-  it('refuses a key given twice', () => {
-    expect(parseMetadata(['a=1', 'a=2'])).toMatchObject({ message: 'key "a" is given twice' })
-  })
-})
-
-describe('parseCreateFlags', () => {
-  it('builds the request body with only the flags given', () => {
-    expect(parseCreateFlags({ amount: '1500', 'payer-tax-number': '52998224725', metadata: ['k=v'], 'idempotency-key': 'key-1' })).toEqual({
+describe('readCreateInput', () => {
+  it('splits the request body from the idempotency key, keeping only the fields given', () => {
+    expect(readCreateInput({ amountInCents: 1500, payerTaxNumber: '52998224725', metadata: { k: 'v' }, externalId: undefined, idempotencyKey: 'key-1' })).toEqual({
       body: { amountInCents: 1500, payerTaxNumber: '52998224725', metadata: { k: 'v' } },
       idempotencyKey: 'key-1',
     })
+    expect(readCreateInput({ amountInCents: 1500 })).toEqual({ body: { amountInCents: 1500 } })
   })
 
-  it('leaves a missing tax number for later, but still checks everything else', () => {
-    expect(parseCreateFlags({ amount: '1500' })).toEqual({ body: { amountInCents: 1500 } })
-    expect(() => parseCreateFlags({ amount: '100' })).toThrow(UsageError)
+  it('names every bad field by its path, with the schema message less the field name', () => {
+    expect(issuesOf(() => readCreateInput({ amountInCents: 100, payerTaxNumber: '123', externalId: '', idempotencyKey: 'k'.repeat(129) }))).toEqual([
+      { path: 'amountInCents', message: 'must be at least 1000 (R$ 10,00)' },
+      { path: 'payerTaxNumber', message: 'is not a valid CPF or CNPJ (check digits do not match)' },
+      { path: 'externalId', message: 'must not be empty' },
+      { path: 'idempotencyKey', message: 'must be at most 128 characters' },
+    ])
   })
 
-  it('accepts the alphanumeric CNPJ', () => {
-    expect(() => parseCreateFlags({ amount: '1500', 'payer-tax-number': '12.ABC.345/01DE-35' })).not.toThrow()
+  it("checks a split's destinations as a whole", () => {
+    expect(
+      issuesOf(() =>
+        readCreateInput({
+          amountInCents: 10_000,
+          split: [
+            { wallet: 'a', shareBps: 5000 },
+            { wallet: 'a', shareBps: 5000 },
+          ],
+        }),
+      ),
+    ).toEqual([{ path: 'split', message: 'each wallet may appear once; a is given twice' }])
+    expect(issuesOf(() => readCreateInput({ amountInCents: 10_000, split: [{ wallet: 'a', shareBps: 10_000 }] }))).toEqual([{ path: 'split', message: 'needs at least 2 destinations' }])
   })
 
-  it('accepts the limits exactly', () => {
-    expect(() =>
-      parseCreateFlags({
-        amount: '1000',
-        'payer-tax-number': '52998224725',
-        'payer-name': 'x'.repeat(120),
-        'external-id': 'x'.repeat(128),
-        description: 'x'.repeat(200),
-        metadata: Array.from({ length: 20 }, (_, i) => `k${i}=${'v'.repeat(500)}`),
-        'idempotency-key': 'k'.repeat(128),
-      }),
-    ).not.toThrow()
-  })
-
-  it('an empty --external-id is refused', () => {
-    const err = (() => {
-      try {
-        parseCreateFlags({ amount: '1500', 'external-id': '' })
-      } catch (e) {
-        return e as UsageError
-      }
-    })()
-    expect(err?.details?.[0]).toEqual({ field: '--external-id (externalId)', message: 'must not be empty' })
+  it('a field the door could not read is not checked again, and the input is still refused', () => {
+    expect(issuesOf(() => readCreateInput({ amountInCents: 0, description: 'ok' }, new Set(['amountInCents'])))).toEqual([])
+    expect(() => readCreateInput({ amountInCents: 0 }, new Set(['amountInCents']))).toThrow(InputError)
   })
 })
 
 describe('completeRequest', () => {
   it('adds the tax number and validates it', () => {
     expect(completeRequest({ amountInCents: 1500 }, '52998224725')).toEqual({ amountInCents: 1500, payerTaxNumber: '52998224725' })
-    expect(() => completeRequest({ amountInCents: 1500 }, '123')).toThrow(UsageError)
+    expect(issuesOf(() => completeRequest({ amountInCents: 1500 }, '123'))).toEqual([{ path: 'payerTaxNumber', message: 'is not a valid CPF or CNPJ (check digits do not match)' }])
   })
 })

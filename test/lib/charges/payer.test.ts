@@ -83,4 +83,16 @@ describe('resolvePayerTaxNumber', () => {
     const { c } = ctx({ environment: 'live' })
     await expect(resolvePayerTaxNumber(undefined, c)).rejects.toMatchObject({ exitCode: 2, message: expect.stringContaining('--payer-tax-number') })
   })
+
+  it("names the field in the door's words when it gives them (svc mcp: its argument)", async () => {
+    const words = { label: 'payerTaxNumber', name: 'payerTaxNumber' }
+    const live = ctx({ environment: 'live' }).c
+    await expect(resolvePayerTaxNumber(undefined, { ...live, words })).rejects.toMatchObject({
+      message: 'payerTaxNumber is required with a live key when no terminal is attached to ask for it.',
+      hint: "Pass payerTaxNumber with the payer's CPF or CNPJ.",
+    })
+    const { c, notes } = ctx()
+    await resolvePayerTaxNumber(undefined, { ...c, words })
+    expect(notes.join('')).toMatch(/^No payerTaxNumber given: using the generated test CPF/)
+  })
 })

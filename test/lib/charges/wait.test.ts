@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { waitError, waitForStatus, type WaitClock } from '../../../src/lib/charges/wait.js'
+import { waitForStatus, type WaitClock } from '../../../src/lib/charges/wait.js'
 import type { Charge } from '../../../src/lib/contract/schemas.js'
 import type { ChargeStatus } from '../../../src/lib/domain/charge-states.js'
 import { charge } from '../../helpers/api-fixtures.js'
@@ -35,7 +35,7 @@ describe('waitForStatus', () => {
     const clock = manualClock()
     const api = scripted(['awaiting_payment', 'paid_pending_settlement', 'settled'])
     const seen: string[] = []
-    const out = await waitForStatus({ getCharge: api.getCharge, id: 'x', target: 'settled', timeoutMs: 60_000, clock, onPoll: (c) => seen.push(c.status) })
+    const out = await waitForStatus({ getCharge: api.getCharge, id: 'x', until: 'settled', timeoutMs: 60_000, clock, onPoll: (c) => seen.push(c.status) })
     expect(out).toMatchObject({ reached: true, charge: { status: 'settled' } })
     expect(clock.sleeps).toEqual([1000, 1000])
     expect(seen).toEqual(['awaiting_payment', 'paid_pending_settlement', 'settled'])
@@ -44,21 +44,21 @@ describe('waitForStatus', () => {
   it('uses a charge already in hand before polling', async () => {
     const clock = manualClock()
     const api = scripted(['settled'])
-    const out = await waitForStatus({ getCharge: api.getCharge, id: 'x', target: 'awaiting_payment', timeoutMs: 1000, clock, initial: charge() })
+    const out = await waitForStatus({ getCharge: api.getCharge, id: 'x', until: 'awaiting_payment', timeoutMs: 1000, clock, initial: charge() })
     expect(out.reached).toBe(true)
     expect(api.calls).toEqual([])
   })
 
   it('stops at once in a state that rules the target out', async () => {
     const clock = manualClock()
-    const out = await waitForStatus({ getCharge: scripted(['awaiting_payment', 'expired']).getCharge, id: 'x', target: 'settled', timeoutMs: 60_000, clock })
+    const out = await waitForStatus({ getCharge: scripted(['awaiting_payment', 'expired']).getCharge, id: 'x', until: 'settled', timeoutMs: 60_000, clock })
     expect(out).toMatchObject({ reached: false, reason: 'ended', charge: { status: 'expired' } })
     expect(clock.sleeps).toEqual([1000])
   })
 
   it('times out on the injected clock, the last sleep cut to the time left', async () => {
     const clock = manualClock()
-    const out = await waitForStatus({ getCharge: scripted(['awaiting_payment']).getCharge, id: 'x', target: 'settled', timeoutMs: 2500, clock })
+    const out = await waitForStatus({ getCharge: scripted(['awaiting_payment']).getCharge, id: 'x', until: 'settled', timeoutMs: 2500, clock })
     expect(out).toMatchObject({ reached: false, reason: 'timeout' })
     expect(clock.sleeps).toEqual([1000, 1000, 500])
   })
@@ -67,17 +67,6 @@ describe('waitForStatus', () => {
     const failing = async () => {
       throw new Error('boom')
     }
-    await expect(waitForStatus({ getCharge: failing, id: 'x', target: 'settled', timeoutMs: 1000, clock: manualClock() })).rejects.toThrow('boom')
-  })
-})
-
-describe('waitError', () => {
-  it('exits 8 and names the state reached or the timeout', () => {
-    const ended = waitError({ reached: false, reason: 'ended', charge: charge({ status: 'expired' }) }, 'settled', '10m')
-    expect(ended.exitCode).toBe(8)
-    expect(ended.message).toContain('expired')
-    const late = waitError({ reached: false, reason: 'timeout', charge: charge() }, 'settled', '10m')
-    expect(late.exitCode).toBe(8)
-    expect(late.message).toContain('Timed out after 10m')
+    await expect(waitForStatus({ getCharge: failing, id: 'x', until: 'settled', timeoutMs: 1000, clock: manualClock() })).rejects.toThrow('boom')
   })
 })

@@ -1,13 +1,12 @@
 /**
  * The create-charge use-case against the sandbox over real HTTP, without oclif: the payer's tax
- * number (flag, prompt, generated), the idempotency key named when the network fails, and the
+ * number (given, prompt, generated), the idempotency key named when the network fails, and the
  * hint of an external-id conflict.
  */
 import { describe, expect, it } from 'vitest'
 import { createClient } from '../../../src/lib/api/client.js'
-import { parseCreateFlags } from '../../../src/lib/charges/create-input.js'
 import { NetworkError } from '../../../src/lib/errors.js'
-import { createCharge, type CreateChargeContext, notPayableNote } from '../../../src/lib/services/create-charge.js'
+import { createCharge, type CreateChargeContext, notPayableNote, notPayableReason } from '../../../src/lib/services/create-charge.js'
 import { useSandboxClient } from '../../helpers/sandbox-client.js'
 
 const ctx = useSandboxClient()
@@ -18,32 +17,32 @@ function context(over: Partial<CreateChargeContext> = {}): CreateChargeContext &
 }
 
 describe('createCharge', () => {
-  it('creates with the given tax number; a second run with the same --idempotency-key returns the same charge', async () => {
-    const input = parseCreateFlags({ amount: '2500', 'idempotency-key': 'order-7-attempt' })
-    const first = await createCharge({ input, payerTaxNumber: '529.982.247-25', environment: 'test' }, context())
+  it('creates with the given tax number; a second run with the same idempotency key returns the same charge', async () => {
+    const input = { amountInCents: 2500, idempotencyKey: 'order-7-attempt', payerTaxNumber: '529.982.247-25' }
+    const first = await createCharge({ input, environment: 'test' }, context())
     expect(first.created).toBe(true)
     expect(first.charge.amount.grossInCents).toBe(2500)
-    const again = await createCharge({ input, payerTaxNumber: '529.982.247-25', environment: 'test' }, context())
+    const again = await createCharge({ input, environment: 'test' }, context())
     expect(again).toMatchObject({ created: false, charge: { id: first.charge.id } })
   })
 
   it('no tax number, a test key and no terminal: a generated test CPF, said on the notes', async () => {
     const ctx = context()
-    const { charge } = await createCharge({ input: parseCreateFlags({ amount: '1500' }), environment: 'test' }, ctx)
+    const { charge } = await createCharge({ input: { amountInCents: 1500 }, environment: 'test' }, ctx)
     expect(charge.status).toBe('awaiting_payment')
     expect(ctx.notes.join('\n')).toMatch(/test CPF/i)
   })
 
-  it('no tax number, the same --external-id twice: the same body, so the rerun returns the first charge (issue 36.4)', async () => {
-    const input = () => parseCreateFlags({ amount: '1500', 'external-id': 'order-3001' })
+  it('no tax number, the same externalId twice: the same body, so the rerun returns the first charge (issue 36.4)', async () => {
+    const input = () => ({ amountInCents: 1500, externalId: 'order-3001' })
     const first = await createCharge({ input: input(), environment: 'test' }, context())
     const again = await createCharge({ input: input(), environment: 'test' }, context())
     expect(first.created).toBe(true)
     expect(again).toMatchObject({ created: false, charge: { id: first.charge.id } })
   })
 
-  it('no tax number, the same --idempotency-key twice (the rerun a network failure names): the same charge', async () => {
-    const input = () => parseCreateFlags({ amount: '1500', 'idempotency-key': 'retry-after-timeout-1' })
+  it('no tax number, the same idempotency key twice (the rerun a network failure names): the same charge', async () => {
+    const input = () => ({ amountInCents: 1500, idempotencyKey: 'retry-after-timeout-1' })
     const first = await createCharge({ input: input(), environment: 'test' }, context())
     const again = await createCharge({ input: input(), environment: 'test' }, context())
     expect(again).toMatchObject({ created: false, charge: { id: first.charge.id } })
@@ -52,15 +51,15 @@ describe('createCharge', () => {
   it('no tax number on a terminal: asks, and uses the answer', async () => {
     const asked: string[] = []
     const ctx = context({ canPrompt: true, ask: async (q) => (asked.push(q), '529.982.247-25') })
-    const { created } = await createCharge({ input: parseCreateFlags({ amount: '1500' }), environment: 'test' }, ctx)
+    const { created } = await createCharge({ input: { amountInCents: 1500 }, environment: 'test' }, ctx)
     expect(created).toBe(true)
     expect(asked).toHaveLength(1)
   })
 
   it('an external id already used with another body: the hint names the order id, ready to paste', async () => {
     const ctx = context()
-    await createCharge({ input: parseCreateFlags({ amount: '1500', 'external-id': "o'brien 1" }), payerTaxNumber: '52998224725', environment: 'test' }, ctx)
-    const conflict = createCharge({ input: parseCreateFlags({ amount: '1600', 'external-id': "o'brien 1" }), payerTaxNumber: '52998224725', environment: 'test' }, ctx)
+    await createCharge({ input: { amountInCents: 1500, externalId: "o'brien 1", payerTaxNumber: '52998224725' }, environment: 'test' }, ctx)
+    const conflict = createCharge({ input: { amountInCents: 1600, externalId: "o'brien 1", payerTaxNumber: '52998224725' }, environment: 'test' }, ctx)
     await expect(conflict).rejects.toMatchObject({ exitCode: 5, hint: expect.stringContaining(`--external-id 'o'\\''brien 1'`) })
     // The order already has its charge: a hint to use another external id would charge it twice.
     const hint = ((await conflict.catch((e: unknown) => e)) as { hint: string }).hint
@@ -70,16 +69,38 @@ describe('createCharge', () => {
 
   it('a network failure names the idempotency key used, so a rerun cannot create a second charge', async () => {
     const dead = createClient({ apiKey: ctx.sandbox.testKey, baseUrl: 'http://127.0.0.1:9', maxRetries: 0, sleep: async () => {} })
-    const failing = createCharge({ input: parseCreateFlags({ amount: '1500' }), payerTaxNumber: '52998224725', environment: 'test' }, context({ client: dead }))
+    const failing = createCharge({ input: { amountInCents: 1500, payerTaxNumber: '52998224725' }, environment: 'test' }, context({ client: dead }))
     const err = await failing.catch((e: unknown) => e)
     expect(err).toBeInstanceOf(NetworkError)
     expect((err as NetworkError).hint).toMatch(/--idempotency-key [0-9a-f-]{36}/)
   })
 
   it('a replayed charge that is no longer payable: the note says why and that no QR is shown', async () => {
-    const input = parseCreateFlags({ amount: '1500', 'external-id': 'order-canceled' })
-    const { charge } = await createCharge({ input, payerTaxNumber: '52998224725', environment: 'test' }, context())
+    const input = { amountInCents: 1500, externalId: 'order-canceled', payerTaxNumber: '52998224725' }
+    const { charge } = await createCharge({ input, environment: 'test' }, context())
     const canceled = await ctx.client.cancelCharge(charge.id)
     expect(notPayableNote(canceled)).toMatch(/order-canceled.*is canceled.*No QR shown; exit 5/)
+    // The reason alone is any door's: no exit code, no flag; without the external id when asked.
+    expect(notPayableReason(canceled)).toBe(`The existing charge for external id "order-canceled" (${canceled.id}) is canceled: its QR stays technically payable, so do not show it to the payer.`)
+    expect(notPayableReason(canceled, false)).toBe(`The existing charge ${canceled.id} is canceled: its QR stays technically payable, so do not show it to the payer.`)
+  })
+
+  it('a bad input is an InputError naming its fields by path, before anything is sent', async () => {
+    const bad = createCharge({ input: { amountInCents: 100, externalId: '', idempotencyKey: '' }, environment: 'test' }, context())
+    await expect(bad).rejects.toMatchObject({
+      name: 'InputError',
+      issues: [
+        { path: 'amountInCents', message: 'must be at least 1000 (R$ 10,00)' },
+        { path: 'externalId', message: 'must not be empty' },
+        { path: 'idempotencyKey', message: 'must not be empty' },
+      ],
+    })
+  })
+
+  it("a conflict hint in the caller's words when it gives one", async () => {
+    const ctx = context({ conflictHint: (id) => `order ${id} has its charge` })
+    await createCharge({ input: { amountInCents: 1500, externalId: 'order-77', payerTaxNumber: '52998224725' }, environment: 'test' }, ctx)
+    const conflict = createCharge({ input: { amountInCents: 1600, externalId: 'order-77', payerTaxNumber: '52998224725' }, environment: 'test' }, ctx)
+    await expect(conflict).rejects.toMatchObject({ hint: 'order order-77 has its charge' })
   })
 })

@@ -1,7 +1,8 @@
 /** `--wait` below the commands: polls on an injected clock, says on stderr (terminal only) when the state is reached. */
 import { describe, expect, it } from 'vitest'
 import type { Charge } from '../../../src/lib/contract/schemas.js'
-import { runChargeWait } from '../../../src/lib/services/wait-charge.js'
+import { runChargeWait, waitError } from '../../../src/lib/services/wait-charge.js'
+import { charge as apiCharge } from '../../helpers/api-fixtures.js'
 import { testIO } from '../../helpers/test-io.js'
 
 const charge = (status: Charge['status']) => ({ id: '0123456789abcdef01234567', status }) as Charge
@@ -20,7 +21,7 @@ describe('runChargeWait', () => {
     const outcome = await runChargeWait({
       io,
       getCharge: async () => charge(states.shift() ?? 'settled'),
-      wait: { target: 'settled', timeoutMs: 60_000, timeoutText: '1m' },
+      wait: { until: 'settled', timeoutMs: 60_000, timeoutText: '1m' },
       id: '0123456789abcdef01234567',
       initial: charge('awaiting_payment'),
       clock: fakeClock(),
@@ -31,7 +32,7 @@ describe('runChargeWait', () => {
 
   it('ends unreached at another final state, or when the time is up; piped stderr stays quiet', async () => {
     const { io, err } = testIO()
-    const wait = { target: 'settled' as const, timeoutMs: 5_000, timeoutText: '5s' }
+    const wait = { until: 'settled' as const, timeoutMs: 5_000, timeoutText: '5s' }
     const expired = await runChargeWait({ io, getCharge: async () => charge('expired'), wait, id: 'x', clock: fakeClock() })
     expect(expired.charge.status).toBe('expired')
     expect(expired.failure).toMatchObject({ exitCode: 8, code: 'wait_failed' })
@@ -41,5 +42,16 @@ describe('runChargeWait', () => {
     expect(pending.failure).toMatchObject({ exitCode: 8 })
     expect(pending.failure?.message).toContain('Timed out after 5s')
     expect(err()).toBe('')
+  })
+})
+
+describe('waitError', () => {
+  it('exits 8 and names the state reached or the timeout', () => {
+    const ended = waitError({ reached: false, reason: 'ended', charge: apiCharge({ status: 'expired' }) }, 'settled', '10m')
+    expect(ended.exitCode).toBe(8)
+    expect(ended.message).toContain('expired')
+    const late = waitError({ reached: false, reason: 'timeout', charge: apiCharge() }, 'settled', '10m')
+    expect(late.exitCode).toBe(8)
+    expect(late.message).toContain('Timed out after 10m')
   })
 })

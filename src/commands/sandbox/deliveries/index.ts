@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core'
-import { withFlags } from '../../../lib/charges/operator-flags.js'
+import { withFlags } from '../../../lib/command-kit/operator-flags.js'
 import { DELIVERY_STATES, type DeliveryState } from '../../../lib/contract/panel.js'
 import { painter } from '../../../lib/output/color.js'
 import { CSV_CELLS_HELP } from '../../../lib/command-kit/csv-flags.js'

@@ -1,11 +1,11 @@
 /**
- * The CLI's edge of the operator's inputs (operator-input.ts): an input's field is named as the
+ * The CLI's edge of the operator's inputs (charges/operator-input.ts): an input's field is named as the
  * flag that feeds it (`timeZone` → `--tz`), and every bad value is one usage error (exit 2) naming
  * its flags, before anything is sent. `FlagReader` is the same reader for the commands whose few
  * date and duration flags are their whole input (`status`, `webhooks events`, `sandbox deliveries`).
  */
-import { flagsError } from './flag-issues.js'
-import { InputError, InputReader, inDoorWords } from './operator-input.js'
+import { flagsError } from '../charges/flag-issues.js'
+import { InputError, InputReader, inDoorWords } from '../charges/operator-input.js'
 
 /** The flags of the operator's inputs that are not the field in kebab-case. */
 const FLAG_OF: Readonly<Record<string, string>> = { timeZone: 'tz' }

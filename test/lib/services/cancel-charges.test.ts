@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { type CancelResult, cancelCharges, normalizeIds } from '../../../src/lib/charges/cancel-batch.js'
+import { type CancelResult, cancelCharges, normalizeIds } from '../../../src/lib/services/cancel-charges.js'
 import { ApiError, NetworkError, UsageError } from '../../../src/lib/errors.js'
 import { charge } from '../../helpers/api-fixtures.js'
 

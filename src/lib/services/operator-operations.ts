@@ -1,16 +1,16 @@
 /**
  * The operator's operations, one function each for every door: a typed input (no flag or
- * argument names), its dates read on the service's clock when one counts back (service-clock.ts),
+ * argument names), its dates read on the service's clock when one counts back (charges/service-clock.ts),
  * and data returned. A bad input is an InputError naming the input's fields; the CLI names them
- * as flags (operator-flags.ts), `svc mcp` as its tools' arguments.
+ * as flags (command-kit/operator-flags.ts), `svc mcp` as its tools' arguments.
  */
 import type { ApiClient } from '../api/types.js'
 import type { ChargesReport, SettlementReport } from '../domain/reports.js'
 import type { Charge } from '../contract/schemas.js'
-import { anyRelative, type ReportRange, type ReportRangeInput, readReportRange, readSettledRange, type SettledRangeInput } from './operator-input.js'
-import { type OverdueCharge, overdueCharges, settledBetween } from './operator-lists.js'
-import { chargesReport, settlementReport } from './reports.js'
-import { readOnServiceClock } from './service-clock.js'
+import { anyRelative, type ReportRange, type ReportRangeInput, readReportRange, readSettledRange, type SettledRangeInput } from '../charges/operator-input.js'
+import { type OverdueCharge, overdueCharges, settledBetween } from '../charges/operator-lists.js'
+import { chargesReport, settlementReport } from '../charges/reports.js'
+import { readOnServiceClock } from '../charges/service-clock.js'
 
 type Client = () => Promise<ApiClient>
 

@@ -6,7 +6,7 @@
 import type { Charge } from '../contract/schemas.js'
 import { CliError, UsageError, EXIT, type ExitCode } from '../errors.js'
 import { safeText } from '../output/safe-text.js'
-import { CHARGE_ID, CHARGE_ID_HINT } from './charge-id.js'
+import { CHARGE_ID, CHARGE_ID_HINT } from '../charges/charge-id.js'
 
 export type CancelResult = { id: string; ok: true; charge: Charge } | { id: string; ok: false; error: Error; exitCode: ExitCode }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { InputError } from '../../../src/lib/charges/operator-input.js'
-import { listOverdue, reportCharges, reportSettlements } from '../../../src/lib/charges/operator-operations.js'
+import { listOverdue, reportCharges, reportSettlements } from '../../../src/lib/services/operator-operations.js'
 import type { ApiClient } from '../../../src/lib/api/types.js'
 
 const SERVICE_NOW = new Date('2026-11-29T12:00:00Z')
