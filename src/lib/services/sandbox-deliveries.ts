@@ -37,7 +37,7 @@ export interface DeliveryLogContext {
 /** The deliveries asked for: as pages for a stream (the list printer), or the one page at once. */
 export interface DeliveryLog {
   filter: DeliveryListFilter
-  /** One page, or every page with `all`, read as they are iterated. */
+  /** One page, or every page with `all`, read as they are iterated; with `eventId` that event's one page, or not_found. */
   pages: AsyncIterable<PanelDelivery[]>
   /** The one page; with `eventId` it holds that event's delivery, else not_found (exit 4), as `resend` says. */
   page: () => Promise<PanelDelivery[]>
@@ -68,7 +68,8 @@ export async function listSandboxDeliveries(input: DeliveryLogInput, ctx: Delive
     return data
   }
   async function* one(): AsyncGenerator<PanelDelivery[]> {
-    yield (await panel.listDeliveries(filter)).data
+    yield await page()
   }
-  return { filter, pages: input.all ? panel.allDeliveries(filter) : one(), page }
+  // An event has one delivery: with eventId, every format reads that one page, and an unknown event is not_found in each.
+  return { filter, pages: input.all && !filter.eventId ? panel.allDeliveries(filter) : one(), page }
 }

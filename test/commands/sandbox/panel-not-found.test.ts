@@ -60,6 +60,12 @@ describe('a 404 from a running sandbox says what was not found', () => {
     const json = await runCommand(SandboxDeliveries, ['--event-id', 'evt_nope', '--json'])
     expect(json.exitCode).toBe(4)
     expect(JSON.parse(json.stderr)).toMatchObject({ error: { code: 'not_found', message: 'No delivery with event id evt_nope in the test environment.' } })
+    // Every format agrees: a script piping --ndjson or --csv learns the event is unknown from the exit code too.
+    for (const format of [['--ndjson'], ['--csv'], ['--all'], ['--all', '--csv']]) {
+      const streamed = await runCommand(SandboxDeliveries, ['--event-id', 'evt_nope', ...format])
+      expect(streamed, format.join(' ')).toMatchObject({ exitCode: 4, stdout: '' })
+      expect(streamed.stderr).toContain('No delivery with event id evt_nope in the test environment.')
+    }
     // Without --event-id an empty log is not an error.
     expect(await runCommand(SandboxDeliveries, ['--env', 'live'])).toMatchObject({ exitCode: 0, stdout: '' })
   })

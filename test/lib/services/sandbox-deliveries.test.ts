@@ -44,12 +44,13 @@ describe('listSandboxDeliveries', () => {
     expect(log.filter).toMatchObject({ since: new Date(SANDBOX_NOW - 86_400_000).toISOString(), limit: 50, state: 'failed', type: 'charge.*' })
   })
 
-  it('an event with no delivery: its one page is not_found (exit 4), its pages simply empty', async () => {
+  it('an event with no delivery: not_found (exit 4) read at once or streamed, with or without all', async () => {
     const log = await listSandboxDeliveries({ eventId: 'evt_nope' }, ctx())
     await expect(log.page()).rejects.toMatchObject({ exitCode: 4, code: 'not_found', message: expect.stringContaining('evt_nope') })
-    const pages = []
-    for await (const page of log.pages) pages.push(page)
-    expect(pages).toEqual([[]])
+    for (const all of [false, true]) {
+      const streamed = await listSandboxDeliveries({ eventId: 'evt_nope', all }, ctx())
+      await expect(streamed.pages[Symbol.asyncIterator]().next()).rejects.toMatchObject({ exitCode: 4, code: 'not_found' })
+    }
     expect(await (await listSandboxDeliveries({}, ctx())).page()).toEqual([])
   })
 })
