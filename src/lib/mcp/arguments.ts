@@ -15,6 +15,7 @@ export async function inArguments<T>(run: () => Promise<T>, argumentOf: (path: s
     throw flagsError(
       e.issues.map((i) => ({ field: argumentOf(i.path), message: inDoorWords(i.message, argumentOf) })),
       'See the tool description.',
+      'arguments',
     )
   }
 }

@@ -29,29 +29,14 @@ const useCases = {
   deliveries: () => import('../services/sandbox-deliveries.js'),
   pix: () => import('../domain/pix-decode.js'),
   operator: () => Promise.all([import('../services/operator-operations.js'), import('../charges/list-query.js')]).then(([operations, list]) => ({ ...operations, ...list })),
-  inputErrors: () => Promise.all([import('../charges/operator-input.js'), import('../charges/flag-issues.js')]),
   status: () => import('../services/status.js'),
   trigger: () => Promise.all([import('../services/trigger.js'), import('../scenarios/fixture.js'), import('../scenarios/builtin.js')]),
   verify: () => import('../webhooks/verify-delivery.js'),
 }
 
-/**
- * Runs a use-case with the tool's words at its edge: a bad input's field paths become the tool's
- * arguments (`timeZone` → `tz`; the others are the arguments' own names), in one usage error.
- */
-async function withArguments<T>(run: () => Promise<T>): Promise<T> {
-  try {
-    return await run()
-  } catch (e) {
-    const [{ InputError, inDoorWords }, { flagsError }] = await useCases.inputErrors()
-    if (!(e instanceof InputError)) throw e
-    const argument = (path: string) => (path === 'timeZone' ? 'tz' : path)
-    throw flagsError(
-      e.issues.map((i) => ({ field: argument(i.path), message: inDoorWords(i.message, argument) })),
-      'See the tool description.',
-      'arguments',
-    )
-  }
+/** Runs a use-case with the tool's words at its edge (arguments.ts): `timeZone` is the `tz` argument, the other paths their arguments' own names. */
+function withArguments<T>(run: () => Promise<T>): Promise<T> {
+  return inArguments(run, (path) => (path === 'timeZone' ? 'tz' : path))
 }
 
 /** The contract's schemas (contract/schemas.ts), loaded once a client lists or calls a tool, not before `initialize`. */
