@@ -94,7 +94,7 @@ export function settledInRange(charge: Charge, range: Pick<SettledRange, 'after'
  * the scans run can be read by both); streamed.
  */
 export async function* settledBetween(pages: ChargePageReader, range: SettledRange, pageSize?: number): AsyncGenerator<Charge> {
-  const [settled, refunded] = settledScanQueries(range).map((q) => ({ ...q, limit: pageSize ?? q.limit ?? PAGE_SIZE })) as [ChargeListQuery, ChargeListQuery]
+  const [settled, refunded] = settledScanQueries(range).map((q) => ({ ...q, limit: pageSize || PAGE_SIZE })) as [ChargeListQuery, ChargeListQuery]
   for await (const charge of onceById(refundedBehindSettled(pages, settled, refunded))) if (settledInRange(charge, range)) yield charge
 }
 
