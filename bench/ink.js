@@ -3,8 +3,8 @@
  * sees it): time from spawn until the view's first complete frame is on the terminal, against
  * the time `node -e` takes to print one line through the same pseudo-terminal. Views: `svc
  * charges watch ID` (against a sandbox) and `svc webhooks listen` (forwarding to a local app).
- * Rounds run every case once, in the reverse order every other round. With --vs DIR, that
- * build's two views run in the same rounds, each compared with this build's (issue 39.4).
+ * Rounds run every case once. With --vs DIR, that build's two views run in the same rounds,
+ * each right next to this build's (bench/lib/rounds.js), and are compared with them (issue 39.4).
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -14,10 +14,13 @@ import { createCharge } from './lib/api.js'
 import { startChild } from './lib/child.js'
 import { BIN, ROOT } from './lib/proc.js'
 import { cliEnv, startSandboxProcess } from './lib/sandbox.js'
+import { pairedRuns, roundOrder } from './lib/rounds.js'
 import { median, ms, ratio } from './lib/stats.js'
 
 export async function benchInk({ report, runs, quick, vs, swap = false }) {
-  const n = Math.max(5, quick ? 5 : Math.min(runs, 9))
+  // Compared with --vs in pairs: each build goes first in as many rounds (bench/lib/rounds.js).
+  const asked = Math.max(5, quick ? 5 : Math.min(runs, 9))
+  const n = vs ? pairedRuns(asked) : asked
   report.section('1b. First frame of an Ink view', `pseudo-terminal via script -qfc, median of ${n} runs`)
   if (spawnSync('script', ['--version'], { stdio: 'ignore' }).error) {
     report.note('`script` (util-linux) is not installed: first-frame timings skipped')
@@ -47,10 +50,9 @@ export async function benchInk({ report, runs, quick, vs, swap = false }) {
     }
     const times = cases.map(() => [])
     for (let round = 0; round < n + 1; round++) {
-      // Every other round in the reverse order (swap, the budget's second pass: starting with the
-      // reverse), so that no view always runs right after another.
-      const order = (round + (swap ? 1 : 0)) % 2 === 0 ? [...cases.keys()] : [...cases.keys()].reverse()
-      for (const i of order) {
+      // Each --vs view right next to this build's, the two going first in turn; every other two
+      // rounds in the reverse order, so that no view always runs right after another.
+      for (const i of roundOrder(cases, round, swap)) {
         const t = await firstFrame(cases[i].cmd, cases[i].marker, env)
         if (round > 0) times[i].push(t)
       }

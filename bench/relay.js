@@ -7,8 +7,9 @@
  * relay's ingest alone with --durability normal and full, and its RSS with 1 000 idle listeners
  * connected (1 000 tokens, one stream each). Every process is its own: relay, listeners, apps.
  * With --vs DIR, that build's relay and listeners (its own data dir, token and apps) take the
- * same load in the same rounds, in alternating order, and its deliveries/s via the relay at 1
- * and 50 connections and its added p50 at 1 connection are compared with this build's.
+ * same load in the same rounds, each path right next to this build's (bench/lib/rounds.js),
+ * and its deliveries/s via the relay at 1 and 50 connections and its added p50 at 1 connection
+ * are compared with this build's.
  */
 import { randomBytes } from 'node:crypto'
 import { spawnSync } from 'node:child_process'
@@ -20,6 +21,7 @@ import { startChild } from './lib/child.js'
 import { signedDeliveries } from './lib/deliveries.js'
 import { load } from './lib/load.js'
 import { BIN, ROOT } from './lib/proc.js'
+import { pairedRuns, roundOrder } from './lib/rounds.js'
 import { median, mib, ms, percentile, perSecond, ratio } from './lib/stats.js'
 
 const SECRET = `whsec_${randomBytes(24).toString('hex')}`
@@ -27,7 +29,8 @@ const IDLE_LISTENERS = 1000
 const now = () => performance.timeOrigin + performance.now()
 
 export async function benchRelay({ report, quick, vs, swap = false }) {
-  const runs = quick ? 2 : 3
+  // Compared with --vs in pairs: each build goes first in as many rounds (bench/lib/rounds.js).
+  const runs = vs ? pairedRuns(quick ? 2 : 3) : quick ? 2 : 3
   const durationMs = quick ? 1500 : 3000
   report.section('relay', `service → relay → listener → app vs service → listener → app, ${durationMs / 1000} s per run, median of ${runs} runs; ingest; RSS with ${IDLE_LISTENERS} idle listeners`)
   const dirs = []
@@ -99,15 +102,23 @@ export async function benchRelay({ report, quick, vs, swap = false }) {
     }
 
     // The paths measured each round: this build's direct and relay paths, then the --vs build's.
-    const paths = [mine.direct, mine.relay, ...(theirs ? [theirs.direct, theirs.relay] : [])]
+    const paths = [
+      { name: 'direct', ...mine.direct },
+      { name: 'relay', ...mine.relay },
+      ...(theirs
+        ? [
+            { name: '--vs direct', mine: 'direct', ...theirs.direct },
+            { name: '--vs relay', mine: 'relay', ...theirs.relay },
+          ]
+        : []),
+    ]
     for (const connections of [1, 50]) {
       // Warm every path.
       for (const p of paths) await run(p.url, p.app, connections)
       const results = paths.map(() => [])
       for (let i = 0; i < runs; i++) {
-        // Every other round in the reverse order, so that no path always runs right after another.
-        const order = (i + (swap ? 1 : 0)) % 2 === 0 ? [...paths.keys()] : [...paths.keys()].reverse()
-        for (const j of order) results[j].push(await run(paths[j].url, paths[j].app, connections))
+        // Each --vs path right next to this build's, the two going first in turn.
+        for (const j of roundOrder(paths, i, swap)) results[j].push(await run(paths[j].url, paths[j].app, connections))
       }
       const [d, r, dv, rv] = results
       const rate = (xs) => median(xs.map((x) => x.perSecond))
