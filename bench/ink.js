@@ -3,6 +3,8 @@
  * sees it): time from spawn until the view's first complete frame is on the terminal, against
  * the time `node -e` takes to print one line through the same pseudo-terminal. Views: `svc
  * charges watch ID` (against a sandbox) and `svc webhooks listen` (forwarding to a local app).
+ * Rounds run every case once. With --vs DIR, that build's two views run in the same rounds,
+ * each right next to this build's (bench/lib/rounds.js), and are compared with them (issue 39.4).
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -12,10 +14,13 @@ import { createCharge } from './lib/api.js'
 import { startChild } from './lib/child.js'
 import { BIN, ROOT } from './lib/proc.js'
 import { cliEnv, startSandboxProcess } from './lib/sandbox.js'
+import { pairedRuns, roundOrder } from './lib/rounds.js'
 import { median, ms, ratio } from './lib/stats.js'
 
-export async function benchInk({ report, runs, quick }) {
-  const n = Math.max(5, quick ? 5 : Math.min(runs, 9))
+export async function benchInk({ report, runs, quick, vs, swap = false }) {
+  // Compared with --vs in pairs: each build goes first in as many rounds (bench/lib/rounds.js).
+  const asked = Math.max(5, quick ? 5 : Math.min(runs, 9))
+  const n = vs ? pairedRuns(asked) : asked
   report.section('1b. First frame of an Ink view', `pseudo-terminal via script -qfc, median of ${n} runs`)
   if (spawnSync('script', ['--version'], { stdio: 'ignore' }).error) {
     report.note('`script` (util-linux) is not installed: first-frame timings skipped')
@@ -35,10 +40,20 @@ export async function benchInk({ report, runs, quick }) {
       { name: 'svc charges watch ID, first frame', cmd: [node, BIN, 'charges', 'watch', charge.id], marker: 'q quit', target: 2.5 },
       { name: 'svc webhooks listen, first frame', cmd: [node, BIN, 'webhooks', 'listen', '--forward', app.ready, '--port', '0'], marker: 'q quit', target: 2.5 },
     ]
+    // The --vs build's views: compared one by one with this build's (the cases named in `mine`).
+    const vsBin = vs && join(vs, 'bin/run.js')
+    if (vsBin) {
+      cases.push(
+        { name: '--vs: svc charges watch ID, first frame', cmd: [node, vsBin, 'charges', 'watch', charge.id], marker: 'q quit', mine: cases[1].name },
+        { name: '--vs: svc webhooks listen, first frame', cmd: [node, vsBin, 'webhooks', 'listen', '--forward', app.ready, '--port', '0'], marker: 'q quit', mine: cases[2].name },
+      )
+    }
     const times = cases.map(() => [])
     for (let round = 0; round < n + 1; round++) {
-      for (const [i, c] of cases.entries()) {
-        const t = await firstFrame(c.cmd, c.marker, env)
+      // Each --vs view right next to this build's, the two going first in turn; every other two
+      // rounds in the reverse order, so that no view always runs right after another.
+      for (const i of roundOrder(cases, round, swap)) {
+        const t = await firstFrame(cases[i].cmd, cases[i].marker, env)
         if (round > 0) times[i].push(t)
       }
     }
@@ -47,7 +62,11 @@ export async function benchInk({ report, runs, quick }) {
     for (const [i, c] of cases.entries()) {
       if (i === 0) continue
       const m = median(times[i])
-      report.row({ name: c.name, value: ms(m), baseline: `node ${ratio(m / base)}`, target: `≤ ${c.target}×`, ok: m / base <= c.target })
+      if (c.mine !== undefined) {
+        const own = times[cases.findIndex((o) => o.name === c.mine)]
+        report.row({ name: c.name, value: ms(m), baseline: `node ${ratio(m / base)}; this build ${ratio(median(own) / m)} of it` })
+        report.compare({ suite: 'ink', name: c.mine, mine: own, theirs: times[i], better: 'lower', unit: ' ms' })
+      } else report.row({ name: c.name, value: ms(m), baseline: `node ${ratio(m / base)}`, target: `≤ ${c.target}×`, ok: m / base <= c.target })
     }
   } finally {
     await app.stop()

@@ -6,6 +6,10 @@
  * service once it committed, and forwards afterwards, so its answer is not the end). Then the
  * relay's ingest alone with --durability normal and full, and its RSS with 1 000 idle listeners
  * connected (1 000 tokens, one stream each). Every process is its own: relay, listeners, apps.
+ * With --vs DIR, that build's relay and listeners (its own data dir, token and apps) take the
+ * same load in the same rounds, each path right next to this build's (bench/lib/rounds.js),
+ * and its deliveries/s via the relay at 1 and 50 connections and its added p50 at 1 connection
+ * are compared with this build's.
  */
 import { randomBytes } from 'node:crypto'
 import { spawnSync } from 'node:child_process'
@@ -17,14 +21,16 @@ import { startChild } from './lib/child.js'
 import { signedDeliveries } from './lib/deliveries.js'
 import { load } from './lib/load.js'
 import { BIN, ROOT } from './lib/proc.js'
+import { pairedRuns, roundOrder } from './lib/rounds.js'
 import { median, mib, ms, percentile, perSecond, ratio } from './lib/stats.js'
 
 const SECRET = `whsec_${randomBytes(24).toString('hex')}`
 const IDLE_LISTENERS = 1000
 const now = () => performance.timeOrigin + performance.now()
 
-export async function benchRelay({ report, quick }) {
-  const runs = quick ? 2 : 3
+export async function benchRelay({ report, quick, vs, swap = false }) {
+  // Compared with --vs in pairs: each build goes first in as many rounds (bench/lib/rounds.js).
+  const runs = vs ? pairedRuns(quick ? 2 : 3) : quick ? 2 : 3
   const durationMs = quick ? 1500 : 3000
   report.section('relay', `service → relay → listener → app vs service → listener → app, ${durationMs / 1000} s per run, median of ${runs} runs; ingest; RSS with ${IDLE_LISTENERS} idle listeners`)
   const dirs = []
@@ -44,24 +50,31 @@ export async function benchRelay({ report, quick }) {
     for (const k of ['SVC_API_KEY', 'SVC_BASE_URL', 'SVC_PROFILE', 'SVC_WEBHOOK_SECRET', 'SVC_DEBUG', 'SVC_RELAY_URL', 'SVC_RELAY_TOKEN', 'SVC_RELAY_STORE']) delete env[k]
     return env
   }
-  const admin = (env, args) => {
-    const r = spawnSync(process.execPath, [BIN, ...args], { env, cwd: ROOT, encoding: 'utf8' })
+  const admin = (env, args, bin = BIN) => {
+    const r = spawnSync(process.execPath, [bin, ...args], { env, cwd: ROOT, encoding: 'utf8' })
     if (r.status !== 0) throw new Error(`svc ${args.join(' ')} exited ${r.status}: ${r.stderr}`)
     return r.stdout
   }
-  try {
-    // The relay, its channel and a token; then a listener of each kind, each to its own app.
+  const adminEnv = baseEnv(tmp('svc-bench-cfg-'))
+  /** A build's two paths: its relay, a channel and a token; then a listener of each kind, each to its own app. */
+  const setUp = async (bin) => {
     const relayData = tmp('svc-bench-relay-')
-    const adminEnv = baseEnv(tmp('svc-bench-cfg-'))
-    admin(adminEnv, ['relay', 'channel', 'add', 'bench', '--secret', SECRET, '--data', relayData])
-    const token = JSON.parse(admin(adminEnv, ['relay', 'token', 'create', 'bench', '--channel', 'bench', '--data', relayData, '--json'])).token
-    const relay = await child([BIN, 'relay', 'serve', '--port', '0', '--data', relayData], adminEnv, (line) => JSON.parse(line).listening)
-    const ingress = `${relay.ready}/hooks/bench`
+    admin(adminEnv, ['relay', 'channel', 'add', 'bench', '--secret', SECRET, '--data', relayData], bin)
+    const token = JSON.parse(admin(adminEnv, ['relay', 'token', 'create', 'bench', '--channel', 'bench', '--data', relayData, '--json'], bin)).token
+    const relay = await child([bin, 'relay', 'serve', '--port', '0', '--data', relayData], adminEnv, (line) => JSON.parse(line).listening)
     const appDirect = await child([join(ROOT, 'bench/lib/timed-app.js')], {})
     const appRelay = await child([join(ROOT, 'bench/lib/timed-app.js')], {})
-    const direct = await child([BIN, 'webhooks', 'listen', '--forward', appDirect.ready, '--port', '0', '--no-tui', '--secret', SECRET], baseEnv(tmp('svc-bench-cfg-')), (line) => JSON.parse(line).listening)
+    const direct = await child([bin, 'webhooks', 'listen', '--forward', appDirect.ready, '--port', '0', '--no-tui', '--secret', SECRET], baseEnv(tmp('svc-bench-cfg-')), (line) => JSON.parse(line).listening)
     const listenerEnv = { ...baseEnv(tmp('svc-bench-cfg-')), SVC_RELAY_TOKEN: token, SVC_WEBHOOK_SECRET: SECRET }
-    await child([BIN, 'webhooks', 'listen', '--relay', relay.ready, '--forward', appRelay.ready, '--no-tui'], listenerEnv, (line) => JSON.parse(line).relay)
+    await child([bin, 'webhooks', 'listen', '--relay', relay.ready, '--forward', appRelay.ready, '--no-tui'], listenerEnv, (line) => JSON.parse(line).relay)
+    return { direct: { url: direct.ready, app: appDirect.ready }, relay: { url: `${relay.ready}/hooks/bench`, app: appRelay.ready } }
+  }
+  try {
+    // swap (the budget's second pass): the --vs build starts first.
+    const vsBin = vs && join(vs, 'bin/run.js')
+    const other = vsBin && swap ? await setUp(vsBin) : undefined
+    const mine = await setUp(BIN)
+    const theirs = other ?? (vsBin ? await setUp(vsBin) : undefined)
 
     /** One run: the load on `url`, then waits until `app` has every event sent; latencies are sent → arrived. */
     const run = async (url, app, connections) => {
@@ -88,16 +101,26 @@ export async function benchRelay({ report, quick }) {
       return { perSecond: result.requests / ((last - started) / 1000), ingest: result.perSecond, latencies, answered: result.latencies }
     }
 
+    // The paths measured each round: this build's direct and relay paths, then the --vs build's.
+    const paths = [
+      { name: 'direct', ...mine.direct },
+      { name: 'relay', ...mine.relay },
+      ...(theirs
+        ? [
+            { name: '--vs direct', mine: 'direct', ...theirs.direct },
+            { name: '--vs relay', mine: 'relay', ...theirs.relay },
+          ]
+        : []),
+    ]
     for (const connections of [1, 50]) {
-      // Warm both paths.
-      await run(direct.ready, appDirect.ready, connections)
-      await run(ingress, appRelay.ready, connections)
-      const d = []
-      const r = []
+      // Warm every path.
+      for (const p of paths) await run(p.url, p.app, connections)
+      const results = paths.map(() => [])
       for (let i = 0; i < runs; i++) {
-        d.push(await run(direct.ready, appDirect.ready, connections))
-        r.push(await run(ingress, appRelay.ready, connections))
+        // Each --vs path right next to this build's, the two going first in turn.
+        for (const j of roundOrder(paths, i, swap)) results[j].push(await run(paths[j].url, paths[j].app, connections))
       }
+      const [d, r, dv, rv] = results
       const rate = (xs) => median(xs.map((x) => x.perSecond))
       const pct = (xs, p) => median(xs.map((x) => percentile(x.latencies, p)))
       const ratioValue = rate(r) / rate(d)
@@ -113,6 +136,17 @@ export async function benchRelay({ report, quick }) {
         baseline: `p99 +${ms(pct(r, 99) - pct(d, 99))}; relay path p50 ${ms(pct(r, 50))}; the relay answered the service in p50 ${ms(median(r.map((x) => percentile(x.answered, 50))))}`,
         ...(connections === 1 ? { target: '≤ 2 ms', ok: added <= 2 } : {}),
       })
+      if (theirs) {
+        const addedVs = pct(rv, 50) - pct(dv, 50)
+        report.row({ name: `${connections} conn: via the --vs relay`, value: perSecond(rate(rv)), baseline: `its direct ${ratio(rate(rv) / rate(dv))}; this build ${ratio(rate(r) / rate(rv))} of it` })
+        report.row({ name: `${connections} conn: --vs added latency p50`, value: ms(addedVs), baseline: `this build ${ms(added)}` })
+        report.compare({ suite: 'relay', name: `${connections} conn: via the relay, deliveries/s`, mine: r.map((x) => x.perSecond), theirs: rv.map((x) => x.perSecond), better: 'higher', unit: '/s' })
+        // At 1 connection the added p50 is the relay's hop (positive); saturated it is a backlog, not compared.
+        if (connections === 1) {
+          const addedEach = (rs, ds) => rs.map((x, i) => percentile(x.latencies, 50) - percentile(ds[i].latencies, 50))
+          report.compare({ suite: 'relay', name: '1 conn: added latency p50', mine: addedEach(r, d), theirs: addedEach(rv, dv), better: 'lower', unit: ' ms' })
+        }
+      }
     }
 
     // Ingest alone (no listener connected), default durability and full.

@@ -7,11 +7,12 @@
  *   node bench/run.js [--quick] [--only startup,ink,list,forwarder,sandbox,library,panel,mcp,report,relay,relay-pg] [--runs N] [--vs DIR]
  *
  * --vs DIR: another built checkout of svc (e.g. `git worktree add /tmp/old COMMIT`, then
- * `npm run build` there); the suites that support it (forwarder) run that build beside this one,
- * interleaved in the same runs, and print its figure next to this build's.
+ * `npm run build` there); the suites that support it (startup, ink, forwarder, sandbox, relay)
+ * run that build beside this one, interleaved in the same runs, and print its figure next to
+ * this build's.
  *
  * --check (with --vs; `npm run bench:check -- --vs DIR`): the performance budget. Runs the
- * startup, forwarder and sandbox suites (or --only's) with the --vs build interleaved, and exits
+ * startup, ink, forwarder and sandbox suites (or --only's) with the --vs build interleaved, and exits
  * non-zero when a figure of this build is more than 10 % (--tolerance) worse than the same
  * figure of the --vs build in this run (the median over runs taken in pairs), in a first pass
  * and again in a second pass over the suites that regressed, or could not be measured
@@ -27,7 +28,7 @@ import { Report } from './lib/report.js'
 import { checkBudget, confirmed, DEFAULT_TOLERANCE, formatBudget, suitesToConfirm } from './lib/budget.js'
 
 /** The suites the budget (--check) covers: each compares itself with the --vs build. */
-const BUDGETED = ['startup', 'forwarder', 'sandbox']
+const BUDGETED = ['startup', 'ink', 'forwarder', 'sandbox']
 
 const SUITES = {
   startup: () => import('./startup.js').then((m) => m.benchStartup),
@@ -56,7 +57,7 @@ const { values } = parseArgs({
 })
 if (values.help) {
   process.stdout.write(
-    'node bench/run.js [--quick] [--only a,b] [--runs N] [--vs DIR] [--check [--tolerance 0.1]]\n  --vs DIR  another built checkout, run beside this build (startup, forwarder, sandbox)\n  --check   with --vs: exit 1 when a figure is more than 10 % worse than --vs in this run (startup, forwarder, sandbox)\nSuites: ' +
+    'node bench/run.js [--quick] [--only a,b] [--runs N] [--vs DIR] [--check [--tolerance 0.1]]\n  --vs DIR  another built checkout, run beside this build (startup, ink, forwarder, sandbox, relay)\n  --check   with --vs: exit 1 when a figure is more than 10 % worse than --vs in this run (startup, ink, forwarder, sandbox)\nSuites: ' +
       Object.keys(SUITES).join(', ') +
       '\n',
   )

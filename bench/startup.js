@@ -13,9 +13,12 @@ import { join } from 'node:path'
 import { createCharge } from './lib/api.js'
 import { BIN, BINARY, timeRun } from './lib/proc.js'
 import { cliEnv, startSandboxProcess } from './lib/sandbox.js'
+import { pairedRuns, roundOrder } from './lib/rounds.js'
 import { median, ms, ratio } from './lib/stats.js'
 
-export async function benchStartup({ report, runs, quick, vs, swap = false }) {
+export async function benchStartup({ report, runs: asked, quick, vs, swap = false }) {
+  // Compared with --vs in pairs: each build goes first in as many rounds (bench/lib/rounds.js).
+  const runs = vs ? pairedRuns(asked) : asked
   report.section('1. Start-up', `whole process, median of ${runs} interleaved runs, ratio to node -e 0 of the same rounds`)
   const configDir = mkdtempSync(join(tmpdir(), 'svc-bench-cfg-'))
   const sandbox = await startSandboxProcess({ inMemory: true })
@@ -57,9 +60,9 @@ export async function benchStartup({ report, runs, quick, vs, swap = false }) {
     const times = cases.map(() => [])
     const warmup = quick ? 1 : 2
     for (let round = 0; round < warmup + runs; round++) {
-      // Every other round in the reverse order, so that no command always runs right after another.
-      const order = (round + (swap ? 1 : 0)) % 2 === 0 ? [...cases.keys()] : [...cases.keys()].reverse()
-      for (const i of order) {
+      // Each --vs command right next to this build's, the two going first in turn; every other
+      // two rounds in the reverse order, so that no command always runs right after another.
+      for (const i of roundOrder(cases, round, swap)) {
         const c = cases[i]
         const t = timeRun(c.args, { env: c.env, ...(c.cmd ? { cmd: c.cmd } : {}) })
         if (round >= warmup) times[i].push(t)

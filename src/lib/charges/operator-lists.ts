@@ -3,6 +3,7 @@
  * --all` uses: the API filters by creation only (spec 4.2), so these stream the pages they need
  * and filter locally, one page in memory at a time.
  */
+import { PAGE_SIZE } from '../api/paginate.js'
 import type { Charge, ChargeListQuery } from '../contract/schemas.js'
 import { serviceBound } from '../domain/time.js'
 
@@ -10,8 +11,13 @@ export interface ChargePages {
   paginateCharges(query?: ChargeListQuery): AsyncGenerator<Charge>
 }
 
+/** The pages themselves too, for a scan that must know where each page ends. */
+export interface ChargePageReader extends ChargePages {
+  listCharges(query?: ChargeListQuery): Promise<{ data: Charge[]; hasMore: boolean }>
+}
+
 /** Two newest-first streams as one newest-first stream (by createdAt, then id), each read lazily. */
-export async function* mergeNewestFirst(a: AsyncGenerator<Charge>, b: AsyncGenerator<Charge>): AsyncGenerator<Charge> {
+export async function* mergeNewestFirst(a: AsyncIterator<Charge>, b: AsyncIterator<Charge>): AsyncGenerator<Charge> {
   let x = await a.next()
   let y = await b.next()
   while (!x.done || !y.done) {
@@ -85,11 +91,58 @@ export function settledInRange(charge: Charge, range: Pick<SettledRange, 'after'
 /**
  * Charges whose settlement fell in the range, whatever their status now (a refunded charge was
  * settled first), newest created first, each once in its state as read last (one refunded while
- * the scans run is listed by both); streamed.
+ * the scans run can be read by both); streamed.
  */
-export async function* settledBetween(pages: ChargePages, range: SettledRange, pageSize?: number): AsyncGenerator<Charge> {
-  const [settled, refunded] = settledScanQueries(range).map((q) => pages.paginateCharges(pageSize ? { ...q, limit: pageSize } : q)) as [AsyncGenerator<Charge>, AsyncGenerator<Charge>]
-  for await (const charge of onceById(mergeNewestFirst(settled, refunded))) if (settledInRange(charge, range)) yield charge
+export async function* settledBetween(pages: ChargePageReader, range: SettledRange, pageSize?: number): AsyncGenerator<Charge> {
+  const [settled, refunded] = settledScanQueries(range).map((q) => ({ ...q, limit: pageSize || PAGE_SIZE })) as [ChargeListQuery, ChargeListQuery]
+  for await (const charge of onceById(refundedBehindSettled(pages, settled, refunded))) if (settledInRange(charge, range)) yield charge
+}
+
+/**
+ * The settled scan, page by page, merged with the refunded scan read behind it, newest first.
+ * A charge moves from settled to refunded while the list is read; were the refunded scan ahead
+ * of the settled one (two scans side by side each read a page ahead), a charge refunded after
+ * the refunded scan passed it and before the settled scan reached it would be read by neither
+ * (issue 36). So the refunded charges are read in windows, each after the settled page that
+ * covers it: after a settled page, those created after the page's last createdAt (not at it:
+ * the next page may still hold charges of that instant), down to where the last window
+ * stopped; after the last page, all the rest. A charge refunded meanwhile is then read by the
+ * settled scan, or by a window read later, or by both (onceById keeps one, as read last): never
+ * by neither. The settled charges of a page's last instant wait for the next window, with which
+ * they merge. Cost: one refunded request per settled page at least (a window is usually small).
+ */
+async function* refundedBehindSettled(pages: ChargePageReader, settledQuery: ChargeListQuery, refundedQuery: ChargeListQuery): AsyncGenerator<Charge> {
+  let cursor: string | undefined
+  let held: Charge[] = []
+  // The refunded charges created before this (strict, as the API's bound) are still to read.
+  let below = refundedQuery.createdBefore
+  // The last window's lower bound: a window past it holds nothing newer (a service whose
+  // createdAt is finer than the millisecond could give one twice across `below`'s rounding).
+  let floorRead: string | undefined
+  for (;;) {
+    const page = await pages.listCharges({ ...settledQuery, ...(cursor ? { startingAfter: cursor } : {}) })
+    const last = page.data.at(-1)
+    // An empty page with hasMore=true, or one ending on the cursor, would loop forever: it ends the scan.
+    const more = page.hasMore && last !== undefined && last.id !== cursor
+    const floor = more ? last.createdAt : undefined
+    const settled = [...held, ...page.data]
+    held = floor === undefined ? [] : settled.filter((c) => c.createdAt === floor)
+    const now = floor === undefined ? settled : settled.filter((c) => c.createdAt !== floor)
+    const window = pages.paginateCharges({ ...refundedQuery, ...(floor !== undefined ? { createdAfter: floor } : {}), ...(below !== undefined ? { createdBefore: below } : {}) })
+    const seenFloor = floorRead
+    const fresh = (async function* () {
+      for await (const c of window) if (seenFloor === undefined || c.createdAt <= seenFloor) yield c
+    })()
+    yield* mergeNewestFirst(inOrder(now), fresh)
+    if (floor === undefined) return
+    below = serviceBound(Date.parse(floor) + 1)
+    floorRead = floor
+    cursor = last!.id
+  }
+}
+
+async function* inOrder(charges: Charge[]): AsyncGenerator<Charge> {
+  yield* charges
 }
 
 /** A charge past its settlement estimate, and by how much. */
