@@ -19,9 +19,8 @@
  *
  * One thing in dist/ is rewritten on the way in, so that it means the same thing bundled:
  * `import.meta.url` becomes the URL the module had in dist/ (config/package.ts finds package.json
- * from it). What the bundle changes in dependencies
- * (Yoga's wasm read, undici's
- * Agent alone) is all in packaging/patches.js, with the versions it was written for.
+ * from it). What the bundle changes in dependencies (Yoga's wasm read, undici's Agent alone and
+ * its HTTP/2 half on demand…) is all in packaging/patches.js, with the versions it was written for.
  */
 import { build } from 'esbuild'
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'

@@ -39,6 +39,8 @@ export function installedVersion(name, from) {
 const MODULE_LOADER_EXPORTS = 'exports.loadWithData = loadWithData;\nexports.loadWithDataFromManifest = loadWithDataFromManifest;'
 const YOGA_FETCH_FIRST = 'return w||"function"!=typeof fetch?'
 const UNDICI_AGENT_EXPORT = "const Agent = require('./lib/dispatcher/agent')"
+const UNDICI_H2_REQUIRE = "const connectH2 = require('./client-h2.js')"
+const UNDICI_H2_CALL = 'connectH2(client, socket)'
 const MCP_AJV_IMPORT = "import { AjvJsonSchemaValidator } from '../validation/ajv-provider.js';"
 const MCP_AJV_DEFAULT = 'options?.jsonSchemaValidator ?? new AjvJsonSchemaValidator()'
 const CONF_AJV_IMPORT = "import { Ajv2020 as Ajv } from 'ajv/dist/2020.js';"
@@ -81,6 +83,17 @@ export const PATCHES = [
     checks: [
       ['index.js', UNDICI_AGENT_EXPORT],
       ['index.js', 'module.exports.Agent = Agent'],
+    ],
+  },
+  {
+    id: 'undici-h2-on-demand',
+    package: 'undici',
+    version: '8.12.4',
+    why: "undici's Client (every Agent's) requires its HTTP/2 half at load, and that half requires node:http2 at its top, which loads node:tls and Node's HTTP/2 core: ~11 % of the CPU of `svc charges get`, whose connection speaks HTTP/1.1 (loopback, or TLS whose ALPN did not pick h2). The bundle's Client requires client-h2.js the first time a socket negotiated h2, the one place it calls it.",
+    checks: [
+      ['lib/dispatcher/client.js', UNDICI_H2_REQUIRE],
+      ['lib/dispatcher/client.js', UNDICI_H2_CALL],
+      ['lib/dispatcher/client-h2.js', "http2 = require('node:http2')"],
     ],
   },
   {
@@ -211,6 +224,14 @@ export function patchesPlugin({ dist }) {
           semver: `export default new Proxy({}, { get() { return () => { ${refuse} } } })`,
         }
         return { contents: `${stubs[args.path]}\n`, loader: 'js' }
+      })
+      // undici-h2-on-demand: connectH2, a function that requires client-h2.js at its first call.
+      b.onLoad({ filter: /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/ }, (args) => {
+        const src = readFileSync(args.path, 'utf8')
+        // The require, and one call: anything else that reads connectH2 would need the module itself.
+        if (src.split(UNDICI_H2_REQUIRE).length !== 2 || src.match(/\bconnectH2\b/g).length !== 2) fail('undici-h2-on-demand', `${args.path} no longer requires and calls its HTTP/2 half as expected`)
+        const lazy = "let clientH2\nfunction connectH2 (client, socket) {\n  clientH2 ??= require('./client-h2.js')\n  return clientH2(client, socket)\n}"
+        return { contents: src.replace(UNDICI_H2_REQUIRE, lazy), resolveDir: dirname(args.path), loader: 'js' }
       })
       // undici-agent-alone: `import { Agent } from 'undici'` in dist/lib/net/outbound.js.
       // A getter, so undici's Agent is evaluated when a client is first made, not when the chunk
