@@ -89,7 +89,7 @@ export const PATCHES = [
     id: 'undici-h2-on-demand',
     package: 'undici',
     version: '8.12.4',
-    why: "undici's Client (every Agent's) requires its HTTP/2 half at load, and that half requires node:http2 at its top, which loads node:tls and Node's HTTP/2 core: ~11 % of the CPU of `svc charges get`, whose connection speaks HTTP/1.1 (loopback, or TLS whose ALPN did not pick h2). The bundle's Client requires client-h2.js the first time a socket negotiated h2, the one place it calls it.",
+    why: "undici's Client (every Agent's) requires its HTTP/2 half at load, and that half requires node:http2 at its top, which loads node:tls and Node's HTTP/2 core: ~8 % of the CPU of `svc charges get`, whose connection speaks HTTP/1.1 (loopback, or TLS whose ALPN did not pick h2). The bundle's Client requires client-h2.js the first time a socket negotiated h2, the one place it calls it.",
     checks: [
       ['lib/dispatcher/client.js', UNDICI_H2_REQUIRE],
       ['lib/dispatcher/client.js', UNDICI_H2_CALL],

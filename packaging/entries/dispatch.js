@@ -1,7 +1,7 @@
 /**
  * Which one command a plain invocation runs, decided before oclif builds its Config (issue 39.1):
  * oclif's Config of every plugin and command (each manifest parsed, every command, permutation and
- * topic registered, the help plugin loaded) is ~4 % of the CPU of `svc charges get`, which needs
+ * topic registered, the help plugin loaded) is ~6 % of the CPU of `svc charges get`, which needs
  * one command. When this names the command, packaging/entries/cli.js hands oclif the plugins with
  * that command alone in their manifests, and oclif runs as ever: its execute, Config, hooks,
  * normalizeArgv, Command.run and parse. Anything else (help, --version, a topic, an unknown
