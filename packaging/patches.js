@@ -37,6 +37,8 @@ export function installedVersion(name, from) {
 }
 
 const MODULE_LOADER_EXPORTS = 'exports.loadWithData = loadWithData;\nexports.loadWithDataFromManifest = loadWithDataFromManifest;'
+const OCLIF_TINYGLOBBY = 'const tinyglobby_1 = require("tinyglobby");'
+const OCLIF_MINIMATCH = 'const minimatch_1 = require("minimatch");'
 const YOGA_FETCH_FIRST = 'return w||"function"!=typeof fetch?'
 const UNDICI_AGENT_EXPORT = "const Agent = require('./lib/dispatcher/agent')"
 const UNDICI_H2_REQUIRE = "const connectH2 = require('./client-h2.js')"
@@ -66,6 +68,18 @@ export const PATCHES = [
       ['lib/config/plugin.js', 'await (0, module_loader_1.loadWithDataFromManifest)(this.manifest.commands[id], this.root)'],
       ['lib/config/plugin.js', 'this.manifest = await this._manifest();'],
       ['lib/config/plugin-loader.js', 'rootPlugin = plugins.find((p) => p.root === this.options.root) ?? plugins[0];'],
+    ],
+  },
+  {
+    id: 'oclif-discovery-on-demand',
+    package: '@oclif/core',
+    version: '5.1.9',
+    why: "oclif's Plugin globs a commands directory when it has no manifest (tinyglobby, with fdir and picomatch) and its PluginLoader matches plugin names against patterns when it finds plugins itself (minimatch); both are required, and evaluated, when oclif loads. The bundle gives oclif its plugins and their manifests (packaging/entries/cli.js), so neither runs; the bundle's oclif requires each at its one use. ~2 % of the CPU of `svc charges get`.",
+    checks: [
+      ['lib/config/plugin.js', OCLIF_TINYGLOBBY],
+      ['lib/config/plugin.js', '(0, tinyglobby_1.glob)('],
+      ['lib/config/plugin-loader.js', OCLIF_MINIMATCH],
+      ['lib/config/plugin-loader.js', '(0, minimatch_1.minimatch)('],
     ],
   },
   {
@@ -195,6 +209,17 @@ export function patchesPlugin({ dist }) {
         const src = readFileSync(args.path, 'utf8')
         if (!src.includes(MODULE_LOADER_EXPORTS)) fail('oclif-bundled-modules', `${args.path} no longer exports its loaders as expected`)
         return { contents: `${src}\n${BUNDLED_MODULES}`, resolveDir: dirname(args.path), loader: 'js' }
+      })
+      // oclif-discovery-on-demand: each module's one binding becomes a getter that requires the package.
+      b.onLoad({ filter: /[\\/]@oclif[\\/]core[\\/]lib[\\/]config[\\/]plugin(-loader)?\.js$/ }, (args) => {
+        const src = readFileSync(args.path, 'utf8')
+        const [line, name, lazy] = args.path.endsWith('plugin.js')
+          ? [OCLIF_TINYGLOBBY, 'tinyglobby_1', 'const tinyglobby_1 = { get glob() { return require("tinyglobby").glob } };']
+          : [OCLIF_MINIMATCH, 'minimatch_1', 'const minimatch_1 = { get minimatch() { return require("minimatch").minimatch } };']
+        // The require and the one use its getter serves: any other use would need the package itself.
+        const uses = src.match(new RegExp(`\\b${name}\\b`, 'g')).length
+        if (src.split(line).length !== 2 || uses !== 2) fail('oclif-discovery-on-demand', `${args.path} no longer requires and uses ${name} as expected`)
+        return { contents: src.replace(line, lazy), resolveDir: dirname(args.path), loader: 'js' }
       })
       // yoga-wasm-without-fetch: the wasm bytes become the module's wasmBinary (`w`).
       b.onLoad({ filter: /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ }, (args) => {

@@ -6,7 +6,7 @@
  * run time.
  */
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
@@ -148,6 +148,33 @@ describe('packaging patches', () => {
     const run = spawnSync(process.execPath, [file], { encoding: 'utf8', timeout: 20_000 })
     expect(run.stderr).toBe('')
     expect(JSON.parse(run.stdout)).toEqual({ first: 'h1 answer', before: { http2: false, tls: false }, second: 'h2 answer' })
+  })
+
+  it('oclif-discovery-on-demand: the bundled oclif still globs a commands directory and matches plugin patterns when it must', async () => {
+    const pkg = mkdtempSync(join(tmpdir(), 'svc-oclif-discovery-'))
+    mkdirSync(join(pkg, 'cmds'))
+    writeFileSync(join(pkg, 'cmds', 'hello.js'), 'module.exports = class Hello { static run() {} }\n')
+    // No manifest: Plugin globs cmds/ (tinyglobby). A plugin pattern over the dependencies: PluginLoader matches it (minimatch).
+    writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'pkg', version: '1.0.0', oclif: { commands: './cmds', plugins: ['zzz-*'] }, dependencies: { 'zzz-never': '1.0.0', other: '1.0.0' } }))
+    const script = `import { Config } from '@oclif/core'\nconst config = await Config.load({ root: ${JSON.stringify(pkg)} })\nprocess.stdout.write(JSON.stringify(config.commandIDs))\n`
+    const out = await build({
+      ...(bundleOptions as object),
+      stdin: { contents: script, resolveDir: ROOT },
+      format: 'esm',
+      write: false,
+      logLevel: 'silent',
+      banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+      plugins: [patchesPlugin({ dist: join(ROOT, 'dist') })],
+    })
+    const text = out.outputFiles[0]!.text
+    expect(text).toContain('var tinyglobby_1 = { get glob()')
+    expect(text).toContain('var minimatch_1 = { get minimatch()')
+    const file = join(pkg, 'run.mjs')
+    writeFileSync(file, text)
+    const run = spawnSync(process.execPath, [file], { encoding: 'utf8', timeout: 20_000 })
+    expect(JSON.parse(run.stdout)).toEqual(['hello'])
+    expect(run.stderr).toContain('zzz-never')
+    expect(run.stderr).not.toContain('other')
   })
 
   it('conf-without-ajv: bundled with the build settings, conf carries neither ajv nor semver and still reads and writes a store', async () => {
