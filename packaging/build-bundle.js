@@ -19,9 +19,8 @@
  *
  * One thing in dist/ is rewritten on the way in, so that it means the same thing bundled:
  * `import.meta.url` becomes the URL the module had in dist/ (config/package.ts finds package.json
- * from it). What the bundle changes in dependencies
- * (Yoga's wasm read, undici's
- * Agent alone) is all in packaging/patches.js, with the versions it was written for.
+ * from it). What the bundle changes in dependencies (Yoga's wasm read, undici's Agent alone and
+ * its HTTP/2 half on demand…) is all in packaging/patches.js, with the versions it was written for.
  */
 import { build } from 'esbuild'
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -39,19 +38,13 @@ const readJson = (path) => JSON.parse(readFileSync(path, 'utf8'))
 const posix = (p) => p.split(sep).join('/')
 
 /**
- * The `svc-bundle:data` module: package.json, the plugins' manifests, and one import() per file a
- * plugin's command or hook is in (by plugin and path from its root), for oclif's module loader.
+ * The `svc-bundle:data` module: package.json, the plugins' manifests (each command's entry as its
+ * own JSON text, so that a dispatched command parses its own alone), the routes of
+ * packaging/entries/dispatch.js, and one import() per file a plugin's command or hook is in (by
+ * plugin and path from its root), for oclif's module loader.
  */
-export function bundleData() {
-  const pjson = readJson(join(ROOT, 'package.json'))
-  if (typeof pjson.oclif?.commands !== 'string') throw new Error('build-bundle: oclif.commands must be a directory (pattern strategy)')
-  const specs = [{ name: pjson.name, dir: ROOT, pjson }]
-  for (const name of pjson.oclif.plugins ?? []) {
-    const dir = packageDir(name)
-    const p = readJson(join(dir, 'package.json'))
-    if (p.oclif?.plugins?.length) throw new Error(`build-bundle: nested plugins (${name}) are not supported`)
-    specs.push({ name: p.name, dir, pjson: p })
-  }
+export async function bundleData() {
+  const { pjson, rootPjson, specs } = pluginSpecs()
   const plugins = []
   const manifests = {}
   const modules = {}
@@ -59,7 +52,9 @@ export function bundleData() {
     const manifestPath = join(dir, 'oclif.manifest.json')
     const manifest = readJson(manifestPath)
     if (manifest.version.split('-', 1)[0] !== p.version.split('-', 1)[0]) throw new Error(`build-bundle: ${manifestPath} is for ${manifest.version}, not ${p.version}: run \`oclif manifest\``)
-    manifests[name] = JSON.stringify(manifest)
+    const { version, commands, ...other } = manifest
+    if (Object.keys(other).length > 0) throw new Error(`build-bundle: ${manifestPath} has more than version and commands (${Object.keys(other)}): packaging/entries/cli.js would drop it`)
+    manifests[name] = { version, commands: Object.fromEntries(Object.entries(commands).map(([id, c]) => [id, JSON.stringify(c)])) }
     modules[name] = {}
     for (const [id, c] of Object.entries(manifest.commands)) {
       if (!c.relativePath) throw new Error(`build-bundle: ${name} ${id} has no relativePath in its manifest`)
@@ -69,23 +64,70 @@ export function bundleData() {
       const target = typeof hook === 'string' ? hook : hook.target
       modules[name][posix(join(target))] = join(dir, target)
     }
-    const { name: n, version, type, description, oclif, dependencies, bin } = p
-    plugins.push({ name, relRoot: dir === ROOT ? '.' : posix(relative(ROOT, dir)), pjson: { name: n, version, type, description, oclif, dependencies, bin } })
+    const { name: n, version: v, type, description, oclif, dependencies, bin } = p
+    plugins.push({ name, relRoot: dir === ROOT ? '.' : posix(relative(ROOT, dir)), pjson: { name: n, version: v, type, description, oclif, dependencies, bin } })
   }
   const lazy = (path) => `() => import(${JSON.stringify(path)})`
   const table = (obj, leaf) =>
     `{${Object.entries(obj)
       .map(([k, v]) => `${JSON.stringify(k)}: ${leaf(v)}`)
       .join(',\n')}}`
-  const rootPjson = { ...pjson }
-  delete rootPjson.devDependencies
-  delete rootPjson.scripts
   return [
     `export const PJSON = JSON.parse(${JSON.stringify(JSON.stringify(rootPjson))})`,
     `export const PLUGINS = JSON.parse(${JSON.stringify(JSON.stringify(plugins.map((p) => (p.name === pjson.name ? { ...p, pjson: rootPjson } : p))))})`,
     `export const MANIFESTS = ${JSON.stringify(manifests)}`,
+    `export const ROUTES = JSON.parse(${JSON.stringify(JSON.stringify(await commandRoutes(specs, rootPjson)))})`,
     `export const MODULES = ${table(modules, (files) => table(files, lazy))}`,
   ].join('\n')
+}
+
+/**
+ * The CLI's plugins, root first: `{ name, dir, pjson }` each; `rootPjson` is the package.json the
+ * bundle carries (without scripts and devDependencies).
+ */
+export function pluginSpecs() {
+  const pjson = readJson(join(ROOT, 'package.json'))
+  if (typeof pjson.oclif?.commands !== 'string') throw new Error('build-bundle: oclif.commands must be a directory (pattern strategy)')
+  const specs = [{ name: pjson.name, dir: ROOT, pjson }]
+  for (const name of pjson.oclif.plugins ?? []) {
+    const dir = packageDir(name)
+    const p = readJson(join(dir, 'package.json'))
+    if (p.oclif?.plugins?.length) throw new Error(`build-bundle: nested plugins (${name}) are not supported`)
+    specs.push({ name: p.name, dir, pjson: p })
+  }
+  const rootPjson = { ...pjson }
+  delete rootPjson.devDependencies
+  delete rootPjson.scripts
+  return { pjson, rootPjson, specs }
+}
+
+/**
+ * ROUTES of `svc-bundle:data`, for packaging/entries/dispatch.js: what oclif's whole Config, built
+ * from these plugins as cli.js builds it, answers. Every id of `config.commandIDs` (the table
+ * normalizeArgv reads), with what `config.findCommand(id)` gives: its plugin, its id in that
+ * plugin's manifest, and what normalizeArgv reads of it (strict, the names of its args). `direct`:
+ * a command of svc's own, run with a Config holding it alone (plugin-help's `help` reads every
+ * command, so it is not). null when oclif's ids are not plain (flexible taxonomy, single command).
+ */
+export async function commandRoutes(specs, rootPjson) {
+  const { Config, Plugin } = await import('@oclif/core')
+  const plugins = new Map()
+  for (const { name, dir, pjson } of specs) {
+    const plugin = new Plugin({ isRoot: true, name, pjson: name === rootPjson.name ? rootPjson : pjson, root: dir, type: 'core' })
+    await plugin.load()
+    plugins.set(name, plugin)
+  }
+  const config = await Config.load({ root: ROOT, pjson: rootPjson, plugins })
+  if (config.flexibleTaxonomy || config.isSingleCommandCLI) return null
+  const routes = {}
+  for (const id of config.commandIDs) {
+    const c = config.findCommand(id)
+    // An alias is registered under its own id: it takes oclif's whole path.
+    const key = Object.hasOwn(plugins.get(c.pluginName).manifest.commands, c.id) ? c.id : undefined
+    const args = Object.fromEntries(Object.keys(c.args ?? {}).map((a) => [a, {}]))
+    routes[id] = { plugin: c.pluginName, key, direct: c.pluginName === rootPjson.name && key !== undefined, args, ...(c.strict === false ? { strict: false } : {}) }
+  }
+  return routes
 }
 
 /** `svc-bundle:mcp-flags`: the flags of `svc mcp` as its command defines them (the manifest), for its fast path (lib/mcp/launch.ts). */
@@ -117,7 +159,7 @@ function svcPlugin() {
       // code uses it. (Doing the same for every built-in made no difference to charges get.)
       b.onResolve({ filter: /^node:https?$/ }, (args) => (args.kind === 'import-statement' ? { path: args.path, namespace: 'svc-builtin' } : undefined))
       b.onLoad({ filter: /.*/, namespace: 'svc-builtin' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)})`, loader: 'js' }))
-      b.onLoad({ filter: /.*/, namespace: 'svc-bundle' }, (args) => ({ contents: args.path === 'data' ? bundleData() : mcpFlags(), resolveDir: ROOT, loader: 'js' }))
+      b.onLoad({ filter: /.*/, namespace: 'svc-bundle' }, async (args) => ({ contents: args.path === 'data' ? await bundleData() : mcpFlags(), resolveDir: ROOT, loader: 'js' }))
       b.onLoad({ filter: /[\\/]dist[\\/].*\.js$/ }, (args) => {
         if (!args.path.startsWith(DIST + sep)) return undefined
         let src = readFileSync(args.path, 'utf8')

@@ -37,8 +37,12 @@ export function installedVersion(name, from) {
 }
 
 const MODULE_LOADER_EXPORTS = 'exports.loadWithData = loadWithData;\nexports.loadWithDataFromManifest = loadWithDataFromManifest;'
+const OCLIF_TINYGLOBBY = 'const tinyglobby_1 = require("tinyglobby");'
+const OCLIF_MINIMATCH = 'const minimatch_1 = require("minimatch");'
 const YOGA_FETCH_FIRST = 'return w||"function"!=typeof fetch?'
 const UNDICI_AGENT_EXPORT = "const Agent = require('./lib/dispatcher/agent')"
+const UNDICI_H2_REQUIRE = "const connectH2 = require('./client-h2.js')"
+const UNDICI_H2_CALL = 'connectH2(client, socket)'
 const MCP_AJV_IMPORT = "import { AjvJsonSchemaValidator } from '../validation/ajv-provider.js';"
 const MCP_AJV_DEFAULT = 'options?.jsonSchemaValidator ?? new AjvJsonSchemaValidator()'
 const CONF_AJV_IMPORT = "import { Ajv2020 as Ajv } from 'ajv/dist/2020.js';"
@@ -67,6 +71,18 @@ export const PATCHES = [
     ],
   },
   {
+    id: 'oclif-discovery-on-demand',
+    package: '@oclif/core',
+    version: '5.1.9',
+    why: "oclif's Plugin globs a commands directory when it has no manifest (tinyglobby, with fdir and picomatch) and its PluginLoader matches plugin names against patterns when it finds plugins itself (minimatch); both are required, and evaluated, when oclif loads. The bundle gives oclif its plugins and their manifests (packaging/entries/cli.js), so neither runs; the bundle's oclif requires each at its one use. ~2 % of the CPU of `svc charges get`.",
+    checks: [
+      ['lib/config/plugin.js', OCLIF_TINYGLOBBY],
+      ['lib/config/plugin.js', '(0, tinyglobby_1.glob)('],
+      ['lib/config/plugin-loader.js', OCLIF_MINIMATCH],
+      ['lib/config/plugin-loader.js', '(0, minimatch_1.minimatch)('],
+    ],
+  },
+  {
     id: 'yoga-wasm-without-fetch',
     package: 'yoga-layout',
     version: '3.2.1',
@@ -81,6 +97,17 @@ export const PATCHES = [
     checks: [
       ['index.js', UNDICI_AGENT_EXPORT],
       ['index.js', 'module.exports.Agent = Agent'],
+    ],
+  },
+  {
+    id: 'undici-h2-on-demand',
+    package: 'undici',
+    version: '8.12.4',
+    why: "undici's Client (every Agent's) requires its HTTP/2 half at load, and that half requires node:http2 at its top, which loads node:tls and Node's HTTP/2 core: ~8 % of the CPU of `svc charges get`, whose connection speaks HTTP/1.1 (loopback, or TLS whose ALPN did not pick h2). The bundle's Client requires client-h2.js the first time a socket negotiated h2, the one place it calls it.",
+    checks: [
+      ['lib/dispatcher/client.js', UNDICI_H2_REQUIRE],
+      ['lib/dispatcher/client.js', UNDICI_H2_CALL],
+      ['lib/dispatcher/client-h2.js', "http2 = require('node:http2')"],
     ],
   },
   {
@@ -183,6 +210,17 @@ export function patchesPlugin({ dist }) {
         if (!src.includes(MODULE_LOADER_EXPORTS)) fail('oclif-bundled-modules', `${args.path} no longer exports its loaders as expected`)
         return { contents: `${src}\n${BUNDLED_MODULES}`, resolveDir: dirname(args.path), loader: 'js' }
       })
+      // oclif-discovery-on-demand: each module's one binding becomes a getter that requires the package.
+      b.onLoad({ filter: /[\\/]@oclif[\\/]core[\\/]lib[\\/]config[\\/]plugin(-loader)?\.js$/ }, (args) => {
+        const src = readFileSync(args.path, 'utf8')
+        const [line, name, lazy] = args.path.endsWith('plugin.js')
+          ? [OCLIF_TINYGLOBBY, 'tinyglobby_1', 'const tinyglobby_1 = { get glob() { return require("tinyglobby").glob } };']
+          : [OCLIF_MINIMATCH, 'minimatch_1', 'const minimatch_1 = { get minimatch() { return require("minimatch").minimatch } };']
+        // The require and the one use its getter serves: any other use would need the package itself.
+        const uses = src.match(new RegExp(`\\b${name}\\b`, 'g')).length
+        if (src.split(line).length !== 2 || uses !== 2) fail('oclif-discovery-on-demand', `${args.path} no longer requires and uses ${name} as expected`)
+        return { contents: src.replace(line, lazy), resolveDir: dirname(args.path), loader: 'js' }
+      })
       // yoga-wasm-without-fetch: the wasm bytes become the module's wasmBinary (`w`).
       b.onLoad({ filter: /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ }, (args) => {
         const src = readFileSync(args.path, 'utf8')
@@ -211,6 +249,14 @@ export function patchesPlugin({ dist }) {
           semver: `export default new Proxy({}, { get() { return () => { ${refuse} } } })`,
         }
         return { contents: `${stubs[args.path]}\n`, loader: 'js' }
+      })
+      // undici-h2-on-demand: connectH2, a function that requires client-h2.js at its first call.
+      b.onLoad({ filter: /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/ }, (args) => {
+        const src = readFileSync(args.path, 'utf8')
+        // The require, and one call: anything else that reads connectH2 would need the module itself.
+        if (src.split(UNDICI_H2_REQUIRE).length !== 2 || src.match(/\bconnectH2\b/g).length !== 2) fail('undici-h2-on-demand', `${args.path} no longer requires and calls its HTTP/2 half as expected`)
+        const lazy = "let clientH2\nfunction connectH2 (client, socket) {\n  clientH2 ??= require('./client-h2.js')\n  return clientH2(client, socket)\n}"
+        return { contents: src.replace(UNDICI_H2_REQUIRE, lazy), resolveDir: dirname(args.path), loader: 'js' }
       })
       // undici-agent-alone: `import { Agent } from 'undici'` in dist/lib/net/outbound.js.
       // A getter, so undici's Agent is evaluated when a client is first made, not when the chunk

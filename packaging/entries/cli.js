@@ -3,26 +3,32 @@
  * `execute`, Config, Plugin and module loading, fed from what the build already knows instead of
  * what oclif would find on disk at every start (the single executable has no disk to find it on).
  *
- * Two things differ from an unbundled oclif, both by oclif's own seams:
+ * Three things differ from an unbundled oclif, all by oclif's own seams:
  * - the plugins are handed to Config ready-made (its `plugins` option), each an oclif Plugin whose
  *   manifest is the one packaging/build-bundle.js inlined (`svc-bundle:data`) rather than a file;
  * - every command or hook oclif imports from a plugin's files is the bundle's chunk for that file
  *   (packaging/patches.js, oclif-bundled-modules), so `svc charges get` loads the code of
- *   charges get and nothing of the sandbox, Ink or React.
+ *   charges get and nothing of the sandbox, Ink or React;
+ * - a plain invocation of one of svc's commands (dispatch.js) gets plugins whose manifests hold
+ *   that command alone, so oclif's Config registers one command instead of all of them.
  */
 import { join } from 'node:path'
 import { execute, Plugin } from '@oclif/core'
-import { MANIFESTS, MODULES, PJSON, PLUGINS } from 'svc-bundle:data'
+import { MANIFESTS, MODULES, PJSON, PLUGINS, ROUTES } from 'svc-bundle:data'
 import { useBundledModules } from 'svc-bundle:oclif-module-loader'
+import { plainCommand } from './dispatch.js'
 
 useBundledModules(MODULES)
 
 class BundledPlugin extends Plugin {
-  // Plugin#load reads oclif.manifest.json here; the build inlined it.
+  // Plugin#load reads oclif.manifest.json here; the build inlined it, each command's entry as its
+  // own JSON text. `only`: the ids to keep (the dispatched command), else every command.
   async _manifest() {
-    const manifest = JSON.parse(MANIFESTS[this.options.name])
+    const { version, commands } = MANIFESTS[this.options.name]
+    const ids = this.options.only ?? Object.keys(commands)
+    const manifest = { version, commands: Object.fromEntries(ids.map((id) => [id, JSON.parse(commands[id])])) }
     this.hasManifest = true
-    this.commandIDs = Object.keys(manifest.commands)
+    this.commandIDs = ids
     return manifest
   }
 }
@@ -32,10 +38,19 @@ class BundledPlugin extends Plugin {
  * package root (config.root; where package.json would be).
  */
 export async function runCli({ root, argv = process.argv.slice(2) }) {
+  const target = process.env.SVC_NO_FAST_PATH ? undefined : plainCommand(argv, { routes: ROUTES, pjson: PJSON })
   const plugins = new Map()
   for (const spec of PLUGINS) {
+    // Dispatched: the command's plugin with that command alone, the root plugin and any plugin
+    // with hooks (they run as ever) with none; other plugins are left out.
+    let only
+    if (target) {
+      if (spec.name === target.plugin) only = [target.key]
+      else if (spec.relRoot === '.' || spec.pjson.oclif?.hooks) only = []
+      else continue
+    }
     // isRoot with a pjson: Plugin#load takes the root given instead of resolving the package on disk.
-    const plugin = new BundledPlugin({ isRoot: true, name: spec.name, pjson: spec.pjson, root: join(root, spec.relRoot), type: 'core' })
+    const plugin = new BundledPlugin({ isRoot: true, name: spec.name, pjson: spec.pjson, root: join(root, spec.relRoot), type: 'core', only })
     await plugin.load()
     plugins.set(spec.name, plugin)
   }

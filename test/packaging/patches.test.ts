@@ -5,7 +5,8 @@
  * other half of the rule: nothing under src/ redirects a module or reaches into a dependency at
  * run time.
  */
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
@@ -15,7 +16,7 @@ import { describe, expect, it } from 'vitest'
 // @ts-expect-error plain JavaScript build script, no types
 import { common as bundleOptions } from '../../packaging/build-bundle.js'
 // @ts-expect-error plain JavaScript build script, no types
-import { installedVersion, PATCHES, packageDir, patchProblems } from '../../packaging/patches.js'
+import { installedVersion, PATCHES, packageDir, patchesPlugin, patchProblems } from '../../packaging/patches.js'
 
 interface Patch {
   id: string
@@ -102,6 +103,78 @@ describe('packaging patches', () => {
     expect(imports).toEqual([['Agent']])
     const undici = packageDir('undici') as string
     expect(require(join(undici, 'lib/dispatcher/agent.js'))).toBe(require(undici).Agent)
+  })
+
+  it('undici-h2-on-demand: an HTTP/1.1 request loads neither node:http2 nor node:tls, and an h2 connection still works', async () => {
+    const agent = join(packageDir('undici') as string, 'lib/dispatcher/agent.js')
+    // A fresh process (vitest's own may hold http2 already): one HTTP/1.1 and one h2c exchange.
+    // node:http is required, not imported: an ES-module namespace of it reads every export, and
+    // one of them loads node:http2 (see packaging/build-bundle.js).
+    const script = `
+      const { createServer } = require('node:http')
+      import Agent from ${JSON.stringify(agent)}
+      const loaded = (m) => process.moduleLoadList.includes('NativeModule ' + m)
+      const request = (agent, origin) => new Promise((resolve, reject) => {
+        let body = ''
+        agent.dispatch({ origin, path: '/', method: 'GET' }, {
+          onRequestStart() {}, onResponseStart() {}, onResponseData(_c, chunk) { body += chunk }, onResponseEnd() { resolve(body) }, onResponseError(_c, err) { reject(err) },
+        })
+      })
+      const h1 = createServer((_req, res) => res.end('h1 answer'))
+      await new Promise((r) => h1.listen(0, '127.0.0.1', r))
+      const a1 = new Agent()
+      const first = await request(a1, 'http://127.0.0.1:' + h1.address().port)
+      const before = { http2: loaded('http2'), tls: loaded('tls') }
+      await a1.close(); h1.close()
+      const { createServer: createH2 } = require('node:http2')
+      const h2 = createH2((_req, res) => res.end('h2 answer'))
+      await new Promise((r) => h2.listen(0, '127.0.0.1', r))
+      const a2 = new Agent({ allowH2: true, useH2c: true })
+      const second = await request(a2, 'http://127.0.0.1:' + h2.address().port)
+      await a2.close(); h2.close()
+      process.stdout.write(JSON.stringify({ first, before, second }))
+    `
+    const out = await build({
+      ...(bundleOptions as object),
+      stdin: { contents: script, resolveDir: ROOT },
+      format: 'esm',
+      write: false,
+      logLevel: 'silent',
+      banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+      plugins: [patchesPlugin({ dist: join(ROOT, 'dist') })],
+    })
+    const file = join(mkdtempSync(join(tmpdir(), 'svc-undici-h2-')), 'run.mjs')
+    writeFileSync(file, out.outputFiles[0]!.text)
+    const run = spawnSync(process.execPath, [file], { encoding: 'utf8', timeout: 20_000 })
+    expect(run.stderr).toBe('')
+    expect(JSON.parse(run.stdout)).toEqual({ first: 'h1 answer', before: { http2: false, tls: false }, second: 'h2 answer' })
+  })
+
+  it('oclif-discovery-on-demand: the bundled oclif still globs a commands directory and matches plugin patterns when it must', async () => {
+    const pkg = mkdtempSync(join(tmpdir(), 'svc-oclif-discovery-'))
+    mkdirSync(join(pkg, 'cmds'))
+    writeFileSync(join(pkg, 'cmds', 'hello.js'), 'module.exports = class Hello { static run() {} }\n')
+    // No manifest: Plugin globs cmds/ (tinyglobby). A plugin pattern over the dependencies: PluginLoader matches it (minimatch).
+    writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'pkg', version: '1.0.0', oclif: { commands: './cmds', plugins: ['zzz-*'] }, dependencies: { 'zzz-never': '1.0.0', other: '1.0.0' } }))
+    const script = `import { Config } from '@oclif/core'\nconst config = await Config.load({ root: ${JSON.stringify(pkg)} })\nprocess.stdout.write(JSON.stringify(config.commandIDs))\n`
+    const out = await build({
+      ...(bundleOptions as object),
+      stdin: { contents: script, resolveDir: ROOT },
+      format: 'esm',
+      write: false,
+      logLevel: 'silent',
+      banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+      plugins: [patchesPlugin({ dist: join(ROOT, 'dist') })],
+    })
+    const text = out.outputFiles[0]!.text
+    expect(text).toContain('var tinyglobby_1 = { get glob()')
+    expect(text).toContain('var minimatch_1 = { get minimatch()')
+    const file = join(pkg, 'run.mjs')
+    writeFileSync(file, text)
+    const run = spawnSync(process.execPath, [file], { encoding: 'utf8', timeout: 20_000 })
+    expect(JSON.parse(run.stdout)).toEqual(['hello'])
+    expect(run.stderr).toContain('zzz-never')
+    expect(run.stderr).not.toContain('other')
   })
 
   it('conf-without-ajv: bundled with the build settings, conf carries neither ajv nor semver and still reads and writes a store', async () => {
