@@ -199,6 +199,7 @@ describe('EventStore', () => {
     await pruning.committed()
     expect((disk.prepare('SELECT COUNT(*) AS n FROM deliveries').get() as { n: number }).n).toBe(3)
     const restarted = await EventStore.open({ path })
+    restarted.warm()
     for (const id of ['evt_x', 'evt_w', 'evt_n0', 'evt_n1', 'evt_n2']) {
       expect([id, known(listener, id)]).toEqual([id, onDisk(id)])
       expect([id, known(pruning, id)]).toEqual([id, onDisk(id)])
