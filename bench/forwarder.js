@@ -2,7 +2,10 @@
  * The `svc webhooks listen` forwarder: signed deliveries (each a new event, so none is a
  * duplicate) at 50 concurrent connections through a real `svc webhooks listen --no-tui`
  * process to a local app, against the same load sent straight to the app. The app and the
- * listener run in their own processes; the load loop runs here.
+ * listener run in their own processes; the load loop runs here. The target (issue 39.2) is
+ * ≥ 0.9× the plain undici proxy (the listener forwards with undici too); the node:http proxy
+ * is printed as a second baseline. At one connection, the undici proxy's own added p50 is the
+ * floor that any forwarding hop costs, beside the listener's.
  */
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -62,14 +65,21 @@ export async function benchForwarder({ report, quick, vs, swap = false }) {
     const { direct, listener: through } = results
     const directRate = rate(direct)
     const throughRate = rate(through)
-    // The baseline proxy is the faster of the two plain proxies of this run.
-    const [proxyName, proxyRuns] = ['proxy (node:http)', 'proxy (undici)'].map((k) => [k, results[k]]).sort((a, b) => rate(b[1]) - rate(a[1]))[0]
-    const proxyRate = rate(proxyRuns)
+    // The target's baseline is the undici proxy (issue 39.2); node:http is the second one.
+    const proxyName = 'proxy (undici)'
+    const proxyRate = rate(results[proxyName])
+    const httpRate = rate(results['proxy (node:http)'])
     report.row({ name: 'straight to the app (baseline)', value: perSecond(directRate), baseline: `p50 ${ms(pct(direct, 50))}, p99 ${ms(pct(direct, 99))}` })
     for (const k of ['proxy (node:http)', 'proxy (undici)']) {
       report.row({ name: `plain ${k}${k === proxyName ? ' (baseline)' : ''}`, value: perSecond(rate(results[k])), baseline: `direct ${ratio(rate(results[k]) / directRate)}, p50 ${ms(pct(results[k], 50))}` })
     }
-    report.row({ name: 'through the listener, vs plain proxy', value: perSecond(throughRate), baseline: `${proxyName} ${ratio(throughRate / proxyRate)}`, target: '≥ 0.90×', ok: throughRate / proxyRate >= 0.9 })
+    report.row({
+      name: 'through the listener, vs plain undici proxy',
+      value: perSecond(throughRate),
+      baseline: `${proxyName} ${ratio(throughRate / proxyRate)}, proxy (node:http) ${ratio(throughRate / httpRate)}`,
+      target: '≥ 0.90×',
+      ok: throughRate / proxyRate >= 0.9,
+    })
     report.row({
       name: 'through the listener, vs direct',
       value: ratio(throughRate / directRate),
@@ -98,9 +108,10 @@ export async function benchForwarder({ report, quick, vs, swap = false }) {
       })
     }
     // Without queueing: one connection, so the difference is the listener's own work per delivery.
-    const one = { direct: [], through: [], full: [], other: [] }
+    const one = { direct: [], through: [], full: [], other: [], proxy: [] }
     for (let i = 0; i < runs; i++) {
       one.direct.push(check(await load({ url: app.ready, connections: 1, durationMs: durationMs / 3, request }), 'direct'))
+      one.proxy.push(check(await load({ url: proxies[1].ready, connections: 1, durationMs: durationMs / 3, request }), 'proxy (undici)'))
       const mineFirst = (i + (swap ? 1 : 0)) % 2 === 0
       if (mineFirst) one.through.push(check(await load({ url: listener.ready, connections: 1, durationMs: durationMs / 3, request }), 'listener'))
       if (other) one.other.push(check(await load({ url: other.ready, connections: 1, durationMs: durationMs / 3, request }), 'the --vs listener'))
@@ -108,10 +119,16 @@ export async function benchForwarder({ report, quick, vs, swap = false }) {
       one.full.push(check(await load({ url: full.ready, connections: 1, durationMs: durationMs / 3, request }), 'listener, --durability full'))
     }
     const added1 = pct(one.through, 50) - pct(one.direct, 50)
+    const proxyAdded1 = pct(one.proxy, 50) - pct(one.direct, 50)
+    report.row({
+      name: 'added latency p50, 1 connection, plain undici proxy (baseline)',
+      value: ms(proxyAdded1),
+      baseline: `p99 +${ms(pct(one.proxy, 99) - pct(one.direct, 99))}: what any forwarding hop adds`,
+    })
     report.row({
       name: 'added latency p50, 1 connection',
       value: ms(added1),
-      baseline: `p99 +${ms(pct(one.through, 99) - pct(one.direct, 99))}; direct p50 ${ms(pct(one.direct, 50))}`,
+      baseline: `p99 +${ms(pct(one.through, 99) - pct(one.direct, 99))}; direct p50 ${ms(pct(one.direct, 50))}; over the undici proxy +${ms(added1 - proxyAdded1)}`,
       target: '≤ 0.3 ms',
       ok: added1 <= 0.3,
     })

@@ -30,11 +30,15 @@
  * stopped (failed forwards kept at the front are not read again), and the bytes are a running
  * total, summed in full only when it says the budget is passed, or when another process (a
  * replay, a second listener) has written here since, at most every SUM_AT_MOST_EVERY records.
+ * Deduplication reads nothing from the log for a new event: an in-memory index of the events with
+ * a delivered mark (event-index.ts) says "not delivered" at once, kept in step with this store's
+ * records and prunes and with other processes' commits.
  */
 import { chmodSync, closeSync, existsSync, fdatasync, mkdirSync, openSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import type { DatabaseSync } from 'node:sqlite'
+import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import { configDir, configUnwritable } from '../config/store.js'
+import { EventIndex } from './event-index.js'
 import { CHECKPOINT_EVERY_RECORDS, EventStoreCheckpoint } from './event-store-checkpoint.js'
 import { ensureSchema } from './event-store-schema.js'
 
@@ -167,6 +171,8 @@ function prepare(db: DatabaseSync) {
     isDelivered: db.prepare("SELECT 1 AS hit FROM delivered WHERE event_id = ? AND +target IN (?, '*') LIMIT 1"),
     isDeliveredAnywhere: db.prepare('SELECT 1 AS hit FROM delivered WHERE event_id = ? LIMIT 1'),
     countFor: db.prepare("SELECT COUNT(*) AS n FROM deliveries WHERE event_id = ? AND source <> 'replay'"),
+    // What the in-memory index (event-index.ts) is loaded from: the marks of the deliveries after a seq (-1: all).
+    marksAfter: returnArrays(db.prepare('SELECT event_id, seq FROM delivered WHERE seq > ?')),
     countDeliveries: db.prepare('SELECT COUNT(*) AS n FROM deliveries'),
     // Changes when another connection commits (https://sqlite.org/pragma.html#pragma_data_version).
     dataVersion: db.prepare('PRAGMA data_version'),
@@ -176,13 +182,19 @@ function prepare(db: DatabaseSync) {
     ),
     oldestSpan: db.prepare(`SELECT COUNT(*) AS k, MAX(seq) AS upTo, COALESCE(SUM(n), 0) AS n FROM (SELECT seq, ${ROW_BYTES} AS n FROM deliveries ORDER BY seq ASC LIMIT ?)`),
     countDelivered: db.prepare('SELECT COUNT(*) AS n FROM delivered'),
-    pruneDelivered: db.prepare('DELETE FROM delivered WHERE rowid IN (SELECT rowid FROM delivered ORDER BY seq ASC LIMIT ?)'),
+    // RETURNING: what went, so that the in-memory index lets go of it too (as arrays, not an object per row).
+    pruneDelivered: returnArrays(db.prepare('DELETE FROM delivered WHERE rowid IN (SELECT rowid FROM delivered ORDER BY seq ASC LIMIT ?) RETURNING event_id')),
     totalBytes: db.prepare(`SELECT COALESCE(SUM(${ROW_BYTES}), 0) AS n FROM deliveries`),
     oldestBesidesFailed: db.prepare(`SELECT seq, ${ROW_BYTES} AS n FROM deliveries WHERE seq > ? AND ${PRUNABLE_FIRST} ORDER BY seq ASC`),
     oldest: db.prepare(`SELECT seq, ${ROW_BYTES} AS n FROM deliveries ORDER BY seq ASC`),
     pruneBesidesFailedUpTo: db.prepare(`DELETE FROM deliveries WHERE seq > ? AND seq <= ? AND ${PRUNABLE_FIRST}`),
     pruneUpTo: db.prepare('DELETE FROM deliveries WHERE seq <= ?'),
   }
+}
+
+function returnArrays(statement: StatementSync): StatementSync {
+  statement.setReturnArrays(true)
+  return statement
 }
 
 /** The open write transaction and the callers waiting for its commit. */
@@ -236,6 +248,16 @@ export class EventStore {
   private recordsBeforeCheckpoint = 0
   /** While the checkpoint's last copy runs: the end of the turn does not commit (close() still does). */
   private held = false
+  /**
+   * The events the log holds a delivered mark for (event-index.ts), loaded when first asked and
+   * kept in step by record() and prune(); caught up with what another process committed (PRAGMA
+   * data_version) before it answers, or loaded again when that process deleted marks.
+   */
+  private index?: EventIndex
+  /** PRAGMA data_version when the index was last in step with the log. */
+  private indexVersion?: number
+  /** The index was checked against the log during this event-loop turn. */
+  private checkedThisTurn = false
 
   private constructor(
     private readonly db: DatabaseSync,
@@ -327,10 +349,12 @@ export class EventStore {
       const seq = Number(result.lastInsertRowid)
       this.batchRecords++
       if (this.rows !== undefined) this.rows++
+      this.index?.saw(seq)
       if (rec.outcome === 'forwarded' && rec.eventId) {
         const target = rec.forwardUrl ?? '*'
         if (Number(this.st.markDelivered.run(rec.eventId, target, rec.receivedAt, seq).changes) > 0) {
           if (this.marks !== undefined) this.marks++
+          this.index?.add(rec.eventId)
         } else this.st.remarkDelivered.run(rec.receivedAt, seq, rec.eventId, target)
       }
       this.bytes = (this.bytes ?? this.sumBytes()) + body.length + headers.length
@@ -444,6 +468,8 @@ export class EventStore {
   private begin(): void {
     if (this.batch) return
     this.db.exec('BEGIN IMMEDIATE')
+    // No other process can commit while this transaction is open: the index, in step now, stays so until the commit.
+    if (this.index) this.known()
     let resolve!: () => void
     let reject!: (err: unknown) => void
     const done = new Promise<void>((res, rej) => {
@@ -470,6 +496,7 @@ export class EventStore {
     this.batchRecords = 0
     this.rows = undefined
     this.marks = undefined
+    this.index = undefined
     try {
       if (this.db.isTransaction) this.db.exec('ROLLBACK')
     } catch {
@@ -479,7 +506,67 @@ export class EventStore {
 
   /** Whether this event already reached this target (its URL) with a 2xx, or any target when none is named (deduplication). */
   isDelivered(eventId: string, target?: string): boolean {
+    // A new event (most deliveries) is answered from memory; SQL says whether a mark is for this event and target.
+    if (!this.known().mayHave(eventId)) return false
     return (target === undefined ? this.st.isDeliveredAnywhere.get(eventId) : this.st.isDelivered.get(eventId, target)) !== undefined
+  }
+
+  /**
+   * Loads the index of delivered events now rather than at the first delivery (a log at its
+   * 100 000-mark cap takes about 130 ms); a failure is left for that delivery to meet.
+   */
+  warm(): void {
+    try {
+      this.known()
+    } catch {
+      // isDelivered() tries again and throws.
+    }
+  }
+
+  /**
+   * The index, in step with the log: inside this store's open transaction as it is (checked when
+   * the transaction began: no other process commits meanwhile), else after a look at PRAGMA
+   * data_version, once per event-loop turn (outside a transaction, that look costs what the SQL
+   * lookup did). When another process committed since, the marks it made are read (those of the
+   * deliveries after the newest seq known), and if it also deleted some (the count falls short,
+   * or is over: a mark it moved to a newer delivery is read twice), all is loaded again.
+   */
+  private known(): EventIndex {
+    if (this.index && (this.batch || this.checkedThisTurn)) return this.index
+    this.checkedThisTurn = true
+    setImmediate(() => {
+      this.checkedThisTurn = false
+    })
+    if (this.index && this.dataVersion() === this.indexVersion) return this.index
+    // One snapshot for the reads below (and the version they match), unless a transaction of this store is open already.
+    const read = !this.db.isTransaction
+    if (read) this.db.exec('BEGIN')
+    try {
+      this.indexVersion = this.dataVersion()
+      let index = this.index
+      if (index) {
+        this.readMarks(index, index.lastSeq)
+        if (index.marks !== Number((this.st.countDelivered.get() as { n: number }).n)) index = undefined
+      }
+      if (!index) {
+        index = new EventIndex()
+        this.readMarks(index, -1)
+      }
+      this.index = index
+    } catch (err) {
+      this.index = undefined
+      throw err
+    } finally {
+      if (read) this.db.exec('COMMIT')
+    }
+    return this.index
+  }
+
+  private readMarks(index: EventIndex, after: number): void {
+    for (const [id, seq] of this.st.marksAfter.iterate(after) as IterableIterator<[string, number]>) {
+      index.add(id)
+      index.saw(Number(seq))
+    }
   }
 
   countFor(eventId: string): number {
@@ -562,7 +649,11 @@ export class EventStore {
   prune(): void {
     this.insertsSincePrune = 0
     const { marks, rows: total } = this.counts()
-    if (marks > this.maxDelivered) this.marks = marks - Number(this.st.pruneDelivered.run(marks - this.maxDelivered).changes)
+    if (marks > this.maxDelivered) {
+      const gone = this.st.pruneDelivered.all(marks - this.maxDelivered) as unknown as Array<[string]>
+      this.marks = marks - gone.length
+      if (this.index) for (const [id] of gone) this.index.remove(id)
+    }
     let rows = total - this.maxDeliveries
     if (rows > 0) {
       const span = this.st.oldestSpanBesidesFailed.get(this.prunedUpTo, rows) as unknown as Span

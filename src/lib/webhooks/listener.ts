@@ -136,6 +136,8 @@ export class WebhookListener extends EventEmitter<Events> {
       })
     })
     this.address = server.address() as AddressInfo
+    // Right after the start, off its path: the event log's index of delivered events, which the first delivery would otherwise load.
+    setImmediate(() => this.opts.store.warm())
     return this.url
   }
 

@@ -20,7 +20,7 @@ describe('EventStore', () => {
     store.close()
   })
 
-  it('groups the records of one event-loop turn in one commit, seen by other connections once committed() resolves', async () => {
+  it('groups the records of one event-loop turn in one commit, seen by other connections once committed() resolves (from their next turn)', async () => {
     const path = join(process.env.SVC_CONFIG_DIR!, 'grouped.db')
     const writer = await EventStore.open({ path })
     const reader = await EventStore.open({ path })
@@ -31,6 +31,8 @@ describe('EventStore', () => {
     expect(writer.record(rec('evt_g2')).attempt).toBe(2)
     expect(reader.isDelivered('evt_g1')).toBe(false)
     await writer.committed()
+    // The reader looks at what others committed once per event-loop turn (PRAGMA data_version): this one looked already.
+    await new Promise((r) => setImmediate(r))
     expect(reader.isDelivered('evt_g1')).toBe(true)
     expect(reader.list({ eventId: 'evt_g2' }).map((r) => r.attempt)).toEqual([2, 1])
     reader.close()
@@ -156,6 +158,55 @@ describe('EventStore', () => {
     db.close()
     other.close()
     mine.close()
+  })
+
+  it('answers what the log on disk says when another process marks, records and prunes there, and after a restart', async () => {
+    const path = join(process.env.SVC_CONFIG_DIR!, 'index-shared.db')
+    const url = 'http://localhost:3000/'
+    const listener = await EventStore.open({ path })
+    const other = await EventStore.open({ path, maxDeliveries: 4, maxDelivered: 2 })
+    // What SQLite itself says, read by a connection of its own.
+    const disk = new DatabaseSync(path)
+    const onDisk = (id: string) => ({
+      delivered: disk.prepare("SELECT 1 FROM delivered WHERE event_id = ? AND target IN (?, '*')").get(id, url) !== undefined,
+      attempts: (disk.prepare("SELECT COUNT(*) AS n FROM deliveries WHERE event_id = ? AND source <> 'replay'").get(id) as { n: number }).n,
+    })
+    const known = (store: EventStore, id: string) => ({ delivered: store.isDelivered(id, url), attempts: store.countFor(id) })
+    listener.record({ ...rec('evt_x', 'failed'), forwardUrl: url })
+    await listener.committed()
+    expect(known(listener, 'evt_x')).toEqual({ delivered: false, attempts: 1 })
+    // Another process (a replay, a second listener) forwards it: this listener hears of it before its next delivery.
+    other.record({ ...rec('evt_x'), forwardUrl: url })
+    other.record({ ...rec('evt_x'), source: 'replay', forwardUrl: url })
+    await other.committed()
+    expect(known(listener, 'evt_x')).toEqual({ delivered: true, attempts: 2 })
+    expect(listener.record({ ...rec('evt_x', 'duplicate'), forwardUrl: url }).attempt).toBe(3)
+    await listener.committed()
+    // The other process prunes (its caps are small): what it deleted is forgotten here too.
+    for (const id of ['evt_y', 'evt_z', 'evt_w']) other.record({ ...rec(id), forwardUrl: url })
+    other.prune()
+    await other.committed()
+    for (const id of ['evt_x', 'evt_y', 'evt_z', 'evt_w']) expect([id, known(listener, id)]).toEqual([id, onDisk(id)])
+    expect(onDisk('evt_x').delivered).toBe(false)
+    // This store's own prune keeps its index in step, and a restart loads the same from disk.
+    for (let i = 0; i < 6; i++) listener.record({ ...rec(`evt_n${i % 3}`, i % 2 === 0 ? 'forwarded' : 'failed'), forwardUrl: url })
+    // This one prunes by rows, marks and bytes (37 a row: down to 3 rows).
+    const pruning = await EventStore.open({ path, maxDeliveries: 5, maxDelivered: 3, maxBytes: 150 })
+    await listener.committed()
+    expect(known(pruning, 'evt_n0')).toEqual(onDisk('evt_n0'))
+    pruning.record({ ...rec('evt_n1'), forwardUrl: url })
+    pruning.prune()
+    await pruning.committed()
+    expect((disk.prepare('SELECT COUNT(*) AS n FROM deliveries').get() as { n: number }).n).toBe(3)
+    const restarted = await EventStore.open({ path })
+    restarted.warm()
+    for (const id of ['evt_x', 'evt_w', 'evt_n0', 'evt_n1', 'evt_n2']) {
+      expect([id, known(listener, id)]).toEqual([id, onDisk(id)])
+      expect([id, known(pruning, id)]).toEqual([id, onDisk(id)])
+      expect([id, known(restarted, id)]).toEqual([id, onDisk(id)])
+    }
+    disk.close()
+    for (const s of [restarted, pruning, other, listener]) s.close()
   })
 
   it('marks an event delivered per target: one app having it says nothing of another', async () => {

@@ -167,6 +167,39 @@ describe('WebhookListener over HTTP', () => {
     expect(target.received).toHaveLength(1)
   })
 
+  it('hears of an event another process forwarded through the same log (a replay, a second listener): not forwarded again', async () => {
+    const target = await app()
+    const path = join(process.env.SVC_CONFIG_DIR!, 'shared-events.db')
+    const store = await EventStore.open({ path })
+    cleanups.push(() => store.close())
+    const { url, seen } = await listen(`127.0.0.1:${target.port}`, { store })
+    const body = Buffer.from(chargeEvent('evt_elsewhere', 'charge.settled'))
+    // A first event: the listener's index of the log is loaded by now.
+    const first = chargeEvent('evt_here', 'charge.settled')
+    expect((await post(url, first, signedHeaders(first, { id: 'evt_here' }))).status).toBe(200)
+    const other = await EventStore.open({ path })
+    other.record({
+      receivedAt: '2026-11-22T12:00:00.000Z',
+      source: 'replay',
+      eventId: 'evt_elsewhere',
+      headers: {},
+      body,
+      verification: 'verified',
+      outcome: 'forwarded',
+      answeredStatus: 200,
+      forwardUrl: `http://127.0.0.1:${target.port}/`,
+    })
+    await other.committed()
+    other.close()
+    const again = await post(url, body, signedHeaders(body, { id: 'evt_elsewhere' }))
+    expect(again.json).toMatchObject({ duplicate: true })
+    expect(target.received).toHaveLength(1)
+    expect(seen.map((d) => [d.record.eventId, d.record.outcome, d.record.attempt])).toEqual([
+      ['evt_here', 'forwarded', 1],
+      ['evt_elsewhere', 'duplicate', 1],
+    ])
+  })
+
   it('answers 2xx only once the delivered mark is committed to the log (a crash after the answer cannot forget it)', async () => {
     const target = await app()
     const path = join(process.env.SVC_CONFIG_DIR!, 'commit-events.db')
