@@ -25,6 +25,7 @@ export function concealKey(err: unknown, key: string): unknown {
       requestId: err.requestId === undefined ? undefined : mask(err.requestId),
       retryAfterMs: err.retryAfterMs,
       hint: err.hint === undefined ? undefined : mask(err.hint),
+      next: err.next,
     })
   }
   if (err instanceof ResponseError) return new ResponseError(mask(err.message), err.status, details(err.details))

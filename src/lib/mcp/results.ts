@@ -65,11 +65,11 @@ export function successResult(output: ToolOutput, secrets: readonly string[]): T
 export function toolErrorOf(err: unknown): ToolError {
   if (err instanceof ApiError) {
     const body = err.toBody().error as ToolError['error']
-    const { message, details, hint } = forAgent({ code: body.code, message: body.message, details: body.details, hint: err.hint })
+    const { message, details, hint } = forAgent({ code: body.code, message: body.message, details: body.details, hint: err.hint, next: err.next })
     return { error: { ...body, message, ...(details ? { details } : {}) }, status: err.status, ...(hint ? { hint } : {}) }
   }
   if (err instanceof CliError) {
-    const { message, details, hint } = forAgent({ code: err.code, message: err.message, details: err.details?.length ? err.details : undefined, hint: err.hint })
+    const { message, details, hint } = forAgent({ code: err.code, message: err.message, details: err.details?.length ? err.details : undefined, hint: err.hint, next: err.next })
     const error: ToolError['error'] = { code: err.code, message, ...(details ? { details } : {}) }
     return { error, ...(hint ? { hint } : {}) }
   }

@@ -12,6 +12,8 @@
  * `--allow-live-writes`: the user starts `svc mcp` with it, and the agent has to ask them to.
  */
 import type { ErrorDetail } from '../contract/schemas.js'
+import type { NextStep } from '../next-step.js'
+import { nextStepInAgentWords } from './next-step-words.js'
 
 /**
  * The flags the use-cases' sentences still name that are also some tool's argument. The charges'
@@ -24,15 +26,6 @@ const ARGUMENT_FLAGS = new Set(['status', 'env', 'event-id', 'secret', 'toleranc
 /** `--event-id` / `event-id` → `eventId`: the tools' arguments are the flags in camelCase. */
 export function argumentName(field: string): string {
   return field.replace(/^--/, '').replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase())
-}
-
-/** The agent's hint for an API error code, where the CLI's names a flag or a command. */
-export const AGENT_HINTS: Readonly<Record<string, string>> = {
-  not_a_sandbox: 'This tool drives a local sandbox, and svc mcp is not running against one: the user starts the sandbox and svc mcp with its profile.',
-  invalid_api_key: 'The API key svc mcp runs with was refused: the user has to fix the credentials svc uses and restart svc mcp.',
-  revoked_api_key: 'The API key svc mcp runs with was revoked: the user has to create a new one in the panel and restart svc mcp with it.',
-  not_available_in_live: 'This works only in the test environment: it needs svc mcp to run with a svc_test_ key.',
-  charge_processing: 'The original request is still being processed: call create_charge again with the same idempotencyKey in a moment.',
 }
 
 /** Commands the CLI's sentences name, and the tool (with its arguments) that does the same. */
@@ -77,6 +70,7 @@ export function inToolWords(text: string, allFlags = true): string {
 
 /** Where a hint would send the agent to a shell and none is left: what to say instead, by error code. */
 const FALLBACK_HINTS: Readonly<Record<string, string>> = {
+  invalid_api_key: nextStepInAgentWords({ do: 'fix_credentials' }),
   network_error:
     'svc mcp could not reach the service. If it is the local sandbox, it is not running: the user starts it. Reading again is safe; a create_charge may have gone through, so call it again only with the same idempotencyKey.',
 }
@@ -86,12 +80,13 @@ export interface AgentError {
   message: string
   details?: ErrorDetail[]
   hint?: string
+  next?: NextStep
 }
 
 /** An error's message, fields and hint for an agent (see the module's comment). */
 export function forAgent(e: AgentError): AgentError {
   const details = e.details?.map((d) => ({ ...d, field: argumentName(d.field), message: inToolWords(d.message) }))
-  let hint = AGENT_HINTS[e.code] ?? (e.hint === undefined ? undefined : inToolWords(e.hint, false))
+  let hint = e.next ? nextStepInAgentWords(e.next) : e.hint === undefined ? undefined : inToolWords(e.hint, false)
   // Better no hint (or the code's general one) than one that sends the agent to a shell.
   if (hint !== undefined && hasCliWords(hint)) hint = FALLBACK_HINTS[e.code]
   return { code: e.code, message: inToolWords(e.message), ...(details ? { details } : {}), ...(hint ? { hint } : {}) }

@@ -15,7 +15,7 @@ export function assertTestKey(credentials: Pick<Credentials, 'environment' | 'ap
   throw new CliError(`test advance works only in the test environment, and the key from ${credentials.source} (${maskSecret(credentials.apiKey)}) is a live key. Nothing was sent.`, {
     exitCode: EXIT.auth,
     code: 'not_available_in_live',
-    hint: 'Use a svc_test_ key: --api-key, SVC_API_KEY, or a test profile (e.g. --profile sandbox).',
+    next: { do: 'use_test_key', by: 'svc' },
   })
 }
 

@@ -59,7 +59,7 @@ export async function requireSandbox(baseUrl: string, what: string): Promise<voi
   if (await detectSandbox(baseUrl)) return
   throw new UsageError(`${what} is sandbox-only: ${baseUrl} is not a local sandbox (it does not answer GET /_sandbox/info).`, {
     code: 'not_a_sandbox',
-    hint: 'Start one with `svc sandbox start` and use its profile (`--profile sandbox`), or pass --base-url of a running sandbox.',
+    next: { do: 'start_sandbox' },
   })
 }
 

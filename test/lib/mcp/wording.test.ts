@@ -22,8 +22,10 @@ describe('wording for agents', () => {
     expect(inToolWords('restart svc mcp with --allow-live-writes')).toBe('restart svc mcp with --allow-live-writes')
   })
 
-  it('replaces an API code’s hint with the agent’s, and drops a hint that still names the CLI', () => {
-    expect(forAgent({ code: 'charge_processing', message: 'processing', hint: 'run the same command again with the same --idempotency-key' }).hint).toMatch(/^The original request.*create_charge.*idempotencyKey/)
+  it('words a typed next step as the agent’s, and drops a hint that still names the CLI', () => {
+    expect(forAgent({ code: 'charge_processing', message: 'processing', next: { do: 'repeat_create_same_key' } }).hint).toMatch(/^The original request.*create_charge.*idempotencyKey/)
+    // The typed step wins over a plain hint.
+    expect(forAgent({ code: 'x', message: 'm', hint: 'plain', next: { do: 'use_env', env: 'test' } }).hint).toBe('Use env "test".')
     expect(forAgent({ code: 'x', message: 'm', hint: 'run `svc webhooks listen`' }).hint).toBeUndefined()
     expect(forAgent({ code: 'x', message: 'Invalid --tz', details: [{ field: '--tz', message: 'unknown zone' }] })).toEqual({ code: 'x', message: 'Invalid tz', details: [{ field: 'tz', message: 'unknown zone' }] })
     // A flag no tool takes is not turned into a fake argument: the hint falls back to the code's own.

@@ -1,0 +1,33 @@
+/**
+ * `svc mcp`'s words for a typed next step (next-step.ts): the tool to call and its arguments, or
+ * what the user has to do where an agent cannot (restart svc mcp with other credentials). The
+ * CLI words the same steps as its commands (command-kit/next-step-words.ts).
+ */
+import type { NextStep } from '../next-step.js'
+
+export function nextStepInAgentWords(step: NextStep): string {
+  switch (step.do) {
+    case 'fix_credentials':
+      return 'The API key svc mcp runs with was refused: the user has to fix the key svc mcp uses (its profile or SVC_API_KEY) and restart svc mcp.'
+    case 'replace_revoked_key':
+      return 'The API key svc mcp runs with was revoked: the user has to create a new one in the panel and restart svc mcp with it.'
+    case 'use_test_key':
+      return 'This works only in the test environment: it needs svc mcp to run with a svc_test_ key.'
+    case 'repeat_create_same_key':
+      return 'The original request is still being processed: call create_charge again with the same idempotencyKey in a moment.'
+    case 'find_charge_by_external_id':
+      return 'This externalId already names a charge with a different body: find it with list_charges {"externalId": …}.'
+    case 'see_charge':
+      return `A charge reaches ${step.status} only from: ${step.from.join(', ')}. See its state with get_charge {"id": "${step.id}"}.`
+    case 'start_sandbox':
+      return 'This tool drives a local sandbox, and svc mcp is not running against one: the user starts the sandbox and svc mcp with its profile.'
+    case 'set_webhook':
+      return `Set one with set_webhook {"url": …, "env": "${step.env}"}.`
+    case 'list_deliveries': {
+      const other = step.env === 'test' ? 'live' : 'test'
+      return `List the deliveries with list_deliveries; an event of the ${other} environment needs env "${other}".`
+    }
+    case 'use_env':
+      return `Use env "${step.env}".`
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * What a person or an agent should do next after an error, typed rather than worded (issue 40
+ * item 1): the use-cases and the API client say which step, with its parameters; each door words
+ * it at its edge, the CLI as the command to type (command-kit/next-step-words.ts), `svc mcp` as
+ * the tool to call with its arguments (mcp/next-step-words.ts). A hint that is the same sentence
+ * at every door (no flag, no command, no tool) stays a plain `hint`.
+ */
+import type { Environment } from './contract/schemas.js'
+
+export type NextStep =
+  /** invalid_api_key: the key was refused; the credentials svc uses need fixing. */
+  | { do: 'fix_credentials' }
+  /** revoked_api_key: a new key from the panel. */
+  | { do: 'replace_revoked_key' }
+  /** not_available_in_live: a test key is needed (`by`: the service refused, or svc before sending). */
+  | { do: 'use_test_key'; by: 'service' | 'svc' }
+  /** charge_processing: the same creation again, with the same idempotency key, in a moment. */
+  | { do: 'repeat_create_same_key' }
+  /** external_id_conflict: the charge that order already has, found by its externalId. */
+  | { do: 'find_charge_by_external_id' }
+  /** invalid_transition: the charge reaches `status` only from `from`; read it to see where it is. */
+  | { do: 'see_charge'; id: string; status: string; from: readonly string[] }
+  /** not_a_sandbox: the operation needs a local sandbox. */
+  | { do: 'start_sandbox' }
+  /** The environment has no webhook URL (404 webhook_not_configured from the sandbox's panel). */
+  | { do: 'set_webhook'; env: Environment }
+  /** No delivery with this event id in `env`: list the deliveries; the other environment may hold it. */
+  | { do: 'list_deliveries'; env: Environment }
+  /** A fixture cannot run in the environment asked for: run it in `env`. */
+  | { do: 'use_env'; env: Environment }
+
+/** The steps' names, for tests that render each one at each door. */
+export type NextStepName = NextStep['do']

@@ -1,0 +1,26 @@
+/**
+ * The CLI's words for a typed next step: the `Hint:` line each error printed before the steps were
+ * typed, word for word (the commands' output does not change), naming the commands and flags.
+ */
+import { describe, expect, it } from 'vitest'
+import { cliHintOf, nextStepInCliWords } from '../../../src/lib/command-kit/next-step-words.js'
+import { EVERY_STEP } from '../next-steps.js'
+
+describe('next steps in the CLI’s words', () => {
+  it('words each step as the command to type', () => {
+    expect(nextStepInCliWords({ do: 'fix_credentials' })).toBe('Check the key: `svc profiles show`, or log in again with `svc login`.')
+    expect(nextStepInCliWords({ do: 'use_test_key', by: 'service' })).toBe('This is a sandbox-only operation: use a svc_test_ key (e.g. --profile sandbox).')
+    expect(nextStepInCliWords({ do: 'use_test_key', by: 'svc' })).toBe('Use a svc_test_ key: --api-key, SVC_API_KEY, or a test profile (e.g. --profile sandbox).')
+    expect(nextStepInCliWords(EVERY_STEP.see_charge)).toBe('A charge reaches settled only from: created, paid_pending_settlement. See its state with `svc charges get 6650a1b2c3d4e5f60718293a`.')
+    expect(nextStepInCliWords(EVERY_STEP.set_webhook)).toBe('Set one with `svc sandbox webhook set URL --env live`, or run `svc webhooks listen`.')
+    expect(nextStepInCliWords(EVERY_STEP.list_deliveries)).toBe('List the deliveries with `svc sandbox deliveries`; an event of the live environment needs --env live.')
+    expect(nextStepInCliWords(EVERY_STEP.use_env)).toBe('Use --env live.')
+    for (const step of Object.values(EVERY_STEP)) expect(nextStepInCliWords(step), step.do).toMatch(/svc |--[a-z]|panel/)
+  })
+
+  it('prefers an error’s typed step to its plain hint', () => {
+    expect(cliHintOf({ hint: 'plain', next: { do: 'start_sandbox' } })).toMatch(/^Start one with `svc sandbox start`/)
+    expect(cliHintOf({ hint: 'plain' })).toBe('plain')
+    expect(cliHintOf({})).toBeUndefined()
+  })
+})

@@ -1,0 +1,20 @@
+/**
+ * `svc mcp`'s words for a typed next step: the tool to call with its arguments, or what the user
+ * has to do; never a CLI flag or command (the same steps the CLI words as commands).
+ */
+import { describe, expect, it } from 'vitest'
+import { nextStepInAgentWords } from '../../../src/lib/mcp/next-step-words.js'
+import { hasCliWords } from '../../../src/lib/mcp/wording.js'
+import { EVERY_STEP } from '../next-steps.js'
+
+describe('next steps in an agent’s words', () => {
+  it('words each step as a tool and its arguments, with no CLI word', () => {
+    for (const step of Object.values(EVERY_STEP)) expect(hasCliWords(nextStepInAgentWords(step)), step.do).toBe(false)
+    expect(nextStepInAgentWords(EVERY_STEP.see_charge)).toBe('A charge reaches settled only from: created, paid_pending_settlement. See its state with get_charge {"id": "6650a1b2c3d4e5f60718293a"}.')
+    expect(nextStepInAgentWords(EVERY_STEP.set_webhook)).toBe('Set one with set_webhook {"url": …, "env": "live"}.')
+    expect(nextStepInAgentWords(EVERY_STEP.list_deliveries)).toBe('List the deliveries with list_deliveries; an event of the live environment needs env "live".')
+    expect(nextStepInAgentWords(EVERY_STEP.use_env)).toBe('Use env "live".')
+    expect(nextStepInAgentWords({ do: 'repeat_create_same_key' })).toMatch(/create_charge.*idempotencyKey/)
+    expect(nextStepInAgentWords({ do: 'find_charge_by_external_id' })).toMatch(/list_charges \{"externalId": …\}/)
+  })
+})

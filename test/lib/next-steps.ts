@@ -1,0 +1,15 @@
+/** One of each typed next step (next-step.ts), for the tests that word them at each door. */
+import type { NextStep, NextStepName } from '../../src/lib/next-step.js'
+
+export const EVERY_STEP: { readonly [K in NextStepName]: Extract<NextStep, { do: K }> } = {
+  fix_credentials: { do: 'fix_credentials' },
+  replace_revoked_key: { do: 'replace_revoked_key' },
+  use_test_key: { do: 'use_test_key', by: 'svc' },
+  repeat_create_same_key: { do: 'repeat_create_same_key' },
+  find_charge_by_external_id: { do: 'find_charge_by_external_id' },
+  see_charge: { do: 'see_charge', id: '6650a1b2c3d4e5f60718293a', status: 'settled', from: ['created', 'paid_pending_settlement'] },
+  start_sandbox: { do: 'start_sandbox' },
+  set_webhook: { do: 'set_webhook', env: 'live' },
+  list_deliveries: { do: 'list_deliveries', env: 'test' },
+  use_env: { do: 'use_env', env: 'live' },
+}
