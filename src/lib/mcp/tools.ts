@@ -227,7 +227,7 @@ export const TOOLS: readonly ToolDef[] = [
     input: () => z.strictObject({ id: chargeId('a test charge'), status: z.enum(ADVANCE_TARGETS).describe('The state to move the charge to.') }),
     async run({ id, status }, s) {
       const { advanceCharge } = await useCases.advance()
-      const charge = await advanceCharge(() => s.client(), s.credentials, id, status)
+      const charge = await withArguments(() => advanceCharge(() => s.client(), s.credentials, id, status))
       const settled = charge.settlement.blockchainTxId ? `, blockchainTxId ${charge.settlement.blockchainTxId}` : ''
       return { structured: { charge }, text: `Charge ${charge.id} moved to ${charge.status}${settled}.` }
     },
