@@ -68,7 +68,7 @@ export function chooseEnv(fixture: Fixture, asked: Environment | undefined, keyE
   const env = asked ?? fixture.env ?? (fixture.envs && !fixture.envs.includes(keyEnv) ? fixture.envs[0]! : keyEnv)
   if (fixture.envs && !fixture.envs.includes(env)) {
     const why = fixture.envs.length === 1 && fixture.envs[0] === 'live' ? 'it happens only in the live environment (spec 6.3)' : 'it needs the sandbox advance, which exists only in test'
-    throw new UsageError(`${what} cannot run in the ${env} environment: ${why}.`, { code: 'invalid_env', hint: `Use --env ${fixture.envs[0]}.`, field: 'env' })
+    throw new UsageError(`${what} cannot run in the ${env} environment: ${why}.`, { code: 'invalid_env', next: { do: 'use_env', env: fixture.envs[0]! }, field: 'env' })
   }
   return env
 }
