@@ -28,6 +28,14 @@ export type NextStep =
   | { do: 'list_deliveries'; env: Environment }
   /** A fixture cannot run in the environment asked for: run it in `env`. */
   | { do: 'use_env'; env: Environment }
+  /** status: settlements are late; the overdue list names them (the service settles them). */
+  | { do: 'list_overdue' }
+  /** status: the endpoint `url` was deactivated; saving it again reactivates it (`on` the local sandbox, or in the service's panel). */
+  | { do: 'reactivate_webhook'; url: string; env: Environment; on: 'sandbox' | 'service' }
+  /** status: the sandbox gave up on deliveries; fix the app, then resend each. */
+  | { do: 'resend_failed_deliveries' }
+  /** status: the listener could not forward events to the app; fix it, then replay each from the event log. */
+  | { do: 'replay_failed_forwards' }
 
 /** The steps' names, for tests that render each one at each door. */
 export type NextStepName = NextStep['do']

@@ -12,4 +12,8 @@ export const EVERY_STEP: { readonly [K in NextStepName]: Extract<NextStep, { do:
   set_webhook: { do: 'set_webhook', env: 'live' },
   list_deliveries: { do: 'list_deliveries', env: 'test' },
   use_env: { do: 'use_env', env: 'live' },
+  list_overdue: { do: 'list_overdue' },
+  reactivate_webhook: { do: 'reactivate_webhook', url: 'http://127.0.0.1:3000/hooks', env: 'test', on: 'sandbox' },
+  resend_failed_deliveries: { do: 'resend_failed_deliveries' },
+  replay_failed_forwards: { do: 'replay_failed_forwards' },
 }

@@ -29,6 +29,17 @@ export function nextStepInCliWords(step: NextStep): string {
     }
     case 'use_env':
       return `Use --env ${step.env}.`
+    // status's items: a clause after the item's headline, as status has always worded them.
+    case 'list_overdue':
+      return 'svc charges list --overdue lists them; the service settles them, ask its support quoting the ids'
+    case 'reactivate_webhook':
+      return step.on === 'sandbox'
+        ? `save the URL again to reactivate it: svc sandbox webhook set ${step.url}`
+        : "save the URL again in the service's panel (Webhooks) to reactivate it; events sent meanwhile were not retried"
+    case 'resend_failed_deliveries':
+      return 'the sandbox gave up on these: fix your app, then svc sandbox deliveries resend EVENT_ID'
+    case 'replay_failed_forwards':
+      return 'your app did not take these: fix it, then svc webhooks replay EVENT_ID'
   }
 }
 

@@ -29,5 +29,16 @@ export function nextStepInAgentWords(step: NextStep): string {
     }
     case 'use_env':
       return `Use env "${step.env}".`
+    // get_status's items: a clause after the item's kind and count.
+    case 'list_overdue':
+      return 'list_overdue lists them; the service settles them, ask its support quoting the ids'
+    case 'reactivate_webhook':
+      return step.on === 'sandbox'
+        ? `save the URL again to reactivate it: set_webhook {"url": "${step.url}", "env": "${step.env}"}`
+        : "the user saves the URL again in the service's panel (Webhooks) to reactivate it; events sent meanwhile were not retried"
+    case 'resend_failed_deliveries':
+      return 'the sandbox gave up on these: fix the app, then resend_delivery {"eventId": …} for each'
+    case 'replay_failed_forwards':
+      return "the app did not take these: fix it, then the user replays them from this machine's listener event log"
   }
 }

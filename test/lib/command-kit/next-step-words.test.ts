@@ -15,6 +15,10 @@ describe('next steps in the CLI’s words', () => {
     expect(nextStepInCliWords(EVERY_STEP.set_webhook)).toBe('Set one with `svc sandbox webhook set URL --env live`, or run `svc webhooks listen`.')
     expect(nextStepInCliWords(EVERY_STEP.list_deliveries)).toBe('List the deliveries with `svc sandbox deliveries`; an event of the live environment needs --env live.')
     expect(nextStepInCliWords(EVERY_STEP.use_env)).toBe('Use --env live.')
+    // status's items: clauses, as `svc status` words them.
+    expect(nextStepInCliWords(EVERY_STEP.reactivate_webhook)).toBe('save the URL again to reactivate it: svc sandbox webhook set http://127.0.0.1:3000/hooks')
+    expect(nextStepInCliWords({ ...EVERY_STEP.reactivate_webhook, on: 'service' })).toBe("save the URL again in the service's panel (Webhooks) to reactivate it; events sent meanwhile were not retried")
+    expect(nextStepInCliWords(EVERY_STEP.replay_failed_forwards)).toBe('your app did not take these: fix it, then svc webhooks replay EVENT_ID')
     for (const step of Object.values(EVERY_STEP)) expect(nextStepInCliWords(step), step.do).toMatch(/svc |--[a-z]|panel/)
   })
 
