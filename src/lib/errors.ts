@@ -109,7 +109,7 @@ export class ApiError extends CliError {
 
 /** Connection refused/reset, DNS, timeout — after retries: exit 7. */
 export class NetworkError extends CliError {
-  constructor(message: string, opts: { cause?: unknown; hint?: string } = {}) {
+  constructor(message: string, opts: { cause?: unknown; hint?: string; next?: NextStep } = {}) {
     super(message, { exitCode: EXIT.network, code: 'network_error', ...opts })
   }
 }
@@ -122,7 +122,7 @@ export class ResponseError extends CliError {
       exitCode: EXIT.unexpected,
       code: 'invalid_response',
       details,
-      hint: 'The server did not answer as the API specifies. Check --base-url, or retry with SVC_DEBUG=1 and quote the output to support.',
+      next: { do: 'report_bad_answer' },
     })
     this.status = status
   }

@@ -30,6 +30,14 @@ export type NextStep =
   | { do: 'use_env'; env: Environment }
   /** status: settlements are late; the overdue list names them (the service settles them). */
   | { do: 'list_overdue' }
+  /** A network failure: why (`sandbox`: a loopback host, likely a sandbox not running; `panel`: the sandbox's panel). */
+  | { do: 'check_connection'; cause: 'timeout' | 'sandbox' | 'panel' | 'dns' | 'network' }
+  /** The server answered something that is not the API's shape. */
+  | { do: 'report_bad_answer' }
+  /** A fixture needs the sandbox's key of `env`, and the credentials given hold none. */
+  | { do: 'use_sandbox_key'; env: Environment; profile: string }
+  /** trigger: the sandbox has no webhook URL for `env`, so the event had nowhere to go; `done` says what ran before. */
+  | { do: 'set_webhook_for_trigger'; env: Environment; done?: string }
   /** status: the endpoint `url` was deactivated; saving it again reactivates it (`on` the local sandbox, or in the service's panel). */
   | { do: 'reactivate_webhook'; url: string; env: Environment; on: 'sandbox' | 'service' }
   /** status: the sandbox gave up on deliveries; fix the app, then resend each. */

@@ -29,7 +29,7 @@ export function concealKey(err: unknown, key: string): unknown {
     })
   }
   if (err instanceof ResponseError) return new ResponseError(mask(err.message), err.status, details(err.details))
-  if (err instanceof NetworkError) return new NetworkError(mask(err.message), { cause: maskedCause(err.cause, mask, 0), hint: err.hint })
+  if (err instanceof NetworkError) return new NetworkError(mask(err.message), { cause: maskedCause(err.cause, mask, 0), hint: err.hint, next: err.next })
   if (err instanceof Error) return maskedCause(err, mask, 0)
   return err
 }

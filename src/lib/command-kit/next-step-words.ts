@@ -29,6 +29,20 @@ export function nextStepInCliWords(step: NextStep): string {
     }
     case 'use_env':
       return `Use --env ${step.env}.`
+    case 'check_connection':
+      return {
+        timeout: 'Raise --timeout (e.g. --timeout 60s), or check the service status.',
+        sandbox: 'Is the sandbox running? Start it with `svc sandbox start`, or check --base-url.',
+        panel: 'Start it with `svc sandbox start`, or point --base-url / --profile at the running sandbox.',
+        dns: 'Check --base-url (or SVC_BASE_URL / the profile) and your network.',
+        network: 'Check your network connection and --base-url, then try again.',
+      }[step.cause]
+    case 'report_bad_answer':
+      return 'The server did not answer as the API specifies. Check --base-url, or retry with SVC_DEBUG=1 and quote the output to support.'
+    case 'use_sandbox_key':
+      return `Pass --profile ${step.profile} (written by \`svc sandbox start\`), or SVC_API_KEY with a svc_${step.env}_ key.`
+    case 'set_webhook_for_trigger':
+      return `No webhook URL is set for the ${step.env} environment of the sandbox, so it has nowhere to send the event: ${setWebhookInCliWords(step.env)}. ${step.done ?? ''}`.trim()
     // status's items: a clause after the item's headline, as status has always worded them.
     case 'list_overdue':
       return 'svc charges list --overdue lists them; the service settles them, ask its support quoting the ids'
@@ -41,6 +55,11 @@ export function nextStepInCliWords(step: NextStep): string {
     case 'replay_failed_forwards':
       return 'your app did not take these: fix it, then svc webhooks replay EVENT_ID'
   }
+}
+
+/** How to give an environment of the sandbox a webhook URL, as `svc webhooks test` and `svc trigger` say it. */
+export function setWebhookInCliWords(env: string): string {
+  return `run \`svc webhooks listen\` (it registers itself), or \`svc sandbox webhook set URL --env ${env}\``
 }
 
 /** An error's hint in the CLI's words: its typed step when it has one, else its plain hint. */

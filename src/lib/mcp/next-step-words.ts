@@ -29,6 +29,18 @@ export function nextStepInAgentWords(step: NextStep): string {
     }
     case 'use_env':
       return `Use env "${step.env}".`
+    case 'check_connection': {
+      const retry = 'Reading again is safe; a create_charge may have gone through, so call it again only with the same idempotencyKey.'
+      if (step.cause === 'timeout') return `The service did not answer in time. ${retry}`
+      if (step.cause === 'sandbox' || step.cause === 'panel') return `svc mcp could not reach the local sandbox: it is not running, and the user starts it. ${retry}`
+      return `svc mcp could not reach the service: the user checks the network and the base URL svc mcp runs with. ${retry}`
+    }
+    case 'report_bad_answer':
+      return 'The server did not answer as the API specifies: the user checks the base URL svc mcp runs with, or runs svc mcp with SVC_DEBUG=1 and quotes its stderr to support.'
+    case 'use_sandbox_key':
+      return `This needs the sandbox's ${step.env} key: the user restarts svc mcp with the ${step.profile} profile, or with SVC_API_KEY set to a svc_${step.env}_ key.`
+    case 'set_webhook_for_trigger':
+      return `No webhook URL is set for the ${step.env} environment of the sandbox, so it has nowhere to send the event: set one with set_webhook {"url": …, "env": "${step.env}"}. ${step.done ?? ''}`.trim()
     // get_status's items: a clause after the item's kind and count.
     case 'list_overdue':
       return 'list_overdue lists them; the service settles them, ask its support quoting the ids'

@@ -259,7 +259,7 @@ export class PanelClient {
         throw new ResponseError(`The sandbox's answer to ${method} ${url.pathname} is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB; svc stopped reading it.`, err.status)
       throw new NetworkError(`Could not reach the sandbox at ${this.baseUrl} (${describe(err)}).`, {
         cause: err,
-        hint: 'Start it with `svc sandbox start`, or point --base-url / --profile at the running sandbox.',
+        next: { do: 'check_connection', cause: 'panel' },
       })
     }
     const text = res.text

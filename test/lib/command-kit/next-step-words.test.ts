@@ -15,6 +15,12 @@ describe('next steps in the CLI’s words', () => {
     expect(nextStepInCliWords(EVERY_STEP.set_webhook)).toBe('Set one with `svc sandbox webhook set URL --env live`, or run `svc webhooks listen`.')
     expect(nextStepInCliWords(EVERY_STEP.list_deliveries)).toBe('List the deliveries with `svc sandbox deliveries`; an event of the live environment needs --env live.')
     expect(nextStepInCliWords(EVERY_STEP.use_env)).toBe('Use --env live.')
+    expect(nextStepInCliWords(EVERY_STEP.check_connection)).toBe('Is the sandbox running? Start it with `svc sandbox start`, or check --base-url.')
+    expect(nextStepInCliWords({ do: 'check_connection', cause: 'timeout' })).toBe('Raise --timeout (e.g. --timeout 60s), or check the service status.')
+    expect(nextStepInCliWords(EVERY_STEP.use_sandbox_key)).toBe('Pass --profile sandbox-live (written by `svc sandbox start`), or SVC_API_KEY with a svc_live_ key.')
+    expect(nextStepInCliWords(EVERY_STEP.set_webhook_for_trigger)).toBe(
+      'No webhook URL is set for the test environment of the sandbox, so it has nowhere to send the event: run `svc webhooks listen` (it registers itself), or `svc sandbox webhook set URL --env test`. No step had run: nothing was changed in the sandbox.',
+    )
     // status's items: clauses, as `svc status` words them.
     expect(nextStepInCliWords(EVERY_STEP.reactivate_webhook)).toBe('save the URL again to reactivate it: svc sandbox webhook set http://127.0.0.1:3000/hooks')
     expect(nextStepInCliWords({ ...EVERY_STEP.reactivate_webhook, on: 'service' })).toBe("save the URL again in the service's panel (Webhooks) to reactivate it; events sent meanwhile were not retried")

@@ -17,6 +17,8 @@ describe('next steps in an agent’s words', () => {
     expect(nextStepInAgentWords(EVERY_STEP.reactivate_webhook)).toBe('save the URL again to reactivate it: set_webhook {"url": "http://127.0.0.1:3000/hooks", "env": "test"}')
     expect(nextStepInAgentWords({ ...EVERY_STEP.reactivate_webhook, on: 'service' })).toMatch(/^the user saves the URL again in the service's panel/)
     expect(nextStepInAgentWords(EVERY_STEP.list_overdue)).toMatch(/^list_overdue lists them/)
+    expect(nextStepInAgentWords(EVERY_STEP.check_connection)).toMatch(/^svc mcp could not reach the local sandbox: .*the user starts it\. Reading again is safe/)
+    expect(nextStepInAgentWords(EVERY_STEP.set_webhook_for_trigger)).toMatch(/set_webhook \{"url": …, "env": "test"\}\. No step had run/)
     expect(nextStepInAgentWords({ do: 'repeat_create_same_key' })).toMatch(/create_charge.*idempotencyKey/)
     expect(nextStepInAgentWords({ do: 'find_charge_by_external_id' })).toMatch(/list_charges \{"externalId": …\}/)
   })
