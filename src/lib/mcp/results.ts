@@ -8,7 +8,7 @@
 import { redact } from '../config/mask.js'
 import type { ErrorDetail } from '../contract/schemas.js'
 import { ApiError, CliError, NetworkError } from '../errors.js'
-import { forAgent, inToolWords } from './wording.js'
+import { forAgent } from './wording.js'
 
 export interface ToolOutput {
   structured: Record<string, unknown>
@@ -51,7 +51,7 @@ export function successResult(output: ToolOutput, secrets: readonly string[]): T
   const structured = clean(output.structured, secrets)
   return {
     content: [
-      { type: 'text', text: redact(inToolWords(output.text), [...secrets]) },
+      { type: 'text', text: redact(output.text, [...secrets]) },
       { type: 'text', text: JSON.stringify(structured) },
     ],
     structuredContent: structured,
