@@ -18,6 +18,10 @@ export type NextStep =
   | { do: 'repeat_create_same_key' }
   /** external_id_conflict: the charge that order already has, found by its externalId. */
   | { do: 'find_charge_by_external_id' }
+  /** A creation for the order `externalId` met external_id_conflict: read that charge, do not create another. */
+  | { do: 'see_order_charge'; externalId: string }
+  /** A creation's network failed: it may have gone through; the same idempotency key gets it without a second charge. */
+  | { do: 'retry_create'; idempotencyKey: string }
   /** invalid_transition: the charge reaches `status` only from `from`; read it to see where it is. */
   | { do: 'see_charge'; id: string; status: string; from: readonly string[] }
   /** not_a_sandbox: the operation needs a local sandbox. */

@@ -7,6 +7,8 @@ export const EVERY_STEP: { readonly [K in NextStepName]: Extract<NextStep, { do:
   use_test_key: { do: 'use_test_key', by: 'svc' },
   repeat_create_same_key: { do: 'repeat_create_same_key' },
   find_charge_by_external_id: { do: 'find_charge_by_external_id' },
+  see_order_charge: { do: 'see_order_charge', externalId: "o'brien 1" },
+  retry_create: { do: 'retry_create', idempotencyKey: '9b2f1c3e-5a47-4d8e-b1f0-6c2d9e8a7b34' },
   see_charge: { do: 'see_charge', id: '6650a1b2c3d4e5f60718293a', status: 'settled', from: ['created', 'paid_pending_settlement'] },
   start_sandbox: { do: 'start_sandbox' },
   set_webhook: { do: 'set_webhook', env: 'live' },

@@ -4,6 +4,7 @@
  */
 import type { CliError } from '../errors.js'
 import type { NextStep } from '../next-step.js'
+import { shellWord } from '../output/shell-word.js'
 
 export function nextStepInCliWords(step: NextStep): string {
   switch (step.do) {
@@ -17,6 +18,11 @@ export function nextStepInCliWords(step: NextStep): string {
       return 'The original request is still being processed: run the same command again with the same --idempotency-key.'
     case 'find_charge_by_external_id':
       return 'This externalId already names a charge with a different body: use `svc charges list --external-id <your order id>` to see it.'
+    case 'see_order_charge':
+      // The order id itself, ready to paste, not a placeholder.
+      return `A charge for this externalId already exists (created with a different body): see it with \`svc charges list --external-id ${shellWord(step.externalId)}\`; do not create another charge for the same order.`
+    case 'retry_create':
+      return `It may have been created: run again with --idempotency-key ${step.idempotencyKey} to get it without creating a second one.`
     case 'see_charge':
       return `A charge reaches ${step.status} only from: ${step.from.join(', ')}. See its state with \`svc charges get ${step.id}\`.`
     case 'start_sandbox':

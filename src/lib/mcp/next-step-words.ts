@@ -17,6 +17,11 @@ export function nextStepInAgentWords(step: NextStep): string {
       return 'The original request is still being processed: call create_charge again with the same idempotencyKey in a moment.'
     case 'find_charge_by_external_id':
       return 'This externalId already names a charge with a different body: find it with list_charges {"externalId": …}.'
+    case 'see_order_charge':
+      // The externalId is the caller's data: not echoed into the sentence.
+      return 'A charge for this externalId already exists (created with a different body). Fetch it with list_charges {"externalId": …} and then get_charge; do not create another charge for the same order.'
+    case 'retry_create':
+      return `It may have been created: call create_charge again with idempotencyKey "${step.idempotencyKey}" to get it without creating a second one.`
     case 'see_charge':
       return `A charge reaches ${step.status} only from: ${step.from.join(', ')}. See its state with get_charge {"id": "${step.id}"}.`
     case 'start_sandbox':

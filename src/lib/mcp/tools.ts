@@ -145,9 +145,6 @@ export const TOOLS: readonly ToolDef[] = [
             ask: () => Promise.reject(new Error('no prompt in svc mcp')),
             note: (t) => notes.push(t),
             payerWords: { label: 'payerTaxNumber', name: 'payerTaxNumber' },
-            retryHint: (key) => `It may have been created: call create_charge again with idempotencyKey "${key}" to get it without creating a second one.`,
-            conflictHint: () =>
-              'A charge for this externalId already exists (created with a different body). Fetch it with list_charges {"externalId": …} and then get_charge; do not create another charge for the same order.',
           },
         ),
       )

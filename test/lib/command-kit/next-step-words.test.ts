@@ -15,6 +15,10 @@ describe('next steps in the CLI’s words', () => {
     expect(nextStepInCliWords(EVERY_STEP.set_webhook)).toBe('Set one with `svc sandbox webhook set URL --env live`, or run `svc webhooks listen`.')
     expect(nextStepInCliWords(EVERY_STEP.list_deliveries)).toBe('List the deliveries with `svc sandbox deliveries`; an event of the live environment needs --env live.')
     expect(nextStepInCliWords(EVERY_STEP.use_env)).toBe('Use --env live.')
+    expect(nextStepInCliWords(EVERY_STEP.see_order_charge)).toBe(
+      "A charge for this externalId already exists (created with a different body): see it with `svc charges list --external-id 'o'\\''brien 1'`; do not create another charge for the same order.",
+    )
+    expect(nextStepInCliWords(EVERY_STEP.retry_create)).toBe('It may have been created: run again with --idempotency-key 9b2f1c3e-5a47-4d8e-b1f0-6c2d9e8a7b34 to get it without creating a second one.')
     expect(nextStepInCliWords(EVERY_STEP.check_connection)).toBe('Is the sandbox running? Start it with `svc sandbox start`, or check --base-url.')
     expect(nextStepInCliWords({ do: 'check_connection', cause: 'timeout' })).toBe('Raise --timeout (e.g. --timeout 60s), or check the service status.')
     expect(nextStepInCliWords(EVERY_STEP.use_sandbox_key)).toBe('Pass --profile sandbox-live (written by `svc sandbox start`), or SVC_API_KEY with a svc_live_ key.')

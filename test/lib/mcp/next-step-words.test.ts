@@ -19,6 +19,9 @@ describe('next steps in an agent’s words', () => {
     expect(nextStepInAgentWords(EVERY_STEP.list_overdue)).toMatch(/^list_overdue lists them/)
     expect(nextStepInAgentWords(EVERY_STEP.check_connection)).toMatch(/^svc mcp could not reach the local sandbox: .*the user starts it\. Reading again is safe/)
     expect(nextStepInAgentWords(EVERY_STEP.set_webhook_for_trigger)).toMatch(/set_webhook \{"url": …, "env": "test"\}\. No step had run/)
+    // The order id is the caller's data: not echoed into the sentence.
+    expect(nextStepInAgentWords(EVERY_STEP.see_order_charge)).not.toContain('brien')
+    expect(nextStepInAgentWords(EVERY_STEP.retry_create)).toBe('It may have been created: call create_charge again with idempotencyKey "9b2f1c3e-5a47-4d8e-b1f0-6c2d9e8a7b34" to get it without creating a second one.')
     expect(nextStepInAgentWords({ do: 'repeat_create_same_key' })).toMatch(/create_charge.*idempotencyKey/)
     expect(nextStepInAgentWords({ do: 'find_charge_by_external_id' })).toMatch(/list_charges \{"externalId": …\}/)
   })
