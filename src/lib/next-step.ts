@@ -42,6 +42,8 @@ export type NextStep =
   | { do: 'use_sandbox_key'; env: Environment; profile: string }
   /** trigger: the sandbox has no webhook URL for `env`, so the event had nowhere to go; `done` says what ran before. */
   | { do: 'set_webhook_for_trigger'; env: Environment; done?: string }
+  /** webhooks test: the endpoint `url` is inactive, nothing was sent; save it again (`on` the local sandbox, or in the service's panel), then test again. */
+  | { do: 'reactivate_then_test'; url: string; env: Environment; on: 'sandbox' | 'service' }
   /** status: the endpoint `url` was deactivated; saving it again reactivates it (`on` the local sandbox, or in the service's panel). */
   | { do: 'reactivate_webhook'; url: string; env: Environment; on: 'sandbox' | 'service' }
   /** status: the sandbox gave up on deliveries; fix the app, then resend each. */

@@ -18,6 +18,7 @@ export const EVERY_STEP: { readonly [K in NextStepName]: Extract<NextStep, { do:
   report_bad_answer: { do: 'report_bad_answer' },
   use_sandbox_key: { do: 'use_sandbox_key', env: 'live', profile: 'sandbox-live' },
   set_webhook_for_trigger: { do: 'set_webhook_for_trigger', env: 'test', done: 'No step had run: nothing was changed in the sandbox.' },
+  reactivate_then_test: { do: 'reactivate_then_test', url: 'http://127.0.0.1:3000/hooks?a=1&b=2', env: 'test', on: 'sandbox' },
   list_overdue: { do: 'list_overdue' },
   reactivate_webhook: { do: 'reactivate_webhook', url: 'http://127.0.0.1:3000/hooks', env: 'test', on: 'sandbox' },
   resend_failed_deliveries: { do: 'resend_failed_deliveries' },

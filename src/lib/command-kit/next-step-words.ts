@@ -49,6 +49,10 @@ export function nextStepInCliWords(step: NextStep): string {
       return `Pass --profile ${step.profile} (written by \`svc sandbox start\`), or SVC_API_KEY with a svc_${step.env}_ key.`
     case 'set_webhook_for_trigger':
       return `No webhook URL is set for the ${step.env} environment of the sandbox, so it has nowhere to send the event: ${setWebhookInCliWords(step.env)}. ${step.done ?? ''}`.trim()
+    case 'reactivate_then_test':
+      return step.on === 'sandbox'
+        ? `Run \`svc sandbox webhook set ${shellWord(step.url)} --env ${step.env}\` (or save it in the sandbox's panel, \`svc sandbox open\`), then \`svc webhooks test\` again.`
+        : 'Save it in the panel (API, Webhook), then run `svc webhooks test` again.'
     // status's items: a clause after the item's headline, as status has always worded them.
     case 'list_overdue':
       return 'svc charges list --overdue lists them; the service settles them, ask its support quoting the ids'
@@ -66,6 +70,13 @@ export function nextStepInCliWords(step: NextStep): string {
 /** How to give an environment of the sandbox a webhook URL, as `svc webhooks test` and `svc trigger` say it. */
 export function setWebhookInCliWords(env: string): string {
   return `run \`svc webhooks listen\` (it registers itself), or \`svc sandbox webhook set URL --env ${env}\``
+}
+
+/** `svc account`'s words for an inactive endpoint: save the URL again, in the panel or with the sandbox's command. */
+export function reactivationInCliWords(url: string, environment: string, on: 'sandbox' | 'service'): string {
+  return on === 'sandbox'
+    ? `Save the URL again to reactivate it: \`svc sandbox webhook set ${shellWord(url)} --env ${environment}\` (or in the sandbox's panel, \`svc sandbox open\`).`
+    : 'Save the URL again in the panel (API, Webhook) to reactivate it.'
 }
 
 /** An error's hint in the CLI's words: its typed step when it has one, else its plain hint. */

@@ -46,6 +46,10 @@ export function nextStepInAgentWords(step: NextStep): string {
       return `This needs the sandbox's ${step.env} key: the user restarts svc mcp with the ${step.profile} profile, or with SVC_API_KEY set to a svc_${step.env}_ key.`
     case 'set_webhook_for_trigger':
       return `No webhook URL is set for the ${step.env} environment of the sandbox, so it has nowhere to send the event: set one with set_webhook {"url": …, "env": "${step.env}"}. ${step.done ?? ''}`.trim()
+    case 'reactivate_then_test':
+      return step.on === 'sandbox'
+        ? `Save the URL again with set_webhook {"url": "${step.url}", "env": "${step.env}"}, then call send_test_webhook again.`
+        : "The user saves it again in the service's panel (API, Webhook); then call send_test_webhook again."
     // get_status's items: a clause after the item's kind and count.
     case 'list_overdue':
       return 'list_overdue lists them; the service settles them, ask its support quoting the ids'

@@ -3,7 +3,7 @@
  * typed, word for word (the commands' output does not change), naming the commands and flags.
  */
 import { describe, expect, it } from 'vitest'
-import { cliHintOf, nextStepInCliWords } from '../../../src/lib/command-kit/next-step-words.js'
+import { cliHintOf, nextStepInCliWords, reactivationInCliWords } from '../../../src/lib/command-kit/next-step-words.js'
 import { EVERY_STEP } from '../next-steps.js'
 
 describe('next steps in the CLI’s words', () => {
@@ -25,11 +25,21 @@ describe('next steps in the CLI’s words', () => {
     expect(nextStepInCliWords(EVERY_STEP.set_webhook_for_trigger)).toBe(
       'No webhook URL is set for the test environment of the sandbox, so it has nowhere to send the event: run `svc webhooks listen` (it registers itself), or `svc sandbox webhook set URL --env test`. No step had run: nothing was changed in the sandbox.',
     )
+    // The URL is quoted for the shell, so the hint can be pasted as is.
+    expect(nextStepInCliWords(EVERY_STEP.reactivate_then_test)).toBe(
+      "Run `svc sandbox webhook set 'http://127.0.0.1:3000/hooks?a=1&b=2' --env test` (or save it in the sandbox's panel, `svc sandbox open`), then `svc webhooks test` again.",
+    )
+    expect(nextStepInCliWords({ ...EVERY_STEP.reactivate_then_test, on: 'service' })).toBe('Save it in the panel (API, Webhook), then run `svc webhooks test` again.')
     // status's items: clauses, as `svc status` words them.
     expect(nextStepInCliWords(EVERY_STEP.reactivate_webhook)).toBe('save the URL again to reactivate it: svc sandbox webhook set http://127.0.0.1:3000/hooks')
     expect(nextStepInCliWords({ ...EVERY_STEP.reactivate_webhook, on: 'service' })).toBe("save the URL again in the service's panel (Webhooks) to reactivate it; events sent meanwhile were not retried")
     expect(nextStepInCliWords(EVERY_STEP.replay_failed_forwards)).toBe('your app did not take these: fix it, then svc webhooks replay EVENT_ID')
     for (const step of Object.values(EVERY_STEP)) expect(nextStepInCliWords(step), step.do).toMatch(/svc |--[a-z]|panel/)
+  })
+
+  it('words svc account’s inactive endpoint: the panel for the real service, the sandbox command for the sandbox', () => {
+    expect(reactivationInCliWords('https://shop.example/hooks', 'live', 'service')).toBe('Save the URL again in the panel (API, Webhook) to reactivate it.')
+    expect(reactivationInCliWords('https://shop.example/hooks', 'test', 'sandbox')).toContain('svc sandbox webhook set https://shop.example/hooks --env test')
   })
 
   it('prefers an error’s typed step to its plain hint', () => {
