@@ -26,6 +26,8 @@ export type NextStep =
   | { do: 'see_charge'; id: string; status: string; from: readonly string[] }
   /** not_a_sandbox: the operation needs a local sandbox. */
   | { do: 'start_sandbox' }
+  /** The sandbox's panel answered 404 from `baseUrl`, which is no local sandbox. */
+  | { do: 'point_at_sandbox'; baseUrl: string }
   /** The environment has no webhook URL (404 webhook_not_configured from the sandbox's panel). */
   | { do: 'set_webhook'; env: Environment }
   /** No delivery with this event id in `env`: list the deliveries; the other environment may hold it. */

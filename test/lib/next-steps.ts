@@ -11,6 +11,7 @@ export const EVERY_STEP: { readonly [K in NextStepName]: Extract<NextStep, { do:
   retry_create: { do: 'retry_create', idempotencyKey: '9b2f1c3e-5a47-4d8e-b1f0-6c2d9e8a7b34' },
   see_charge: { do: 'see_charge', id: '6650a1b2c3d4e5f60718293a', status: 'settled', from: ['created', 'paid_pending_settlement'] },
   start_sandbox: { do: 'start_sandbox' },
+  point_at_sandbox: { do: 'point_at_sandbox', baseUrl: 'https://api.example' },
   set_webhook: { do: 'set_webhook', env: 'live' },
   list_deliveries: { do: 'list_deliveries', env: 'test' },
   use_env: { do: 'use_env', env: 'live' },

@@ -27,6 +27,8 @@ export function nextStepInCliWords(step: NextStep): string {
       return `A charge reaches ${step.status} only from: ${step.from.join(', ')}. See its state with \`svc charges get ${step.id}\`.`
     case 'start_sandbox':
       return 'Start one with `svc sandbox start` and use its profile (`--profile sandbox`), or pass --base-url of a running sandbox.'
+    case 'point_at_sandbox':
+      return `Is ${step.baseUrl} a local sandbox? The panel exists only in \`svc sandbox start\`.`
     case 'set_webhook':
       return `Set one with \`svc sandbox webhook set URL --env ${step.env}\`, or run \`svc webhooks listen\`.`
     case 'list_deliveries': {

@@ -25,6 +25,7 @@ export function nextStepInAgentWords(step: NextStep): string {
     case 'see_charge':
       return `A charge reaches ${step.status} only from: ${step.from.join(', ')}. See its state with get_charge {"id": "${step.id}"}.`
     case 'start_sandbox':
+    case 'point_at_sandbox':
       return 'This tool drives a local sandbox, and svc mcp is not running against one: the user starts the sandbox and svc mcp with its profile.'
     case 'set_webhook':
       return `Set one with set_webhook {"url": …, "env": "${step.env}"}.`

@@ -280,7 +280,7 @@ export class PanelClient {
     let next: NextStep | undefined
     if (res.status === 404) {
       // A 404 means "no such thing" only from a sandbox; anything else has no panel at all.
-      if (!(await detectSandbox(this.baseUrl, { debug: this.target.debug }))) hint = `Is ${this.baseUrl} a local sandbox? The panel exists only in \`svc sandbox start\`.`
+      if (!(await detectSandbox(this.baseUrl, { debug: this.target.debug }))) next = { do: 'point_at_sandbox', baseUrl: this.baseUrl }
       else if (opts.notFound) ({ message, hint, next } = opts.notFound)
     }
     throw new ApiError({

@@ -78,6 +78,12 @@ describe('PanelClient', () => {
     expect(noDeliveryError('evt_2', 'live')).toMatchObject({ exitCode: 4, next: { do: 'list_deliveries', env: 'live' } })
   })
 
+  it('points at a sandbox when a 404 comes from something that is none', async () => {
+    const other = await serve((_r, _b, res) => json(res, 404, { error: { code: 'not_found', message: 'x', requestId: 'r' } }))
+    const stray = await new PanelClient({ baseUrl: other, apiKey: 'svc_test_x' }).getWebhook('test').catch((e: unknown) => e)
+    expect(stray).toMatchObject({ message: 'x', next: { do: 'point_at_sandbox', baseUrl: other } })
+  })
+
   it('sends the key to revoke in the body, never in the URL', async () => {
     let seen: { url?: string; body?: string } = {}
     const base = await serve((req, body, res) => {
