@@ -4,7 +4,7 @@ import { accountView, accountLines } from '../lib/output/account-view.js'
 import { painter } from '../lib/output/color.js'
 import type { IO } from '../lib/output/io.js'
 import { isLoopbackUrl } from '../lib/net/loopback.js'
-import { reactivationHint } from '../lib/services/test-webhook.js'
+import { reactivationInCliWords } from '../lib/command-kit/next-step-words.js'
 
 export default class Account extends ApiCommand<typeof Account, AccountData> {
   static override summary = 'Show the merchant account: plan and fees, charge limits, settlement hold and webhook.'
@@ -22,7 +22,7 @@ export default class Account extends ApiCommand<typeof Account, AccountData> {
   }
 
   protected override async render(account: AccountData, io: IO): Promise<void> {
-    const hint = account.webhook && !account.webhook.active ? reactivationHint(account.webhook.url, account.environment, { sandbox: await this.isSandbox() }) : undefined
+    const hint = account.webhook && !account.webhook.active ? reactivationInCliWords(account.webhook.url, account.environment, (await this.isSandbox()) ? 'sandbox' : 'service') : undefined
     io.out(io.isStdoutTTY ? accountView(account, painter(io.color), hint) : accountLines(account))
     // Piped, stdout keeps its stable key/value lines: the hint goes to stderr.
     if (hint && !io.isStdoutTTY) this.note(`The webhook endpoint is inactive. ${hint}`)

@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core'
 import { withFlags } from '../lib/command-kit/operator-flags.js'
+import { nextStepInCliWords } from '../lib/command-kit/next-step-words.js'
 import { ApiCommand } from '../lib/command-kit/api.js'
 import { EXIT } from '../lib/errors.js'
 import type { IO } from '../lib/output/io.js'
@@ -63,8 +64,8 @@ export default class Status extends ApiCommand<typeof Status, StatusReport> {
       client,
       env: this.io.env,
       localNow: () => this.now(),
-      reactivateHint: (url) =>
-        local ? `save the URL again to reactivate it: svc sandbox webhook set ${url}` : "save the URL again in the service's panel (Webhooks) to reactivate it; events sent meanwhile were not retried",
+      webhookPanel: local ? 'sandbox' : 'service',
+      say: nextStepInCliWords,
       ...(sandbox ? { sandboxFailedDeliveries: (since: Date) => this.sandboxFailedDeliveries(since) } : {}),
     }
   }

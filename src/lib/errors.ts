@@ -3,6 +3,7 @@
  * exit code (CLI.md). No lib code calls process.exit.
  */
 import type { ErrorDetail } from './contract/schemas.js'
+import type { NextStep } from './next-step.js'
 
 /** Exit codes of CLI.md: the CLI's, not the spec's (contract/errors.ts holds the API's codes). */
 export const EXIT = {
@@ -41,15 +42,19 @@ export function exitCodeForApiError(status: number, code: string | undefined): E
 
 export class CliError extends Error {
   readonly exitCode: ExitCode
+  /** A hint in words that suit every door (no flag, no command, no tool); else see `next`. */
   readonly hint?: string
+  /** What to do next, typed: each door words it (next-step.ts). Said instead of `hint` when both are set. */
+  readonly next?: NextStep
   /** Machine code for `--json` output of errors that did not come from the API. */
   readonly code: string
   readonly details?: ErrorDetail[]
-  constructor(message: string, opts: { exitCode?: ExitCode; hint?: string; code?: string; details?: ErrorDetail[]; cause?: unknown } = {}) {
+  constructor(message: string, opts: { exitCode?: ExitCode; hint?: string; next?: NextStep; code?: string; details?: ErrorDetail[]; cause?: unknown } = {}) {
     super(message, opts.cause === undefined ? undefined : { cause: opts.cause })
     this.name = new.target.name
     this.exitCode = opts.exitCode ?? EXIT.unexpected
     this.hint = opts.hint
+    this.next = opts.next
     this.code = opts.code ?? 'cli_error'
     this.details = opts.details
   }
@@ -57,9 +62,9 @@ export class CliError extends Error {
 
 /** Bad flag, missing argument, local validation failure: exit 2, nothing was sent. */
 export class UsageError extends CliError {
-  constructor(message: string, opts: { hint?: string; details?: ErrorDetail[]; field?: string; code?: string } = {}) {
+  constructor(message: string, opts: { hint?: string; next?: NextStep; details?: ErrorDetail[]; field?: string; code?: string } = {}) {
     const details = opts.details ?? (opts.field ? [{ field: opts.field, message }] : undefined)
-    super(message, { exitCode: EXIT.usage, hint: opts.hint, code: opts.code ?? 'invalid_request', details })
+    super(message, { exitCode: EXIT.usage, hint: opts.hint, next: opts.next, code: opts.code ?? 'invalid_request', details })
   }
 }
 
@@ -76,10 +81,11 @@ export class ApiError extends CliError {
   readonly apiCode: string
   readonly requestId?: string
   readonly retryAfterMs?: number
-  constructor(init: { status: number; code: string; message: string; details?: ErrorDetail[]; requestId?: string; retryAfterMs?: number; hint?: string }) {
+  constructor(init: { status: number; code: string; message: string; details?: ErrorDetail[]; requestId?: string; retryAfterMs?: number; hint?: string; next?: NextStep }) {
     super(init.message, {
       exitCode: exitCodeForApiError(init.status, init.code),
       hint: init.hint,
+      next: init.next,
       code: init.code,
       details: init.details,
     })
@@ -103,7 +109,7 @@ export class ApiError extends CliError {
 
 /** Connection refused/reset, DNS, timeout — after retries: exit 7. */
 export class NetworkError extends CliError {
-  constructor(message: string, opts: { cause?: unknown; hint?: string } = {}) {
+  constructor(message: string, opts: { cause?: unknown; hint?: string; next?: NextStep } = {}) {
     super(message, { exitCode: EXIT.network, code: 'network_error', ...opts })
   }
 }
@@ -116,7 +122,7 @@ export class ResponseError extends CliError {
       exitCode: EXIT.unexpected,
       code: 'invalid_response',
       details,
-      hint: 'The server did not answer as the API specifies. Check --base-url, or retry with SVC_DEBUG=1 and quote the output to support.',
+      next: { do: 'report_bad_answer' },
     })
     this.status = status
   }

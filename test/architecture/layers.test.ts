@@ -12,7 +12,7 @@ const SRC = resolve(import.meta.dirname, '../../src')
 
 /** Lowest first. A folder imports only from its own layer or lower ones. */
 const LAYERS: readonly (readonly string[])[] = [
-  ['contract', 'domain', 'errors', 'generated'],
+  ['contract', 'domain', 'errors', 'next-step', 'generated'],
   ['output', 'input', 'net'],
   ['config'],
   ['api'],

@@ -1,6 +1,7 @@
 import { Args, Flags } from '@oclif/core'
 import { ApiCommand } from '../../lib/command-kit/api.js'
 import { quietFlag } from '../../lib/command-kit/base.js'
+import { withFlags } from '../../lib/command-kit/operator-flags.js'
 import { advanceCharge } from '../../lib/services/advance-charge.js'
 import { assertChargeId } from '../../lib/charges/charge-id.js'
 import { ADVANCE_TARGETS } from '../../lib/domain/charge-states.js'
@@ -35,7 +36,7 @@ export default class TestAdvance extends ApiCommand<typeof TestAdvance, Charge> 
   async run(): Promise<Charge> {
     const id = assertChargeId(this.args.id)
     const credentials = await this.credentials()
-    return advanceCharge(() => this.client(), credentials, id, this.flags.status)
+    return withFlags(`Give --status as one of: ${ADVANCE_TARGETS.join(', ')}.`, () => advanceCharge(() => this.client(), credentials, id, this.flags.status))
   }
 
   protected override async render(charge: Charge, io: IO): Promise<void> {

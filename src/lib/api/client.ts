@@ -238,12 +238,8 @@ class UndiciApiClient implements ApiClient {
       timeout: `No answer from ${host} within ${this.timeoutMs / 1000} s${tries}.`,
       other: `Network error talking to ${host}: ${err.message} (${err.code})${tries}.`,
     }
-    let hint: string
-    if (err.reason === 'timeout') hint = 'Raise --timeout (e.g. --timeout 60s), or check the service status.'
-    else if (isLoopbackUrl(`http://${host}`)) hint = 'Is the sandbox running? Start it with `svc sandbox start`, or check --base-url.'
-    else if (err.reason === 'dns') hint = 'Check --base-url (or SVC_BASE_URL / the profile) and your network.'
-    else hint = 'Check your network connection and --base-url, then try again.'
-    return new NetworkError(messages[err.reason], { cause: err, hint })
+    const cause = err.reason === 'timeout' ? 'timeout' : isLoopbackUrl(`http://${host}`) ? 'sandbox' : err.reason === 'dns' ? 'dns' : 'network'
+    return new NetworkError(messages[err.reason], { cause: err, next: { do: 'check_connection', cause } })
   }
 
   private log(line: string): void {

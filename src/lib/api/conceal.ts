@@ -25,10 +25,11 @@ export function concealKey(err: unknown, key: string): unknown {
       requestId: err.requestId === undefined ? undefined : mask(err.requestId),
       retryAfterMs: err.retryAfterMs,
       hint: err.hint === undefined ? undefined : mask(err.hint),
+      next: err.next,
     })
   }
   if (err instanceof ResponseError) return new ResponseError(mask(err.message), err.status, details(err.details))
-  if (err instanceof NetworkError) return new NetworkError(mask(err.message), { cause: maskedCause(err.cause, mask, 0), hint: err.hint })
+  if (err instanceof NetworkError) return new NetworkError(mask(err.message), { cause: maskedCause(err.cause, mask, 0), hint: err.hint, next: err.next })
   if (err instanceof Error) return maskedCause(err, mask, 0)
   return err
 }

@@ -11,24 +11,29 @@ import type { IncomingHttpHeaders } from 'node:http'
 import { type AnswerShape, parseErrorBody } from '../generated/answer-parsers.js'
 import type { ErrorBody } from '../contract/schemas.js'
 import { ApiError, ResponseError } from '../errors.js'
+import type { NextStep } from '../next-step.js'
 import type { HttpResponse } from './http.js'
 import { parseRetryAfter } from './retry.js'
 
-/** What the user should do next, by error code (the message itself comes from the API). */
+/** What the user should do next, by error code (the message itself comes from the API), where every door says it alike. */
 const HINTS: Record<string, string> = {
-  invalid_api_key: 'Check the key: `svc profiles show`, or log in again with `svc login`.',
-  revoked_api_key: 'This key was revoked: create a new one in the panel (API section) and run `svc login`.',
-  not_available_in_live: 'This is a sandbox-only operation: use a svc_test_ key (e.g. --profile sandbox).',
   merchant_not_activated: 'The account is not cleared to charge yet: check it in the panel.',
   charge_blocked: 'Charges are blocked for this account: contact support with the requestId.',
   missing_merchant_id: 'The account has no merchant id at the payment provider yet: check it in the panel.',
   rate_limited: 'Too many requests for this key: wait a moment and try again.',
-  charge_processing: 'The original request is still being processed: run the same command again with the same --idempotency-key.',
   idempotency_key_conflict: 'This Idempotency-Key was used with a different request: use a new key.',
-  external_id_conflict: 'This externalId already names a charge with a different body: use `svc charges list --external-id <your order id>` to see it.',
   provider_error: 'The instant-payment provider refused: try again later.',
   provider_unavailable: 'The instant-payment provider is unavailable: try again later.',
   internal_error: 'The service failed: quote the requestId to support.',
+}
+
+/** The next step by error code where it is a command or a tool: each door words it (next-step.ts). */
+const STEPS: Record<string, NextStep> = {
+  invalid_api_key: { do: 'fix_credentials' },
+  revoked_api_key: { do: 'replace_revoked_key' },
+  not_available_in_live: { do: 'use_test_key', by: 'service' },
+  charge_processing: { do: 'repeat_create_same_key' },
+  external_id_conflict: { do: 'find_charge_by_external_id' },
 }
 
 export function requestIdOf(headers: IncomingHttpHeaders): string | undefined {
@@ -108,9 +113,10 @@ export function errorFromResponse(res: HttpResponse, request: string): ApiError 
   const body = errorBodyOf(res)
   if (body) {
     const { code, message, details, requestId } = body.error
-    let hint = HINTS[code]
+    let hint = Object.hasOwn(HINTS, code) ? HINTS[code] : undefined
     if (code === 'rate_limited' && retryAfterMs !== undefined) hint = `Too many requests for this key: try again in ${Math.ceil(retryAfterMs / 1000)} s.`
-    return new ApiError({ status: res.status, code, message, details, requestId, retryAfterMs, hint })
+    const next = Object.hasOwn(STEPS, code) ? STEPS[code] : undefined
+    return new ApiError({ status: res.status, code, message, details, requestId, retryAfterMs, hint, next })
   }
   // A gateway or proxy answering instead of the service: keep the status's meaning (exit 6/7).
   if (res.status === 429 || res.status === 502 || res.status === 503 || res.status === 504) {

@@ -13,6 +13,7 @@ import { type ListFlagValues, listOutput } from './list-flags.js'
 import { safeText } from '../output/safe-text.js'
 import { type CommandContext, describeParseError } from './parse-error.js'
 import { type CommandFactory, systemFactory } from './factory.js'
+import { cliHintOf } from './next-step-words.js'
 
 /**
  * `-q`, `--quiet`: only the id(s) the command printed, one per line, for `$(…)` and pipes. Every
@@ -204,7 +205,7 @@ export function renderError(err: Error & { oclif?: { exit?: number } }, io: IO, 
   if (err instanceof CliError) {
     exitCode = err.exitCode
     code = err.code
-    hint = err.hint
+    hint = cliHintOf(err)
     details = err.details
     requestId = (err as { requestId?: string }).requestId
     if (err.code === 'silent_exit') return { code, exitCode }

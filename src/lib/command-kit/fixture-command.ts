@@ -9,7 +9,8 @@ import { environmentBadge, painter } from '../output/color.js'
 import { safeText } from '../output/safe-text.js'
 import type { StepReport } from '../scenarios/runner.js'
 import { FixtureStepError } from '../scenarios/runner.js'
-import { type FixtureSession, type TriggerResult, keysFor, requireSandbox, setWebhookHint, triggerSummary } from '../services/trigger.js'
+import { setWebhookInCliWords } from './next-step-words.js'
+import { type FixtureSession, type TriggerResult, keysFor, requireSandbox, triggerSummary } from '../services/trigger.js'
 import { PanelCommand } from './sandbox-panel.js'
 import { quietFlag } from './base.js'
 import type { IO } from '../output/io.js'
@@ -58,7 +59,7 @@ export abstract class FixtureCommand<T extends typeof Command> extends PanelComm
     if (!outcome) return
     const { result, headline } = outcome
     for (const env of result.noWebhook) {
-      this.warnUser(`no webhook URL is set for the ${env} environment: the events are in the sandbox's log, but no delivery went out. To receive them, ${setWebhookHint(env)}.`)
+      this.warnUser(`no webhook URL is set for the ${env} environment: the events are in the sandbox's log, but no delivery went out. To receive them, ${setWebhookInCliWords(env)}.`)
     }
     if ((this.flags as { quiet?: boolean }).quiet) return io.out(result.resources.map((r) => `${r.id}\n`).join(''))
     if (!io.isStdoutTTY) {

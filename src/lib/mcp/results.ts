@@ -8,7 +8,7 @@
 import { redact } from '../config/mask.js'
 import type { ErrorDetail } from '../contract/schemas.js'
 import { ApiError, CliError, NetworkError } from '../errors.js'
-import { forAgent, inToolWords } from './wording.js'
+import { forAgent } from './wording.js'
 
 export interface ToolOutput {
   structured: Record<string, unknown>
@@ -51,7 +51,7 @@ export function successResult(output: ToolOutput, secrets: readonly string[]): T
   const structured = clean(output.structured, secrets)
   return {
     content: [
-      { type: 'text', text: redact(inToolWords(output.text), [...secrets]) },
+      { type: 'text', text: redact(output.text, [...secrets]) },
       { type: 'text', text: JSON.stringify(structured) },
     ],
     structuredContent: structured,
@@ -65,11 +65,11 @@ export function successResult(output: ToolOutput, secrets: readonly string[]): T
 export function toolErrorOf(err: unknown): ToolError {
   if (err instanceof ApiError) {
     const body = err.toBody().error as ToolError['error']
-    const { message, details, hint } = forAgent({ code: body.code, message: body.message, details: body.details, hint: err.hint })
+    const { message, details, hint } = forAgent({ code: body.code, message: body.message, details: body.details, hint: err.hint, next: err.next })
     return { error: { ...body, message, ...(details ? { details } : {}) }, status: err.status, ...(hint ? { hint } : {}) }
   }
   if (err instanceof CliError) {
-    const { message, details, hint } = forAgent({ code: err.code, message: err.message, details: err.details?.length ? err.details : undefined, hint: err.hint })
+    const { message, details, hint } = forAgent({ code: err.code, message: err.message, details: err.details?.length ? err.details : undefined, hint: err.hint, next: err.next })
     const error: ToolError['error'] = { code: err.code, message, ...(details ? { details } : {}) }
     return { error, ...(hint ? { hint } : {}) }
   }

@@ -17,7 +17,7 @@ import { ApiError, UsageError } from '../errors.js'
 import { isHttpUrl } from '../contract/url.js'
 import { isLoopbackUrl } from '../net/loopback.js'
 import { inArguments } from './arguments.js'
-import { inToolWords } from './wording.js'
+import { nextStepInAgentWords } from './next-step-words.js'
 import type { ToolOutput } from './results.js'
 import type { McpSession } from './session.js'
 
@@ -145,9 +145,6 @@ export const TOOLS: readonly ToolDef[] = [
             ask: () => Promise.reject(new Error('no prompt in svc mcp')),
             note: (t) => notes.push(t),
             payerWords: { label: 'payerTaxNumber', name: 'payerTaxNumber' },
-            retryHint: (key) => `It may have been created: call create_charge again with idempotencyKey "${key}" to get it without creating a second one.`,
-            conflictHint: () =>
-              'A charge for this externalId already exists (created with a different body). Fetch it with list_charges {"externalId": …} and then get_charge; do not create another charge for the same order.',
           },
         ),
       )
@@ -227,7 +224,7 @@ export const TOOLS: readonly ToolDef[] = [
     input: () => z.strictObject({ id: chargeId('a test charge'), status: z.enum(ADVANCE_TARGETS).describe('The state to move the charge to.') }),
     async run({ id, status }, s) {
       const { advanceCharge } = await useCases.advance()
-      const charge = await advanceCharge(() => s.client(), s.credentials, id, status)
+      const charge = await withArguments(() => advanceCharge(() => s.client(), s.credentials, id, status))
       const settled = charge.settlement.blockchainTxId ? `, blockchainTxId ${charge.settlement.blockchainTxId}` : ''
       return { structured: { charge }, text: `Charge ${charge.id} moved to ${charge.status}${settled}.` }
     },
@@ -577,14 +574,11 @@ export const TOOLS: readonly ToolDef[] = [
           client: await s.client(),
           env: s.env,
           localNow: () => new Date(),
-          reactivateHint: (url) =>
-            local ? `save the URL again to reactivate it: set_webhook {"url": "${url}"}` : "the user saves the URL again in the service's panel (Webhooks) to reactivate it; events sent meanwhile were not retried",
+          webhookPanel: local ? 'sandbox' : 'service',
+          say: nextStepInAgentWords,
         })),
       )
-      // The items' hints speak the CLI's commands: in the tools' words here.
-      const items = report.items.map((item) =>
-        item.kind === 'overdue_settlements' ? { ...item, hint: 'list_overdue lists them; the service settles them, ask its support quoting the ids' } : { ...item, hint: inToolWords(item.hint) },
-      )
+      const { items } = report
       const text = items.length
         ? `${items.length} thing${items.length === 1 ? '' : 's'} need${items.length === 1 ? 's' : ''} a person: ${items.map((i) => `${i.kind} (${i.count})`).join(', ')}.`
         : 'Nothing needs a person.'

@@ -1,58 +1,22 @@
 /**
- * What `svc mcp` says to an agent, in the agent's words, for the use-cases that still speak the
- * CLI's. The charges' operations (create, list, reports, the overdue list) take typed inputs
- * whose errors name fields by path, and their tools name those paths and word their own notes
- * and hints (tools.ts `withArguments`). The others still name what a person at a shell types: a
- * flag (`--env live`, `--status`) or a command (`svc sandbox deliveries resend`), and the API's
- * error codes come with the CLI's hints (api/decode.ts). An agent has tool names and arguments
- * instead, so every error and sentence leaving the server passes through here: a field is named
- * as the tool's argument, a hint the API's error code has an agent's version of is replaced by
- * it, known commands become the tools that do the same, and a hint still naming a CLI flag or
- * command is dropped rather than passed on. The only CLI word an agent may see is
- * `--allow-live-writes`: the user starts `svc mcp` with it, and the agent has to ask them to.
+ * The last net of what `svc mcp` says to an agent (issue 40 item 1). The use-cases speak no
+ * door's words: a bad field is named by its path (charges/operator-input.ts InputError, named as
+ * the tool's argument by arguments.ts), and what to do next is a typed step (next-step.ts) that
+ * next-step-words.ts words as the tools and their arguments. What still arrives as prose passes
+ * through here: a hint that names a CLI flag or command is dropped rather than passed on (better
+ * no hint than one that sends an agent to a shell), and a flag left in a message or a detail is
+ * named as an argument (`--override` → `override`: the scenarios' override errors, shared with
+ * `svc trigger` and `svc fixtures run`, still name the flag). The only CLI word an agent may see
+ * is `--allow-live-writes`: the user starts `svc mcp` with it, and the agent has to ask them to.
  */
 import type { ErrorDetail } from '../contract/schemas.js'
+import type { NextStep } from '../next-step.js'
+import { nextStepInAgentWords } from './next-step-words.js'
 
-/**
- * The flags the use-cases' sentences still name that are also some tool's argument. The charges'
- * inputs (create, list, reports, overdue) name their fields by path and each tool names them
- * itself; what is left: advance's `--status`, the sandbox's `--env` and `--event-id`, the
- * webhook secret's `--secret` and `--tolerance`.
- */
-const ARGUMENT_FLAGS = new Set(['status', 'env', 'event-id', 'secret', 'tolerance'])
-
-/** `--event-id` / `event-id` → `eventId`: the tools' arguments are the flags in camelCase. */
+/** `--event-id` / `event-id` → `eventId`: a tool's argument is the flag in camelCase. */
 export function argumentName(field: string): string {
   return field.replace(/^--/, '').replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase())
 }
-
-/** The agent's hint for an API error code, where the CLI's names a flag or a command. */
-export const AGENT_HINTS: Readonly<Record<string, string>> = {
-  not_a_sandbox: 'This tool drives a local sandbox, and svc mcp is not running against one: the user starts the sandbox and svc mcp with its profile.',
-  invalid_api_key: 'The API key svc mcp runs with was refused: the user has to fix the credentials svc uses and restart svc mcp.',
-  revoked_api_key: 'The API key svc mcp runs with was revoked: the user has to create a new one in the panel and restart svc mcp with it.',
-  not_available_in_live: 'This works only in the test environment: it needs svc mcp to run with a svc_test_ key.',
-  charge_processing: 'The original request is still being processed: call create_charge again with the same idempotencyKey in a moment.',
-}
-
-/** Commands the CLI's sentences name, and the tool (with its arguments) that does the same. */
-const COMMANDS: ReadonlyArray<[RegExp, string]> = [
-  [/`?svc charges list(?: -q)?`?/g, 'list_charges'],
-  [/`?svc charges get`?/g, 'get_charge'],
-  [/`?svc sandbox webhook set URL --env (test|live)`?/g, 'set_webhook with url and env "$1"'],
-  [/`?svc sandbox webhook set(?: URL)?`?/g, 'set_webhook'],
-  [/`?svc sandbox deliveries resend`?/g, 'resend_delivery'],
-  [/`?svc sandbox deliveries --event-id(?: \S+)?`?/g, 'list_deliveries with eventId'],
-  [/`?svc sandbox deliveries`?/g, 'list_deliveries'],
-  [/`?svc sandbox clock advance`?/g, 'advance_clock'],
-  [/`?svc sandbox clock show`?/g, 'get_clock'],
-  [/`?svc sandbox account set`?/g, 'set_account'],
-  [/`?svc test advance`?/g, 'advance_charge'],
-  [/`?svc withdrawals get`?/g, 'get_withdrawal'],
-  [/`?svc status`?/g, 'get_status'],
-  [/`?svc account`?/g, 'get_account'],
-  [/`?svc webhooks test`?/g, 'send_test_webhook'],
-]
 
 /** A CLI flag or command still in a sentence. */
 const CLI_WORD = /(?<![\w-])--(?!allow-live-writes\b)[a-z][\w-]*|`svc |\bsvc (?!mcp\b)[a-z]+ [a-z-]+/
@@ -61,24 +25,9 @@ export function hasCliWords(text: string): boolean {
   return CLI_WORD.test(text)
 }
 
-/**
- * A sentence in the tools' words: commands become tools, `--env live` becomes env "live", a flag
- * that is a tool's argument becomes the argument. Any other flag stays as it is (in a hint, that
- * makes `forAgent` drop it) unless `allFlags`, for a message, where a name beats a flag.
- */
-export function inToolWords(text: string, allFlags = true): string {
-  let out = text
-  for (const [re, to] of COMMANDS) out = out.replace(re, to)
-  return out
-    .replace(/(?<![\w-])--env[ =](test|live)\b/g, 'env "$1"')
-    .replace(/(?<![\w-])--(?!allow-live-writes\b)([a-z][a-z-]*)/g, (m, flag: string) => (allFlags || ARGUMENT_FLAGS.has(flag) ? argumentName(`--${flag}`) : m))
-    .replace(/`svc mcp`/g, 'svc mcp')
-}
-
-/** Where a hint would send the agent to a shell and none is left: what to say instead, by error code. */
-const FALLBACK_HINTS: Readonly<Record<string, string>> = {
-  network_error:
-    'svc mcp could not reach the service. If it is the local sandbox, it is not running: the user starts it. Reading again is safe; a create_charge may have gone through, so call it again only with the same idempotencyKey.',
+/** A flag left in a message named as the argument (`--override` → `override`). */
+function flagsAsArguments(text: string): string {
+  return text.replace(/(?<![\w-])--(?!allow-live-writes\b)([a-z][a-z-]*)/g, (_m, flag: string) => argumentName(flag)).replace(/`svc mcp`/g, 'svc mcp')
 }
 
 export interface AgentError {
@@ -86,13 +35,13 @@ export interface AgentError {
   message: string
   details?: ErrorDetail[]
   hint?: string
+  next?: NextStep
 }
 
 /** An error's message, fields and hint for an agent (see the module's comment). */
-export function forAgent(e: AgentError): AgentError {
-  const details = e.details?.map((d) => ({ ...d, field: argumentName(d.field), message: inToolWords(d.message) }))
-  let hint = AGENT_HINTS[e.code] ?? (e.hint === undefined ? undefined : inToolWords(e.hint, false))
-  // Better no hint (or the code's general one) than one that sends the agent to a shell.
-  if (hint !== undefined && hasCliWords(hint)) hint = FALLBACK_HINTS[e.code]
-  return { code: e.code, message: inToolWords(e.message), ...(details ? { details } : {}), ...(hint ? { hint } : {}) }
+export function forAgent(e: AgentError): { code: string; message: string; details?: ErrorDetail[]; hint?: string } {
+  const details = e.details?.map((d) => ({ ...d, field: argumentName(d.field), message: flagsAsArguments(d.message) }))
+  // The typed step in the tools' words; a plain hint only when it names no CLI flag or command.
+  const hint = e.next ? nextStepInAgentWords(e.next) : e.hint !== undefined && !hasCliWords(e.hint) ? e.hint : undefined
+  return { code: e.code, message: flagsAsArguments(e.message), ...(details ? { details } : {}), ...(hint ? { hint } : {}) }
 }

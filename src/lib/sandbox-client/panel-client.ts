@@ -11,6 +11,7 @@ import type { SandboxState } from '../contract/sandbox-state.js'
 import type { IncomingHttpHeaders } from 'node:http'
 import { MAX_ANSWER_BYTES } from '../api/http.js'
 import { ApiError, NetworkError, ResponseError } from '../errors.js'
+import type { NextStep } from '../next-step.js'
 import { OutboundClient, OutboundError } from '../net/outbound.js'
 import type { Environment } from '../contract/schemas.js'
 
@@ -139,7 +140,7 @@ export class PanelClient {
       query: { env },
       notFound: {
         message: `No webhook URL is set for the ${environment} environment.`,
-        hint: `Set one with \`svc sandbox webhook set URL --env ${environment}\`, or run \`svc webhooks listen\`.`,
+        next: { do: 'set_webhook', env: environment },
       },
     })
   }
@@ -258,7 +259,7 @@ export class PanelClient {
         throw new ResponseError(`The sandbox's answer to ${method} ${url.pathname} is larger than ${MAX_ANSWER_BYTES / 1024 / 1024} MiB; svc stopped reading it.`, err.status)
       throw new NetworkError(`Could not reach the sandbox at ${this.baseUrl} (${describe(err)}).`, {
         cause: err,
-        hint: 'Start it with `svc sandbox start`, or point --base-url / --profile at the running sandbox.',
+        next: { do: 'check_connection', cause: 'panel' },
       })
     }
     const text = res.text
@@ -276,10 +277,11 @@ export class PanelClient {
     }
     let message = typeof error.message === 'string' ? error.message : error.code
     let hint: string | undefined
+    let next: NextStep | undefined
     if (res.status === 404) {
       // A 404 means "no such thing" only from a sandbox; anything else has no panel at all.
-      if (!(await detectSandbox(this.baseUrl, { debug: this.target.debug }))) hint = `Is ${this.baseUrl} a local sandbox? The panel exists only in \`svc sandbox start\`.`
-      else if (opts.notFound) ({ message, hint } = opts.notFound)
+      if (!(await detectSandbox(this.baseUrl, { debug: this.target.debug }))) next = { do: 'point_at_sandbox', baseUrl: this.baseUrl }
+      else if (opts.notFound) ({ message, hint, next } = opts.notFound)
     }
     throw new ApiError({
       status: res.status,
@@ -289,22 +291,20 @@ export class PanelClient {
       requestId: typeof error.requestId === 'string' ? error.requestId : undefined,
       retryAfterMs: retryAfterMs(headerOf(res.headers['retry-after'])),
       hint,
+      next,
     })
   }
 }
 
-/** What a 404 from a running sandbox means for one request: said in the CLI's words. */
+/** What a 404 from a running sandbox means for one request: what to do next typed where it is a tool or a command (each door words it). */
 interface NotFound {
   message: string
-  hint: string
+  hint?: string
+  next?: NextStep
 }
 
 function deliveryNotFound(eventId: string, env: Environment): NotFound {
-  const other = env === 'test' ? 'live' : 'test'
-  return {
-    message: `No delivery with event id ${eventId} in the ${env} environment.`,
-    hint: `List the deliveries with \`svc sandbox deliveries\`; an event of the ${other} environment needs --env ${other}.`,
-  }
+  return { message: `No delivery with event id ${eventId} in the ${env} environment.`, next: { do: 'list_deliveries', env } }
 }
 
 /** The same answer as a resend of an unknown event, for `svc sandbox deliveries --event-id` finding nothing (exit 4). */

@@ -3,8 +3,8 @@
  * checked (charges/create-input.ts; a bad one is an InputError naming its fields by path), the
  * payer's tax number (given, asked, or a generated test CPF), the request, and the creation with
  * its idempotency key — the caller's, or one made for this creation, named in the hint when the
- * network fails so a retry finds the same charge. The hints default to the CLI's words; a door
- * with other words passes its own.
+ * network fails so a retry finds the same charge. What to do after a failure is a typed step
+ * (next-step.ts) that each door words.
  */
 import { randomUUID } from 'node:crypto'
 import type { ApiClient } from '../api/types.js'
@@ -16,7 +16,6 @@ import type { Environment } from '../contract/schemas.js'
 import { ApiError, NetworkError, type WaitError, EXIT, type ExitCode } from '../errors.js'
 import type { IO } from '../output/io.js'
 import { type ChargeWait, runChargeWait } from './wait-charge.js'
-import { shellWord } from '../output/shell-word.js'
 
 export interface CreateChargeOptions {
   input: ChargeCreateInput
@@ -25,12 +24,8 @@ export interface CreateChargeOptions {
 
 export interface CreateChargeContext {
   client: ApiClient
-  /** How to get the same charge again after a network failure (default: the CLI's flag). */
-  retryHint?: (idempotencyKey: string) => string
   /** How the door names the tax number in the payer's notes and errors (default the CLI's flag; payer.ts). */
   payerWords?: { label: string; name: string }
-  /** What to do when the order already has a charge with another body (default: the CLI's `charges list --external-id`). */
-  conflictHint?: (externalId: string) => string
   canPrompt: boolean
   ask: (question: string) => Promise<string>
   note: (text: string) => void
@@ -62,14 +57,11 @@ export async function createCharge(opts: CreateChargeOptions, ctx: CreateChargeC
   const { charge, created } = await request.catch((error: unknown) => {
     if (error instanceof ApiError && error.apiCode === 'external_id_conflict' && body.externalId !== undefined) {
       // Not "use another external id": the order already has its charge, and a second one would charge it twice.
-      const hint = (ctx.conflictHint ?? cliConflictHint)(body.externalId)
-      throw new ApiError({ status: error.status, code: error.apiCode, message: error.message, details: error.details, requestId: error.requestId, hint })
+      const next = { do: 'see_order_charge', externalId: body.externalId } as const
+      throw new ApiError({ status: error.status, code: error.apiCode, message: error.message, details: error.details, requestId: error.requestId, next })
     }
     if (!(error instanceof NetworkError)) throw error
-    throw new NetworkError(error.message, {
-      cause: error,
-      hint: ctx.retryHint?.(idempotencyKey) ?? `It may have been created: run again with --idempotency-key ${idempotencyKey} to get it without creating a second one.`,
-    })
+    throw new NetworkError(error.message, { cause: error, next: { do: 'retry_create', idempotencyKey } })
   })
   return { charge, created, notPayable: !created && !PAYABLE.includes(charge.status) }
 }
@@ -94,11 +86,6 @@ export async function afterCreate(outcome: CreatedCharge, wait: ChargeWait | und
   }
   if (!wait) return { charge }
   return runChargeWait({ io: ctx.io, clock: ctx.clock, getCharge: ctx.getCharge, wait, id: charge.id, initial: charge })
-}
-
-/** The CLI's hint for an order that already has its charge: the order id itself, ready to paste, not a placeholder. */
-function cliConflictHint(externalId: string): string {
-  return `A charge for this externalId already exists (created with a different body): see it with \`svc charges list --external-id ${shellWord(externalId)}\`; do not create another charge for the same order.`
 }
 
 /** The states in which a charge's QR may be shown to a payer. */

@@ -13,6 +13,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync } from '
 import { basename, join } from 'node:path'
 import { packageRoot } from '../config/package.js'
 import type { ErrorDetail } from '../contract/schemas.js'
+import type { NextStep } from '../next-step.js'
 import { CliError, environmentError, EXIT, type ExitCode } from '../errors.js'
 import type { SandboxReady } from './sandbox-start.js'
 import { LOG_FILE, PENDING_LOG_PREFIX, alreadyRunning, panelProbe, readRunFile, runDir, runState } from '../sandbox-client/runfile.js'
@@ -29,6 +30,7 @@ export interface DetachedError {
   code: string
   exitCode: ExitCode
   hint?: string
+  next?: NextStep
   details?: ErrorDetail[]
 }
 
@@ -70,7 +72,7 @@ export async function sendDetachedError(env: NodeJS.ProcessEnv, err: Error): Pro
   if (env[DETACHED_ENV] === undefined || typeof process.send !== 'function' || !process.connected) return
   const e = err instanceof CliError ? err : environmentError(err)
   if (!e) return
-  const error: DetachedError = { message: e.message, code: e.code, exitCode: e.exitCode, ...(e.hint ? { hint: e.hint } : {}), ...(e.details ? { details: e.details } : {}) }
+  const error: DetachedError = { message: e.message, code: e.code, exitCode: e.exitCode, ...(e.hint ? { hint: e.hint } : {}), ...(e.next ? { next: e.next } : {}), ...(e.details ? { details: e.details } : {}) }
   await new Promise<void>((resolve) => process.send!({ error } satisfies DetachedMessage, () => resolve()))
 }
 
@@ -104,7 +106,7 @@ export async function startDetached(opts: { argv: string[]; dataDir?: string; in
         else {
           // An extra in-memory sandbox that never started: its own log says nothing the error does not.
           if (basename(log).startsWith(PENDING_LOG_PREFIX)) rmSync(log, { force: true })
-          reject(new CliError(m.error.message, { exitCode: m.error.exitCode, code: m.error.code, hint: m.error.hint, details: m.error.details }))
+          reject(new CliError(m.error.message, { exitCode: m.error.exitCode, code: m.error.code, hint: m.error.hint, next: m.error.next, details: m.error.details }))
         }
       })
       // 'close', not 'exit': it comes after the IPC channel closed, so an error sent just before exiting has arrived.

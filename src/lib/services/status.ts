@@ -14,6 +14,7 @@ import { InputReader } from '../charges/operator-input.js'
 import { overdueCharges } from '../charges/operator-lists.js'
 import type { DeliveryRecord } from '../contract/panel.js'
 import type { Charge } from '../contract/schemas.js'
+import type { NextStep } from '../next-step.js'
 import { type AttentionEvent, readEventLogAttention } from '../webhooks/event-log-attention.js'
 import { defaultEventsDbPath } from '../webhooks/event-store.js'
 
@@ -59,8 +60,10 @@ export interface StatusOptions {
   /** The listener's event log; its times are this machine's clock (`localNow`). */
   eventLogPath: string
   localNow: () => Date
-  /** How to reactivate the endpoint: the sandbox's own command, or the service's panel. */
-  reactivateHint: (url: string) => string
+  /** Where a deactivated endpoint is reactivated: the local sandbox, or the service's panel. */
+  webhookPanel: 'sandbox' | 'service'
+  /** The door's words for a next step (next-step.ts): each item's hint says what to do in them. */
+  say: (step: NextStep) => string
   /** On a local sandbox: its delivery log's failed deliveries created since (an instant on its clock). */
   sandboxFailedDeliveries?: (since: Date) => Promise<DeliveryRecord[]>
 }
@@ -111,7 +114,7 @@ export async function collectStatus(opts: StatusOptions): Promise<StatusReport> 
       count: late.length,
       grossInCents: late.reduce((a, l) => a + l.charge.amount.grossInCents, 0),
       oldest: { id: oldest.charge.id, ...ext(oldest.charge), estimatedAt: oldest.charge.settlement.estimatedAt!, lateMs: oldest.lateMs },
-      hint: 'svc charges list --overdue lists them; the service settles them, ask its support quoting the ids',
+      hint: opts.say({ do: 'list_overdue' }),
     })
   }
 
@@ -134,7 +137,13 @@ export async function collectStatus(opts: StatusOptions): Promise<StatusReport> 
 
   const account = await client.getAccount()
   if (account.webhook && !account.webhook.active) {
-    items.push({ kind: 'webhook_inactive', count: 1, environment: account.environment, url: account.webhook.url, hint: opts.reactivateHint(account.webhook.url) })
+    items.push({
+      kind: 'webhook_inactive',
+      count: 1,
+      environment: account.environment,
+      url: account.webhook.url,
+      hint: opts.say({ do: 'reactivate_webhook', url: account.webhook.url, env: account.environment, on: opts.webhookPanel }),
+    })
   }
 
   if (opts.sandboxFailedDeliveries) {
@@ -154,7 +163,7 @@ export async function collectStatus(opts: StatusOptions): Promise<StatusReport> 
             ...(d.lastStatus !== undefined ? { lastStatus: d.lastStatus } : {}),
             ...(d.lastError ? { lastError: d.lastError } : {}),
           })),
-          hint: 'the sandbox gave up on these: fix your app, then svc sandbox deliveries resend EVENT_ID',
+          hint: opts.say({ do: 'resend_failed_deliveries' }),
         })
       }
     } catch (err) {
@@ -176,7 +185,7 @@ export async function collectStatus(opts: StatusOptions): Promise<StatusReport> 
         count: log.failedForwards.length,
         eventLog: log.path,
         events: log.failedForwards,
-        hint: 'your app did not take these: fix it, then svc webhooks replay EVENT_ID',
+        hint: opts.say({ do: 'replay_failed_forwards' }),
       })
     }
     for (const kind of ['split_failed', 'withdrawal_failed'] as const) {

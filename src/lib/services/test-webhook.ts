@@ -3,28 +3,20 @@
  * event (POST /v1/webhooks/test) only to an endpoint the service still delivers to. An endpoint
  * the service deactivated (spec 6.4 items 7 and 8: 24 h without a successful delivery) gets
  * nothing: the event would be logged and skipped, and "Sent" would be a lie. That outcome needs
- * a person, so it ends with exit 9 (CLI.md 0.4) and says how to reactivate the endpoint. `svc
- * account` shows the same words next to "(inactive)".
+ * a person, so it ends with exit 9 (CLI.md 0.4) with the typed step to reactivate the endpoint
+ * and test again (next-step.ts), which each door words.
  */
 import type { ApiClient } from '../api/types.js'
-import type { Environment, WebhookTestResponse } from '../contract/schemas.js'
+import type { WebhookTestResponse } from '../contract/schemas.js'
 import { CliError, EXIT } from '../errors.js'
-import { shellWord } from '../output/shell-word.js'
 
 export interface WebhookTestTarget {
-  /** The base URL is the local sandbox (loopback): the hint names `svc sandbox webhook set`. */
+  /** The base URL is the local sandbox (loopback): the endpoint is saved again there, not in the service's panel. */
   sandbox: boolean
 }
 
 /** The code of the outcome "the endpoint is inactive, nothing was sent" (exit 9). */
 export const WEBHOOK_INACTIVE = 'webhook_inactive'
-
-/** How to reactivate an inactive endpoint: save its URL again, in the panel or with the sandbox's command. */
-export function reactivationHint(url: string, environment: Environment, target: WebhookTestTarget): string {
-  return target.sandbox
-    ? `Save the URL again to reactivate it: \`svc sandbox webhook set ${shellWord(url)} --env ${environment}\` (or in the sandbox's panel, \`svc sandbox open\`).`
-    : 'Save the URL again in the panel (API, Webhook) to reactivate it.'
-}
 
 /** Sends the test event, unless the account says the endpoint is inactive: then a CliError with exit 9, nothing sent. */
 export async function sendTestWebhook(client: Pick<ApiClient, 'getAccount' | 'testWebhook'>, target: WebhookTestTarget): Promise<WebhookTestResponse> {
@@ -37,9 +29,7 @@ export async function sendTestWebhook(client: Pick<ApiClient, 'getAccount' | 'te
       {
         exitCode: EXIT.needsAttention,
         code: WEBHOOK_INACTIVE,
-        hint: target.sandbox
-          ? `Run \`svc sandbox webhook set ${shellWord(webhook.url)} --env ${account.environment}\` (or save it in the sandbox's panel, \`svc sandbox open\`), then \`svc webhooks test\` again.`
-          : 'Save it in the panel (API, Webhook), then run `svc webhooks test` again.',
+        next: { do: 'reactivate_then_test', url: webhook.url, env: account.environment, on: target.sandbox ? 'sandbox' : 'service' },
       },
     )
   }

@@ -39,11 +39,6 @@ export interface TriggerResult {
   noWebhook: Environment[]
 }
 
-/** How to give an environment of the sandbox a webhook URL, as `svc webhooks test` says it. */
-export function setWebhookHint(env: Environment): string {
-  return `run \`svc webhooks listen\` (it registers itself), or \`svc sandbox webhook set URL --env ${env}\``
-}
-
 export interface FixtureSession {
   /** The sandbox's key of each environment it has one for. */
   keys: Partial<Record<Environment, string>>
@@ -59,7 +54,7 @@ export async function requireSandbox(baseUrl: string, what: string): Promise<voi
   if (await detectSandbox(baseUrl)) return
   throw new UsageError(`${what} is sandbox-only: ${baseUrl} is not a local sandbox (it does not answer GET /_sandbox/info).`, {
     code: 'not_a_sandbox',
-    hint: 'Start one with `svc sandbox start` and use its profile (`--profile sandbox`), or pass --base-url of a running sandbox.',
+    next: { do: 'start_sandbox' },
   })
 }
 
@@ -68,7 +63,7 @@ export function chooseEnv(fixture: Fixture, asked: Environment | undefined, keyE
   const env = asked ?? fixture.env ?? (fixture.envs && !fixture.envs.includes(keyEnv) ? fixture.envs[0]! : keyEnv)
   if (fixture.envs && !fixture.envs.includes(env)) {
     const why = fixture.envs.length === 1 && fixture.envs[0] === 'live' ? 'it happens only in the live environment (spec 6.3)' : 'it needs the sandbox advance, which exists only in test'
-    throw new UsageError(`${what} cannot run in the ${env} environment: ${why}.`, { code: 'invalid_env', hint: `Use --env ${fixture.envs[0]}.`, field: 'env' })
+    throw new UsageError(`${what} cannot run in the ${env} environment: ${why}.`, { code: 'invalid_env', next: { do: 'use_env', env: fixture.envs[0]! }, field: 'env' })
   }
   return env
 }
@@ -82,7 +77,7 @@ export async function runOnSandbox(fixture: Fixture, overrides: ReadonlyMap<stri
     if (!key) {
       throw new UsageError(`This needs a ${e} key of the sandbox, and ${s.source} holds none.`, {
         code: 'invalid_env',
-        hint: `Pass --profile ${e === 'live' ? SANDBOX_LIVE_PROFILE : SANDBOX_PROFILE} (written by \`svc sandbox start\`), or SVC_API_KEY with a svc_${e}_ key.`,
+        next: { do: 'use_sandbox_key', env: e, profile: e === 'live' ? SANDBOX_LIVE_PROFILE : SANDBOX_PROFILE },
       })
     }
     let c = clients.get(e)
@@ -113,7 +108,7 @@ export async function runOnSandbox(fixture: Fixture, overrides: ReadonlyMap<stri
         exitCode: err.exitCode,
         code: err.code,
         details: err.details,
-        hint: `No webhook URL is set for the ${env} environment of the sandbox, so it has nowhere to send the event: ${setWebhookHint(env)}. ${err.hint ?? ''}`.trim(),
+        next: { do: 'set_webhook_for_trigger', env, ...(err.hint ? { done: err.hint } : {}) },
       })
     }
     throw err

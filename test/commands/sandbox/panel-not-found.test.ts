@@ -49,6 +49,8 @@ describe('a 404 from a running sandbox says what was not found', () => {
     expect(r.stderr).toContain('Error [not_found]: No delivery with event id evt_nope in the test environment.')
     expect(r.stderr).toMatch(/\(requestId req_[0-9a-f]+\)/)
     expect(r.stderr).not.toContain(WRONG_HINT)
+    // The use-case gives a typed step ({do: 'list_deliveries', env}); the command words it as the CLI always did.
+    expect(r.stderr).toContain('Hint: List the deliveries with `svc sandbox deliveries`; an event of the live environment needs --env live.')
   })
 
   it('deliveries --event-id of an unknown event agrees with resend: exit 4, same message (--json: the error object)', async () => {

@@ -29,7 +29,13 @@ describe('an error answer', () => {
     const err = errorFromResponse(answer(401, errorBody('revoked_api_key', 'Chave revogada.', { requestId: 'req_1' })), 'GET /v1/account') as ApiError
     expect(err).toBeInstanceOf(ApiError)
     expect([err.status, err.apiCode, err.message, err.requestId]).toEqual([401, 'revoked_api_key', 'Chave revogada.', 'req_1'])
-    expect(err.hint).toContain('svc login')
+    // What to do next is a typed step, not the CLI's words: each door words it.
+    expect([err.next, err.hint]).toEqual([{ do: 'replace_revoked_key' }, undefined])
+    const merchant = errorFromResponse(answer(403, errorBody('merchant_not_activated', 'no')), 'POST /v1/charges') as ApiError
+    expect([merchant.next, merchant.hint]).toEqual([undefined, 'The account is not cleared to charge yet: check it in the panel.'])
+    // An unknown code (even one named like an object's own key) has neither.
+    const odd = errorFromResponse(answer(400, errorBody('constructor', 'odd')), 'GET /v1/account') as ApiError
+    expect([odd.next, odd.hint]).toEqual([undefined, undefined])
   })
 
   it('says when to try again after a 429 with Retry-After', () => {

@@ -59,7 +59,7 @@ describe('transport', () => {
     expect(err).toBeInstanceOf(NetworkError)
     expect(err).toMatchObject({ exitCode: 7 })
     expect((err as Error).message).toMatch(/No answer from 127\.0\.0\.1:\d+ within 0\.1 s \(2 attempts\)/)
-    expect((err as NetworkError).hint).toContain('--timeout')
+    expect((err as NetworkError).next).toEqual({ do: 'check_connection', cause: 'timeout' })
     expect(requests).toBe(2)
     expect(sleeps).toEqual([250])
   })
@@ -74,7 +74,7 @@ describe('transport', () => {
       .catch((e: unknown) => e)
     expect(err).toBeInstanceOf(NetworkError)
     expect((err as Error).message).toMatch(/connection refused \(4 attempts\)/)
-    expect((err as NetworkError).hint).toContain('svc sandbox start')
+    expect((err as NetworkError).next).toEqual({ do: 'check_connection', cause: 'sandbox' })
     expect(sleeps).toHaveLength(3)
   })
 

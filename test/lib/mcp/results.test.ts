@@ -27,4 +27,15 @@ describe('what an MCP tool call answers', () => {
     expect(bug.error).toEqual({ code: 'internal_error', message: 'svc failed unexpectedly: x is undefined' })
     expect(bug.hint).toContain('SVC_DEBUG=1')
   })
+
+  it('words an error’s typed next step as the tools, in the structured hint and the sentence', () => {
+    const lost = new NetworkError('Could not connect to 127.0.0.1:9: connection refused.', { next: { do: 'retry_create', idempotencyKey: 'k-1' } })
+    const r = errorResult(lost, [])
+    expect(r.structuredContent.hint).toBe('It may have been created: call create_charge again with idempotencyKey "k-1" to get it without creating a second one.')
+    expect(r.content[0]!.text).toMatch(/connection refused\. It may have been created: call create_charge/)
+    const refused = new ApiError({ status: 409, code: 'invalid_transition', message: 'no', next: { do: 'see_charge', id: 'c1', status: 'settled', from: ['created'] } })
+    expect(toolErrorOf(refused).hint).toBe('A charge reaches settled only from: created. See its state with get_charge {"id": "c1"}.')
+    // A plain hint that still names the CLI is dropped (the safety net), the error kept.
+    expect(toolErrorOf(new UsageError('bad', { hint: 'Run `svc sandbox start`.' }))).toEqual({ error: { code: 'invalid_request', message: 'bad' } })
+  })
 })

@@ -188,6 +188,10 @@ describe('the tools of the README walk', () => {
     expect(held.settings.holdSettlements).toBe(true)
     const { charge } = okOf<{ charge: { id: string } }>(await mcp.call('create_charge', { amountInCents: 1500 }))
     okOf(await mcp.call('advance_charge', { id: charge.id, status: 'paid_pending_settlement' }))
+    // A move backwards: the typed next step in the tools' words (get_charge), no CLI command.
+    const backwards = await mcp.call('advance_charge', { id: charge.id, status: 'expired' })
+    expect(structured(backwards).error?.code).toBe('invalid_transition')
+    expect(structured(backwards).hint).toBe(`A charge reaches expired only from: created, awaiting_payment. See its state with get_charge {"id": "${charge.id}"}.`)
 
     const c1 = okOf<{ now: string; leadMs: number }>(await mcp.call('get_clock'))
     const c2 = okOf<{ now: string }>(await mcp.call('get_clock'))

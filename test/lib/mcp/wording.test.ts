@@ -1,9 +1,10 @@
 /**
- * The CLI's sentences in an agent's words: flags become the tools' arguments, commands the tools
- * that do the same, and a hint that would still send an agent to a shell is dropped.
+ * The last net of what svc mcp says to an agent: a typed next step is worded as the tools, a
+ * plain hint still naming a CLI flag or command is dropped, and a flag left in a message is named
+ * as the argument.
  */
 import { describe, expect, it } from 'vitest'
-import { argumentName, forAgent, hasCliWords, inToolWords } from '../../../src/lib/mcp/wording.js'
+import { argumentName, forAgent, hasCliWords } from '../../../src/lib/mcp/wording.js'
 
 describe('wording for agents', () => {
   it('maps a field to the argument name', () => {
@@ -14,26 +15,27 @@ describe('wording for agents', () => {
     expect(argumentName('metadata.color')).toBe('metadata.color')
   })
 
-  it('turns commands into tools and flags into arguments', () => {
-    expect(inToolWords('see it with `svc sandbox deliveries --event-id evt_1` now')).toBe('see it with list_deliveries with eventId now')
-    expect(inToolWords('Set one with `svc sandbox webhook set URL --env live`.')).toBe('Set one with set_webhook with url and env "live".')
-    expect(inToolWords('Use --env test.')).toBe('Use env "test".')
-    expect(inToolWords('--from must be earlier than --to')).toBe('from must be earlier than to')
-    expect(inToolWords('restart svc mcp with --allow-live-writes')).toBe('restart svc mcp with --allow-live-writes')
-  })
-
-  it('replaces an API code’s hint with the agent’s, and drops a hint that still names the CLI', () => {
-    expect(forAgent({ code: 'charge_processing', message: 'processing', hint: 'run the same command again with the same --idempotency-key' }).hint).toMatch(/^The original request.*create_charge.*idempotencyKey/)
-    expect(forAgent({ code: 'x', message: 'm', hint: 'run `svc webhooks listen`' }).hint).toBeUndefined()
-    expect(forAgent({ code: 'x', message: 'Invalid --tz', details: [{ field: '--tz', message: 'unknown zone' }] })).toEqual({ code: 'x', message: 'Invalid tz', details: [{ field: 'tz', message: 'unknown zone' }] })
-    // A flag no tool takes is not turned into a fake argument: the hint falls back to the code's own.
-    expect(forAgent({ code: 'network_error', message: 'Timed out.', hint: 'Raise --timeout (e.g. --timeout 60s).' }).hint).toMatch(/^svc mcp could not reach the service/)
+  it('words a typed next step as the agent’s, and drops a plain hint that still names the CLI', () => {
+    expect(forAgent({ code: 'charge_processing', message: 'processing', next: { do: 'repeat_create_same_key' } }).hint).toMatch(/^The original request.*create_charge.*idempotencyKey/)
+    // The typed step wins over a plain hint.
+    expect(forAgent({ code: 'x', message: 'm', hint: 'plain', next: { do: 'use_env', env: 'test' } }).hint).toBe('Use env "test".')
+    expect(forAgent({ code: 'network_error', message: 'Timed out.', next: { do: 'check_connection', cause: 'timeout' } }).hint).toMatch(/^The service did not answer in time/)
+    // The safety net: a plain hint with a CLI command or flag never reaches the agent, whatever its words.
+    for (const hint of ['run `svc webhooks listen`', 'Raise --timeout (e.g. --timeout 60s).', 'Give --amount in centavos.', 'then svc webhooks replay EVENT_ID']) {
+      expect(forAgent({ code: 'x', message: 'm', hint }).hint, hint).toBeUndefined()
+    }
+    // A hint in every door's words passes as it is, --allow-live-writes included.
     const retry = 'It may have been created: call create_charge again with idempotencyKey "k1" to get it without creating a second one.'
     expect(forAgent({ code: 'network_error', message: 'Connection refused.', hint: retry }).hint).toBe(retry)
-    expect(forAgent({ code: 'x', message: 'Invalid --status', hint: 'Give --status as a state.' })).toMatchObject({ message: 'Invalid status', hint: 'Give status as a state.' })
-    // A flag the charges' inputs no longer name is no argument of a hint's: the hint is dropped.
-    expect(forAgent({ code: 'x', message: 'm', hint: 'Give --amount in centavos.' }).hint).toBeUndefined()
+    const live = 'Use the test environment, or ask the user to restart svc mcp with --allow-live-writes if live is really meant.'
+    expect(forAgent({ code: 'live_writes_not_allowed', message: 'm', hint: live }).hint).toBe(live)
     expect(hasCliWords('svc mcp answers')).toBe(false)
     expect(hasCliWords('run svc sandbox start')).toBe(true)
+  })
+
+  it('names a flag left in a message or a detail as the argument', () => {
+    expect(forAgent({ code: 'x', message: 'Invalid --tz', details: [{ field: '--tz', message: 'unknown zone' }] })).toEqual({ code: 'x', message: 'Invalid tz', details: [{ field: 'tz', message: 'unknown zone' }] })
+    expect(forAgent({ code: 'invalid_override', message: '--override x: expected path=value' }).message).toBe('override x: expected path=value')
+    expect(forAgent({ code: 'x', message: 'restart svc mcp with --allow-live-writes' }).message).toBe('restart svc mcp with --allow-live-writes')
   })
 })

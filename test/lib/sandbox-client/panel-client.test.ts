@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ApiError, NetworkError } from '../../../src/lib/errors.js'
-import { detectSandbox, PanelClient, setWebhookUrl } from '../../../src/lib/sandbox-client/panel-client.js'
+import { detectSandbox, noDeliveryError, PanelClient, setWebhookUrl } from '../../../src/lib/sandbox-client/panel-client.js'
 
 type Handler = (req: IncomingMessage, body: string, res: ServerResponse) => void
 let server: Server | undefined
@@ -62,6 +62,26 @@ describe('PanelClient', () => {
     const err = await new PanelClient({ baseUrl: base, apiKey: 'svc_test_x' }).setWebhook('ftp://x').catch((e: unknown) => e)
     expect(err).toBeInstanceOf(ApiError)
     expect(err).toMatchObject({ apiCode: 'invalid_request', status: 400, requestId: 'req_1', exitCode: 2, details: [{ field: 'url', message: 'must be http(s)' }] })
+  })
+
+  it('says what to do about a 404 of a running sandbox as a typed step, each door words it', async () => {
+    const base = await serve((req, _b, res) =>
+      req.url === '/_sandbox/info'
+        ? json(res, 200, { sandbox: true })
+        : json(res, 404, { error: { code: req.url?.startsWith('/_sandbox/webhook') ? 'webhook_not_configured' : 'not_found', message: 'x', requestId: 'r' } }),
+    )
+    const panel = new PanelClient({ baseUrl: base, apiKey: 'svc_test_x' })
+    const webhook = await panel.getWebhook('live').catch((e: unknown) => e)
+    expect(webhook).toMatchObject({ apiCode: 'webhook_not_configured', message: 'No webhook URL is set for the live environment.', next: { do: 'set_webhook', env: 'live' }, hint: undefined })
+    const resend = await panel.resendDelivery('evt_1', 'test').catch((e: unknown) => e)
+    expect(resend).toMatchObject({ exitCode: 4, message: 'No delivery with event id evt_1 in the test environment.', next: { do: 'list_deliveries', env: 'test' }, hint: undefined })
+    expect(noDeliveryError('evt_2', 'live')).toMatchObject({ exitCode: 4, next: { do: 'list_deliveries', env: 'live' } })
+  })
+
+  it('points at a sandbox when a 404 comes from something that is none', async () => {
+    const other = await serve((_r, _b, res) => json(res, 404, { error: { code: 'not_found', message: 'x', requestId: 'r' } }))
+    const stray = await new PanelClient({ baseUrl: other, apiKey: 'svc_test_x' }).getWebhook('test').catch((e: unknown) => e)
+    expect(stray).toMatchObject({ message: 'x', next: { do: 'point_at_sandbox', baseUrl: other } })
   })
 
   it('sends the key to revoke in the body, never in the URL', async () => {

@@ -1,11 +1,13 @@
 /**
  * The create-charge use-case against the sandbox over real HTTP, without oclif: the payer's tax
  * number (given, prompt, generated), the idempotency key named when the network fails, and the
- * hint of an external-id conflict.
+ * next step of an external-id conflict (typed: each door words it).
  */
 import { describe, expect, it } from 'vitest'
 import { createClient } from '../../../src/lib/api/client.js'
+import { nextStepInCliWords } from '../../../src/lib/command-kit/next-step-words.js'
 import { NetworkError } from '../../../src/lib/errors.js'
+import type { NextStep } from '../../../src/lib/next-step.js'
 import { createCharge, type CreateChargeContext, notPayableNote, notPayableReason } from '../../../src/lib/services/create-charge.js'
 import { useSandboxClient } from '../../helpers/sandbox-client.js'
 
@@ -56,15 +58,14 @@ describe('createCharge', () => {
     expect(asked).toHaveLength(1)
   })
 
-  it('an external id already used with another body: the hint names the order id, ready to paste', async () => {
+  it('an external id already used with another body: the next step is to read that order’s charge, never to create another', async () => {
     const ctx = context()
     await createCharge({ input: { amountInCents: 1500, externalId: "o'brien 1", payerTaxNumber: '52998224725' }, environment: 'test' }, ctx)
     const conflict = createCharge({ input: { amountInCents: 1600, externalId: "o'brien 1", payerTaxNumber: '52998224725' }, environment: 'test' }, ctx)
-    await expect(conflict).rejects.toMatchObject({ exitCode: 5, hint: expect.stringContaining(`--external-id 'o'\\''brien 1'`) })
-    // The order already has its charge: a hint to use another external id would charge it twice.
-    const hint = ((await conflict.catch((e: unknown) => e)) as { hint: string }).hint
-    expect(hint).toMatch(/^A charge for this externalId already exists/)
-    expect(hint).not.toMatch(/another --external-id/)
+    await expect(conflict).rejects.toMatchObject({ exitCode: 5, next: { do: 'see_order_charge', externalId: "o'brien 1" }, hint: undefined })
+    // In the CLI's words: the order id ready to paste (command-kit/next-step-words.test.ts).
+    const next = ((await conflict.catch((e: unknown) => e)) as { next: NextStep }).next
+    expect(nextStepInCliWords(next)).toContain(`--external-id 'o'\\''brien 1'`)
   })
 
   it('a network failure names the idempotency key used, so a rerun cannot create a second charge', async () => {
@@ -72,7 +73,7 @@ describe('createCharge', () => {
     const failing = createCharge({ input: { amountInCents: 1500, payerTaxNumber: '52998224725' }, environment: 'test' }, context({ client: dead }))
     const err = await failing.catch((e: unknown) => e)
     expect(err).toBeInstanceOf(NetworkError)
-    expect((err as NetworkError).hint).toMatch(/--idempotency-key [0-9a-f-]{36}/)
+    expect((err as NetworkError).next).toEqual({ do: 'retry_create', idempotencyKey: expect.stringMatching(/^[0-9a-f-]{36}$/) })
   })
 
   it('a replayed charge that is no longer payable: the note says why and that no QR is shown', async () => {
@@ -95,12 +96,5 @@ describe('createCharge', () => {
         { path: 'idempotencyKey', message: 'must not be empty' },
       ],
     })
-  })
-
-  it("a conflict hint in the caller's words when it gives one", async () => {
-    const ctx = context({ conflictHint: (id) => `order ${id} has its charge` })
-    await createCharge({ input: { amountInCents: 1500, externalId: 'order-77', payerTaxNumber: '52998224725' }, environment: 'test' }, ctx)
-    const conflict = createCharge({ input: { amountInCents: 1600, externalId: 'order-77', payerTaxNumber: '52998224725' }, environment: 'test' }, ctx)
-    await expect(conflict).rejects.toMatchObject({ hint: 'order order-77 has its charge' })
   })
 })

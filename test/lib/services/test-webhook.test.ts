@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import { CliError } from '../../../src/lib/errors.js'
-import { reactivationHint, sendTestWebhook, WEBHOOK_INACTIVE } from '../../../src/lib/services/test-webhook.js'
+import { sendTestWebhook, WEBHOOK_INACTIVE } from '../../../src/lib/services/test-webhook.js'
 import { account } from '../../helpers/api-fixtures.js'
 
 const client = (webhook: { url: string; active: boolean } | undefined) => ({
@@ -22,12 +22,9 @@ describe('svc webhooks test', () => {
     expect(err).toBeInstanceOf(CliError)
     expect([err.exitCode, err.code]).toEqual([9, WEBHOOK_INACTIVE])
     expect(err.message).toContain('no test event was sent')
-    // The URL is quoted for the shell, so the hint can be pasted as is.
-    expect(err.hint).toContain("svc sandbox webhook set 'http://127.0.0.1:3000/hooks?a=1&b=2' --env test")
-  })
-
-  it('points at the panel for the real service, and at the sandbox command for the sandbox', () => {
-    expect(reactivationHint('https://shop.example/hooks', 'live', { sandbox: false })).toContain('in the panel')
-    expect(reactivationHint('https://shop.example/hooks', 'test', { sandbox: true })).toContain('svc sandbox webhook set https://shop.example/hooks --env test')
+    // What to do next is typed: each door words it (command-kit/next-step-words.test.ts, mcp/next-step-words.test.ts).
+    expect([err.next, err.hint]).toEqual([{ do: 'reactivate_then_test', url: 'http://127.0.0.1:3000/hooks?a=1&b=2', env: 'test', on: 'sandbox' }, undefined])
+    const real = (await sendTestWebhook(c, { sandbox: false }).catch((e: unknown) => e)) as CliError
+    expect(real.next).toMatchObject({ do: 'reactivate_then_test', on: 'service' })
   })
 })

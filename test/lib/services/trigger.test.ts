@@ -37,7 +37,7 @@ describe('runOnSandbox', () => {
     expect(() => chooseEnv(fixture, 'test', 'test', 'product.paid')).toThrow(/cannot run in the test environment/)
     const env = chooseEnv(fixture, undefined, 'test', 'product.paid')
     expect(env).toBe('live')
-    await expect(runOnSandbox(fixture, new Map(), env, 'trigger', session({ test: ctx.sandbox.testKey }))).rejects.toMatchObject({ exitCode: 2, hint: expect.stringContaining('--profile sandbox-live') })
+    await expect(runOnSandbox(fixture, new Map(), env, 'trigger', session({ test: ctx.sandbox.testKey }))).rejects.toMatchObject({ exitCode: 2, next: { do: 'use_sandbox_key', env: 'live', profile: 'sandbox-live' } })
   })
 
   it('requireSandbox: a service that is not a sandbox is refused with exit 2 and not_a_sandbox', async () => {
