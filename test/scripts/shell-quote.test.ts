@@ -21,9 +21,14 @@ describe('the demo echoes commands that can be pasted (issue 24 item 16)', () =>
     expect(shellLine(['charges', 'create', '--description', 'Demo order', '--external-id', 'demo-order-1'])).toBe("charges create --description 'Demo order' --external-id demo-order-1")
   })
 
-  it('scripts/demo.js echoes through it', () => {
-    const demo = readFileSync(new URL('../../scripts/demo.js', import.meta.url), 'utf8')
-    expect(demo).toContain('`$ svc ${shellLine(args)}`')
-    expect(demo).not.toContain("args.join(' ')")
+  it('both demos echo through it (their shared kit, scripts/demo-kit.js)', () => {
+    const kit = readFileSync(new URL('../../scripts/demo-kit.js', import.meta.url), 'utf8')
+    expect(kit).toContain('svc ${shellLine(args)}`')
+    expect(kit).not.toContain("args.join(' ')")
+    for (const demo of ['demo.js', 'demo-relay.js']) {
+      const text = readFileSync(new URL(`../../scripts/${demo}`, import.meta.url), 'utf8')
+      expect(text, demo).toContain("from './demo-kit.js'")
+      expect(text, demo).not.toContain("args.join(' ')")
+    }
   })
 })
