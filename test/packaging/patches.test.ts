@@ -35,6 +35,18 @@ function files(dir: string, ext: RegExp): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(join(dir, e.name), ext) : ext.test(e.name) ? [join(dir, e.name)] : []))
 }
 
+/** `script` bundled as the CLI is (its build options and patches), one ES module in memory. */
+function bundleWithPatches(script: string) {
+  return build({
+    ...(bundleOptions as object),
+    stdin: { contents: script, resolveDir: ROOT },
+    format: 'esm',
+    write: false,
+    logLevel: 'silent',
+    banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+    plugins: [patchesPlugin({ dist: join(ROOT, 'dist') })],
+  })
+}
 describe('packaging patches', () => {
   it.each(patches.map((p) => [p.id, p] as const))('%s: the installed package is the version it was written for, with the text it rewrites', (_id, patch) => {
     const version = installedVersion(patch.package) as string
@@ -134,15 +146,7 @@ describe('packaging patches', () => {
       await a2.close(); h2.close()
       process.stdout.write(JSON.stringify({ first, before, second }))
     `
-    const out = await build({
-      ...(bundleOptions as object),
-      stdin: { contents: script, resolveDir: ROOT },
-      format: 'esm',
-      write: false,
-      logLevel: 'silent',
-      banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
-      plugins: [patchesPlugin({ dist: join(ROOT, 'dist') })],
-    })
+    const out = await bundleWithPatches(script)
     const file = join(mkdtempSync(join(tmpdir(), 'svc-undici-h2-')), 'run.mjs')
     writeFileSync(file, out.outputFiles[0]!.text)
     const run = spawnSync(process.execPath, [file], { encoding: 'utf8', timeout: 20_000 })
@@ -157,15 +161,7 @@ describe('packaging patches', () => {
     // No manifest: Plugin globs cmds/ (tinyglobby). A plugin pattern over the dependencies: PluginLoader matches it (minimatch).
     writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'pkg', version: '1.0.0', oclif: { commands: './cmds', plugins: ['zzz-*'] }, dependencies: { 'zzz-never': '1.0.0', other: '1.0.0' } }))
     const script = `import { Config } from '@oclif/core'\nconst config = await Config.load({ root: ${JSON.stringify(pkg)} })\nprocess.stdout.write(JSON.stringify(config.commandIDs))\n`
-    const out = await build({
-      ...(bundleOptions as object),
-      stdin: { contents: script, resolveDir: ROOT },
-      format: 'esm',
-      write: false,
-      logLevel: 'silent',
-      banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
-      plugins: [patchesPlugin({ dist: join(ROOT, 'dist') })],
-    })
+    const out = await bundleWithPatches(script)
     const text = out.outputFiles[0]!.text
     expect(text).toContain('var tinyglobby_1 = { get glob()')
     expect(text).toContain('var minimatch_1 = { get minimatch()')
