@@ -68,6 +68,28 @@ export class UsageError extends CliError {
   }
 }
 
+/**
+ * A bad value of one input, named by the input's path (`override`), never by a door's word for
+ * it: the CLI says `--override a=b: …` (command-kit/base.ts), svc mcp `overrides item a=b: …`
+ * (mcp/results.ts). The message itself is door-neutral (`override a=b: …`); `detail` adds the
+ * usual one-line detail under the path.
+ */
+export class InputValueError extends UsageError {
+  constructor(
+    readonly path: string,
+    readonly value: string,
+    readonly reason: string,
+    opts: { code?: string; hint?: string; details?: ErrorDetail[]; detail?: boolean } = {},
+  ) {
+    super(`${path} ${value}: ${reason}`, { code: opts.code, hint: opts.hint, details: opts.details, ...(opts.detail ? { field: path } : {}) })
+  }
+
+  /** The message in a door's words for the input (`--override`). */
+  named(word: string): string {
+    return `${word} ${this.value}: ${this.reason}`
+  }
+}
+
 /** No usable credentials, or a key with neither `svc_live_` nor `svc_test_`: exit 3. */
 export class AuthError extends CliError {
   constructor(message: string, hint?: string) {

@@ -4,7 +4,7 @@
  */
 import { Command, Config, Errors, Flags, type Interfaces } from '@oclif/core'
 import { onConfigWarning } from '../config/store.js'
-import { CliError, environmentError, EXIT, type ExitCode } from '../errors.js'
+import { CliError, environmentError, EXIT, type ExitCode, InputValueError } from '../errors.js'
 import { redact } from '../config/mask.js'
 import { painter } from '../output/color.js'
 import { createIO, getIO, type IO } from '../output/io.js'
@@ -209,6 +209,11 @@ export function renderError(err: Error & { oclif?: { exit?: number } }, io: IO, 
     details = err.details
     requestId = (err as { requestId?: string }).requestId
     if (err.code === 'silent_exit') return { code, exitCode }
+    if (err instanceof InputValueError) {
+      // The input by its flag (`--override a=b: …`; a path's flag is it in kebab-case), in the message and its own detail line.
+      message = err.named(`--${err.path.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`)
+      details = details?.map((d) => (d.field === err.path ? { ...d, message } : d))
+    }
   } else if (err.oclif?.exit !== undefined) {
     // oclif's own parse errors: unknown flag, missing argument, bad option value.
     exitCode = (err.oclif.exit === 2 ? EXIT.usage : (err.oclif.exit as ExitCode)) ?? EXIT.usage

@@ -7,7 +7,7 @@
  */
 import { redact } from '../config/mask.js'
 import type { ErrorDetail } from '../contract/schemas.js'
-import { ApiError, CliError, NetworkError } from '../errors.js'
+import { ApiError, CliError, InputValueError, NetworkError } from '../errors.js'
 import { forAgent } from './wording.js'
 
 export interface ToolOutput {
@@ -62,6 +62,9 @@ export function successResult(output: ToolOutput, secrets: readonly string[]): T
  * The error object of anything a tool threw: API errors as the API sent them, the CLI's own errors
  * in the same shape; fields, message and hint in the tools' words (wording.ts).
  */
+/** The tools' word for an input path where it is not the path itself: one item of trigger's `overrides`. */
+const ARGUMENT_OF: Readonly<Record<string, string>> = { override: 'overrides item' }
+
 export function toolErrorOf(err: unknown): ToolError {
   if (err instanceof ApiError) {
     const body = err.toBody().error as ToolError['error']
@@ -69,7 +72,10 @@ export function toolErrorOf(err: unknown): ToolError {
     return { error: { ...body, message, ...(details ? { details } : {}) }, status: err.status, ...(hint ? { hint } : {}) }
   }
   if (err instanceof CliError) {
-    const { message, details, hint } = forAgent({ code: err.code, message: err.message, details: err.details?.length ? err.details : undefined, hint: err.hint, next: err.next })
+    // An input's bad value by the tool's argument (trigger's `overrides`), in the message and its detail line.
+    const named = err instanceof InputValueError ? err.named(`${ARGUMENT_OF[err.path] ?? err.path}`) : undefined
+    const own = named === undefined ? err.details : err.details?.map((d) => (d.field === (err as InputValueError).path ? { ...d, message: named } : d))
+    const { message, details, hint } = forAgent({ code: err.code, message: named ?? err.message, details: own?.length ? own : undefined, hint: err.hint, next: err.next })
     const error: ToolError['error'] = { code: err.code, message, ...(details ? { details } : {}) }
     return { error, ...(hint ? { hint } : {}) }
   }

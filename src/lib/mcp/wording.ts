@@ -5,8 +5,9 @@
  * next-step-words.ts words as the tools and their arguments. What still arrives as prose passes
  * through here: a hint that names a CLI flag or command is dropped rather than passed on (better
  * no hint than one that sends an agent to a shell), and a flag left in a message or a detail is
- * named as an argument (`--override` → `override`: the scenarios' override errors, shared with
- * `svc trigger` and `svc fixtures run`, still name the flag). The only CLI word an agent may see
+ * named as an argument. No use-case is known to leave one (the scenarios' override errors, the
+ * last, are InputValueErrors that each door names: results.ts); this is the net under new code.
+ * The only CLI word an agent may see
  * is `--allow-live-writes`: the user starts `svc mcp` with it, and the agent has to ask them to.
  */
 import type { ErrorDetail } from '../contract/schemas.js'
@@ -25,7 +26,7 @@ export function hasCliWords(text: string): boolean {
   return CLI_WORD.test(text)
 }
 
-/** A flag left in a message named as the argument (`--override` → `override`). */
+/** A flag left in a message named as the argument (`--event-id` → `eventId`): the net, see the module's comment. */
 function flagsAsArguments(text: string): string {
   return text.replace(/(?<![\w-])--(?!allow-live-writes\b)([a-z][a-z-]*)/g, (_m, flag: string) => argumentName(flag)).replace(/`svc mcp`/g, 'svc mcp')
 }

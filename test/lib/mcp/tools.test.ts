@@ -110,6 +110,17 @@ describe('errors in the tools’ words', () => {
     expect(JSON.stringify(r.result)).not.toMatch(CLI_WORDS)
   })
 
+  it('trigger_event names a bad override as an item of its overrides argument, as the CLI names --override', async () => {
+    for (const [overrides, reason] of [
+      [['amountInCents'], /^overrides item amountInCents: expected path=value/],
+      [['amountIncents=2500'], /^overrides item amountIncents=2500: .*has no field amountIncents \(did you mean amountInCents\?\)/],
+    ] as const) {
+      const r = await mcp.call('trigger_event', { type: 'charge.canceled', overrides })
+      expect(structured(r).error).toMatchObject({ code: 'invalid_override', message: expect.stringMatching(reason) })
+      expect(JSON.stringify(r.result)).not.toMatch(CLI_WORDS)
+    }
+  })
+
   it('get_status names a bad duration by its argument, as the CLI names its flag', async () => {
     const r = await mcp.call('get_status', { since: '0s' })
     expect(structured(r).error?.details).toEqual([{ field: 'since', message: expect.stringContaining('"0s" is not a duration') }])

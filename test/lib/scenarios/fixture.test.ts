@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { applyOverride, jsonErrorOffset, parseFixture, parseOverride, resolveRefs } from '../../../src/lib/scenarios/fixture.js'
+import { InputValueError } from '../../../src/lib/errors.js'
 
 describe('fixture files', () => {
   it('a syntax error names the line and column where the text breaks', () => {
@@ -42,8 +43,18 @@ describe('--override', () => {
     expect(body).toEqual({ amountInCents: 2500, metadata: { source: 'x', order: '42' }, description: '007', payer: { a: 1 } })
   })
 
-  it('refuses what it cannot read, naming the flag', () => {
-    expect(() => parseOverride('amountInCents')).toThrow('--override amountInCents: expected path=value')
+  it('refuses what it cannot read, naming the input by its path (each door says it in its own words)', () => {
+    expect(() => parseOverride('amountInCents')).toThrow('override amountInCents: expected path=value')
+    const refused = (() => {
+      try {
+        parseOverride('amountInCents')
+      } catch (e) {
+        return e
+      }
+    })()
+    expect(refused).toBeInstanceOf(InputValueError)
+    expect(refused).toMatchObject({ path: 'override', value: 'amountInCents', exitCode: 2 })
+    expect((refused as InputValueError).named('--override')).toMatch(/^--override amountInCents: expected path=value/)
     expect(() => parseOverride('a..b=1')).toThrow(/expected path=value/)
     expect(() => applyOverride({ amountInCents: 1 }, parseOverride('amountInCents=lots'), 'step 1 "create"')).toThrow('step 1 "create" field amountInCents holds number, and "lots" is not valid JSON')
     expect(() => applyOverride({ description: 'x' }, parseOverride('description.more=1'), 'step')).toThrow('field description is not an object')
@@ -52,7 +63,7 @@ describe('--override', () => {
   it('a field neither the fixture nor the request knows is refused, naming the nearest (issue 24 item 9)', () => {
     const body = { amountInCents: 1500, metadata: { source: 'x' } }
     expect(() => applyOverride(body, parseOverride('amountIncents=2500'), 'step 1 "charge"', ['externalId'])).toThrow(
-      '--override amountIncents=2500: step 1 "charge" has no field amountIncents (did you mean amountInCents?)',
+      'override amountIncents=2500: step 1 "charge" has no field amountIncents (did you mean amountInCents?)',
     )
     expect(() => applyOverride(body, parseOverride('nosuch=1'), 'step', [])).toThrow('has no field nosuch')
     expect(body).toEqual({ amountInCents: 1500, metadata: { source: 'x' } })
