@@ -199,7 +199,8 @@ describe('what a new user reads in the panel (issue 24 item 11)', () => {
     await page.goto(`${sb.baseUrl}/panel/deliveries?env=test`)
     await page.getByLabel('Event type').selectOption('charge.settled')
     await page.getByLabel('State').selectOption('succeeded')
-    await page.getByRole('button', { name: 'Filter' }).click()
+    // The form's GET is a navigation: read the address once it happened (under load the click returns before it).
+    await Promise.all([page.waitForURL((url) => url.searchParams.has('type')), page.getByRole('button', { name: 'Filter' }).click()])
     expect(new URL(page.url()).searchParams.get('type')).toBe('charge.settled')
     expect(new URL(page.url()).searchParams.get('state')).toBe('succeeded')
     const types = await page.locator('details[data-event] summary strong').allTextContents()
