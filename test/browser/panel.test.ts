@@ -199,6 +199,13 @@ describe('what a new user reads in the panel (issue 24 item 11)', () => {
     await page.goto(`${sb.baseUrl}/panel/deliveries?env=test`)
     await page.getByLabel('Event type').selectOption('charge.settled')
     await page.getByLabel('State').selectOption('succeeded')
+    // A change in the sandbox refreshes the live page's <main>, form included: what the user chose
+    // and has not sent yet survives it (it did not, and a delivery landing mid-choice reset it).
+    const refreshed = page.waitForResponse((r) => r.request().headers()['x-panel-fragment'] === '1')
+    await api('POST', '/v1/charges', { amountInCents: 1600, payerTaxNumber: CPF })
+    await refreshed
+    expect(await page.getByLabel('Event type').inputValue()).toBe('charge.settled')
+    expect(await page.getByLabel('State').inputValue()).toBe('succeeded')
     // The form's GET is a navigation: read the address once it happened (under load the click returns before it).
     await Promise.all([page.waitForURL((url) => url.searchParams.has('type')), page.getByRole('button', { name: 'Filter' }).click()])
     expect(new URL(page.url()).searchParams.get('type')).toBe('charge.settled')

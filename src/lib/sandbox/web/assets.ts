@@ -17,7 +17,15 @@ export const PANEL_JS = `'use strict'
     if (!res.ok) return
     const html = await res.text()
     const focused = document.activeElement && document.activeElement.id
+    // What the user chose or typed in a form and has not sent yet survives the refresh.
+    const edited = [...main.querySelectorAll('form [name]')].filter((el) =>
+      el.tagName === 'SELECT' ? [...el.options].some((o) => o.selected !== o.defaultSelected) : 'defaultValue' in el && el.value !== el.defaultValue,
+    ).map((el) => [el.name, el.value])
     main.innerHTML = html
+    for (const [name, value] of edited) {
+      const el = main.querySelector('form [name="' + CSS.escape(name) + '"]')
+      if (el) el.value = value
+    }
     if (focused) document.getElementById(focused)?.focus()
   }
   if (live && 'EventSource' in window) {
