@@ -27,9 +27,9 @@ function main() {
     const started = performance.now()
     const run = spawnSync(process.execPath, ['--cpu-prof', '--cpu-prof-interval', '100', '--cpu-prof-dir', dir, join(root, 'bin/run.js'), ...cliArgs], { stdio: ['ignore', 'ignore', 'inherit'] })
     const wall = performance.now() - started
-    const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))
-    if (!file) throw new Error(`no profile written (exit ${run.status})`)
-    const report = summarise(JSON.parse(readFileSync(join(dir, file), 'utf8')), byFile)
+    const profile = readProfile(dir)
+    if (!profile) throw new Error(`no profile written (exit ${run.status})`)
+    const report = summarise(profile, byFile)
     process.stdout.write(`svc ${cliArgs.join(' ')}: exit ${run.status}, ${wall.toFixed(0)} ms wall (profiling adds overhead), ${report.total.toFixed(0)} ms sampled\n`)
     for (const [name, ms] of report.rows.slice(0, top)) process.stdout.write(`${ms.toFixed(1).padStart(8)} ms  ${name}\n`)
   } finally {
@@ -74,20 +74,33 @@ export function topFunctions(profile, top = 25) {
   return [...self].sort((a, b) => b[1] - a[1]).slice(0, top)
 }
 
-/** Self time per package (node_modules/<pkg>), per area of this repo, or per file. */
-export function summarise(profile, files) {
+/** The one .cpuprofile `node --cpu-prof --cpu-prof-dir DIR` wrote in `dir`, parsed; undefined when none was written. */
+export function readProfile(dir) {
+  const file = readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))
+  return file === undefined ? undefined : JSON.parse(readFileSync(join(dir, file), 'utf8'))
+}
+
+/**
+ * The call frame a sample's time counts for: time spent in Node's module loader or built-ins
+ * counts for the nearest frame with a file that asked for it, so `require('x')` shows up as the
+ * cost of the code doing the requiring. Returns `owner(nodeId)`.
+ */
+export function sampleOwner(profile) {
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]))
   const parent = new Map()
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id)
-  // Time spent in Node's module loader or built-ins counts for the nearest package frame that
-  // asked for it, so `require('x')` shows up as the cost of the package doing the requiring.
-  const owner = (id) => {
+  return (id) => {
     for (let cur = id; cur !== undefined; cur = parent.get(cur)) {
       const url = nodes.get(cur).callFrame.url
       if (url && !url.startsWith('node:')) return nodes.get(cur).callFrame
     }
     return nodes.get(id).callFrame
   }
+}
+
+/** Self time per package (node_modules/<pkg>), per area of this repo, or per file. */
+export function summarise(profile, files) {
+  const owner = sampleOwner(profile)
   const self = new Map()
   const deltas = profile.timeDeltas
   for (let i = 0; i < profile.samples.length; i++) {

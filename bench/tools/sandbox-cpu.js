@@ -2,7 +2,7 @@
 // /proc/<pid>/stat) with no webhook URL and with every event delivered to a local app, under the
 // 50-connection load of bench/sandbox.js; with --profile, a CPU profile of the sandbox summed by
 // file and function.   node bench/tools/sandbox-cpu.js [rounds] [--profile]
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { api, TEST_CPF } from '../lib/api.js'
@@ -10,7 +10,7 @@ import { startChild } from '../lib/child.js'
 import { load } from '../lib/load.js'
 import { cpuMs, ROOT } from '../lib/proc.js'
 import { startSandboxProcess } from '../lib/sandbox.js'
-import { summarise, topFunctions } from '../profile.js'
+import { readProfile, summarise, topFunctions } from '../profile.js'
 
 const rounds = Number(process.argv.find((a) => /^\d+$/.test(a)) ?? 3)
 const profile = process.argv.includes('--profile')
@@ -47,8 +47,7 @@ for (let i = 0; i < rounds; i++) await measure('delivered')
 await app.stop()
 await sandbox.stop()
 if (profile) {
-  const f = readdirSync(profDir).find((x) => x.endsWith('.cpuprofile'))
-  const p = JSON.parse(readFileSync(join(profDir, f), 'utf8'))
+  const p = readProfile(profDir)
   for (const [n, ms] of summarise(p, true).rows.slice(0, 25)) console.log(ms.toFixed(0).padStart(7), n)
   console.log('--- functions')
   for (const [k, ms] of topFunctions(p, 25)) console.log(ms.toFixed(0).padStart(7), k)

@@ -8,12 +8,12 @@
 // with q once MARKER (the end of its first complete frame) is on the screen; the wall time is to
 // that frame, the profile runs until the quit (a few ms more).
 import { spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { BIN, timeRun } from '../lib/proc.js'
 import { median } from '../lib/stats.js'
-import { bucket } from '../profile.js'
+import { bucket, readProfile, sampleOwner } from '../profile.js'
 
 /** Phase of a sample, by the module that owns it (first rule that matches). */
 const PHASES = [
@@ -76,25 +76,8 @@ async function profileOnce() {
       const r = spawnSync(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe'] })
       if (r.status !== 0) throw new Error(`svc ${cli.join(' ')} exited ${r.status}: ${String(r.stderr).slice(0, 300)}`)
     }
-    const profile = JSON.parse(
-      readFileSync(
-        join(
-          dir,
-          readdirSync(dir).find((f) => f.endsWith('.cpuprofile')),
-        ),
-        'utf8',
-      ),
-    )
-    const nodes = new Map(profile.nodes.map((n) => [n.id, n]))
-    const parent = new Map()
-    for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id)
-    const owner = (id) => {
-      for (let cur = id; cur !== undefined; cur = parent.get(cur)) {
-        const url = nodes.get(cur).callFrame.url
-        if (url && !url.startsWith('node:')) return nodes.get(cur).callFrame
-      }
-      return nodes.get(id).callFrame
-    }
+    const profile = readProfile(dir)
+    const owner = sampleOwner(profile)
     const ms = Object.fromEntries(PHASES.map(([name]) => [name, 0]))
     profile.samples.forEach((id, i) => {
       const key = bucket(owner(id), true)
