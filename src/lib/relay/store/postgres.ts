@@ -623,8 +623,11 @@ export class PostgresRelayStore implements RelayStore {
     client.on('notification', (msg) => {
       if (!msg.payload) return
       if (msg.channel === INGEST_CHANNEL) this.wake(msg.payload)
-      else if (msg.channel === LEASE_CHANNEL && this.leases.has(msg.payload)) void this.checkLeases([msg.payload])
-      else if (msg.channel === ACK_CHANNEL && this.leases.has(msg.payload)) {
+      else if (msg.channel === LEASE_CHANNEL && this.leases.has(msg.payload)) {
+        // Like poll()'s check: the database away (or the store closing) fails it, and the next poll checks again.
+        // Unhandled, that rejection would end the relay's process.
+        this.checkLeases([msg.payload]).catch(() => {})
+      } else if (msg.channel === ACK_CHANNEL && this.leases.has(msg.payload)) {
         for (const w of this.ackWakers) {
           try {
             w(msg.payload)
