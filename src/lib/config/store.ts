@@ -1,15 +1,18 @@
 /**
  * Profiles, stored with conf under the user's config dir (`svc/config.json`), or `SVC_CONFIG_DIR`.
  * The directory is created 0700, the file 0600 and kept so on every write, since it holds API keys
- * and webhook secrets. conf is the one way to the file, reading and writing (atomically, mode
- * 0600); its `deserialize` is the one parser, which checks the shape by hand: conf's own `schema`
- * would compile an ajv validator on every command, and the bundle leaves ajv out of conf
- * (packaging/patches.js, conf-without-ajv) to keep start-up.
+ * and webhook secrets. conf is the one way to write the file (atomically, mode 0600), and it is
+ * loaded only by a store that writes (`open`): reading, which every API command does to resolve
+ * its credentials, is one readFileSync through the same parser (`parseConfig`, conf's
+ * `deserialize`), so such a command does not load conf, atomically and when-exit's signal
+ * handlers (about 5 % of `svc charges get`'s start, issue 39.1). The parser checks the shape by
+ * hand: conf's own `schema` would compile an ajv validator on every command, and the bundle
+ * leaves ajv out of conf (packaging/patches.js, conf-without-ajv) to keep start-up.
  */
-import { chmodSync, existsSync, mkdirSync, statSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
-import Conf from 'conf'
+import type Conf from 'conf'
 import { CliError, environmentFaultReason, UsageError, EXIT } from '../errors.js'
 import { assertSecretLink, SecretLinkError } from './private-file.js'
 
@@ -172,8 +175,9 @@ function refuseForeignLink(dir: string, file: string): void {
  * before conf could fill in or rewrite anything) and writes it atomically, mode 0600. `defaults`
  * only for a store being opened to write: conf writes them into a file that lacks them.
  */
-function confAt(dir: string, opts: { tolerate?: string; defaults?: boolean; seen?: (data: ConfigData) => void }): Conf<ConfigData> {
+async function confAt(dir: string, opts: { tolerate?: string; defaults?: boolean }): Promise<Conf<ConfigData>> {
   const file = join(dir, 'config.json')
+  const { default: Conf } = await import('conf')
   try {
     return new Conf<ConfigData>({
       cwd: dir,
@@ -182,11 +186,7 @@ function confAt(dir: string, opts: { tolerate?: string; defaults?: boolean; seen
       ...(opts.defaults ? { defaults: { profiles: {} } } : {}),
       clearInvalidConfig: false,
       projectName: 'svc',
-      deserialize: (text) => {
-        const data = parseConfig(file, text, opts.tolerate) as ConfigData
-        opts.seen?.(data)
-        return data
-      },
+      deserialize: (text) => parseConfig(file, text, opts.tolerate) as ConfigData,
     })
   } catch (error) {
     if (error instanceof CliError) throw error
@@ -225,10 +225,13 @@ export class ProfileStore {
     const dir = configDir(env)
     const path = join(dir, 'config.json')
     if (!existsSync(path)) return new ProfileStore(path, undefined)
-    // What conf's one read of the file parsed (its `store` would read the file again).
-    let seen: ConfigData | undefined
-    confAt(dir, { seen: (data) => (seen = data) })
-    const store = new ProfileStore(path, seen)
+    let text: string
+    try {
+      text = readFileSync(path, 'utf8')
+    } catch (error) {
+      throw unreadableConfig(path, error)
+    }
+    const store = new ProfileStore(path, parseConfig(path, text))
     tighten(path, 0o600)
     guardDir(dir)
     return store
@@ -253,7 +256,7 @@ export class ProfileStore {
     } else {
       guardDir(dir)
     }
-    const conf = confAt(dir, { tolerate: opts.tolerate, defaults: true })
+    const conf = await confAt(dir, { tolerate: opts.tolerate, defaults: true })
     // A file written by an older version or copied around may be wider than 0600.
     if (existsSync(conf.path)) tighten(conf.path, 0o600)
     return new ProfileStore(conf.path, undefined, conf)
