@@ -2,10 +2,15 @@
  * The event log's WAL checkpoints, off the delivery path. SQLite's automatic checkpoint runs
  * inside the COMMIT that passes 1000 pages of log, on the event loop: 10–125 ms during which the
  * listener answered nothing. Here a worker thread with its own connection copies the log into
- * the database every CHECKPOINT_EVERY_RECORDS records. The log starts over only once all of it
- * was copied, which never happens while commits land: so each cycle ends with a last copy made
- * while the store holds its next commit (the event loop stays free; the records wait in the open
- * transaction, their callers in committed()), as the sandbox's checkpointer does.
+ * the database every CHECKPOINT_EVERY_RECORDS records. The log starts over (SQLite writes it
+ * from its start again) only when a write transaction begins after all of it was copied, which
+ * never happens while commits land. So each cycle ends with a last, short copy made on the
+ * store's own connection right after one of its commits, before its next transaction begins:
+ * once the worker's copies take less than CATCH_UP_MS (or after FREE_ROUNDS of them), what is
+ * left is what a few milliseconds of commits wrote. (Holding the next commit while the worker
+ * copied, as this did before, could not work: the store's records go into a transaction that is
+ * already open, begun before the copy ended, and at 50 connections or one, the log grew without
+ * end: 1.7 GB after 45 000 deliveries.)
  * A checkpoint only copies committed pages: what a commit survives is unchanged. If the worker
  * cannot run, SQLite's automatic checkpoints are switched back on.
  */
@@ -15,9 +20,7 @@ import { Worker } from 'node:worker_threads'
 /** Records between two checkpoints: about SQLite's own 1000 pages of log. */
 export const CHECKPOINT_EVERY_RECORDS = 1000
 const AUTOCHECKPOINT_PAGES = 1000
-/** A commit is never held longer than this, whatever the disk does. */
-const HOLD_CAP_MS = 1000
-/** A copy this short is the last one of a cycle, made with commits held; so is the fifth. */
+/** A worker's copy this short means the rest is small: the last copy of the cycle is made on the store's connection; so after the fifth. */
 const CATCH_UP_MS = 4
 const FREE_ROUNDS = 4
 
@@ -57,14 +60,13 @@ export class EventStoreCheckpoint {
   private commitsDuring = 0
   private askedAt = 0
   private rounds = 0
-  private release?: () => void
+  /** The worker's copies are done; the last one is due on the store's connection, after its next commit. */
+  private lastCopyDue = false
   private waiters: Array<() => void> = []
 
   constructor(
     private readonly db: DatabaseSync,
     file: string,
-    /** Holds the store's next commit until the function it returns is called. */
-    private readonly hold: () => () => void,
     private readonly everyRecords = CHECKPOINT_EVERY_RECORDS,
   ) {
     let worker: Worker
@@ -82,10 +84,14 @@ export class EventStoreCheckpoint {
     db.exec('PRAGMA wal_autocheckpoint = 0')
   }
 
-  /** Told after each commit with the records it held. */
+  /** Told after each commit (no transaction open) with the records it held. */
   afterCommit(records: number): void {
     this.recordsSince += records
     this.commitsDuring++
+    if (this.lastCopyDue) {
+      this.lastCopy()
+      return
+    }
     if (this.running || this.recordsSince < this.everyRecords || !this.worker) return
     this.running = true
     this.recordsSince = 0
@@ -126,30 +132,42 @@ export class EventStoreCheckpoint {
       void from.terminate()
       return
     }
-    if (!this.release && this.commitsDuring > 0) {
+    // A transaction open now began before the copy ended: its commit is one the copy did not see.
+    if (this.commitsDuring > 0 || this.db.isTransaction) {
       // Commits landed during the copy: copy them too, while that takes long with commits going
-      // on; then once with the next commit held, so that the next one starts the log over.
+      // on; then once on the store's connection between two of its transactions.
       if (performance.now() - this.askedAt > CATCH_UP_MS && this.rounds < FREE_ROUNDS) {
         this.ask(from)
         return
       }
-      const release = this.hold()
-      const cap = setTimeout(release, HOLD_CAP_MS).unref()
-      this.release = () => {
-        clearTimeout(cap)
-        release()
-      }
-      this.ask(from)
+      this.lastCopyDue = true
+      if (!this.db.isTransaction) this.lastCopy()
       return
     }
     this.done()
   }
 
+  /**
+   * The cycle's last copy, on the store's connection with no transaction open: the log is all
+   * copied when the next one begins, which starts it over. Short: it copies what was committed
+   * since the worker's last copy began.
+   */
+  private lastCopy(): void {
+    this.lastCopyDue = false
+    try {
+      if (this.db.isOpen) this.db.exec('PRAGMA wal_checkpoint(PASSIVE)')
+    } catch {
+      // A failed copy leaves the log to the next cycle; the commits it holds are safe in it.
+    }
+    this.done()
+  }
+
   private done(): void {
-    const release = this.release
-    this.release = undefined
+    this.lastCopyDue = false
     this.running = false
-    release?.()
+    // The next cycle counts from here: one started at once would have the worker copying (and the
+    // log not startable over) when the next transaction begins.
+    this.recordsSince = 0
     const waiters = this.waiters
     this.waiters = []
     for (const resolve of waiters) resolve()

@@ -246,8 +246,6 @@ export class EventStore {
   /** Records in the open transaction; records committed before the checkpoint worker started. */
   private batchRecords = 0
   private recordsBeforeCheckpoint = 0
-  /** While the checkpoint's last copy runs: the end of the turn does not commit (close() still does). */
-  private held = false
   /**
    * The events the log holds a delivered mark for (event-index.ts), loaded when first asked and
    * kept in step by record() and prune(); caught up with what another process committed (PRAGMA
@@ -438,21 +436,11 @@ export class EventStore {
     if (!this.checkpoint) {
       this.recordsBeforeCheckpoint += records
       if (this.recordsBeforeCheckpoint < this.checkpointEvery) return
-      this.checkpoint = new EventStoreCheckpoint(this.db, this.path, () => this.holdCommits(), this.checkpointEvery)
+      this.checkpoint = new EventStoreCheckpoint(this.db, this.path, this.checkpointEvery)
       this.checkpoint.afterCommit(this.recordsBeforeCheckpoint)
       return
     }
     this.checkpoint.afterCommit(records)
-  }
-
-  /** Holds the next commit (the records wait in the open transaction) until the function returned is called. */
-  private holdCommits(): () => void {
-    this.held = true
-    return () => {
-      if (!this.held) return
-      this.held = false
-      if (this.batch) setImmediate(() => this.flush())
-    }
   }
 
   /** Resolves once no WAL checkpoint is in flight (tests). */
@@ -479,9 +467,7 @@ export class EventStore {
     // Nobody may be waiting (a replay records and moves on): a failed commit must not crash the process.
     done.catch(() => {})
     this.batch = { done, resolve, reject }
-    setImmediate(() => {
-      if (!this.held) this.flush()
-    })
+    setImmediate(() => this.flush())
   }
 
   private fail(err: unknown): void {
