@@ -19,6 +19,12 @@ import { Worker } from 'node:worker_threads'
 
 /** Records between two checkpoints: about SQLite's own 1000 pages of log. */
 export const CHECKPOINT_EVERY_RECORDS = 1000
+/**
+ * Or commits, whichever comes first: each commit appends every page it touched (~10 for a lone
+ * delivery), so a listener answering one delivery at a time would otherwise grow the log to
+ * ~40 MB between two cycles. A tenth of the records keeps it near SQLite's own 1000 pages.
+ */
+const COMMITS_PER_CYCLE_SHARE = 10
 const AUTOCHECKPOINT_PAGES = 1000
 /** A worker's copy this short means the rest is small: the last copy of the cycle is made on the store's connection; so after the fifth. */
 const CATCH_UP_MS = 4
@@ -56,6 +62,7 @@ export class EventStoreCheckpoint {
   private worker?: Worker
   private running = false
   private recordsSince = 0
+  private commitsSince = 0
   /** Commits since the copy in flight was asked for: it did not copy them. */
   private commitsDuring = 0
   private askedAt = 0
@@ -87,14 +94,16 @@ export class EventStoreCheckpoint {
   /** Told after each commit (no transaction open) with the records it held. */
   afterCommit(records: number): void {
     this.recordsSince += records
+    this.commitsSince++
     this.commitsDuring++
     if (this.lastCopyDue) {
       this.lastCopy()
       return
     }
-    if (this.running || this.recordsSince < this.everyRecords || !this.worker) return
+    if (this.running || (this.recordsSince < this.everyRecords && this.commitsSince * COMMITS_PER_CYCLE_SHARE < this.everyRecords) || !this.worker) return
     this.running = true
     this.recordsSince = 0
+    this.commitsSince = 0
     this.rounds = 0
     this.ask(this.worker)
   }
@@ -168,6 +177,7 @@ export class EventStoreCheckpoint {
     // The next cycle counts from here: one started at once would have the worker copying (and the
     // log not startable over) when the next transaction begins.
     this.recordsSince = 0
+    this.commitsSince = 0
     const waiters = this.waiters
     this.waiters = []
     for (const resolve of waiters) resolve()

@@ -246,6 +246,7 @@ export class EventStore {
   /** Records in the open transaction; records committed before the checkpoint worker started. */
   private batchRecords = 0
   private recordsBeforeCheckpoint = 0
+  private commitsBeforeCheckpoint = 0
   /**
    * The events the log holds a delivered mark for (event-index.ts), loaded when first asked and
    * kept in step by record() and prune(); caught up with what another process committed (PRAGMA
@@ -435,7 +436,9 @@ export class EventStore {
     if (this.checkpointEvery <= 0) return
     if (!this.checkpoint) {
       this.recordsBeforeCheckpoint += records
-      if (this.recordsBeforeCheckpoint < this.checkpointEvery) return
+      this.commitsBeforeCheckpoint++
+      // As the cycles count (event-store-checkpoint.ts): records, or a tenth as many commits.
+      if (this.recordsBeforeCheckpoint < this.checkpointEvery && this.commitsBeforeCheckpoint * 10 < this.checkpointEvery) return
       this.checkpoint = new EventStoreCheckpoint(this.db, this.path, this.checkpointEvery)
       this.checkpoint.afterCommit(this.recordsBeforeCheckpoint)
       return

@@ -60,6 +60,21 @@ describe('EventStore WAL checkpoints', () => {
     expect(after - first).toBeLessThan(4 * 1024 * 1024)
   })
 
+  it('starts its checkpoints after a tenth as many commits as records: a listener answering one delivery at a time', async () => {
+    const path = join(process.env.SVC_CONFIG_DIR!, 'lone.db')
+    const store = await EventStore.open({ path, checkpointEvery: 1000 })
+    for (let i = 0; i < 99; i++) {
+      store.record(newDelivery({ eventId: `evt_lone_${i}`, body }))
+      await store.committed()
+    }
+    expect(store.checkpointsOffThread).toBe(false)
+    store.record(newDelivery({ eventId: 'evt_lone_99', body }))
+    await store.committed()
+    // 100 commits of one delivery: about SQLite's own 1000 pages of log, the cycle's size.
+    expect(store.checkpointsOffThread).toBe(true)
+    store.close()
+  })
+
   it('keeps every commit: what was recorded is there after a reopen', async () => {
     const path = join(process.env.SVC_CONFIG_DIR!, 'reopen.db')
     await run(path, 5, 6, 5)

@@ -12,6 +12,12 @@ import type { GroupCommit } from './group-commit.js'
 
 /** Writes committed between two checkpoint cycles: about 1300 creations (3 writes each), ~16 MB of log. */
 export const CHECKPOINT_EVERY_WRITES = 4000
+/**
+ * Or commits, whichever comes first: each commit appends every page it touched (~8 for a lone
+ * creation), so a client creating one charge at a time would otherwise grow the log to ~130 MB
+ * between two cycles. A tenth of the writes keeps it near the same ~16 MB.
+ */
+const COMMITS_PER_CYCLE_SHARE = 10
 const AUTOCHECKPOINT_PAGES = 1000
 const HOLD_CAP_MS = 1000
 /** A copy this short is the last one of a cycle, made with commits held; so is the fifth. */
@@ -50,6 +56,7 @@ export class Checkpointer {
   private worker?: Worker
   private running = false
   private writesSince = 0
+  private commitsSince = 0
   /** Commits since the checkpoint in flight was asked for: it did not copy them. */
   private commitsDuring = 0
   private askedAt = 0
@@ -106,10 +113,12 @@ export class Checkpointer {
 
   private afterCommit(writes: number): void {
     this.writesSince += writes
+    this.commitsSince++
     this.commitsDuring++
-    if (this.running || this.writesSince < this.everyWrites || !this.worker) return
+    if (this.running || (this.writesSince < this.everyWrites && this.commitsSince * COMMITS_PER_CYCLE_SHARE < this.everyWrites) || !this.worker) return
     this.running = true
     this.writesSince = 0
+    this.commitsSince = 0
     this.rounds = 0
     this.ask(this.worker)
   }

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs'
+import { mkdtempSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { DatabaseSync } from 'node:sqlite'
@@ -47,6 +47,23 @@ describe('Checkpointer', () => {
     await cp.stop()
     expect(cp.active).toBe(false)
     expect(autocheckpoint(db)).toBe(1000)
+  })
+
+  it('counts commits too: one write per commit (a client creating one charge at a time) does not grow the log to the writes threshold', async () => {
+    const { db, dir, writes } = open()
+    const cp = new Checkpointer(db, join(dir, DB_FILE), writes, () => {}, 5000)
+    cleanup.push(() => cp.stop())
+    const insert = db.prepare('INSERT INTO t (v) VALUES (?)')
+    const wal = () => statSync(join(dir, `${DB_FILE}-wal`)).size
+    // A first cycle (500 commits, a tenth of the 5000 writes), let finish: the worker is up.
+    for (let i = 0; i < 500; i++) await writes.run(() => insert.run(ROW))
+    await cp.idle()
+    const before = wal()
+    // 2000 more commits of one write: under 5000 writes, so only the commits start cycles.
+    for (let i = 0; i < 2000; i++) await writes.run(() => insert.run(ROW))
+    await cp.idle()
+    // Without cycles the log would grow by every commit: 2000 pages and more, over 8 MB.
+    expect(wal() - before).toBeLessThan(4 * 1024 * 1024)
   })
 
   it("falls back to SQLite's own checkpoints, with a note, when the worker cannot open the database", async () => {
