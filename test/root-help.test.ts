@@ -1,5 +1,5 @@
-import { execFile } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { execFile, spawnSync } from 'node:child_process'
+import { closeSync, mkdtempSync, openSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -31,6 +31,24 @@ describe('svc --version and the root help without oclif', () => {
     const expected = await oclifOutput(['--help'], env)
     expect(fastAnswer(ROOT, ['--help'], piped(env))).toBe(expected)
     expect(fastAnswer(ROOT, [], piped(env))).toBe(expected)
+  })
+
+  it('bin/run.js prints the answer whole through a pipe, and a stdout it cannot write to is one line on stderr and exit 1', async () => {
+    const { stdout } = await run(process.execPath, [join(ROOT, 'bin/run.js'), '--version'], { cwd: ROOT })
+    expect(stdout).toBe(fastAnswer(ROOT, ['--version'], piped()))
+    const help = await run(process.execPath, [join(ROOT, 'bin/run.js'), '--help'], { cwd: ROOT, env: { ...process.env, OCLIF_COLUMNS: '80' } })
+    expect(help.stdout).toBe(fastAnswer(ROOT, ['--help'], piped({ OCLIF_COLUMNS: '80' })))
+    // A stdout opened for reading only: every write fails (EBADF), as a full disk's would (ENOSPC).
+    const file = join(mkdtempSync(join(tmpdir(), 'svc-stdout-')), 'read-only')
+    writeFileSync(file, '')
+    const readOnly = openSync(file, 'r')
+    try {
+      const r = spawnSync(process.execPath, [join(ROOT, 'bin/run.js'), '--version'], { cwd: ROOT, stdio: ['ignore', readOnly, 'pipe'], encoding: 'utf8' })
+      expect(r.stderr).toBe('svc: cannot write to standard output: EBADF\n')
+      expect(r.status).toBe(1)
+    } finally {
+      closeSync(readOnly)
+    }
   })
 
   it('makes the section headers bold on a colour terminal, as oclif does', async () => {

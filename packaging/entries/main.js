@@ -24,7 +24,7 @@ export async function main({ root, argv = process.argv.slice(2), loadCli = () =>
       // Any doubt (an unreadable manifest…): oclif answers instead.
     }
     if (answer !== undefined) {
-      process.stdout.write(answer)
+      writeAnswer(answer)
       return
     }
   }
@@ -53,4 +53,30 @@ export async function main({ root, argv = process.argv.slice(2), loadCli = () =>
   }
   const { runCli } = await loadCli()
   await runCli({ root, argv })
+}
+
+/**
+ * Writes the fast path's answer to fd 1 directly: making process.stdout (its stream classes,
+ * tty or pipe) was a third of what `svc --version` costs beyond `node -e 0` (issue 39.1). A
+ * non-blocking pipe that cannot take it all at once gets the rest through process.stdout; a
+ * reader that went away (`svc --help | head -1`) ends it quietly, as on the oclif path; any other
+ * failure (a full disk) is one line on stderr and exit 1.
+ */
+function writeAnswer(text) {
+  const bytes = Buffer.from(text)
+  let written = 0
+  try {
+    // Not an ES import of node:fs: building its namespace reads every export, which costs more than it saves.
+    const { writeSync } = process.getBuiltinModule('node:fs')
+    while (written < bytes.length) written += writeSync(1, bytes, written)
+  } catch (err) {
+    if (err?.code === 'EPIPE') return
+    if (err?.code === 'EAGAIN') {
+      process.stdout.write(bytes.subarray(written))
+      return
+    }
+    // A full disk or a closed descriptor: one line, not a stack trace.
+    process.stderr.write(`svc: cannot write to standard output: ${err?.code ?? err?.message ?? err}\n`)
+    process.exitCode = 1
+  }
 }
