@@ -56,8 +56,8 @@ describe('EventStore WAL checkpoints', () => {
     expect(store.list({ limit: 2000 })).toHaveLength(1040)
     store.close()
     // The file is as large as the log ever was (SQLite writes it from its start again and does
-    // not shrink it): it grows no more, or by a cycle a slow worker let run longer, never by 500 deliveries (20 MB).
-    expect(after - first).toBeLessThan(4 * 1024 * 1024)
+    // not shrink it): it grows no more, or by a cycle a slow worker let run longer, never by 500 deliveries (19 MB measured).
+    expect(after - first).toBeLessThan(8 * 1024 * 1024)
   })
 
   it('starts its checkpoints after a tenth as many commits as records: a listener answering one delivery at a time', async () => {

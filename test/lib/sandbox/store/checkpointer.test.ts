@@ -62,8 +62,9 @@ describe('Checkpointer', () => {
     // 2000 more commits of one write: under 5000 writes, so only the commits start cycles.
     for (let i = 0; i < 2000; i++) await writes.run(() => insert.run(ROW))
     await cp.idle()
-    // Without cycles the log would grow by every commit: 2000 pages and more, over 8 MB.
-    expect(wal() - before).toBeLessThan(4 * 1024 * 1024)
+    // Without cycles the log grows by every commit: 2000 pages and more (16 MB measured). With
+    // them, by what a cycle longer than the first (a worker slowed by a busy machine) adds.
+    expect(wal() - before).toBeLessThan(8 * 1024 * 1024)
   })
 
   it("falls back to SQLite's own checkpoints, with a note, when the worker cannot open the database", async () => {
