@@ -25,6 +25,11 @@ export const CHECKPOINT_EVERY_RECORDS = 1000
  * ~40 MB between two cycles. A tenth of the records keeps it near SQLite's own 1000 pages.
  */
 const COMMITS_PER_CYCLE_SHARE = 10
+
+/** Whether a checkpoint cycle is due after these records and commits: `every` records, or a tenth as many commits. */
+export function cycleDue(records: number, commits: number, every: number): boolean {
+  return records >= every || commits * COMMITS_PER_CYCLE_SHARE >= every
+}
 const AUTOCHECKPOINT_PAGES = 1000
 /** A worker's copy this short means the rest is small: the last copy of the cycle is made on the store's connection; so after the fifth. */
 const CATCH_UP_MS = 4
@@ -100,7 +105,7 @@ export class EventStoreCheckpoint {
       this.lastCopy()
       return
     }
-    if (this.running || (this.recordsSince < this.everyRecords && this.commitsSince * COMMITS_PER_CYCLE_SHARE < this.everyRecords) || !this.worker) return
+    if (this.running || !cycleDue(this.recordsSince, this.commitsSince, this.everyRecords) || !this.worker) return
     this.running = true
     this.recordsSince = 0
     this.commitsSince = 0
@@ -162,7 +167,6 @@ export class EventStoreCheckpoint {
    * since the worker's last copy began.
    */
   private lastCopy(): void {
-    this.lastCopyDue = false
     try {
       if (this.db.isOpen) this.db.exec('PRAGMA wal_checkpoint(PASSIVE)')
     } catch {

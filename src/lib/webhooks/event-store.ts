@@ -39,7 +39,7 @@ import { dirname, join } from 'node:path'
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import { configDir, configUnwritable } from '../config/store.js'
 import { EventIndex } from './event-index.js'
-import { CHECKPOINT_EVERY_RECORDS, EventStoreCheckpoint } from './event-store-checkpoint.js'
+import { CHECKPOINT_EVERY_RECORDS, cycleDue, EventStoreCheckpoint } from './event-store-checkpoint.js'
 import { ensureSchema } from './event-store-schema.js'
 
 export type Verification = 'verified' | 'failed' | 'skipped'
@@ -437,8 +437,8 @@ export class EventStore {
     if (!this.checkpoint) {
       this.recordsBeforeCheckpoint += records
       this.commitsBeforeCheckpoint++
-      // As the cycles count (event-store-checkpoint.ts): records, or a tenth as many commits.
-      if (this.recordsBeforeCheckpoint < this.checkpointEvery && this.commitsBeforeCheckpoint * 10 < this.checkpointEvery) return
+      // The worker starts when the first cycle is due, as the cycles count (a short command never starts one).
+      if (!cycleDue(this.recordsBeforeCheckpoint, this.commitsBeforeCheckpoint, this.checkpointEvery)) return
       this.checkpoint = new EventStoreCheckpoint(this.db, this.path, this.checkpointEvery)
       this.checkpoint.afterCommit(this.recordsBeforeCheckpoint)
       return
