@@ -39,6 +39,11 @@ export function installedVersion(name, from) {
 const MODULE_LOADER_EXPORTS = 'exports.loadWithData = loadWithData;\nexports.loadWithDataFromManifest = loadWithDataFromManifest;'
 const OCLIF_TINYGLOBBY = 'const tinyglobby_1 = require("tinyglobby");'
 const OCLIF_MINIMATCH = 'const minimatch_1 = require("minimatch");'
+const OCLIF_WSL_PROBE = "return (await import('wsl-utils')).isWsl ? 'wsl' : (0, node_os_1.platform)();"
+// A module-level require of oclif's compiled CommonJS, as tsc writes it: `const x_1 = require("x");`, optionally through __importStar/__importDefault.
+const OCLIF_TOP_REQUIRE = /^(?:const|var|let) ([A-Za-z_$][\w$]*) = ((?:__importStar\(|__importDefault\()?require\((["'])[^"']+\3\)\)?);$/gm
+// index.js's namespaces: `exports.Errors = __importStar(require("./errors"));`.
+const OCLIF_INDEX_NAMESPACE = /^exports\.([A-Za-z_$][\w$]*) = (__importStar\(require\("[^"]+"\)\));$/gm
 const YOGA_FETCH_FIRST = 'return w||"function"!=typeof fetch?'
 const UNDICI_AGENT_EXPORT = "const Agent = require('./lib/dispatcher/agent')"
 const UNDICI_H2_REQUIRE = "const connectH2 = require('./client-h2.js')"
@@ -81,6 +86,37 @@ export const PATCHES = [
       ['lib/config/plugin-loader.js', OCLIF_MINIMATCH],
       ['lib/config/plugin-loader.js', '(0, minimatch_1.minimatch)('],
     ],
+  },
+  {
+    id: 'oclif-inline-requires',
+    package: '@oclif/core',
+    version: '5.1.9',
+    why: "oclif's index requires every module of oclif when it loads, and each module requires what any of its functions may use (help and its text wrapping, semver, readline, child_process, perf_hooks…), ~11 ms of a plain command's start for code it never runs (issue 39.1). In the bundle each module-level require of oclif's lib/ is inlined as Metro's inlineRequires does for React Native: the binding is a stand-in that requires the module at its first use, so a module is evaluated when it is first used, not when a module that might use it loads.",
+    checks: [
+      ['lib/index.js', 'exports.Errors = __importStar(require("./errors"));'],
+      ['lib/command.js', 'const config_1 = require("./config");'],
+    ],
+  },
+  {
+    id: 'oclif-platform-probe-in-bundle',
+    package: '@oclif/core',
+    version: '5.1.9',
+    why: "oclif's Config asks getPlatform() at every start, which imports all of wsl-utils (a chunk of its own, with node:child_process and node:fs/promises behind ES-module facades) to read one boolean, is-wsl's; the bundle's getPlatform takes is-wsl itself, the package wsl-utils re-exports it from, in oclif's chunk: the same answer, ~4 ms less of `svc charges get` (issue 39.1). getShell's powerShellPath (Windows only) still imports wsl-utils.",
+    checks: [['lib/util/os.js', OCLIF_WSL_PROBE]],
+  },
+  {
+    id: 'oclif-platform-probe-in-bundle/wsl-utils',
+    package: 'wsl-utils',
+    version: '0.4.0',
+    why: 'its isWsl is is-wsl re-exported: the oclif-platform-probe-in-bundle patch takes is-wsl in its place.',
+    checks: [['index.js', "export {default as isWsl} from 'is-wsl';"]],
+  },
+  {
+    id: 'oclif-platform-probe-in-bundle/is-wsl',
+    package: 'is-wsl',
+    version: '3.1.1',
+    why: 'its default export is the answer (computed when it loads), which the oclif-platform-probe-in-bundle patch reads.',
+    checks: [['index.js', 'export default process.env.__IS_WSL_TEST__ ? isWsl : isWsl();']],
   },
   {
     id: 'yoga-wasm-without-fetch',
@@ -194,6 +230,92 @@ export function patchProblems(from = ROOT) {
 
 const isIn = (path, name, rest) => path.includes(`${sep}node_modules${sep}${name}${sep}${rest.split('/').join(sep)}`)
 
+/** oclif-bundled-modules: after module-loader.js has set its exports, the two loaders it exports look in the bundle first (oclif's other modules call them through those exports). */
+function bundledModuleLoader(src, path, fail) {
+  if (!src.includes(MODULE_LOADER_EXPORTS)) fail('oclif-bundled-modules', `${path} no longer exports its loaders as expected`)
+  return `${src}\n${BUNDLED_MODULES}`
+}
+
+/** oclif-discovery-on-demand: each module's one binding becomes a getter that requires the package. */
+function discoveryOnDemand(src, path, fail) {
+  const [line, name, lazy] = path.endsWith('plugin.js')
+    ? [OCLIF_TINYGLOBBY, 'tinyglobby_1', 'const tinyglobby_1 = { get glob() { return require("tinyglobby").glob } };']
+    : [OCLIF_MINIMATCH, 'minimatch_1', 'const minimatch_1 = { get minimatch() { return require("minimatch").minimatch } };']
+  // The require and the one use its getter serves: any other use would need the package itself.
+  const uses = src.match(new RegExp(`\\b${name}\\b`, 'g')).length
+  if (src.split(line).length !== 2 || uses !== 2) fail('oclif-discovery-on-demand', `${path} no longer requires and uses ${name} as expected`)
+  return src.replace(line, lazy)
+}
+
+/** oclif-platform-probe-in-bundle: is-wsl (resolved from wsl-utils, whose dependency it is), required where getPlatform imported wsl-utils. */
+function platformProbe(src, path, fail) {
+  if (src.split(OCLIF_WSL_PROBE).length !== 2) fail('oclif-platform-probe-in-bundle', `${path} no longer reads isWsl from wsl-utils as expected`)
+  const isWsl = JSON.stringify(join(packageDir('is-wsl', packageDir('wsl-utils', dirname(path))), 'index.js'))
+  return src.replace(OCLIF_WSL_PROBE, `return require(${isWsl}).default ? 'wsl' : (0, node_os_1.platform)();`)
+}
+
+/**
+ * oclif-inline-requires: `const x_1 = require("x");` becomes `const x_1 = __svcLazy(() => require("x"));`
+ * (svc-bundle:lazy-require), and index.js's `exports.Errors = __importStar(require("./errors"));` a
+ * getter of the same. A module with none is left as it is.
+ */
+function inlineRequires(src, path, fail) {
+  let count = 0
+  let out = src.replace(OCLIF_TOP_REQUIRE, (_all, name, expr) => {
+    count++
+    return `const ${name} = __svcLazy(() => ${expr});`
+  })
+  out = out.replace(OCLIF_INDEX_NAMESPACE, (_all, name, expr) => {
+    count++
+    return `Object.defineProperty(exports, ${JSON.stringify(name)}, { enumerable: true, configurable: true, get: __svcOnce(() => ${expr}) });`
+  })
+  if (count === 0) return src
+  // After "use strict" and tsc's helpers (they are functions and vars, hoisted), before the first require.
+  if (!out.startsWith('"use strict";')) fail('oclif-inline-requires', `${path} does not start with "use strict" as tsc writes it`)
+  return `"use strict";\nconst { lazy: __svcLazy, once: __svcOnce } = require("svc-bundle:lazy-require");${out.slice('"use strict";'.length)}`
+}
+
+/**
+ * svc-bundle:lazy-require. `lazy(load)`: a stand-in for the module `load()` returns, which calls
+ * it at the first use of any kind (a property read or write, `in`, its keys) and forwards every
+ * use to the module from then on. `once(load)`: load's value, computed at the first call.
+ */
+export const LAZY_REQUIRE = `exports.once = (load) => {
+  let done = false
+  let value
+  return () => {
+    if (!done) {
+      value = load()
+      done = true
+    }
+    return value
+  }
+}
+exports.lazy = (load) => {
+  const module = exports.once(load)
+  // A bound function: callable and constructible like a module that is a function (debug,
+  // wordwrap), with no own property a Proxy would have to report as the target's.
+  return new Proxy(function lazyModule() {}.bind(null), {
+    get: (_, key) => module()[key],
+    set: (_, key, value) => {
+      module()[key] = value
+      return true
+    },
+    has: (_, key) => key in module(),
+    ownKeys: () => Reflect.ownKeys(module()).filter((key) => key !== 'prototype' && key !== 'arguments' && key !== 'caller'),
+    getOwnPropertyDescriptor: (_, key) => {
+      const d = Reflect.getOwnPropertyDescriptor(module(), key)
+      return d && { ...d, configurable: true }
+    },
+    defineProperty: (_, key, d) => Reflect.defineProperty(module(), key, d),
+    deleteProperty: (_, key) => Reflect.deleteProperty(module(), key),
+    getPrototypeOf: () => Reflect.getPrototypeOf(module()),
+    apply: (_, self, args) => Reflect.apply(module(), self, args),
+    construct: (_, args, target) => Reflect.construct(module(), args, target),
+  })
+}
+`
+
 /** The esbuild plugin that applies every patch; `dist` is the compiled src/ the bundle is made from. */
 export function patchesPlugin({ dist }) {
   const fail = (id, what) => {
@@ -203,23 +325,20 @@ export function patchesPlugin({ dist }) {
     name: 'svc-packaging-patches',
     setup(b) {
       b.onResolve({ filter: /^svc-bundle:oclif-module-loader$/ }, () => ({ path: join(packageDir('@oclif/core'), 'lib', 'module-loader.js') }))
-      // oclif-bundled-modules: after module-loader.js has set its exports, the two loaders it
-      // exports look in the bundle first (oclif's other modules call them through those exports).
-      b.onLoad({ filter: /[\\/]@oclif[\\/]core[\\/]lib[\\/]module-loader\.js$/ }, (args) => {
-        const src = readFileSync(args.path, 'utf8')
-        if (!src.includes(MODULE_LOADER_EXPORTS)) fail('oclif-bundled-modules', `${args.path} no longer exports its loaders as expected`)
-        return { contents: `${src}\n${BUNDLED_MODULES}`, resolveDir: dirname(args.path), loader: 'js' }
-      })
-      // oclif-discovery-on-demand: each module's one binding becomes a getter that requires the package.
-      b.onLoad({ filter: /[\\/]@oclif[\\/]core[\\/]lib[\\/]config[\\/]plugin(-loader)?\.js$/ }, (args) => {
-        const src = readFileSync(args.path, 'utf8')
-        const [line, name, lazy] = args.path.endsWith('plugin.js')
-          ? [OCLIF_TINYGLOBBY, 'tinyglobby_1', 'const tinyglobby_1 = { get glob() { return require("tinyglobby").glob } };']
-          : [OCLIF_MINIMATCH, 'minimatch_1', 'const minimatch_1 = { get minimatch() { return require("minimatch").minimatch } };']
-        // The require and the one use its getter serves: any other use would need the package itself.
-        const uses = src.match(new RegExp(`\\b${name}\\b`, 'g')).length
-        if (src.split(line).length !== 2 || uses !== 2) fail('oclif-discovery-on-demand', `${args.path} no longer requires and uses ${name} as expected`)
-        return { contents: src.replace(line, lazy), resolveDir: dirname(args.path), loader: 'js' }
+      // Every file of oclif's lib/ goes through one handler: the patches of single files, then
+      // oclif-inline-requires on all of them.
+      b.onResolve({ filter: /^svc-bundle:lazy-require$/ }, () => ({ path: 'lazy-require', namespace: 'svc-lazy-require' }))
+      b.onLoad({ filter: /.*/, namespace: 'svc-lazy-require' }, () => ({ contents: LAZY_REQUIRE, loader: 'js' }))
+      b.onLoad({ filter: /[\\/]@oclif[\\/]core[\\/]lib[\\/].*\.js$/ }, (args) => {
+        let src = readFileSync(args.path, 'utf8')
+        const file = args.path
+          .slice(args.path.lastIndexOf(`${sep}lib${sep}`) + 5)
+          .split(sep)
+          .join('/')
+        if (file === 'module-loader.js') src = bundledModuleLoader(src, args.path, fail)
+        if (file === 'config/plugin.js' || file === 'config/plugin-loader.js') src = discoveryOnDemand(src, args.path, fail)
+        if (file === 'util/os.js') src = platformProbe(src, args.path, fail)
+        return { contents: inlineRequires(src, args.path, fail), resolveDir: dirname(args.path), loader: 'js' }
       })
       // yoga-wasm-without-fetch: the wasm bytes become the module's wasmBinary (`w`).
       b.onLoad({ filter: /[\\/]yoga-layout[\\/]dist[\\/]binaries[\\/]yoga-wasm-base64-esm\.js$/ }, (args) => {

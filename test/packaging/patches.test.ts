@@ -14,9 +14,9 @@ import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
 import { describe, expect, it } from 'vitest'
 // @ts-expect-error plain JavaScript build script, no types
-import { common as bundleOptions } from '../../packaging/build-bundle.js'
+import { callTimeBuiltin, common as bundleOptions } from '../../packaging/build-bundle.js'
 // @ts-expect-error plain JavaScript build script, no types
-import { installedVersion, PATCHES, packageDir, patchesPlugin, patchProblems } from '../../packaging/patches.js'
+import { installedVersion, LAZY_REQUIRE, PATCHES, packageDir, patchesPlugin, patchProblems } from '../../packaging/patches.js'
 
 interface Patch {
   id: string
@@ -188,6 +188,83 @@ describe('packaging patches', () => {
     // conf is loaded there, by the store that writes (reading does without it).
     expect(text).toContain("await import('conf')")
     expect(text).not.toMatch(/\b(schema|rootSchema|ajvOptions|migrations)\s*:/)
+  })
+
+  it('oclif-inline-requires: a stand-in requires its module at the first use of any kind, and then behaves as the module', () => {
+    const lazyRequire: { exports: { lazy: <T>(load: () => T) => T } } = { exports: {} as never }
+    new Function('exports', LAZY_REQUIRE as string)(lazyRequire.exports)
+    const { lazy } = lazyRequire.exports
+    let loads = 0
+    class Base {
+      hello() {
+        return 'hi'
+      }
+    }
+    const objectModule = lazy(() => {
+      loads++
+      return {
+        value: 1,
+        Base,
+        f(this: { value: number }) {
+          return this.value
+        },
+      }
+    })
+    expect(loads).toBe(0)
+    expect(objectModule.value).toBe(1)
+    expect(loads).toBe(1)
+    objectModule.value = 2
+    expect(objectModule.f()).toBe(2)
+    expect('Base' in objectModule).toBe(true)
+    expect(Object.keys(objectModule)).toEqual(['value', 'Base', 'f'])
+    expect({ ...objectModule }.value).toBe(2)
+    // tsc's `class X extends y_1.Base`, and instanceof against the module's class.
+    class Derived extends objectModule.Base {}
+    expect(new Derived().hello()).toBe('hi')
+    expect(new Derived()).toBeInstanceOf(Base)
+    expect(loads).toBe(1)
+    // A module that is a function (debug, wordwrap) or a class is called and constructed as one.
+    const fn = lazy(() => Object.assign((a: number) => a * 2, { extra: 'x' }))
+    expect(fn(21)).toBe(42)
+    expect(fn.extra).toBe('x')
+    const Klass = lazy(() => Base)
+    expect(new Klass()).toBeInstanceOf(Base)
+  })
+
+  it('oclif-inline-requires: the bundled oclif loads none of what a command does not use, and still parses, fails and helps as before', async () => {
+    const script = `
+      const loaded = () => process.moduleLoadList.filter((m) => /^NativeModule (child_process|readline|perf_hooks|fs\\/promises)$/.test(m))
+      const before = loaded()
+      const oclif = await import('@oclif/core')
+      const afterImport = loaded()
+      const { flags } = await oclif.Parser.parse(['--n', '3'], { flags: { n: oclif.Flags.integer() } })
+      let failure
+      try { await oclif.Parser.parse(['--n', 'x'], { flags: { n: oclif.Flags.integer() } }) } catch (err) { failure = { cli: err instanceof oclif.Errors.CLIError, message: err.message } }
+      const config = await oclif.Config.load({ root: ${JSON.stringify(ROOT)} })
+      process.stdout.write(JSON.stringify({ before, afterImport, n: flags.n, failure, bin: config.bin, commands: config.commandIDs.includes('charges:get') }))
+    `
+    const out = await bundleWithPatches(script)
+    const file = join(mkdtempSync(join(tmpdir(), 'svc-oclif-inline-')), 'run.mjs')
+    writeFileSync(file, out.outputFiles[0]!.text)
+    const run = spawnSync(process.execPath, [file], { encoding: 'utf8', timeout: 20_000 })
+    expect(run.stderr).toBe('')
+    const result = JSON.parse(run.stdout)
+    expect(result.afterImport).toEqual(result.before)
+    expect(result).toMatchObject({ n: 3, failure: { cli: true, message: expect.stringContaining('Expected an integer but received: x') }, bin: 'svc', commands: true })
+  })
+
+  it('node:crypto taken at the first call (svc-builtin-on-call): every function of it, giving what node:crypto gives', async () => {
+    const source = callTimeBuiltin('node:crypto') as string
+    const stand = await import(`data:text/javascript,${encodeURIComponent(source)}`)
+    const crypto = await import('node:crypto')
+    for (const name of ['createHash', 'createHmac', 'randomBytes', 'randomUUID', 'timingSafeEqual', 'hash', 'randomFillSync']) expect(typeof stand[name], name).toBe('function')
+    expect(stand.createHash('sha256').update('svc').digest('hex')).toBe(crypto.createHash('sha256').update('svc').digest('hex'))
+    expect(stand.createHmac('sha256', 'k').update('svc').digest('hex')).toBe(crypto.createHmac('sha256', 'k').update('svc').digest('hex'))
+    expect(stand.randomBytes(12)).toHaveLength(12)
+    expect(stand.randomUUID()).toMatch(/^[0-9a-f-]{36}$/)
+    expect(stand.timingSafeEqual(Buffer.from('a'), Buffer.from('a'))).toBe(true)
+    // Constants and classes are not stood for: importing one fails the build, not the run.
+    expect(source).not.toMatch(/export function (constants|webcrypto|subtle)\b/)
   })
 
   it('nothing under src/ registers module hooks or loads a dependency by a private path', () => {
