@@ -107,7 +107,8 @@ export function pluginSpecs() {
  * normalizeArgv reads), with what `config.findCommand(id)` gives: its plugin, its id in that
  * plugin's manifest, and what normalizeArgv reads of it (strict, the names of its args). `direct`:
  * a command of svc's own, run with a Config holding it alone (plugin-help's `help` reads every
- * command, so it is not). null when oclif's ids are not plain (flexible taxonomy, single command).
+ * command, so it is not). null when oclif's ids are not plain (flexible taxonomy, single command)
+ * or a plugin has a hook that oclif's main runs around a command (cli.js's runOne runs none).
  */
 export async function commandRoutes(specs, rootPjson) {
   const { Config, Plugin } = await import('@oclif/core')
@@ -119,6 +120,8 @@ export async function commandRoutes(specs, rootPjson) {
   }
   const config = await Config.load({ root: ROOT, pjson: rootPjson, plugins })
   if (config.flexibleTaxonomy || config.isSingleCommandCLI) return null
+  // cli.js runs a dispatched command without oclif's main, whose hooks it would skip.
+  if (specs.some(({ pjson }) => ['init', 'prerun', 'postrun', 'finally'].some((event) => pjson.oclif?.hooks?.[event]))) return null
   const routes = {}
   for (const id of config.commandIDs) {
     const c = config.findCommand(id)
@@ -170,10 +173,27 @@ function svcPlugin() {
         if (!args.path.startsWith(DIST + sep)) return undefined
         let src = readFileSync(args.path, 'utf8')
         src = src.replaceAll('import.meta.url', metaUrl(args.path))
+        src = takeBuiltins(src, { keepFs: EMBEDDED_READERS.has(args.path) })
         return { contents: src, resolveDir: dirname(args.path), loader: 'js' }
       })
     },
   }
+}
+
+/**
+ * svc's own modules take Node's built-ins with process.getBuiltinModule, not an ES import: an
+ * import makes the built-in's ES-module facade, which reads every export (3.5 ms of CPU over a
+ * plain command's chunks, and getters such as fs.promises load more of Node); destructuring reads
+ * the names the module uses, nothing else (issue 39.1). tsc writes each import on one line, at the
+ * top of its module, so `const` there binds before any code of the module runs. node:crypto keeps
+ * its import for the stand-in of callTimeBuiltin; `keepFs`: the module reads the package's files
+ * through embedded-fs.js (embeddedFsPlugin), so its node:fs import stays an import.
+ */
+export function takeBuiltins(src, { keepFs = false } = {}) {
+  const keep = (name) => name === 'node:crypto' || (keepFs && name === 'node:fs')
+  return src
+    .replace(/^import \{([^}]*)\} from '(node:[a-z_/]+)';$/gm, (line, names, name) => (keep(name) ? line : `const {${names.replace(/\s+as\s+/g, ': ')}} = process.getBuiltinModule('${name}');`))
+    .replace(/^import \* as ([A-Za-z_$][\w$]*) from '(node:[a-z_/]+)';$/gm, (line, binding, name) => (keep(name) ? line : `const ${binding} = process.getBuiltinModule('${name}');`))
 }
 
 /**

@@ -26,9 +26,9 @@ const MARK = (label) => `globalThis.__svcMark?.(${JSON.stringify(label)});`
 const ANCHORS = [
   [/^main\.js$/, 'const { runCli } = await loadCli();', 'before', "importing cli.js: oclif's index, the bundle's data"],
   [/^main\.js$/, 'const { runCli } = await loadCli();', 'after', "runCli: the plugins, oclif's Config"],
-  [/^chunk-/, 'await config.runHook("init", { argv: argvSlice, id });', 'before', 'the init hook'],
-  [/^chunk-/, 'const command = await c.load();', 'before', "importing the command's chunk and the chunks it imports"],
-  [/^chunk-/, 'const command = await c.load();', 'after', 'Command.run: the command object, init (flags parsed)'],
+  // A dispatched command: cli.js's runOne (the whole path, oclif's main, has no marks of its own).
+  [/^cli\.js$/, 'const command = await config.findCommand(id, { must: true }).load();', 'before', "importing the command's chunk and the chunks it imports"],
+  [/^cli\.js$/, 'const command = await config.findCommand(id, { must: true }).load();', 'after', 'the command object, init (flags parsed)'],
   [/^chunk-/, 'await this.init();\n', 'after', 'run(): credentials, the API client, undici loaded'],
   [/^chunk-/, 'result = await this.run();', 'after', 'finally, then the exit handlers'],
 ]

@@ -13,7 +13,8 @@
  *   that command alone, so oclif's Config registers one command instead of all of them.
  */
 import { join } from 'node:path'
-import { execute, Plugin } from '@oclif/core'
+import { Config, execute, flush, handle, Plugin } from '@oclif/core'
+import { normalizeArgv } from '@oclif/core/help'
 import { MANIFESTS, MODULES, PJSON, PLUGINS, ROUTES } from 'svc-bundle:data'
 import { useBundledModules } from 'svc-bundle:oclif-module-loader'
 import { plainCommand } from './dispatch.js'
@@ -54,5 +55,28 @@ export async function runCli({ root, argv = process.argv.slice(2) }) {
     await plugin.load()
     plugins.set(spec.name, plugin)
   }
-  return execute({ args: argv, loadOptions: { root, pjson: PJSON, plugins } })
+  const loadOptions = { root, pjson: PJSON, plugins }
+  return target ? runOne(argv, loadOptions) : execute({ args: argv, loadOptions })
+}
+
+/**
+ * A dispatched command, run as oclif's execute runs it (its Config, normalizeArgv, the command's
+ * `_run`, flush, and `handle` for what escapes), less two things it cannot need (issue 39.1):
+ * - main.run's hooks (init, prerun, postrun, finally) and its help and version checks: no plugin of
+ *   svc has such a hook (dispatch.js takes this path only then) and dispatch.js never names a
+ *   command for help or --version;
+ * - the second Config: `Command.run(argv, config)` loads a new Config from the one it is given
+ *   (Config.load of a Config reloads it); the command is made with the Config itself instead.
+ */
+async function runOne(argv, loadOptions) {
+  try {
+    const config = await Config.load(loadOptions)
+    const [id, ...args] = normalizeArgv(config, argv)
+    const command = await config.findCommand(id, { must: true }).load()
+    const result = await new command(args, config)._run()
+    await flush()
+    return result
+  } catch (error) {
+    return handle(error instanceof Error ? error : new Error(String(error)))
+  }
 }

@@ -98,6 +98,13 @@ describe('dispatch: the one command of a plain invocation', () => {
     expect(seen.size).toBeGreaterThan(50)
   })
 
+  it("gives no routes when a plugin has a hook oclif's main runs around a command (cli.js runs a dispatched command without main)", async () => {
+    for (const event of ['init', 'prerun', 'postrun', 'finally']) {
+      const hooked = specs.map((s) => (s.name === rootPjson.name ? { ...s, pjson: { ...s.pjson, oclif: { ...rootPjson.oclif, hooks: { [event]: './dist/hooks/command-not-found.js' } } } } : s))
+      expect(await commandRoutes(hooked, rootPjson), event).toBeNull()
+    }
+  })
+
   it('leaves to the whole Config what it cannot be sure of: no routes, help, --version, help of a command, nothing', () => {
     expect(dispatch(['charges', 'get', 'x'], { routes, pjson: rootPjson })).toEqual({ plugin: rootPjson.name, key: 'charges:get' })
     expect(dispatch(['charges', 'get', 'x'], { routes: null, pjson: rootPjson })).toBeUndefined()
@@ -126,6 +133,14 @@ describe('dispatch: the built CLI answers the same with and without it', () => {
   it.each(cases.map((argv) => [argv.join(' '), argv] as const))('svc %s', async (_name, argv) => {
     const env = { SVC_CONFIG_DIR: configDir, SVC_API_KEY: undefined, SVC_BASE_URL: 'http://127.0.0.1:9', SVC_PROFILE: undefined }
     const [fast, whole] = await Promise.all([svc([...argv], { env }), svc([...argv], { env: { ...env, SVC_NO_FAST_PATH: '1' } })])
+    expect(fast).toEqual(whole)
+  })
+
+  it('svc charges get ID with a key and no service: the same network error and exit code', async () => {
+    const env = { SVC_CONFIG_DIR: configDir, SVC_API_KEY: 'svc_test_0123456789abcdef0123456789abcdef', SVC_BASE_URL: 'http://127.0.0.1:9', SVC_PROFILE: undefined }
+    const argv = ['charges', 'get', '6650a1b2c3d4e5f60718293a']
+    const [fast, whole] = await Promise.all([svc(argv, { env }), svc(argv, { env: { ...env, SVC_NO_FAST_PATH: '1' } })])
+    expect(fast.exitCode).not.toBe(0)
     expect(fast).toEqual(whole)
   })
 
