@@ -9,8 +9,9 @@ if (major < 22 || (major === 22 && minor < 19)) {
   )
   process.exit(1)
 }
-const { enableCompileCache } = await import('node:module')
-const { fileURLToPath } = await import('node:url')
+// Not an ES import: that builds each built-in's namespace facade, ~0.4 ms of every command (issue 39.1).
+const { enableCompileCache } = process.getBuiltinModule('node:module')
+const { fileURLToPath } = process.getBuiltinModule('node:url')
 enableCompileCache?.()
 const entry = new URL('../dist-bundle/main.js', import.meta.url).href
 const cli = await import(entry).catch((err) => {
