@@ -190,9 +190,9 @@ function svcPlugin() {
  * through embedded-fs.js (embeddedFsPlugin), so its node:fs import stays an import.
  */
 export function takeBuiltins(src, { keepFs = false } = {}) {
-  const keep = (name) => name === 'node:crypto' || (keepFs && name === 'node:fs')
+  const keep = (name, names = '') => name === 'node:crypto' || (keepFs && name === 'node:fs') || /\bdefault\b/.test(names)
   return src
-    .replace(/^import \{([^}]*)\} from '(node:[a-z_/]+)';$/gm, (line, names, name) => (keep(name) ? line : `const {${names.replace(/\s+as\s+/g, ': ')}} = process.getBuiltinModule('${name}');`))
+    .replace(/^import \{([^}]*)\} from '(node:[a-z_/]+)';$/gm, (line, names, name) => (keep(name, names) ? line : `const {${names.replace(/\s+as\s+/g, ': ')}} = process.getBuiltinModule('${name}');`))
     .replace(/^import \* as ([A-Za-z_$][\w$]*) from '(node:[a-z_/]+)';$/gm, (line, binding, name) => (keep(name) ? line : `const ${binding} = process.getBuiltinModule('${name}');`))
 }
 
@@ -204,7 +204,8 @@ export function takeBuiltins(src, { keepFs = false } = {}) {
  */
 export function callTimeBuiltin(name) {
   const functions = Object.entries(Object.getOwnPropertyDescriptors(process.getBuiltinModule(name)))
-    .filter(([key, d]) => typeof d.value === 'function' && /^[A-Za-z_$][\w$]*$/.test(key))
+    // Functions only, not classes (Hash, KeyObject…: a stand-in cannot be constructed or be their instanceof).
+    .filter(([key, d]) => typeof d.value === 'function' && /^[a-z_$][\w$]*$/.test(key))
     .map(([key]) => key)
   return [`let builtin\nconst take = () => (builtin ??= process.getBuiltinModule(${JSON.stringify(name)}))`, ...functions.map((key) => `export function ${key}(...args) { return take().${key}(...args) }`)].join('\n')
 }
