@@ -155,15 +155,7 @@ function svcPlugin() {
     name: 'svc',
     setup(b) {
       b.onResolve({ filter: /^svc-bundle:(data|mcp-flags)$/ }, (args) => ({ path: args.path.slice('svc-bundle:'.length), namespace: 'svc-bundle' }))
-      // An ES-module import of a Node built-in builds its namespace by reading every export, and
-      // node:http's WebSocket export is a getter that loads Node's own copy of undici: ~14 ms
-      // (webhooks listen starts 80 → 70 ms). require() reads nothing until used, so the bundle
-      // imports node:http through a CommonJS module; esbuild's interop reads each export when the
-      // code uses it. (Doing the same for every built-in made no difference to charges get, even
-      // with oclif's requires inlined: 0.99× wall, and four more chunks to load.)
-      b.onResolve({ filter: /^node:https?$/ }, (args) => (args.kind === 'import-statement' ? { path: args.path, namespace: 'svc-builtin' } : undefined))
       b.onResolve({ filter: /^node:crypto$/ }, (args) => (args.kind === 'import-statement' && args.importer.startsWith(DIST + sep) ? { path: args.path, namespace: 'svc-builtin-on-call' } : undefined))
-      b.onLoad({ filter: /.*/, namespace: 'svc-builtin' }, (args) => ({ contents: `module.exports = require(${JSON.stringify(args.path)})`, loader: 'js' }))
       // node:crypto is Node's largest built-in a command meets (~3.5 ms to load: its webcrypto,
       // x509, keys…), and a command that reads (charges get, list) never calls it: svc's own
       // modules get a stand-in whose functions take node:crypto at their first call (issue 39.1).
@@ -183,7 +175,9 @@ function svcPlugin() {
 /**
  * svc's own modules take Node's built-ins with process.getBuiltinModule, not an ES import: an
  * import makes the built-in's ES-module facade, which reads every export (3.5 ms of CPU over a
- * plain command's chunks, and getters such as fs.promises load more of Node); destructuring reads
+ * plain command's chunks; getters such as fs.promises load more of Node, and node:http's
+ * WebSocket loads Node's own copy of undici, ~14 ms of `webhooks listen`; no bundled dependency
+ * imports node:http, test/e2e/live-view.test.ts holds the bundle to that); destructuring reads
  * the names the module uses, nothing else (issue 39.1). tsc writes each import on one line, at the
  * top of its module, so `const` there binds before any code of the module runs. node:crypto keeps
  * its import for the stand-in of callTimeBuiltin; `keepFs`: the module reads the package's files
