@@ -37,8 +37,9 @@ export function patchDir(patch, from = ROOT) {
   return patch.dir ? join(from, ...patch.dir.split('/')) : packageDir(patch.package, from)
 }
 
-export function installedVersion(name, from) {
-  return JSON.parse(readFileSync(join(packageDir(name, from), 'package.json'), 'utf8')).version
+/** The version of the copy a patch is for, as installed. */
+export function installedVersion(patch, from = ROOT) {
+  return JSON.parse(readFileSync(join(patchDir(patch, from), 'package.json'), 'utf8')).version
 }
 
 const MODULE_LOADER_EXPORTS = 'exports.loadWithData = loadWithData;\nexports.loadWithDataFromManifest = loadWithDataFromManifest;'
@@ -265,7 +266,7 @@ export function patchProblems(from = ROOT) {
   const problems = []
   for (const p of PATCHES) {
     const dir = patchDir(p, from)
-    const version = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version
+    const version = installedVersion(p, from)
     if (version !== p.version) problems.push(`packaging patch ${p.id}: written for ${p.package}@${p.version}, installed is ${version}; check the patch against it and update its version in packaging/patches.js`)
     for (const [file, expected] of p.checks) {
       let text

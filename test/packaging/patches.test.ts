@@ -16,7 +16,7 @@ import { describe, expect, it } from 'vitest'
 // @ts-expect-error plain JavaScript build script, no types
 import { callTimeBuiltin, common as bundleOptions } from '../../packaging/build-bundle.js'
 // @ts-expect-error plain JavaScript build script, no types
-import { LAZY_REQUIRE, PATCHES, packageDir, patchDir, patchesPlugin, patchProblems } from '../../packaging/patches.js'
+import { installedVersion, LAZY_REQUIRE, PATCHES, packageDir, patchesPlugin, patchProblems } from '../../packaging/patches.js'
 
 interface Patch {
   id: string
@@ -51,7 +51,7 @@ function bundleWithPatches(script: string) {
 }
 describe('packaging patches', () => {
   it.each(patches.map((p) => [p.id, p] as const))('%s: the installed package is the version it was written for, with the text it rewrites', (_id, patch) => {
-    const version = JSON.parse(readFileSync(join(patchDir(patch) as string, 'package.json'), 'utf8')).version as string
+    const version = installedVersion(patch) as string
     expect(version, `packaging patch ${patch.id}: written for ${patch.package}@${patch.version}, installed is ${version}; check the patch and update packaging/patches.js`).toBe(patch.version)
     const problems = (patchProblems() as string[]).filter((p) => p.startsWith(`packaging patch ${patch.id}:`))
     expect(problems).toEqual([])
