@@ -161,6 +161,28 @@ function svcPlugin() {
       // modules get a stand-in whose functions take node:crypto at their first call (issue 39.1).
       b.onLoad({ filter: /.*/, namespace: 'svc-builtin-on-call' }, (args) => ({ contents: callTimeBuiltin(args.path), loader: 'js' }))
       b.onLoad({ filter: /.*/, namespace: 'svc-bundle' }, async (args) => ({ contents: args.path === 'data' ? await bundleData() : mcpFlags(), resolveDir: ROOT, loader: 'js' }))
+      // oclif is not in the chunks: it is dist-bundle/oclif.cjs (buildHotScripts), which
+      // packaging/entries/hot-script.js runs with a code cache made after a run. Every import of
+      // it (svc's commands, the entries, plugin-help) gets a CommonJS stand-in that reads the
+      // script's exports at each use, as esbuild's interop reads a bundled CommonJS module's, so
+      // oclif's own modules are still evaluated at their first use (oclif-inline-requires).
+      b.onResolve({ filter: /^(@oclif\/core(\/help)?|svc-bundle:oclif-module-loader)$/ }, (args) => ({ path: OCLIF_PARTS[args.path], namespace: 'svc-oclif' }))
+      // undici likewise (dist-bundle/undici.cjs): svc takes its Agent alone, in net/outbound.js.
+      b.onResolve({ filter: /^undici$/ }, (args) => (args.importer === join(DIST, 'lib', 'net', 'outbound.js') ? { path: 'undici', namespace: 'svc-undici' } : undefined))
+      b.onResolve({ filter: /^svc-bundle:(oclif|undici)-script$/ }, (args) => ({ path: 'script', namespace: args.path.slice('svc-bundle:'.length, -'-script'.length) === 'oclif' ? 'svc-oclif' : 'svc-undici' }))
+      for (const name of ['oclif', 'undici']) {
+        b.onLoad({ filter: /.*/, namespace: `svc-${name}` }, (args) => ({
+          contents:
+            args.path === 'script'
+              ? `import { loadHotScript } from ${JSON.stringify(join(ROOT, 'packaging/entries/hot-script.js'))}\nexport const script = loadHotScript('${name}.cjs')\n`
+              : name === 'undici'
+                ? // A getter: the script loads when a client is first made, not when the chunk that holds net/outbound.js does.
+                  `module.exports = { get Agent() { return require('svc-bundle:undici-script').script.undici.Agent } }\n`
+                : `module.exports = require('svc-bundle:${name}-script').script.${args.path}\n`,
+          resolveDir: ROOT,
+          loader: 'js',
+        }))
+      }
       b.onLoad({ filter: /[\\/]dist[\\/].*\.js$/ }, (args) => {
         if (!args.path.startsWith(DIST + sep)) return undefined
         let src = readFileSync(args.path, 'utf8')
@@ -188,6 +210,40 @@ export function takeBuiltins(src, { keepFs = false } = {}) {
   return src
     .replace(/^import \{([^}]*)\} from '(node:[a-z_/]+)';$/gm, (line, names, name) => (keep(name, names) ? line : `const {${names.replace(/\s+as\s+/g, ': ')}} = process.getBuiltinModule('${name}');`))
     .replace(/^import \* as ([A-Za-z_$][\w$]*) from '(node:[a-z_/]+)';$/gm, (line, binding, name) => (keep(name) ? line : `const ${binding} = process.getBuiltinModule('${name}');`))
+}
+
+/** What dist-bundle/oclif.cjs exports (buildOclifScript), by the specifier that stands for it. */
+const OCLIF_PARTS = { '@oclif/core': 'core', '@oclif/core/help': 'help', 'svc-bundle:oclif-module-loader': 'moduleLoader' }
+
+/**
+ * dist-bundle/oclif.cjs and undici.cjs: oclif, and undici's Agent, with packaging/patches.js's
+ * patches, each as one CommonJS script that packaging/entries/hot-script.js runs (see there why not
+ * chunks). Each part is a getter, so that a part is required at its first use.
+ */
+export async function buildHotScripts() {
+  const scripts = {
+    oclif: { core: "require('@oclif/core')", help: "require('@oclif/core/help')", moduleLoader: `require(${JSON.stringify(join(packageDir('@oclif/core'), 'lib', 'module-loader.js'))})` },
+    // As undici's entry exports it, Agent alone (undici-agent-alone): the rest is not in the script.
+    undici: { undici: `{ Agent: require(${JSON.stringify(join(packageDir('undici'), 'lib', 'dispatcher', 'agent.js'))}) }` },
+  }
+  const outputs = {}
+  for (const [name, parts] of Object.entries(scripts)) {
+    const contents = `module.exports = {\n${Object.entries(parts)
+      .map(([part, load]) => `  get ${part}() { return ${load} },\n`)
+      .join('')}}\n`
+    const built = await build({
+      ...common,
+      stdin: { contents, resolveDir: ROOT, loader: 'js', sourcefile: `${name}-script.js` },
+      outfile: join(OUT, `${name}.cjs`),
+      // Strict as a whole, as the ES-module chunks ran these modules: a server requires the script
+      // as a plain CommonJS module (hot-script.js, SERVERS), which would otherwise be sloppy.
+      banner: { js: '"use strict";' },
+      format: 'cjs',
+      plugins: [patchesPlugin({ dist: DIST })],
+    })
+    Object.assign(outputs, built.metafile.outputs)
+  }
+  return { metafile: { outputs } }
 }
 
 /**
@@ -245,6 +301,7 @@ export async function buildEsm() {
     banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
     plugins: [svcPlugin(), embeddedFsPlugin(), patchesPlugin({ dist: DIST })],
   })
+  const hot = await buildHotScripts()
   // main.js on its own, one file with nothing shared: `svc --version` and the root help load it
   // alone (a shared chunk or two more to load cost ~5 % of them); it imports ./cli.js for the rest.
   const main = await build({
@@ -254,7 +311,7 @@ export async function buildEsm() {
     format: 'esm',
     plugins: [mainPlugin(), svcPlugin(), embeddedFsPlugin()],
   })
-  result.metafile.outputs = { ...result.metafile.outputs, ...main.metafile.outputs }
+  result.metafile.outputs = { ...result.metafile.outputs, ...hot.metafile.outputs, ...main.metafile.outputs }
   // The root help main.js answers without oclif, as oclif renders it.
   writeFileSync(join(OUT, 'root-help.json'), JSON.stringify(rootHelpData()))
   return result
@@ -268,7 +325,7 @@ export function seaAssets() {
     const dir = packageDir(name)
     for (const f of ['package.json', 'oclif.manifest.json']) assets[`node_modules/${name}/${f}`] = join(dir, f)
   }
-  for (const f of readdirSync(OUT)) if (f.endsWith('.js') || f === 'root-help.json') assets[`dist-bundle/${f}`] = join(OUT, f)
+  for (const f of readdirSync(OUT)) if (f.endsWith('.js') || f.endsWith('.cjs') || f === 'root-help.json') assets[`dist-bundle/${f}`] = join(OUT, f)
   // The built-in trigger fixtures (svc trigger, svc fixtures run).
   const triggers = join(ROOT, 'fixtures', 'triggers')
   for (const f of readdirSync(triggers)) if (f.endsWith('.json')) assets[`fixtures/triggers/${f}`] = join(triggers, f)

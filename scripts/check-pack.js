@@ -76,7 +76,7 @@ async function main() {
     check(files.includes(need), `tarball has ${need}`)
   }
   const chunks = readdirSync(join(root, 'dist-bundle'))
-    .filter((f) => f.endsWith('.js'))
+    .filter((f) => f.endsWith('.js') || f.endsWith('.cjs'))
     .map((f) => `dist-bundle/${f}`)
   const missingChunks = chunks.filter((f) => !files.includes(f))
   check(missingChunks.length === 0, `tarball has every chunk of the bundle (${chunks.length})`, missingChunks.join('\n'))

@@ -29,15 +29,15 @@ const ANCHORS = [
   // A dispatched command: cli.js's runOne (the whole path, oclif's main, has no marks of its own).
   [/^cli\.js$/, 'const command = await config.findCommand(id, { must: true }).load();', 'before', "importing the command's chunk and the chunks it imports"],
   [/^cli\.js$/, 'const command = await config.findCommand(id, { must: true }).load();', 'after', 'the command object, init (flags parsed)'],
-  [/^chunk-/, 'await this.init();\n', 'after', 'run(): credentials, the API client, undici loaded'],
-  [/^chunk-/, 'result = await this.run();', 'after', 'finally, then the exit handlers'],
+  [/^(chunk-.*|oclif\.cjs)$/, 'await this.init();\n', 'after', 'run(): credentials, the API client, undici loaded'],
+  [/^(chunk-.*|oclif\.cjs)$/, 'result = await this.run();', 'after', 'finally, then the exit handlers'],
 ]
 
 const copy = mkdtempSync(join(tmpdir(), 'svc-timeline-'))
 try {
   for (const part of ['dist-bundle', 'bin', 'dist', 'package.json', 'oclif.manifest.json']) cpSync(join(ROOT, part), join(copy, part), { recursive: true })
   symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'))
-  const files = readdirSync(join(copy, 'dist-bundle')).filter((f) => f.endsWith('.js'))
+  const files = readdirSync(join(copy, 'dist-bundle')).filter((f) => f.endsWith('.js') || f.endsWith('.cjs'))
   for (const [pattern, anchor, where, label] of ANCHORS) {
     const hits = files.filter((f) => pattern.test(f) && readFileSync(join(copy, 'dist-bundle', f), 'utf8').includes(anchor))
     if (hits.length !== 1) throw new Error(`startup-timeline: the anchor ${JSON.stringify(anchor)} is in ${hits.length} files of dist-bundle/ (${hits.join(', ')}), not one: update ANCHORS for this build`)

@@ -37,6 +37,11 @@ function keyOf(path) {
   return p.slice(s.root.length).split(sep).join('/')
 }
 
+/** Whether `path` names a file of the single executable's assets (then only this module can read it, not Node's loaders). */
+export function isEmbedded(path) {
+  return keyOf(path) !== undefined
+}
+
 /** The embedded file at `key` as text, or undefined when the binary has no such asset. */
 function asset(key) {
   try {

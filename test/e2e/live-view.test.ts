@@ -65,7 +65,7 @@ describe('live views through the shipped bundle', () => {
     if (spawnSync('script', ['--version']).error) throw new Error('script (util-linux) is needed by these tests')
     const dir = join(ROOT, 'dist-bundle')
     const text = readdirSync(dir)
-      .filter((f) => f.endsWith('.js'))
+      .filter((f) => f.endsWith('.js') || f.endsWith('.cjs'))
       .map((f) => readFileSync(join(dir, f), 'utf8'))
       .join('\n')
     expect(text).toContain('// node_modules/react-reconciler/cjs/react-reconciler.production.js')

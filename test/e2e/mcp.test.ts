@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -280,11 +280,19 @@ describe('svc mcp through oclif', () => {
       hook,
       `import { registerHooks } from 'node:module'; import { appendFileSync } from 'node:fs';\nregisterHooks({ load(url, context, next) { if (url.includes('/dist-bundle/')) appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context) } })\n`,
     )
-    const { client } = await connect(['--profile', 'sandbox', '--tools', 'get_account'], { NODE_OPTIONS: `--import=${hook}` })
+    // oclif is not a module of the bundle but a script (dist-bundle/oclif.cjs, packaging/entries/hot-script.js): a fresh
+    // compile cache directory shows whether it ran, by the cache it leaves at exit.
+    const compileCache = join(dir, 'compile-cache')
+    const { client } = await connect(['--profile', 'sandbox', '--tools', 'get_account'], { NODE_OPTIONS: `--import=${hook}`, NODE_COMPILE_CACHE: compileCache })
     expect(ok<{ account: { environment: string } }>(await call(client, 'get_account')).account.environment).toBe('test')
+    await client.close()
     const loaded = readFileSync(log, 'utf8')
     expect(loaded).toContain('/dist-bundle/mcp.js')
     expect(loaded).not.toContain('/dist-bundle/cli.js')
+    // The server's exit writes the caches of the scripts it ran: undici's (get_account made a request), not oclif's.
+    const cached = () => (existsSync(compileCache) ? readdirSync(compileCache, { recursive: true }).map(String) : [])
+    await expect.poll(() => cached().some((f) => f.includes('svc-undici.cjs')), { timeout: 10_000 }).toBe(true)
+    expect(cached().filter((f) => f.includes('svc-oclif.cjs'))).toEqual([])
   })
 
   it('serves the same with the fast path turned off, and --help is the command help', async () => {

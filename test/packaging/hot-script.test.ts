@@ -1,0 +1,122 @@
+/**
+ * packaging/entries/hot-script.js: dist-bundle/oclif.cjs and undici.cjs run with a V8 code cache
+ * made after a run (issue 39.1). Each case runs in a fresh process, as a command does: the cache
+ * is written at its exit, read by the next, made again after the first run of another command,
+ * private to its user, and anything wrong with it only means the script runs without one.
+ */
+import { spawnSync } from 'node:child_process'
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { describe, expect, it } from 'vitest'
+import { ROOT } from '../helpers/run-command.js'
+
+const HOT = pathToFileURL(join(ROOT, 'packaging/entries/hot-script.js')).href
+
+/** A package dir with x.cjs, and a cache dir; `run(argv)` loads x.cjs in a new process and prints what it exported. */
+function fixture(script = 'module.exports = { answer: (n) => n * 2, file: __filename }\n') {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-hot-'))
+  const cacheDir = join(dir, 'cache')
+  mkdirSync(cacheDir, { mode: 0o700 })
+  writeFileSync(join(dir, 'x.cjs'), script)
+  const runner = join(dir, 'run.mjs')
+  writeFileSync(
+    runner,
+    `import { loadHotScript } from ${JSON.stringify(HOT)}
+const [cacheDir, ...argv] = process.argv.slice(2)
+const x = loadHotScript('x.cjs', { dir: ${JSON.stringify(dir)}, cacheDir: cacheDir === '-' ? undefined : cacheDir, argv })
+process.stdout.write(JSON.stringify({ answer: x.answer(21), file: x.file, viaRequire: x.viaRequire }))
+`,
+  )
+  const run = (argv: string[], cache: string = cacheDir) => spawnSync(process.execPath, [runner, cache, ...argv], { encoding: 'utf8', timeout: 20_000 })
+  const files = (suffix: string) => readdirSync(cacheDir).filter((f) => f.endsWith(suffix))
+  return { dir, cacheDir, run, files }
+}
+
+describe('hot-script: a script of the bundle with a code cache made after a run', () => {
+  it('runs the script, writes a private cache at exit, and the next run of the same command reads it without writing again', () => {
+    const { dir, cacheDir, run, files } = fixture()
+    const first = run(['charges', 'get', 'ID', '--json'])
+    expect(first.stderr).toBe('')
+    expect(JSON.parse(first.stdout)).toEqual({ answer: 42, file: join(dir, 'x.cjs') })
+    const [cache] = files('.cache')
+    expect(cache).toMatch(new RegExp(`^svc-x\\.cjs-${process.version}-${process.arch}-[0-9a-f]+\\.cache$`))
+    expect(statSync(join(cacheDir, cache!)).mode & 0o777).toBe(0o600)
+    const runsFile = join(cacheDir, files('.runs.json')[0]!)
+    expect(JSON.parse(readFileSync(runsFile, 'utf8'))).toEqual(['charges get'])
+    const written = statSync(runsFile).mtimeMs
+    expect(JSON.parse(run(['charges', 'get', 'OTHER']).stdout).answer).toBe(42)
+    expect(statSync(runsFile).mtimeMs).toBe(written)
+    // Another command's first run makes the cache again, adding what it compiled.
+    run(['charges', 'list', '--limit', '3'])
+    expect(JSON.parse(readFileSync(runsFile, 'utf8'))).toEqual(['charges get', 'charges list'])
+  })
+
+  it('a cache V8 refuses (garbage, another script) is made again; the script runs all the same', () => {
+    const { run, files, cacheDir } = fixture()
+    run(['status'])
+    const cache = join(cacheDir, files('.cache')[0]!)
+    writeFileSync(cache, 'not a code cache')
+    const r = run(['status'])
+    expect(r.stderr).toBe('')
+    expect(JSON.parse(r.stdout).answer).toBe(42)
+    expect(readFileSync(cache).length).toBeGreaterThan(100)
+  })
+
+  it('changing the script names another cache: an old one is never read for it', () => {
+    const a = fixture()
+    a.run(['status'])
+    writeFileSync(join(a.dir, 'x.cjs'), 'module.exports = { answer: (n) => n * 3, file: __filename }\n')
+    expect(JSON.parse(a.run(['status']).stdout).answer).toBe(63)
+    expect(a.files('.cache')).toHaveLength(2)
+  })
+
+  it('no compile cache, or a cache directory that is not this user\u2019s: the script runs and nothing is written', () => {
+    const { run, files, cacheDir } = fixture()
+    expect(JSON.parse(run(['status'], '-').stdout).answer).toBe(42)
+    expect(files('.cache')).toEqual([])
+    // A directory owned by another user: as root, one made so; otherwise the root directory.
+    let foreign = '/'
+    if (process.getuid?.() === 0) {
+      foreign = join(cacheDir, 'theirs')
+      mkdirSync(foreign)
+      chmodSync(foreign, 0o777)
+      chownSync(foreign, 65534, 65534)
+    }
+    const r = run(['status'], foreign)
+    expect(r.stderr).toBe('')
+    expect(JSON.parse(r.stdout).answer).toBe(42)
+    if (foreign !== '/') expect(readdirSync(foreign)).toEqual([])
+  })
+
+  it('a server (webhooks listen, sandbox start, relay serve, in either form) takes the script through require and makes no code cache', () => {
+    const { run, files } = fixture("module.exports = { answer: (n) => n * 2, file: __filename, viaRequire: typeof require.cache[__filename] === 'object' }\n")
+    for (const argv of [['webhooks', 'listen', '--port', '0'], ['sandbox:start'], ['relay', 'serve', '--db', 'x']]) {
+      const r = run(argv)
+      expect(r.stderr).toBe('')
+      expect(JSON.parse(r.stdout)).toMatchObject({ answer: 42, viaRequire: true })
+      expect(files('.cache')).toEqual([])
+    }
+    // A command that ends in a moment, in its topic:command form, does get one.
+    expect(JSON.parse(run(['charges:get', 'ch_1']).stdout).viaRequire).toBe(false)
+    expect(files('.runs.json')).toHaveLength(1)
+  })
+
+  it("an error's stack names the script's own file and line", () => {
+    const { run } = fixture("module.exports = { answer() {\n  return 1\n}, file: __filename }\nthrow new Error('boom at line 4')\n")
+    const r = run(['status'])
+    expect(r.status).not.toBe(0)
+    expect(r.stderr).toMatch(/x\.cjs:4\b/)
+  })
+
+  it('the bundle runs oclif and undici this way (dist-bundle/oclif.cjs, undici.cjs), in no chunk, each strict as a whole', () => {
+    const bundle = join(ROOT, 'dist-bundle')
+    expect(existsSync(join(bundle, 'oclif.cjs')) && existsSync(join(bundle, 'undici.cjs'))).toBe(true)
+    // A server requires them as plain CommonJS modules: strict from the first line, as the chunks ran them.
+    for (const f of ['oclif.cjs', 'undici.cjs']) expect(readFileSync(join(bundle, f), 'utf8').startsWith('"use strict";\n')).toBe(true)
+    const chunks = readdirSync(bundle).filter((f) => f.endsWith('.js'))
+    expect(chunks.filter((f) => readFileSync(join(bundle, f), 'utf8').includes('node_modules/@oclif/core/lib/index.js'))).toEqual([])
+    expect(chunks.filter((f) => readFileSync(join(bundle, f), 'utf8').includes('node_modules/undici/lib/dispatcher/agent.js'))).toEqual([])
+  })
+})
