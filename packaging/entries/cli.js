@@ -18,6 +18,7 @@ import { normalizeArgv } from '@oclif/core/help'
 import { MANIFESTS, MODULES, PJSON, PLUGINS, ROUTES } from 'svc-bundle:data'
 import { useBundledModules } from 'svc-bundle:oclif-module-loader'
 import { plainCommand } from './dispatch.js'
+import { ranCommand } from './hot-script.js'
 
 useBundledModules(MODULES)
 
@@ -73,6 +74,7 @@ async function runOne(argv, loadOptions) {
     const config = await Config.load(loadOptions)
     const [id, ...args] = normalizeArgv(config, argv)
     const command = await config.findCommand(id, { must: true }).load()
+    ranCommand(command.id ?? id)
     const result = await new command(args, config)._run()
     await flush()
     return result

@@ -7,8 +7,11 @@
  * of functions a command calls (oclif's Config, parser, Command). `vm.Script#createCachedData`
  * made after a run holds those too, and it is the one way Node offers without flags, for a
  * classic script: so the bundle builds oclif as one, and this loads it. At the end of the first
- * run of each command (by its words before the first flag), the cache is made again from the
- * script as it is then: what earlier runs compiled (the cache they left) and what this one did.
+ * run of each command, the cache is made again from the script as it is then: what earlier runs
+ * compiled (the cache they left) and what this one did. The command is the one the entry names
+ * (ranCommand: cli.js once oclif has found it, mcp.js for its own server), by its id: a run that
+ * names none (help, a mistyped command) makes no cache, and nothing of argv is written (its words
+ * may hold a key or a path), so the cache is made again at most once per command and build.
  *
  * The cache lives beside Node's own compile cache (module.getCompileCacheDir(), which bin/run.js
  * and the single executable turn on), in a file named for the Node version, the architecture and
@@ -53,20 +56,26 @@ export function loadHotScript(name, { dir = fileURLToPath(new URL('.', import.me
   const module = { exports: {} }
   script.runInThisContext()(module.exports, createRequire(filename), module, filename, dirname(filename))
   if (cache) {
-    const ran = commandWords(argv)
     const runs = (cachedData && !script.cachedDataRejected && readRuns(cache.runs)) || []
-    if (!runs.includes(ran)) process.once('exit', () => saveCache(script, cache, [...runs, ran]))
+    process.once('exit', () => {
+      if (ran !== undefined && !runs.includes(ran)) saveCache(script, cache, [...runs, ran])
+    })
   }
   return module.exports
+}
+
+/** The id of the command this process runs, once the entry knows it (ranCommand); undefined: none. */
+let ran
+
+/** Names the command this process runs (an oclif id, e.g. `charges:get`): its exit may then make the caches again. */
+export function ranCommand(id) {
+  ran = id
 }
 
 /** The commands that serve until stopped, by their words (commandWords): start-up is not what they wait on. */
 export const SERVERS = new Set(['webhooks listen', 'sandbox start', 'relay serve'])
 
-/**
- * The words of argv before its first flag, at most two, `topic:command` taken as two: what makes
- * one command's run differ from another's.
- */
+/** The words of argv before its first flag, at most two, `topic:command` taken as two: which server, if any, this is. */
 export function commandWords(argv) {
   const words = []
   for (const a of argv) {

@@ -7,8 +7,10 @@
 import { packageVersion } from '../../dist/lib/config/package.js'
 import { fastMcp } from '../../dist/lib/mcp/launch.js'
 import { MCP_FLAGS } from 'svc-bundle:mcp-flags'
+import { ranCommand } from './hot-script.js'
 
 /** True when it served; false when the oclif command must run (`--help`, other flags, an error to report). */
 export function runMcp({ argv }) {
+  ranCommand('mcp')
   return fastMcp({ argv, flags: MCP_FLAGS, env: process.env, version: packageVersion() })
 }

@@ -14,7 +14,10 @@ import { ROOT } from '../helpers/run-command.js'
 
 const HOT = pathToFileURL(join(ROOT, 'packaging/entries/hot-script.js')).href
 
-/** A package dir with x.cjs, and a cache dir; `run(argv)` loads x.cjs in a new process and prints what it exported. */
+/**
+ * A package dir with x.cjs, and a cache dir; `run(argv)` loads x.cjs in a new process as the
+ * command argv names (its id: the words before the first flag joined by `:`) and prints what it exported.
+ */
 function fixture(script = 'module.exports = { answer: (n) => n * 2, file: __filename }\n') {
   const dir = mkdtempSync(join(tmpdir(), 'svc-hot-'))
   const cacheDir = join(dir, 'cache')
@@ -23,13 +26,16 @@ function fixture(script = 'module.exports = { answer: (n) => n * 2, file: __file
   const runner = join(dir, 'run.mjs')
   writeFileSync(
     runner,
-    `import { loadHotScript } from ${JSON.stringify(HOT)}
-const [cacheDir, ...argv] = process.argv.slice(2)
+    `import { loadHotScript, ranCommand } from ${JSON.stringify(HOT)}
+const [cacheDir, id, ...argv] = process.argv.slice(2)
 const x = loadHotScript('x.cjs', { dir: ${JSON.stringify(dir)}, cacheDir: cacheDir === '-' ? undefined : cacheDir, argv })
+// As cli.js does once oclif has found the command; '-': none was found.
+if (id !== '-') ranCommand(id)
 process.stdout.write(JSON.stringify({ answer: x.answer(21), file: x.file, viaRequire: x.viaRequire }))
 `,
   )
-  const run = (argv: string[], cache: string = cacheDir) => spawnSync(process.execPath, [runner, cache, ...argv], { encoding: 'utf8', timeout: 20_000 })
+  const idOf = (argv: string[]) => argv.slice(0, argv.findIndex((a) => a.startsWith('-')) >>> 0).join(':') || '-'
+  const run = (argv: string[], cache: string = cacheDir, id = idOf(argv)) => spawnSync(process.execPath, [runner, cache, id, ...argv], { encoding: 'utf8', timeout: 20_000 })
   const files = (suffix: string) => readdirSync(cacheDir).filter((f) => f.endsWith(suffix))
   return { dir, cacheDir, run, files }
 }
@@ -37,20 +43,31 @@ process.stdout.write(JSON.stringify({ answer: x.answer(21), file: x.file, viaReq
 describe('hot-script: a script of the bundle with a code cache made after a run', () => {
   it('runs the script, writes a private cache at exit, and the next run of the same command reads it without writing again', () => {
     const { dir, cacheDir, run, files } = fixture()
-    const first = run(['charges', 'get', 'ID', '--json'])
+    const first = run(['charges', 'get', 'ID', '--json'], cacheDir, 'charges:get')
     expect(first.stderr).toBe('')
     expect(JSON.parse(first.stdout)).toEqual({ answer: 42, file: join(dir, 'x.cjs') })
     const [cache] = files('.cache')
     expect(cache).toMatch(new RegExp(`^svc-x\\.cjs-${process.version}-${process.arch}-[0-9a-f]+\\.cache$`))
     expect(statSync(join(cacheDir, cache!)).mode & 0o777).toBe(0o600)
     const runsFile = join(cacheDir, files('.runs.json')[0]!)
-    expect(JSON.parse(readFileSync(runsFile, 'utf8'))).toEqual(['charges get'])
+    expect(JSON.parse(readFileSync(runsFile, 'utf8'))).toEqual(['charges:get'])
     const written = statSync(runsFile).mtimeMs
-    expect(JSON.parse(run(['charges', 'get', 'OTHER']).stdout).answer).toBe(42)
+    expect(JSON.parse(run(['charges', 'get', 'OTHER'], cacheDir, 'charges:get').stdout).answer).toBe(42)
     expect(statSync(runsFile).mtimeMs).toBe(written)
     // Another command's first run makes the cache again, adding what it compiled.
     run(['charges', 'list', '--limit', '3'])
-    expect(JSON.parse(readFileSync(runsFile, 'utf8'))).toEqual(['charges get', 'charges list'])
+    expect(JSON.parse(readFileSync(runsFile, 'utf8'))).toEqual(['charges:get', 'charges:list'])
+  })
+
+  it('a run that names no command (help, a typo) makes no cache, and what a command was given is never written', () => {
+    const { cacheDir, run, files } = fixture()
+    expect(JSON.parse(run(['chargs', 'lst'], cacheDir, '-').stdout).answer).toBe(42)
+    expect(files('.cache')).toEqual([])
+    // A key typed where a word goes: the cache names the command's id alone.
+    run(['login', 'svc_live_0123456789abcdef0123456789abcdef'], cacheDir, 'login')
+    const written = readdirSync(cacheDir).map((f) => readFileSync(join(cacheDir, f)).toString('latin1')).join('\n')
+    expect(JSON.parse(readFileSync(join(cacheDir, files('.runs.json')[0]!), 'utf8'))).toEqual(['login'])
+    expect(written).not.toContain('svc_live_')
   })
 
   it('a cache V8 refuses (garbage, another script) is made again; the script runs all the same', () => {
