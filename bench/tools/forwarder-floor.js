@@ -9,11 +9,13 @@
 // process's main thread and of all its threads (from /proc); then at one connection, the p50 each
 // adds to a delivery sent straight to the app (the issue's second target, ≤ 0.3 ms). What "no
 // log, no verify" reaches is what HTTP in, undici out, parsing and routing cost: the most any
-// durable log could leave.
+// durable log could leave. Last, the machine's budget: the load generator (this process) and the
+// app share the cores with the target, so at 0.9x the proxy's rate the listener may spend only
+// what the machine's busy time at that rate leaves after their CPU per delivery.
 //   node bench/tools/forwarder-floor.js [rounds]
 import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { startChild } from '../lib/child.js'
@@ -47,6 +49,12 @@ if (process.argv[2] === '--child') {
   process.stdin.on('end', stop).resume()
 } else {
   const rounds = Number(process.argv[2] ?? 3)
+  /** The machine's busy and total CPU ticks, from /proc/stat. */
+  const machine = () => {
+    const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number)
+    const total = f.reduce((a, b) => a + b, 0)
+    return { busy: total - f[3] - f[4], total }
+  }
   /** CPU ms of a process: its main thread, and all its threads. */
   const cpu = (pid) => {
     let main = 0
@@ -70,11 +78,19 @@ if (process.argv[2] === '--child') {
     for (let round = 0; round < rounds; round++) {
       const order = round % 2 === 0 ? Object.entries(targets) : Object.entries(targets).reverse()
       for (const [name, t] of order) {
-        const c0 = cpu(t.pid)
+        const [c0, a0, m0, me0] = [cpu(t.pid), cpu(app.pid), machine(), process.cpuUsage()]
         const r = await load({ url: t.ready, connections: 50, durationMs: 2500, request })
-        const c1 = cpu(t.pid)
+        const [c1, a1, m1, me1] = [cpu(t.pid), cpu(app.pid), machine(), process.cpuUsage(me0)]
         if (r.errors > 0 || r.statusErrors > 0) throw new Error(`${name}: ${r.errors} failed requests, ${r.statusErrors} non-200 answers`)
-        results[name].push({ rate: r.perSecond, main: ((c1.main - c0.main) * 1000) / r.requests, all: ((c1.all - c0.all) * 1000) / r.requests })
+        const per = (ms) => (ms * 1000) / r.requests
+        results[name].push({
+          rate: r.perSecond,
+          main: per(c1.main - c0.main),
+          all: per(c1.all - c0.all),
+          // The load generator and the app: what the rest of the chain costs per delivery.
+          others: per(a1.all - a0.all) + (me1.user + me1.system) / r.requests,
+          busy: (m1.busy - m0.busy) / (m1.total - m0.total),
+        })
       }
     }
     const proxy = results['undici proxy']
@@ -82,8 +98,20 @@ if (process.argv[2] === '--child') {
     for (const [name, rs] of Object.entries(results)) {
       const ratio = median(rs.map((r, i) => r.rate / proxy[i].rate))
       const [rate, main, all] = [median(rs.map((r) => r.rate)).toFixed(0), median(rs.map((r) => r.main)).toFixed(1), median(rs.map((r) => r.all)).toFixed(1)]
-      process.stdout.write(`${name.padEnd(18)} ${rate.padStart(7)}/s  ${ratio.toFixed(2)}× the proxy  main thread ${main.padStart(6)} µs  all threads ${all.padStart(6)} µs per delivery\n`)
+      const [others, busy] = [median(rs.map((r) => r.others)).toFixed(1), (100 * median(rs.map((r) => r.busy))).toFixed(0)]
+      process.stdout.write(
+        `${name.padEnd(18)} ${rate.padStart(7)}/s  ${ratio.toFixed(2)}× the proxy  main thread ${main.padStart(6)} µs  all threads ${all.padStart(6)} µs per delivery; load and app ${others.padStart(5)} µs; machine ${busy}% busy\n`,
+      )
     }
+    // The budget: at 0.9x the proxy's rate, with the machine as busy as it was under the proxy,
+    // the whole chain may spend cores × busy / rate per delivery; the load generator and the app take theirs.
+    const cores = availableParallelism()
+    const rate = 0.9 * median(proxy.map((r) => r.rate))
+    const chain = (cores * median(proxy.map((r) => r.busy)) * 1e6) / rate
+    const others = median(Object.values(results).flatMap((rs) => rs.map((r) => r.others)))
+    process.stdout.write(
+      `budget at 0.9× the proxy (${rate.toFixed(0)}/s on ${cores} cores as busy as under the proxy): ${chain.toFixed(1)} µs per delivery for the chain, ${others.toFixed(1)} of them the load generator's and the app's: the listener may spend ${(chain - others).toFixed(1)} µs (all threads)\n`,
+    )
     // One connection: no queueing, so a p50 is the path's own length; added = p50 - straight to the app's p50 of the same round.
     const one = Object.fromEntries(Object.keys(targets).map((k) => [k, []]))
     for (let round = 0; round < rounds; round++) {
