@@ -22,6 +22,7 @@
  * from it). What the bundle changes in dependencies (Yoga's wasm read, undici's Agent alone and
  * its HTTP/2 half on demand…) is all in packaging/patches.js, with the versions it was written for.
  */
+import { createHash } from 'node:crypto'
 import { build } from 'esbuild'
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join, relative, sep } from 'node:path'
@@ -148,7 +149,8 @@ export function mcpFlags() {
 const EMBEDDED_READERS = new Set([join(DIST, 'root-help.js'), join(DIST, 'lib', 'config', 'package.js'), join(DIST, 'lib', 'scenarios', 'builtin.js'), join(ROOT, 'shell', 'completions.js')])
 const EMBEDDED_FS = join(ROOT, 'packaging', 'entries', 'embedded-fs.js')
 
-function svcPlugin() {
+/** `hot`: the hot scripts' content hashes by name (buildHotScripts), which their stand-ins hand to loadHotScript. */
+function svcPlugin({ hot = {} } = {}) {
   // Every chunk sits in dist-bundle/, one level below the package root.
   const metaUrl = (file) => `new URL(${JSON.stringify(`../${posix(relative(ROOT, file))}`)}, import.meta.url).href`
   return {
@@ -174,7 +176,7 @@ function svcPlugin() {
         b.onLoad({ filter: /.*/, namespace: `svc-${name}` }, (args) => ({
           contents:
             args.path === 'script'
-              ? `import { loadHotScript } from ${JSON.stringify(join(ROOT, 'packaging/entries/hot-script.js'))}\nexport const script = loadHotScript('${name}.cjs')\n`
+              ? `import { loadHotScript } from ${JSON.stringify(join(ROOT, 'packaging/entries/hot-script.js'))}\nexport const script = loadHotScript('${name}.cjs', { hash: ${JSON.stringify(hot[name])} })\n`
               : name === 'undici'
                 ? // A getter: the script loads when a client is first made, not when the chunk that holds net/outbound.js does.
                   `module.exports = { get Agent() { return require('svc-bundle:undici-script').script.undici.Agent } }\n`
@@ -218,7 +220,9 @@ const OCLIF_PARTS = { '@oclif/core': 'core', '@oclif/core/help': 'help', 'svc-bu
 /**
  * dist-bundle/oclif.cjs and undici.cjs: oclif, and undici's Agent, with packaging/patches.js's
  * patches, each as one CommonJS script that packaging/entries/hot-script.js runs (see there why not
- * chunks). Each part is a getter, so that a part is required at its first use.
+ * chunks). Each part is a getter, so that a part is required at its first use. `hashes`: each
+ * script's SHA-256 (16 hex digits), which names its code cache: computed here, so that no run hashes
+ * the script (loading node:zlib and hashing 700 KB cost ~4 % of `charges get`).
  */
 export async function buildHotScripts() {
   const scripts = {
@@ -227,6 +231,7 @@ export async function buildHotScripts() {
     undici: { undici: `{ Agent: require(${JSON.stringify(join(packageDir('undici'), 'lib', 'dispatcher', 'agent.js'))}) }` },
   }
   const outputs = {}
+  const hashes = {}
   for (const [name, parts] of Object.entries(scripts)) {
     const contents = `module.exports = {\n${Object.entries(parts)
       .map(([part, load]) => `  get ${part}() { return ${load} },\n`)
@@ -242,8 +247,9 @@ export async function buildHotScripts() {
       plugins: [patchesPlugin({ dist: DIST })],
     })
     Object.assign(outputs, built.metafile.outputs)
+    hashes[name] = createHash('sha256').update(readFileSync(join(OUT, `${name}.cjs`))).digest('hex').slice(0, 16)
   }
-  return { metafile: { outputs } }
+  return { metafile: { outputs }, hashes }
 }
 
 /**
@@ -288,6 +294,8 @@ export const common = {
 
 export async function buildEsm() {
   rmSync(OUT, { recursive: true, force: true })
+  // The hot scripts first: the chunks' stand-ins name each script's code cache by its content's hash.
+  const hot = await buildHotScripts()
   const result = await build({
     ...common,
     // mcp.js: `svc mcp` without oclif (main.js's fast path), sharing the chunks of cli.js.
@@ -299,9 +307,8 @@ export async function buildEsm() {
     chunkNames: '[name]-[hash]',
     // CommonJS dependencies call require() for Node's built-ins.
     banner: { js: "import { createRequire as __svcCreateRequire } from 'node:module'; const require = __svcCreateRequire(import.meta.url);" },
-    plugins: [svcPlugin(), embeddedFsPlugin(), patchesPlugin({ dist: DIST })],
+    plugins: [svcPlugin({ hot: hot.hashes }), embeddedFsPlugin(), patchesPlugin({ dist: DIST })],
   })
-  const hot = await buildHotScripts()
   // main.js on its own, one file with nothing shared: `svc --version` and the root help load it
   // alone (a shared chunk or two more to load cost ~5 % of them); it imports ./cli.js for the rest.
   const main = await build({

@@ -14,8 +14,11 @@
  * may hold a key or a path), so the cache is made again at most once per command and build.
  *
  * The cache lives beside Node's own compile cache (module.getCompileCacheDir(), which bin/run.js
- * and the single executable turn on), in a file named for the Node version, the architecture and
- * a CRC of the script; V8 also refuses a cache made by another V8 or other flags. A directory or a
+ * and the single executable turn on), in a file named for the Node version, the architecture, the
+ * script's content (the hash the build computed, else a CRC of it) and, for a script on disk, its
+ * size and modification time (an edit in place names another cache); V8 also refuses a cache made
+ * by another V8 or other flags. The three most recent caches of a script are kept in that
+ * directory, so that two installs of svc used in turn each keep theirs, and older builds' go. A directory or a
  * file not owned by this user is not read (a cache is code), and anything that fails (no compile
  * cache, a read-only directory, a cache V8 rejects) only means the script compiles as it would
  * without one.
@@ -31,19 +34,19 @@ import { isEmbedded, readFileSync } from './embedded-fs.js'
 const fs = process.getBuiltinModule('node:fs')
 const vm = process.getBuiltinModule('node:vm')
 const { createRequire, getCompileCacheDir } = process.getBuiltinModule('node:module')
-const { crc32 } = process.getBuiltinModule('node:zlib')
 const { dirname, join } = process.getBuiltinModule('node:path')
 const { fileURLToPath } = process.getBuiltinModule('node:url')
 
 /**
- * Runs dist-bundle/`name` (a CommonJS script) once and returns its exports. `env` and `argv` are
- * the process's; they are parameters so that tests can give their own.
+ * Runs dist-bundle/`name` (a CommonJS script) once and returns its exports. `hash`: the script's
+ * content hash, from the build. `cacheDir` and `argv` are the process's; they are parameters so
+ * that tests can give their own.
  */
-export function loadHotScript(name, { dir = fileURLToPath(new URL('.', import.meta.url)), cacheDir = getCompileCacheDir?.(), argv = process.argv.slice(2) } = {}) {
+export function loadHotScript(name, { hash, dir = fileURLToPath(new URL('.', import.meta.url)), cacheDir = getCompileCacheDir?.(), argv = process.argv.slice(2) } = {}) {
   const filename = join(dir, name)
   if (SERVERS.has(commandWords(argv)) && !isEmbedded(filename)) return createRequire(filename)(filename)
   const source = readFileSync(filename, 'utf8')
-  const cache = cacheDir ? cacheFiles(cacheDir, name, source) : undefined
+  const cache = cacheDir ? cacheFiles(cacheDir, name, filename, hash ?? process.getBuiltinModule('node:zlib').crc32(source).toString(16)) : undefined
   const cachedData = cache ? readOwn(cache.data) : undefined
   // The script's source on one line with the wrapper's head: line numbers in stack traces stay the
   // file's. Strict, as the modules it bundles are and as the bundle's ES-module chunks ran them: a
@@ -86,15 +89,24 @@ export function commandWords(argv) {
   return words.slice(0, 2).join(' ')
 }
 
-function cacheFiles(cacheDir, name, source) {
+function cacheFiles(cacheDir, name, filename, content) {
+  let identity = ''
   try {
     if (!ownedByMe(fs.statSync(cacheDir))) return undefined
+    if (!isEmbedded(filename)) {
+      const stat = fs.statSync(filename)
+      identity = `-${stat.size.toString(36)}-${Math.trunc(stat.mtimeMs).toString(36)}`
+    }
   } catch {
     return undefined
   }
-  const base = join(cacheDir, `svc-${name}-${process.version}-${process.arch}-${crc32(source).toString(16)}`)
-  return { data: `${base}.cache`, runs: `${base}.runs.json` }
+  const prefix = `svc-${name}-${process.version}-${process.arch}-`
+  const base = join(cacheDir, `${prefix}${content}${identity}`)
+  return { dir: cacheDir, prefix, data: `${base}.cache`, runs: `${base}.runs.json` }
 }
+
+/** How many caches of one script a directory keeps (the most recently written). */
+const KEPT = 3
 
 function ownedByMe(stat) {
   return typeof process.getuid !== 'function' || stat.uid === process.getuid()
@@ -140,7 +152,20 @@ function saveCache(script, cache, runs) {
   try {
     write(cache.data, script.createCachedData())
     write(cache.runs, JSON.stringify(runs))
+    prune(cache)
   } catch {
     // no cache this time
+  }
+}
+
+/** Removes the caches of this script beyond the KEPT most recently written (other builds', other installs'). */
+function prune(cache) {
+  const caches = fs
+    .readdirSync(cache.dir)
+    .filter((f) => f.startsWith(cache.prefix) && f.endsWith('.cache'))
+    .map((f) => ({ f, at: fs.statSync(join(cache.dir, f)).mtimeMs }))
+    .sort((a, b) => b.at - a.at)
+  for (const { f } of caches.slice(KEPT)) {
+    for (const path of [join(cache.dir, f), join(cache.dir, `${f.slice(0, -'.cache'.length)}.runs.json`)]) fs.rmSync(path, { force: true })
   }
 }

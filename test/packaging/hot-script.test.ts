@@ -5,7 +5,8 @@
  * private to its user, and anything wrong with it only means the script runs without one.
  */
 import { spawnSync } from 'node:child_process'
-import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -28,14 +29,15 @@ function fixture(script = 'module.exports = { answer: (n) => n * 2, file: __file
     runner,
     `import { loadHotScript, ranCommand } from ${JSON.stringify(HOT)}
 const [cacheDir, id, ...argv] = process.argv.slice(2)
-const x = loadHotScript('x.cjs', { dir: ${JSON.stringify(dir)}, cacheDir: cacheDir === '-' ? undefined : cacheDir, argv })
+const x = loadHotScript('x.cjs', { hash: process.env.HOT_HASH, dir: ${JSON.stringify(dir)}, cacheDir: cacheDir === '-' ? undefined : cacheDir, argv })
 // As cli.js does once oclif has found the command; '-': none was found.
 if (id !== '-') ranCommand(id)
 process.stdout.write(JSON.stringify({ answer: x.answer(21), file: x.file, viaRequire: x.viaRequire }))
 `,
   )
   const idOf = (argv: string[]) => argv.slice(0, argv.findIndex((a) => a.startsWith('-')) >>> 0).join(':') || '-'
-  const run = (argv: string[], cache: string = cacheDir, id = idOf(argv)) => spawnSync(process.execPath, [runner, cache, id, ...argv], { encoding: 'utf8', timeout: 20_000 })
+  const run = (argv: string[], cache: string = cacheDir, id = idOf(argv), hash?: string) =>
+    spawnSync(process.execPath, [runner, cache, id, ...argv], { encoding: 'utf8', timeout: 20_000, env: { ...process.env, HOT_HASH: hash } })
   const files = (suffix: string) => readdirSync(cacheDir).filter((f) => f.endsWith(suffix))
   return { dir, cacheDir, run, files }
 }
@@ -47,7 +49,7 @@ describe('hot-script: a script of the bundle with a code cache made after a run'
     expect(first.stderr).toBe('')
     expect(JSON.parse(first.stdout)).toEqual({ answer: 42, file: join(dir, 'x.cjs') })
     const [cache] = files('.cache')
-    expect(cache).toMatch(new RegExp(`^svc-x\\.cjs-${process.version}-${process.arch}-[0-9a-f]+\\.cache$`))
+    expect(cache).toMatch(new RegExp(`^svc-x\\.cjs-${process.version}-${process.arch}-[0-9a-f]+-[0-9a-z]+-[0-9a-z]+\\.cache$`))
     expect(statSync(join(cacheDir, cache!)).mode & 0o777).toBe(0o600)
     const runsFile = join(cacheDir, files('.runs.json')[0]!)
     expect(JSON.parse(readFileSync(runsFile, 'utf8'))).toEqual(['charges:get'])
@@ -87,6 +89,32 @@ describe('hot-script: a script of the bundle with a code cache made after a run'
     writeFileSync(join(a.dir, 'x.cjs'), 'module.exports = { answer: (n) => n * 3, file: __filename }\n')
     expect(JSON.parse(a.run(['status']).stdout).answer).toBe(63)
     expect(a.files('.cache')).toHaveLength(2)
+  })
+
+  it('with the hash the build gives, an edit in place of the same length still names another cache', () => {
+    const a = fixture()
+    expect(JSON.parse(a.run(['status'], a.cacheDir, 'status', 'b1d0').stdout).answer).toBe(42)
+    expect(a.files('.cache')[0]).toMatch(/-b1d0-[0-9a-z]+-[0-9a-z]+\.cache$/)
+    // V8 checks a cache against the source's length only: the file's size and time tell the edit.
+    writeFileSync(join(a.dir, 'x.cjs'), 'module.exports = { answer: (n) => n * 3, file: __filename }\n')
+    expect(JSON.parse(a.run(['status'], a.cacheDir, 'status', 'b1d0').stdout).answer).toBe(63)
+    expect(a.files('.cache')).toHaveLength(2)
+  })
+
+  it('keeps the three most recent caches of a script, each with its runs, and removes older ones', () => {
+    const { run, files, cacheDir } = fixture()
+    const old = (i: number) => `svc-x.cjs-${process.version}-${process.arch}-old${i}`
+    for (let i = 0; i < 4; i++) {
+      writeFileSync(join(cacheDir, `${old(i)}.cache`), 'x')
+      writeFileSync(join(cacheDir, `${old(i)}.runs.json`), '[]')
+      utimesSync(join(cacheDir, `${old(i)}.cache`), 1_000_000 + i, 1_000_000 + i)
+    }
+    writeFileSync(join(cacheDir, 'svc-other.cjs-x.cache'), 'not this script')
+    run(['status'])
+    const mine = files('.cache').filter((f) => f.startsWith('svc-x.cjs-'))
+    expect(mine.sort()).toEqual([`${old(2)}.cache`, `${old(3)}.cache`, mine.find((f) => !f.includes('-old'))!].sort())
+    expect(files('.runs.json')).toHaveLength(3)
+    expect(readdirSync(cacheDir)).toContain('svc-other.cjs-x.cache')
   })
 
   it('no compile cache, or a cache directory that is not this user\u2019s: the script runs and nothing is written', () => {
@@ -133,6 +161,11 @@ describe('hot-script: a script of the bundle with a code cache made after a run'
     // A server requires them as plain CommonJS modules: strict from the first line, as the chunks ran them.
     for (const f of ['oclif.cjs', 'undici.cjs']) expect(readFileSync(join(bundle, f), 'utf8').startsWith('"use strict";\n')).toBe(true)
     const chunks = readdirSync(bundle).filter((f) => f.endsWith('.js'))
+    // Their stand-ins name each cache by the hash of the script the build wrote: no run hashes it.
+    for (const f of ['oclif.cjs', 'undici.cjs']) {
+      const hash = createHash('sha256').update(readFileSync(join(bundle, f))).digest('hex').slice(0, 16)
+      expect(chunks.filter((c) => readFileSync(join(bundle, c), 'utf8').includes(`loadHotScript("${f}", { hash: "${hash}" })`))).toHaveLength(1)
+    }
     expect(chunks.filter((f) => readFileSync(join(bundle, f), 'utf8').includes('node_modules/@oclif/core/lib/index.js'))).toEqual([])
     expect(chunks.filter((f) => readFileSync(join(bundle, f), 'utf8').includes('node_modules/undici/lib/dispatcher/agent.js'))).toEqual([])
   })
