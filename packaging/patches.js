@@ -45,6 +45,7 @@ export function installedVersion(patch, from = ROOT) {
 const MODULE_LOADER_EXPORTS = 'exports.loadWithData = loadWithData;\nexports.loadWithDataFromManifest = loadWithDataFromManifest;'
 const OCLIF_TINYGLOBBY = 'const tinyglobby_1 = require("tinyglobby");'
 const OCLIF_MINIMATCH = 'const minimatch_1 = require("minimatch");'
+const OCLIF_JSON_READ = "const contents = await (0, promises_1.readFile)(path, 'utf8');"
 const OCLIF_WSL_PROBE = "return (await import('wsl-utils')).isWsl ? 'wsl' : (0, node_os_1.platform)();"
 // A module-level require of oclif's compiled CommonJS, as tsc writes it: `const x_1 = require("x");`, optionally through __importStar/__importDefault.
 const OCLIF_TOP_REQUIRE = /^(?:const|var|let) ([A-Za-z_$][\w$]*) = ((?:__importStar\(|__importDefault\()?require\((["'])[^"']+\3\)\)?);$/gm
@@ -151,6 +152,13 @@ export const PATCHES = [
     version: '6.2.0',
     why: 'as slice-ansi (it makes its segmenter when it truncates).',
     checks: [['index.js', 'new Intl.Segmenter()']],
+  },
+  {
+    id: 'oclif-json-read-sync',
+    package: '@oclif/core',
+    version: '5.1.9',
+    why: "oclif's Config reads the user's theme.json (in svc's config directory) at every start with readJson, whose `fs/promises` readFile loads node:fs/promises and with it Node's file watchers and readline's interface (~1.3 ms, the one use of it in `svc charges get`; issue 39.1). The bundle's readJson reads the file with readFileSync: the same contents, cache and errors (a rejected promise), for the small JSON files oclif reads.",
+    checks: [['lib/util/fs.js', OCLIF_JSON_READ]],
   },
   {
     id: 'oclif-platform-probe-in-bundle',
@@ -300,6 +308,12 @@ function discoveryOnDemand(src, path, fail) {
   const uses = src.match(new RegExp(`\\b${name}\\b`, 'g')).length
   if (src.split(line).length !== 2 || uses !== 2) fail('oclif-discovery-on-demand', `${path} no longer requires and uses ${name} as expected`)
   return src.replace(line, lazy)
+}
+
+/** oclif-json-read-sync: readJson's one read, synchronous (it stays an async function: a missing file still rejects). */
+function jsonReadSync(src, path, fail) {
+  if (src.split(OCLIF_JSON_READ).length !== 2) fail('oclif-json-read-sync', `${path} no longer reads JSON with fs/promises as expected`)
+  return src.replace(OCLIF_JSON_READ, "const contents = (0, node_fs_1.readFileSync)(path, 'utf8');")
 }
 
 /** oclif-platform-probe-in-bundle: is-wsl (resolved from wsl-utils, whose dependency it is), required where getPlatform imported wsl-utils. */
@@ -536,6 +550,7 @@ export function patchesPlugin({ dist }) {
         if (file === 'module-loader.js') src = bundledModuleLoader(src, args.path, fail)
         if (file === 'config/plugin.js' || file === 'config/plugin-loader.js') src = discoveryOnDemand(src, args.path, fail)
         if (file === 'util/os.js') src = platformProbe(src, args.path, fail)
+        if (file === 'util/fs.js') src = jsonReadSync(src, args.path, fail)
         return { contents: inlineRequires(src, args.path, fail), resolveDir: dirname(args.path), loader: 'js' }
       })
       // unicode-fast-path: svc-bundle:unicode, and the modules that use it.
