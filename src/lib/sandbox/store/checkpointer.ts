@@ -61,6 +61,7 @@ export class Checkpointer {
   private commitsDuring = 0
   private askedAt = 0
   private rounds = 0
+  private started = 0
   private release?: () => void
   private waiters: Array<() => void> = []
 
@@ -106,6 +107,11 @@ export class Checkpointer {
     return new Promise((resolve) => this.waiters.push(resolve))
   }
 
+  /** Checkpoint cycles started on the worker so far. */
+  get cycles(): number {
+    return this.started
+  }
+
   /** Whether checkpoints run on the worker (false once fallen back to SQLite's own). */
   get active(): boolean {
     return this.worker !== undefined
@@ -117,6 +123,7 @@ export class Checkpointer {
     this.commitsDuring++
     if (this.running || (this.writesSince < this.everyWrites && this.commitsSince * COMMITS_PER_CYCLE_SHARE < this.everyWrites) || !this.worker) return
     this.running = true
+    this.started++
     this.writesSince = 0
     this.commitsSince = 0
     this.rounds = 0
