@@ -176,7 +176,7 @@ function svcPlugin({ hot = {} } = {}) {
         b.onLoad({ filter: /.*/, namespace: `svc-${name}` }, (args) => ({
           contents:
             args.path === 'script'
-              ? `import { loadHotScript } from ${JSON.stringify(join(ROOT, 'packaging/entries/hot-script.js'))}\nexport const script = loadHotScript('${name}.cjs', { hash: ${JSON.stringify(hot[name])}${name === 'undici' ? ', hotPath: true' : ''} })\n`
+              ? `import { loadHotScript } from ${JSON.stringify(join(ROOT, 'packaging/entries/hot-script.js'))}\nexport const script = loadHotScript('${name}.cjs', { hash: ${JSON.stringify(hot[name])} })\n`
               : name === 'undici'
                 ? // A getter: the script loads when a client is first made, not when the chunk that holds net/outbound.js does.
                   `module.exports = { get Agent() { return require('svc-bundle:undici-script').script.undici.Agent } }\n`

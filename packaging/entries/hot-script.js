@@ -23,15 +23,11 @@
  * cache, a read-only directory, a cache V8 rejects) only means the script compiles as it would
  * without one.
  *
- * A long-running server (SERVERS) reads the caches other commands made and writes none, and takes a
- * script on its hot path (`hotPath`: undici, which sends every forward and delivery) as a plain
- * CommonJS module, through Node's own loader and compile cache: the listener with undici run
+ * A long-running server (SERVERS) takes the script as a plain CommonJS module instead, through
+ * Node's own loader and compile cache: a code cache only pays at start-up, and the listener run
  * through vm.Script answered 0.976× the deliveries per second of the previous build at 1.026× the
  * CPU per delivery (medians of 8 alternating rounds), where through require it is 1.005× / 0.998×.
- * oclif through vm.Script with the cache, and no exit handler holding its script, starts the
- * listener in 0.905× the time (66.1 against 73.0 ms to its listening line) at 0.98–1.03× the
- * deliveries per second in three runs. The single executable, whose scripts Node's loader cannot
- * read, runs them all through vm.Script.
+ * The single executable, whose scripts Node's loader cannot read, runs them through vm.Script always.
  */
 import { isEmbedded, readFileSync } from './embedded-fs.js'
 
@@ -43,13 +39,12 @@ const { fileURLToPath } = process.getBuiltinModule('node:url')
 
 /**
  * Runs dist-bundle/`name` (a CommonJS script) once and returns its exports. `hash`: the script's
- * content hash, from the build; `hotPath`: a server runs it for every request (see above).
- * `cacheDir` and `argv` are the process's; they are parameters so that tests can give their own.
+ * content hash, from the build. `cacheDir` and `argv` are the process's; they are parameters so
+ * that tests can give their own.
  */
-export function loadHotScript(name, { hash, hotPath = false, dir = fileURLToPath(new URL('.', import.meta.url)), cacheDir = getCompileCacheDir?.(), argv = process.argv.slice(2) } = {}) {
+export function loadHotScript(name, { hash, dir = fileURLToPath(new URL('.', import.meta.url)), cacheDir = getCompileCacheDir?.(), argv = process.argv.slice(2) } = {}) {
   const filename = join(dir, name)
-  const server = SERVERS.has(commandWords(argv))
-  if (server && hotPath && !isEmbedded(filename)) return createRequire(filename)(filename)
+  if (SERVERS.has(commandWords(argv)) && !isEmbedded(filename)) return createRequire(filename)(filename)
   const source = readFileSync(filename, 'utf8')
   const cache = cacheDir ? cacheFiles(cacheDir, name, filename, hash ?? process.getBuiltinModule('node:zlib').crc32(source).toString(16)) : undefined
   const cachedData = cache ? readOwn(cache.data) : undefined
@@ -63,7 +58,7 @@ export function loadHotScript(name, { hash, hotPath = false, dir = fileURLToPath
   })
   const module = { exports: {} }
   script.runInThisContext()(module.exports, createRequire(filename), module, filename, dirname(filename))
-  if (cache && !server) {
+  if (cache) {
     const runs = (cachedData && !script.cachedDataRejected && readRuns(cache.runs)) || []
     process.once('exit', () => {
       if (ran !== undefined && !runs.includes(ran)) saveCache(script, cache, [...runs, ran])
