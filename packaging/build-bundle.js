@@ -247,7 +247,10 @@ export async function buildHotScripts() {
       plugins: [patchesPlugin({ dist: DIST })],
     })
     Object.assign(outputs, built.metafile.outputs)
-    hashes[name] = createHash('sha256').update(readFileSync(join(OUT, `${name}.cjs`))).digest('hex').slice(0, 16)
+    hashes[name] = createHash('sha256')
+      .update(readFileSync(join(OUT, `${name}.cjs`)))
+      .digest('hex')
+      .slice(0, 16)
   }
   return { metafile: { outputs }, hashes }
 }

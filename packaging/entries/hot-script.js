@@ -1,12 +1,12 @@
 /**
- * A script of the bundle that every command runs (dist-bundle/oclif.cjs: oclif, one CommonJS
- * script), loaded with a V8 code cache made after a run (issue 39.1).
+ * The scripts of the bundle that a command runs (dist-bundle/oclif.cjs: oclif, and undici.cjs:
+ * undici's Agent, each one CommonJS script), loaded with a V8 code cache made after a run (issue 39.1).
  *
  * Node's compile cache keeps the code V8 compiles when a module is first compiled: the module's
  * top level, not the functions compiled while it runs, so every start compiles again the hundreds
  * of functions a command calls (oclif's Config, parser, Command). `vm.Script#createCachedData`
  * made after a run holds those too, and it is the one way Node offers without flags, for a
- * classic script: so the bundle builds oclif as one, and this loads it. At the end of the first
+ * classic script: so the bundle builds oclif and undici as such, and this loads them. At the end of the first
  * run of each command, the cache is made again from the script as it is then: what earlier runs
  * compiled (the cache they left) and what this one did. The command is the one the entry names
  * (ranCommand: cli.js once oclif has found it, mcp.js for its own server), by its id: a run that
@@ -18,10 +18,11 @@
  * script's content (the hash the build computed, else a CRC of it) and, for a script on disk, its
  * size and modification time (an edit in place names another cache); V8 also refuses a cache made
  * by another V8 or other flags. The three most recent caches of a script are kept in that
- * directory, so that two installs of svc used in turn each keep theirs, and older builds' go. A directory or a
- * file not owned by this user is not read (a cache is code), and anything that fails (no compile
- * cache, a read-only directory, a cache V8 rejects) only means the script compiles as it would
- * without one.
+ * directory, so that two installs of svc used in turn each keep theirs, and older builds' go. A
+ * directory or a file not owned by this user is not read (a cache is code), a cache is written
+ * through a new file of its own (never one that exists, or a link planted there), and anything that
+ * fails (no compile cache, a read-only directory, a cache V8 rejects) only means the script
+ * compiles as it would without one.
  *
  * A long-running server (SERVERS) takes the script as a plain CommonJS module instead, through
  * Node's own loader and compile cache: a code cache only pays at start-up, and the listener run
@@ -139,7 +140,8 @@ function saveCache(script, cache, runs) {
   const write = (path, data) => {
     const tmp = `${path}.${process.pid}.tmp`
     try {
-      fs.writeFileSync(tmp, data, { mode: 0o600 })
+      // wx: created here, or not at all (a file or a link already at that name is never written through).
+      fs.writeFileSync(tmp, data, { mode: 0o600, flag: 'wx' })
       fs.renameSync(tmp, path)
     } catch {
       try {

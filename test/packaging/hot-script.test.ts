@@ -67,7 +67,9 @@ describe('hot-script: a script of the bundle with a code cache made after a run'
     expect(files('.cache')).toEqual([])
     // A key typed where a word goes: the cache names the command's id alone.
     run(['login', 'svc_live_0123456789abcdef0123456789abcdef'], cacheDir, 'login')
-    const written = readdirSync(cacheDir).map((f) => readFileSync(join(cacheDir, f)).toString('latin1')).join('\n')
+    const written = readdirSync(cacheDir)
+      .map((f) => readFileSync(join(cacheDir, f)).toString('latin1'))
+      .join('\n')
     expect(JSON.parse(readFileSync(join(cacheDir, files('.runs.json')[0]!), 'utf8'))).toEqual(['login'])
     expect(written).not.toContain('svc_live_')
   })
@@ -163,7 +165,10 @@ describe('hot-script: a script of the bundle with a code cache made after a run'
     const chunks = readdirSync(bundle).filter((f) => f.endsWith('.js'))
     // Their stand-ins name each cache by the hash of the script the build wrote: no run hashes it.
     for (const f of ['oclif.cjs', 'undici.cjs']) {
-      const hash = createHash('sha256').update(readFileSync(join(bundle, f))).digest('hex').slice(0, 16)
+      const hash = createHash('sha256')
+        .update(readFileSync(join(bundle, f)))
+        .digest('hex')
+        .slice(0, 16)
       expect(chunks.filter((c) => readFileSync(join(bundle, c), 'utf8').includes(`loadHotScript("${f}", { hash: "${hash}" })`))).toHaveLength(1)
     }
     expect(chunks.filter((f) => readFileSync(join(bundle, f), 'utf8').includes('node_modules/@oclif/core/lib/index.js'))).toEqual([])
