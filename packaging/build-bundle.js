@@ -214,7 +214,7 @@ export function takeBuiltins(src, { keepFs = false } = {}) {
     .replace(/^import \* as ([A-Za-z_$][\w$]*) from '(node:[a-z_/]+)';$/gm, (line, binding, name) => (keep(name) ? line : `const ${binding} = process.getBuiltinModule('${name}');`))
 }
 
-/** What dist-bundle/oclif.cjs exports (buildOclifScript), by the specifier that stands for it. */
+/** What dist-bundle/oclif.cjs exports (buildHotScripts), by the specifier that stands for it. */
 const OCLIF_PARTS = { '@oclif/core': 'core', '@oclif/core/help': 'help', 'svc-bundle:oclif-module-loader': 'moduleLoader' }
 
 /**
