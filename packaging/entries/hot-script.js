@@ -15,7 +15,7 @@
  *
  * The cache lives beside Node's own compile cache (module.getCompileCacheDir(), which bin/run.js
  * and the single executable turn on), in a file named for the Node version, the architecture, the
- * script's content (the hash the build computed, else a CRC of it) and, for a script on disk, its
+ * script's content (the hash the build computed) and, for a script on disk, its
  * size and modification time (an edit in place names another cache); V8 also refuses a cache made
  * by another V8 or other flags. The three most recent caches of a script are kept in that
  * directory, so that two installs of svc used in turn each keep theirs, and older builds' go. A
@@ -47,7 +47,7 @@ export function loadHotScript(name, { hash, dir = fileURLToPath(new URL('.', imp
   const filename = join(dir, name)
   if (SERVERS.has(commandWords(argv)) && !isEmbedded(filename)) return createRequire(filename)(filename)
   const source = readFileSync(filename, 'utf8')
-  const cache = cacheDir ? cacheFiles(cacheDir, name, filename, hash ?? process.getBuiltinModule('node:zlib').crc32(source).toString(16)) : undefined
+  const cache = cacheDir ? cacheFiles(cacheDir, name, filename, hash) : undefined
   const cachedData = cache ? readOwn(cache.data) : undefined
   // The script's source on one line with the wrapper's head: line numbers in stack traces stay the
   // file's. Strict, as the modules it bundles are and as the bundle's ES-module chunks ran them: a
