@@ -9,8 +9,15 @@
  * `loadCli`, which imports the same dist-bundle/cli.js from its assets.
  */
 import { fastAnswer } from '../../dist/root-help.js'
+import { useBundleLoader } from './bundle-loader.js'
 
-export async function main({ root, argv = process.argv.slice(2), loadCli = () => import('./cli.js'), loadMcp = () => import('./mcp.js') }) {
+/** The npm package's way to its chunks: through the bundle's own module hook (bundle-loader.js). */
+function importChunk(load) {
+  useBundleLoader(new URL('./', import.meta.url).href)
+  return load()
+}
+
+export async function main({ root, argv = process.argv.slice(2), loadCli = () => importChunk(() => import('./cli.js')), loadMcp = () => importChunk(() => import('./mcp.js')) }) {
   if (argv.length <= 1 && !process.env.SVC_NO_FAST_PATH) {
     let answer
     try {

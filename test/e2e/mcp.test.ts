@@ -272,13 +272,19 @@ describe('svc mcp with a live key', () => {
 
 describe('svc mcp through oclif', () => {
   it('is served without loading oclif when its flags are the plain ones (an agent waits for initialize)', async () => {
-    // A module hook in the child records every bundle file it loads.
+    // A module hook in the child records every bundle file it loads: those Node loads (main.js),
+    // and those the bundle's own hook loads (bundle-loader.js), whose load it wraps.
     const dir = mkdtempSync(join(tmpdir(), 'svc-mcp-loads-'))
     const hook = join(dir, 'hook.mjs')
     const log = join(dir, 'loaded.txt')
     writeFileSync(
       hook,
-      `import { registerHooks } from 'node:module'; import { appendFileSync } from 'node:fs';\nregisterHooks({ load(url, context, next) { if (url.includes('/dist-bundle/')) appendFileSync(${JSON.stringify(log)}, url + '\\n'); return next(url, context) } })\n`,
+      `import module from 'node:module'; import { appendFileSync } from 'node:fs';
+const record = (url) => { if (url.includes('/dist-bundle/')) appendFileSync(${JSON.stringify(log)}, url + '\\n') }
+const register = module.registerHooks
+module.registerHooks = (hooks) => register({ ...hooks, load: (url, context, next) => { const r = hooks.load(url, context, (u, c) => next(u, c)); if (r.shortCircuit) record(url); return r } })
+register({ load(url, context, next) { record(url); return next(url, context) } })
+`,
     )
     // oclif is not a module of the bundle but a script (dist-bundle/oclif.cjs, packaging/entries/hot-script.js): a fresh
     // compile cache directory shows whether it ran, by the cache it leaves at exit.
