@@ -18,7 +18,7 @@ export default class ReportSettlements extends ApiCommand<typeof ReportSettlemen
     'local midnight (or, where daylight saving skipped midnight, when the day began). --to names the last day included. ' +
     'Every charge is checked (fee + net = gross): one that does not balance is listed, never summed. Scans every page of ' +
     'status=settled and status=refunded created from --from minus --lookback (default 30d) to --to, streamed; a charge read by ' +
-    'both scans (refunded while the report runs) is summed once, as read last (memory: about 20 MB per 100,000 charges in ' +
+    'both scans (refunded while the report runs) is summed once, as read last (memory: about 10 MB per 100,000 charges in ' +
     'range). At most 10,000 periods (27 years by day): a longer range exits 2 asking for a coarser --by; dates beyond the ' +
     "service's (years 0000 to 9999, UTC) exit 2 naming the flag. " +
     'Amounts are integer centavos in --json, --csv and piped rows (no header; start end settledCount grossInCents feeInCents ' +
