@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { ChargeContributions } from '../../src/lib/domain/charge-contributions.js'
+import { ChargeContributions } from '../../../src/lib/domain/charge-contributions.js'
 
 // Few distinct ids, so that the same id comes again; hex ids that differ in one word only, and ids of other forms.
 const hexWord = fc.constantFrom('00000000', 'ffffffff', '01a221ba', '95530000', '00000001', 'deadbeef')
