@@ -31,6 +31,9 @@
  * The single executable, whose scripts Node's loader cannot read, runs them through vm.Script always.
  */
 import { isEmbedded, readFileSync } from './embedded-fs.js'
+import { commandWords, SERVERS } from './servers.js'
+
+export { commandWords, SERVERS }
 
 const fs = process.getBuiltinModule('node:fs')
 const vm = process.getBuiltinModule('node:vm')
@@ -74,20 +77,6 @@ let ran
 /** Names the command this process runs (an oclif id, e.g. `charges:get`): its exit may then make the caches again. */
 export function ranCommand(id) {
   ran = id
-}
-
-/** The commands that serve until stopped, by their words (commandWords): start-up is not what they wait on. */
-export const SERVERS = new Set(['webhooks listen', 'sandbox start', 'relay serve'])
-
-/** The words of argv before its first flag, at most two, `topic:command` taken as two: which server, if any, this is. */
-export function commandWords(argv) {
-  const words = []
-  for (const a of argv) {
-    if (a.startsWith('-')) break
-    words.push(...a.split(':'))
-    if (words.length >= 2) break
-  }
-  return words.slice(0, 2).join(' ')
 }
 
 function cacheFiles(cacheDir, name, filename, content) {

@@ -10,14 +10,15 @@
  */
 import { fastAnswer } from '../../dist/root-help.js'
 import { useBundleLoader } from './bundle-loader.js'
+import { commandWords, SERVERS } from './servers.js'
 
-/** The npm package's way to its chunks: through the bundle's own module hook (bundle-loader.js). */
-function importChunk(load) {
-  useBundleLoader(new URL('./', import.meta.url).href)
+/** The npm package's way to its chunks: through the bundle's own module hook (bundle-loader.js), but for a server (servers.js). */
+function importChunk(argv, load) {
+  if (!SERVERS.has(commandWords(argv))) useBundleLoader(new URL('./', import.meta.url).href)
   return load()
 }
 
-export async function main({ root, argv = process.argv.slice(2), loadCli = () => importChunk(() => import('./cli.js')), loadMcp = () => importChunk(() => import('./mcp.js')) }) {
+export async function main({ root, argv = process.argv.slice(2), loadCli = () => importChunk(argv, () => import('./cli.js')), loadMcp = () => importChunk(argv, () => import('./mcp.js')) }) {
   if (argv.length <= 1 && !process.env.SVC_NO_FAST_PATH) {
     let answer
     try {

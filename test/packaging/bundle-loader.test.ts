@@ -59,6 +59,24 @@ export default async () => ({
   'sub/d.js': `export const d = 'sub'\n`,
 }
 
+/** The files of dist-bundle/ that Node's own resolver resolved while the built CLI ran `args` (a hook registered before the bundle's sees only those). */
+function resolvedByNode(args: string[]): { status: number | null; stdout: string; byNode: string[] } {
+  const dir = mkdtempSync(join(tmpdir(), 'svc-bundle-loader-'))
+  const spy = join(dir, 'spy.mjs')
+  writeFileSync(
+    spy,
+    `import { registerHooks } from 'node:module'
+const byNode = []
+registerHooks({ resolve(specifier, context, next) { const r = next(specifier, context); byNode.push(r.url); return r } })
+process.on('exit', () => process.stderr.write(JSON.stringify(byNode)))
+`,
+  )
+  const result = spawnSync(process.execPath, ['--import', pathToFileURL(spy).href, join(ROOT, 'bin', 'run.js'), ...args], { encoding: 'utf8', timeout: 30_000 })
+  const bundle = pathToFileURL(join(ROOT, 'dist-bundle')).href
+  const urls = JSON.parse(result.stderr.slice(result.stderr.lastIndexOf('['))) as string[]
+  return { status: result.status, stdout: result.stdout, byNode: urls.filter((u) => u.startsWith(`${bundle}/`)).map((u) => u.slice(bundle.length + 1)) }
+}
+
 describe('bundle-loader: the chunks of dist-bundle/ import one another through the bundle’s own hook', () => {
   it('gives each chunk what Node gives it without the hook: its URL, its imports, its require and its dynamic imports', () => {
     const withHook = run(CHUNKS)
@@ -84,24 +102,19 @@ describe('bundle-loader: the chunks of dist-bundle/ import one another through t
   })
 
   it('is what the built CLI runs its command through: no chunk of dist-bundle/ is resolved by Node', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'svc-bundle-loader-'))
-    const spy = join(dir, 'spy.mjs')
-    writeFileSync(
-      spy,
-      `import { registerHooks } from 'node:module'
-const byNode = []
-registerHooks({ resolve(specifier, context, next) { const r = next(specifier, context); byNode.push(r.url); return r } })
-process.on('exit', () => process.stderr.write(JSON.stringify(byNode)))
-`,
-    )
     // A command's help: main.js hands it to oclif (cli.js and the command's chunks), with nothing sent.
-    const result = spawnSync(process.execPath, ['--import', pathToFileURL(spy).href, join(ROOT, 'bin', 'run.js'), 'charges', 'get', '--help'], { encoding: 'utf8', timeout: 30_000 })
+    const result = resolvedByNode(['charges', 'get', '--help'])
     expect(result.status).toBe(0)
     expect(result.stdout).toContain('svc charges get')
-    const bundle = pathToFileURL(join(ROOT, 'dist-bundle')).href
-    const byNode = JSON.parse(result.stderr.slice(result.stderr.lastIndexOf('['))) as string[]
     // main.js itself is bin/run.js's import; every chunk after it is the bundle's hook's.
-    expect(byNode.filter((u) => u.startsWith(bundle))).toEqual([`${bundle}/main.js`])
+    expect(result.byNode).toEqual(['main.js'])
+  })
+
+  it('is not registered for a server (webhooks listen, sandbox start, relay serve): Node resolves its chunks as it would alone', () => {
+    const result = resolvedByNode(['webhooks', 'listen', '--help'])
+    expect(result.status).toBe(0)
+    expect(result.byNode).toEqual(expect.arrayContaining(['main.js', 'cli.js']))
+    expect(result.byNode.length).toBeGreaterThan(5)
   })
 
   it('evaluates a chunk imported by two others once (one module, one URL)', () => {
