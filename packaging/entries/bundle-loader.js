@@ -10,9 +10,9 @@
  * main.js, and they import one another by `./NAME.js` only: this hook answers those imports
  * directly (the URL beside the importer, format module) and reads the file itself. Everything
  * else goes to Node as before: built-ins, the bundle's CommonJS scripts (`require`), any other
- * specifier. A chunk that is missing fails as Node's resolver fails it
- * (ERR_MODULE_NOT_FOUND, naming the file and its importer). Node's compile cache still applies: it keys on the URL and the source,
- * not on who read it. The single executable registers its own hook (sea-main.js) and never runs
+ * specifier. A chunk that is missing fails as Node's resolver fails it (ERR_MODULE_NOT_FOUND,
+ * naming the file and its importer). Node's compile cache still applies: it keys on the URL and
+ * the source, not on who read it. The single executable registers its own hook (sea-main.js) and never runs
  * this one. A server (servers.js: `webhooks listen`, `sandbox start`, `relay serve`) does not
  * register it: with it, the listener spent 0.99–1.025× the CPU per delivery of the build before
  * in five runs of `node bench/tools/forwarder-cpu.js 10 DIR` (no call of the hook after its start),
@@ -26,12 +26,13 @@ const SIBLING = /^\.\/[\w.-]+\.js$/
 
 /** Registers the hook for the chunks in `bundleUrl` (a file URL ending in `/`), once per process. */
 export function useBundleLoader(bundleUrl) {
+  if (registered) return
+  registered = true
   // Taken here, not at the top: main.js holds this module, and `svc --version` takes nothing it does not use.
   const { registerHooks } = process.getBuiltinModule('node:module')
+  if (typeof registerHooks !== 'function') return
   const { readFileSync } = process.getBuiltinModule('node:fs')
   const { fileURLToPath } = process.getBuiltinModule('node:url')
-  if (registered || typeof registerHooks !== 'function') return
-  registered = true
   /** The chunks this hook resolved, with their importer. */
   const ours = new Map()
   registerHooks({

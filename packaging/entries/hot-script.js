@@ -24,7 +24,7 @@
  * fails (no compile cache, a read-only directory, a cache V8 rejects) only means the script
  * compiles as it would without one.
  *
- * A long-running server (SERVERS) takes the script as a plain CommonJS module instead, through
+ * A long-running server (servers.js) takes the script as a plain CommonJS module instead, through
  * Node's own loader and compile cache: a code cache only pays at start-up, and the listener run
  * through vm.Script answered 0.976× the deliveries per second of the previous build at 1.026× the
  * CPU per delivery (medians of 8 alternating rounds), where through require it is 1.005× / 0.998×.
@@ -32,8 +32,6 @@
  */
 import { isEmbedded, readFileSync } from './embedded-fs.js'
 import { commandWords, SERVERS } from './servers.js'
-
-export { commandWords, SERVERS }
 
 const fs = process.getBuiltinModule('node:fs')
 const vm = process.getBuiltinModule('node:vm')
