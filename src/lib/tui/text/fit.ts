@@ -26,6 +26,18 @@ export interface Segment {
   cut?: boolean
 }
 
+/**
+ * One row of a live view's frame, as data: a fitted line, a line of one style (cut with `…` when
+ * too wide), an empty line, or a part of the view drawn its own way (`other`, `height` rows: the
+ * first paint leaves such a frame to Ink). components/FrameRow.tsx draws a row with Ink;
+ * mount/first-paint.ts paints the same rows as Ink would, before Ink has loaded.
+ */
+export type FrameRow =
+  | { kind: 'fit'; segments: Segment[]; key?: string }
+  | { kind: 'text'; text: string; style?: Omit<Piece, 'text'>; key?: string }
+  | { kind: 'blank'; key?: string }
+  | { kind: 'other'; id: string; height: number; key?: string }
+
 /** Visible width; the views' glyphs (● ◌ ✔ … ─ ›) are one column each. */
 export function piecesWidth(pieces: readonly Piece[]): number {
   return pieces.reduce((n, p) => n + [...p.text].length, 0)

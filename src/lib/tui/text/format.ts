@@ -6,10 +6,11 @@
 import { TEST_EVENT_TYPE } from '../../contract/event-types.js'
 import { type ChargeStatus, STATUS_TONE } from '../../domain/charge-states.js'
 import { formatBRL } from '../../domain/money.js'
-import { TONE_STYLE } from '../../output/color.js'
+import { badgeOf, TONE_STYLE } from '../../output/color.js'
 import { safeText } from '../../output/safe-text.js'
 import type { Verdict } from '../../webhooks/confirm.js'
 import type { EventSummary } from '../../webhooks/event-summary.js'
+import type { Piece } from './fit.js'
 
 export type InkColor = 'green' | 'red' | 'yellow' | 'cyan' | 'gray' | 'blue' | 'magenta' | 'white'
 
@@ -115,4 +116,11 @@ function rawSubject(s: EventSummary): string {
     return `charge ${shortId(s.charge.id)}${amount}${split}`
   }
   return s.json ? '' : 'not JSON'
+}
+
+/** The TEST / LIVE badge as pieces of a fitted line (output/color's label and colour, bold, inverse). */
+export function badgePieces(environment?: string): Piece[] {
+  if (!environment) return []
+  const { label, color } = badgeOf(environment)
+  return [{ text: label, color, bold: true, inverse: true }]
 }
