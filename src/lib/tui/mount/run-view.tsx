@@ -6,6 +6,7 @@
 import { render } from 'ink'
 import type { ReactNode } from 'react'
 import { StatusLog } from '../view-models/status-log.js'
+import type { PaintedFrame } from './first-paint.js'
 
 export interface ViewStreams {
   stdout: NodeJS.WritableStream
@@ -56,13 +57,16 @@ export function clearOnNarrowing(stdout: NodeJS.WritableStream): () => void {
   return () => void tty.off?.('resize', onResize)
 }
 
-export async function runUntilExit(view: (status: StatusLog) => ReactNode, streams: ViewStreams, stop: AbortSignal): Promise<void> {
+/** `painted`: the first frame, painted before Ink loaded (first-paint.ts); erased right before Ink draws its own in its place. */
+export async function runUntilExit(view: (status: StatusLog) => ReactNode, streams: ViewStreams, stop: AbortSignal, painted?: PaintedFrame): Promise<void> {
   const status = new StatusLog()
   const restore = captureWrites(streams.stderr, status)
   let stopClearing = () => {}
   try {
     // The command chose the live view (a terminal on both ends); Ink's own CI guess must not turn it into a final dump.
-    const instance = render(view(status), { ...streams, exitOnCtrlC: true, patchConsole: false, interactive: true })
+    const tree = view(status)
+    painted?.handOver()
+    const instance = render(tree, { ...streams, exitOnCtrlC: true, patchConsole: false, interactive: true })
     stopClearing = clearOnNarrowing(streams.stdout)
     const onStop = () => instance.unmount()
     if (stop.aborted) onStop()

@@ -1,0 +1,121 @@
+import chalk from 'chalk'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { FrameRow } from '../../../../src/lib/tui/text/fit.js'
+import { eraseLines, frameText, paintFirstFrame } from '../../../../src/lib/tui/mount/first-paint.js'
+import { runWatchView } from '../../../../src/lib/tui/mount/run-watch-view.js'
+import { ChargeWatcher } from '../../../../src/lib/tui/view-models/charge-watcher.js'
+import { watchFrame } from '../../../../src/lib/tui/view-models/watch-frame.js'
+import { Keys, Screen } from '../../../helpers/render-at.js'
+import { fakeApi } from '../../../helpers/watch-api.js'
+
+const BSU = '\u001B[?2026h'
+const ESU = '\u001B[?2026l'
+const SHOW = '\u001B[?25h'
+
+type Env = 'test' | 'live' | undefined
+
+/** What Ink writes for the view's first frame (its synchronized update, marks included), and what it writes next. */
+async function inkFirstFrame(watcher: ChargeWatcher, columns: number, rows: number, environment: Env, scope: string, painted?: ReturnType<typeof paintFirstFrame>, screen = new Screen(columns, rows)) {
+  const stdin = new Keys()
+  const stop = new AbortController()
+  const running = runWatchView({ watcher, scope, environment, intervalMs: 2000, stdout: screen as never, stderr: new Screen(columns, rows) as never, stdin: stdin as never, stop: stop.signal, painted })
+  const all = () => screen.frames.join('')
+  for (let i = 0; i < 200 && !all().includes(ESU, all().lastIndexOf(BSU)); i++) await new Promise((r) => setImmediate(r))
+  stop.abort()
+  await running
+  return screen.frames.join('')
+}
+
+async function watcherOf(states: Record<string, string>, ids: string[] = []) {
+  const watcher = new ChargeWatcher({ client: fakeApi(states) as never, ids })
+  await watcher.poll()
+  return watcher
+}
+
+const rowsFor = (watcher: ChargeWatcher, columns: number, height: number, environment: Env, scope: string) =>
+  watchFrame({ state: watcher.getSnapshot(), scope, environment, intervalMs: 2000, columns, height, details: false, statusLines: [] }).rows
+
+describe('the first frame painted before Ink loads', () => {
+  // In colour, as on a terminal (Ink and the paint share chalk's one instance; the tests run piped, at level 0).
+  const level = chalk.level
+  beforeAll(() => {
+    chalk.level = 1
+  })
+  afterAll(() => {
+    chalk.level = level
+  })
+
+  const cases: Array<{ name: string; states: Record<string, string>; ids?: string[]; env: Env }> = [
+    { name: 'one charge awaiting payment, test', states: { ['a'.repeat(24)]: 'awaiting_payment' }, ids: ['a'.repeat(24)], env: 'test' },
+    { name: 'three charges in different states, live', states: { ['a'.repeat(24)]: 'settled', ['b'.repeat(24)]: 'paid_pending_settlement', ['c'.repeat(24)]: 'expired' }, env: 'live' },
+    { name: 'no charges, no environment', states: {}, env: undefined },
+  ]
+  for (const c of cases) {
+    for (const [columns, height] of [
+      [100, 30],
+      [60, 20],
+      [132, 50],
+    ] as const) {
+      it(`is what Ink writes, byte for byte: ${c.name}, ${columns}×${height}`, async () => {
+        const scope = c.ids ? '1 charge' : 'the 10 newest charges'
+        const watcher = await watcherOf(c.states, c.ids)
+        const ink = await inkFirstFrame(watcher, columns, height, c.env, scope)
+        const screen = new Screen(columns, height)
+        const painted = paintFirstFrame(screen as never, rowsFor(watcher, columns, height, c.env, scope))
+        expect(painted).toBeDefined()
+        expect(ink.startsWith(screen.frames.join(''))).toBe(true)
+        expect(screen.frames.join('')).toBe(ink.slice(0, ink.indexOf(ESU) + ESU.length))
+        expect(screen.frames.join('')).toContain('\u001B[2m')
+      })
+    }
+  }
+
+  it('is left to Ink where Ink would cut a row (the legend at 40 columns): nothing is painted', async () => {
+    const watcher = await watcherOf({ ['a'.repeat(24)]: 'awaiting_payment' }, ['a'.repeat(24)])
+    const screen = new Screen(40, 12)
+    expect(paintFirstFrame(screen as never, rowsFor(watcher, 40, 12, 'test', '1 charge'))).toBeUndefined()
+    expect(screen.frames).toEqual([])
+    expect(await inkFirstFrame(watcher, 40, 12, 'test', '1 charge')).toContain('…')
+  })
+
+  it('is erased as Ink erases a frame right before Ink draws the same frame in its place', async () => {
+    const watcher = await watcherOf({ ['a'.repeat(24)]: 'awaiting_payment' }, ['a'.repeat(24)])
+    const screen = new Screen(100, 30)
+    const rows = rowsFor(watcher, 100, 30, 'test', '1 charge')
+    const painted = paintFirstFrame(screen as never, rows)
+    const paint = screen.frames.join('')
+    const text = frameText(rows, 100, 30)!
+    const all = await inkFirstFrame(watcher, 100, 30, 'test', '1 charge', painted, screen)
+    // The frame's lines and the one after them, from the bottom up: Ink's log-update erases its last frame so.
+    const erase = `${BSU}${eraseLines(text.split('\n').length + 1)}`
+    expect(all.slice(paint.length, paint.length + erase.length)).toBe(erase)
+    expect(all.slice(paint.length + erase.length).startsWith(paint)).toBe(true)
+    expect(eraseLines(3)).toBe('\u001B[2K\u001B[1A\u001B[2K\u001B[1A\u001B[2K\u001B[G')
+  })
+
+  it('when the view does not start, erases the frame and shows the cursor again', () => {
+    const screen = new Screen(80, 24)
+    const painted = paintFirstFrame(screen as never, [{ kind: 'text', text: 'hello' }])!
+    painted.withdraw()
+    painted.withdraw()
+    expect(screen.frames.join('')).toBe(`${BSU}\u001B[?25lhello\n${ESU}${BSU}${eraseLines(2)}${ESU}${SHOW}`)
+  })
+
+  it('leaves to Ink a frame it cannot paint exactly: too tall, too wide, wide characters, a part of its own, no terminal size', () => {
+    const line = (text: string): FrameRow => ({ kind: 'text', text })
+    expect(frameText([line('a'), line('b')], 80, 3)).toBe('a\nb')
+    expect(frameText([line('a'), line('b'), line('c')], 80, 3)).toBeUndefined()
+    expect(frameText([line('x'.repeat(81))], 80, 24)).toBeUndefined()
+    expect(frameText([line('charge 文字')], 80, 24)).toBeUndefined()
+    expect(frameText([line('🙂')], 80, 24)).toBeUndefined()
+    expect(frameText([line('soft\u00adhyphen')], 80, 24)).toBeUndefined()
+    expect(frameText([{ kind: 'other', id: 'details', height: 3 }], 80, 24)).toBeUndefined()
+    expect(frameText([line('a'), { kind: 'blank' }, line('b   ')], 80, 24)).toBe('a\n\nb')
+    const noSize = new Screen(0, 0)
+    expect(paintFirstFrame(noSize as never, [line('a')])).toBeUndefined()
+    const piped = Object.assign(new Screen(80, 24), { isTTY: false })
+    expect(paintFirstFrame(piped as never, [line('a')])).toBeUndefined()
+    expect(noSize.frames).toEqual([])
+    expect(piped.frames).toEqual([])
+  })
+})
