@@ -75,12 +75,18 @@ export async function benchInk({ report, runs, quick, vs, swap = false }) {
   }
 }
 
+/** The pseudo-terminal's size: a common terminal window. */
+const PTY = { columns: 100, rows: 30 }
+
 /** Milliseconds until `marker` appears on the pseudo-terminal; the process is then stopped. */
 function firstFrame(cmd, marker, env) {
   const quoted = cmd.map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(' ')
   return new Promise((resolve, reject) => {
     const started = performance.now()
-    const child = spawn('script', ['-qfec', quoted, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] })
+    // The pseudo-terminal gets a size, as every user's terminal has one: script(1) copies its own
+    // terminal's, and here there is none (0×0), on which Ink probes for one (/dev/tty, then tput
+    // twice) and a first paint is not attempted. stty runs in every case, the baseline's too.
+    const child = spawn('script', ['-qfec', `stty cols ${PTY.columns} rows ${PTY.rows} && exec ${quoted}`, '/dev/null'], { env, stdio: ['pipe', 'pipe', 'pipe'] })
     let seen = ''
     let done = false
     const timer = setTimeout(() => finish(new Error(`"${marker}" did not appear within 10 s: ${JSON.stringify(seen.slice(-400))}`)), 10_000)
