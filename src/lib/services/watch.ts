@@ -8,8 +8,8 @@ import { ApiError } from '../errors.js'
 import type { IO } from '../output/io.js'
 import { ChargeWatcher, type WatchChange } from '../tui/view-models/charge-watcher.js'
 import { loadView } from '../tui/mount/load-view.js'
-import { type PaintedFrame, paintFirstFrame } from '../tui/mount/first-paint.js'
-import { type WatchFrameInput, watchFrame } from '../tui/view-models/watch-frame.js'
+import { paintFirstFrame } from '../tui/mount/first-paint.js'
+import { watchFrame } from '../tui/view-models/watch-frame.js'
 import { shutdownSignal } from '../input/shutdown.js'
 import type { Environment } from '../contract/schemas.js'
 
@@ -50,13 +50,6 @@ export function changeLine(change: WatchChange, json: boolean): string {
   return json ? `${JSON.stringify(c)}\n` : `${[c.updatedAt, c.id, c.status, String(c.amount.grossInCents), ...(split ? [`split:${split}`] : [])].join('\t')}\n`
 }
 
-/** The view's first frame (nothing selected, no details, no status lines yet) on a terminal `stdout` of known size. */
-function paintWatchFrame(stdout: NodeJS.WritableStream, f: Pick<WatchFrameInput, 'state' | 'scope' | 'environment' | 'intervalMs'>): PaintedFrame | undefined {
-  const tty = stdout as NodeJS.WritableStream & { columns?: number; rows?: number; isTTY?: boolean }
-  if (!tty.isTTY || !tty.columns || !tty.rows) return undefined
-  return paintFirstFrame(tty, watchFrame({ ...f, columns: tty.columns, height: tty.rows, details: false, statusLines: [] }).rows)
-}
-
 export async function runWatch(opts: WatchRunOptions): Promise<void> {
   const watcher = new ChargeWatcher({ client: opts.client, ids: opts.ids, recent: opts.recent, intervalMs: opts.intervalMs, sleep: opts.sleep })
   let lastError: string | undefined
@@ -78,14 +71,12 @@ export async function runWatch(opts: WatchRunOptions): Promise<void> {
     if (opts.tui) {
       const scope = opts.ids.length ? `${opts.ids.length} charge${opts.ids.length === 1 ? '' : 's'}` : `the ${opts.recent} newest charges`
       // The first frame goes on the terminal now, from the view's own rows; Ink, React and Yoga load after it and take it over.
-      const painted = paintWatchFrame(opts.io.stdout, { state: watcher.getSnapshot(), scope, environment: opts.environment, intervalMs: opts.intervalMs })
-      let runWatchView: typeof import('../tui/mount/run-watch-view.js').runWatchView
-      try {
-        ;({ runWatchView } = await loadView(() => import('../tui/mount/run-watch-view.js')))
-      } catch (err) {
+      const first = { state: watcher.getSnapshot(), scope, environment: opts.environment, intervalMs: opts.intervalMs, details: false, statusLines: [] }
+      const painted = paintFirstFrame(opts.io.stdout, (columns, height) => watchFrame({ ...first, columns, height }).rows)
+      const { runWatchView } = await loadView(() => import('../tui/mount/run-watch-view.js')).catch((err: unknown) => {
         painted?.withdraw()
         throw err
-      }
+      })
       const polling = watcher.run(loop.signal, undefined, false, initial !== undefined)
       await runWatchView({ watcher, scope, environment: opts.environment, intervalMs: opts.intervalMs, stdout: opts.io.stdout, stdin: opts.io.stdin, stderr: opts.io.stderr, stop, painted })
       loop.abort()

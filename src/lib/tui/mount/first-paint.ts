@@ -76,10 +76,14 @@ export interface PaintedFrame {
   withdraw(): void
 }
 
-/** Paints `rows` on a terminal `stdout` now; undefined (nothing written) when the frame is not one to paint. */
-export function paintFirstFrame(stdout: NodeJS.WritableStream & { columns?: number; rows?: number; isTTY?: boolean }, rows: readonly FrameRow[]): PaintedFrame | undefined {
-  if (!stdout.isTTY || !stdout.columns || !stdout.rows) return undefined
-  const text = frameText(rows, stdout.columns, stdout.rows)
+/**
+ * Paints the rows the view has at the terminal's size (`rowsAt`) on `stdout` now; undefined (nothing
+ * written) when `stdout` is not a terminal of known size or the frame is not one to paint.
+ */
+export function paintFirstFrame(stdout: NodeJS.WritableStream, rowsAt: (columns: number, height: number) => readonly FrameRow[]): PaintedFrame | undefined {
+  const tty = stdout as NodeJS.WritableStream & { columns?: number; rows?: number; isTTY?: boolean }
+  if (!tty.isTTY || !tty.columns || !tty.rows) return undefined
+  const text = frameText(rowsAt(tty.columns, tty.rows), tty.columns, tty.rows)
   if (text === undefined) return undefined
   stdout.write(`${BSU}${HIDE_CURSOR}${text}\n${ESU}`)
   // Ink counts a frame's lines as its text split at each newline, the last one included.

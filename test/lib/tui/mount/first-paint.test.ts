@@ -61,7 +61,7 @@ describe('the first frame painted before Ink loads', () => {
         const watcher = await watcherOf(c.states, c.ids)
         const ink = await inkFirstFrame(watcher, columns, height, c.env, scope)
         const screen = new Screen(columns, height)
-        const painted = paintFirstFrame(screen as never, rowsFor(watcher, columns, height, c.env, scope))
+        const painted = paintFirstFrame(screen as never, () => rowsFor(watcher, columns, height, c.env, scope))
         expect(painted).toBeDefined()
         expect(ink.startsWith(screen.frames.join(''))).toBe(true)
         expect(screen.frames.join('')).toBe(ink.slice(0, ink.indexOf(ESU) + ESU.length))
@@ -73,7 +73,7 @@ describe('the first frame painted before Ink loads', () => {
   it('is left to Ink where Ink would cut a row (the legend at 40 columns): nothing is painted', async () => {
     const watcher = await watcherOf({ ['a'.repeat(24)]: 'awaiting_payment' }, ['a'.repeat(24)])
     const screen = new Screen(40, 12)
-    expect(paintFirstFrame(screen as never, rowsFor(watcher, 40, 12, 'test', '1 charge'))).toBeUndefined()
+    expect(paintFirstFrame(screen as never, () => rowsFor(watcher, 40, 12, 'test', '1 charge'))).toBeUndefined()
     expect(screen.frames).toEqual([])
     expect(await inkFirstFrame(watcher, 40, 12, 'test', '1 charge')).toContain('…')
   })
@@ -82,7 +82,7 @@ describe('the first frame painted before Ink loads', () => {
     const watcher = await watcherOf({ ['a'.repeat(24)]: 'awaiting_payment' }, ['a'.repeat(24)])
     const screen = new Screen(100, 30)
     const rows = rowsFor(watcher, 100, 30, 'test', '1 charge')
-    const painted = paintFirstFrame(screen as never, rows)
+    const painted = paintFirstFrame(screen as never, () => rows)
     const paint = screen.frames.join('')
     const text = frameText(rows, 100, 30)!
     const all = await inkFirstFrame(watcher, 100, 30, 'test', '1 charge', painted, screen)
@@ -95,7 +95,7 @@ describe('the first frame painted before Ink loads', () => {
 
   it('when the view does not start, erases the frame and shows the cursor again', () => {
     const screen = new Screen(80, 24)
-    const painted = paintFirstFrame(screen as never, [{ kind: 'text', text: 'hello' }])!
+    const painted = paintFirstFrame(screen as never, () => [{ kind: 'text', text: 'hello' }])!
     painted.withdraw()
     painted.withdraw()
     expect(screen.frames.join('')).toBe(`${BSU}\u001B[?25lhello\n${ESU}${BSU}${eraseLines(2)}${ESU}${SHOW}`)
@@ -112,9 +112,9 @@ describe('the first frame painted before Ink loads', () => {
     expect(frameText([{ kind: 'other', id: 'details', height: 3 }], 80, 24)).toBeUndefined()
     expect(frameText([line('a'), { kind: 'blank' }, line('b   ')], 80, 24)).toBe('a\n\nb')
     const noSize = new Screen(0, 0)
-    expect(paintFirstFrame(noSize as never, [line('a')])).toBeUndefined()
+    expect(paintFirstFrame(noSize as never, () => [line('a')])).toBeUndefined()
     const piped = Object.assign(new Screen(80, 24), { isTTY: false })
-    expect(paintFirstFrame(piped as never, [line('a')])).toBeUndefined()
+    expect(paintFirstFrame(piped as never, () => [line('a')])).toBeUndefined()
     expect(noSize.frames).toEqual([])
     expect(piped.frames).toEqual([])
   })
