@@ -1,7 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { stripAnsi } from '../../../../src/lib/output/color.js'
 import { ActivityRow, activityCells } from '../../../../src/lib/tui/components/ActivityLane.js'
-import { plain } from '../../../../src/lib/tui/text/fit.js'
 import type { ActivityLane } from '../../../../src/lib/tui/view-models/activity.js'
 import { renderAt } from '../../../helpers/render-at.js'
 
@@ -32,14 +31,6 @@ describe('a withdrawal or product-sale lane', () => {
     expect(frame).toContain('● processing ─ ● paid')
     expect(frame).toMatch(/R\$\s?1\.234,56/)
     expect(frame).toContain('e2e E20180000202611221200abcdef')
-  })
-
-  it('marks a failed withdrawal with ✗ and a product sale with one paid step', () => {
-    const failed: ActivityLane = { ...paid, steps: [paid.steps[0]!, { status: 'failed', at: paid.steps[1]!.at }], current: 'failed', detail: undefined }
-    expect(plain(activityCells(failed)[1]!.forms[0]!)).toBe('● processing ─ ✗ failed')
-    const sale: ActivityLane = { kind: 'product', id: 'ps_1', steps: [{ status: 'paid', at: paid.steps[0]!.at }], current: 'paid', touched: 2 }
-    expect(plain(activityCells(sale)[0]!.forms[0]!)).toBe('product sale')
-    expect(plain(activityCells(sale)[1]!.forms[0]!)).toBe('● paid')
   })
 
   it('never wraps on a narrow terminal', () => {
