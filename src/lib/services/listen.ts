@@ -9,6 +9,8 @@ import { CliError, EXIT, UsageError } from '../errors.js'
 import type { IO } from '../output/io.js'
 import { painter } from '../output/color.js'
 import { loadView } from '../tui/mount/load-view.js'
+import { paintFirstFrame } from '../tui/mount/first-paint.js'
+import { listenFrame } from '../tui/view-models/listen-frame.js'
 import type { ListenFeed } from '../tui/view-models/listen-feed.js'
 import { ChargeConfirmer } from '../webhooks/confirm.js'
 import { type Durability, EventStore } from '../webhooks/event-store.js'
@@ -120,12 +122,13 @@ export async function runListen(opts: ListenRunOptions): Promise<void> {
     }
     const begin = (feed: ListenFeed) => {
       feed.setRegistration('registering…')
-      setImmediate(() => {
-        register().then(
-          ({ notes, summary, summarized }) => feed.setRegistration(summary, notes.slice(summarized)),
-          (err: Error) => feed.setRegistration(`not registered: ${err.message}`),
-        )
-      })
+      return () =>
+        setImmediate(() => {
+          register().then(
+            ({ notes, summary, summarized }) => feed.setRegistration(summary, notes.slice(summarized)),
+            (err: Error) => feed.setRegistration(`not registered: ${err.message}`),
+          )
+        })
     }
     if (opts.tui) await live(opts, targets, listener, forwarder, store, url, begin, stop)
     else await lines(opts, targets, url, (await register()).notes, stop)
@@ -203,10 +206,10 @@ async function live(
   forwarder: Forwarder,
   store: EventStore,
   url: string,
-  begin: (feed: ListenFeed) => void,
+  begin: (feed: ListenFeed) => (() => void) | void,
   stop: AbortSignal,
 ): Promise<void> {
-  const [{ ListenFeed }, { runListenView }] = await Promise.all([import('../tui/view-models/listen-feed.js'), loadView(() => import('../tui/mount/run-listen-view.js'))])
+  const { ListenFeed } = await import('../tui/view-models/listen-feed.js')
   const client = opts.client
   const confirmer = client && opts.credentials ? new ChargeConfirmer(async (id) => (await client()).getCharge(id)) : undefined
   const feed = new ListenFeed({ confirmer, confirmEnvironment: opts.credentials?.environment, showTargets: targets.length > 1 })
@@ -214,9 +217,13 @@ async function live(
   // frame: registering makes the process's first fetch (undici and the client load then), which
   // the first frame need not wait for (no delivery can come before the sandbox knows the URL).
   // The notes appear above the view, where they were printed before it; the header keeps the gist.
-  begin(feed)
+  const go = begin(feed)
   const add = (d: ListenerDelivery) => feed.add(d)
   listener.on('delivery', add)
+  const view = { listening: url, forward: targetsText(targets), environment: opts.credentials?.environment, skipVerify: opts.skipVerify }
+  // The first frame goes on the terminal now, from the view's own rows (its start notes come
+  // later, with the registration); Ink, React and Yoga load after it and take it over.
+  const painted = paintFirstFrame(opts.io.stdout, (columns, height) => listenFrame({ ...view, state: feed.getSnapshot(), columns, height, filter: 'all', details: false, statusLines: [] }).rows)
   const onReplay = async (eventId: string) => {
     const r = await replayEvent({ store, eventId, forwarder, targets, secrets: opts.secrets })
     feed.add({ record: r.record, skipVerify: opts.skipVerify })
@@ -224,18 +231,12 @@ async function live(
     return r.result.ok ? `replayed ${eventId} → ${r.result.status} in ${r.result.latencyMs} ms (${how})` : `replay of ${eventId} failed: ${r.result.message}`
   }
   try {
-    await runListenView({
-      feed,
-      listening: url,
-      forward: targetsText(targets),
-      environment: opts.credentials?.environment,
-      skipVerify: opts.skipVerify,
-      onReplay,
-      stdout: opts.io.stdout,
-      stdin: opts.io.stdin,
-      stderr: opts.io.stderr,
-      stop,
+    const { runListenView } = await loadView(() => import('../tui/mount/run-listen-view.js')).catch((err: unknown) => {
+      painted?.withdraw()
+      throw err
     })
+    go?.()
+    await runListenView({ ...view, feed, onReplay, stdout: opts.io.stdout, stdin: opts.io.stdin, stderr: opts.io.stderr, stop, painted })
   } finally {
     listener.off('delivery', add)
   }

@@ -58,6 +58,43 @@ describe('runListen on a terminal', () => {
   })
 })
 
+describe('runListen, its first frame', () => {
+  it('is on the terminal before the view has loaded, and the view takes it over in place', async () => {
+    const screen = new Screen(100, 30)
+    const { io } = testIO({ tty: true, stdout: screen as never, stdin: new Keys() as never, stderr: new Screen(100, 30) as never })
+    const stop = new AbortController()
+    stops.push(stop)
+    const written = () => screen.frames.join('')
+    const running = runListen({
+      targets: parseForwardTargets(['127.0.0.1:9/hooks']),
+      host: '127.0.0.1',
+      port: 0,
+      secrets: [SECRET],
+      skipVerify: false,
+      tui: true,
+      io,
+      credentials: { apiKey: 'svc_test_0123456789abcdef01234567', baseUrl: 'http://127.0.0.1:1', environment: 'test', source: 'SVC_API_KEY' },
+      storePath: ':memory:',
+      stop: stop.signal,
+      registerDeps: { detectSandbox: () => deferred<boolean>().promise, setWebhookUrl: async () => {} },
+    })
+    await vi.waitFor(() => expect(written().split('\u001B[?2026l').length).toBeGreaterThan(2), { timeout: 5000, interval: 5 })
+    stop.abort()
+    await running
+    const [painted, rest] = [screen.frames[0]!, written().slice(screen.frames[0]!.length)]
+    // One write, before any of Ink's: the whole frame, from where it listens to the keys.
+    const ESC = '\u001B'
+    expect(painted.startsWith(`${ESC}[?2026h${ESC}[?25l`)).toBe(true)
+    expect(painted.endsWith(`q quit\n${ESC}[?2026l`)).toBe(true)
+    expect(painted).toMatch(/listening.*http:\/\/127\.0\.0\.1:\d+/)
+    expect(painted).toContain('registering…')
+    expect(painted).toContain('waiting for deliveries…')
+    // Erased from the bottom up (its lines and the one after them), then Ink's first frame, the same bytes.
+    const erase = `${ESC}[?2026h${`${ESC}[2K${ESC}[1A`.repeat(painted.split('\n').length - 1)}${ESC}[2K${ESC}[G`
+    expect(rest.startsWith(`${erase}${painted}`)).toBe(true)
+  })
+})
+
 describe('runListen through a relay, on a terminal', () => {
   it('shows connecting, then ready only after the relay said so, then DISCONNECTED when the stream drops, and a gap as a note', async () => {
     const relay = await startFakeRelay({ token: 'rly_view_token_0123456789' })

@@ -19,8 +19,11 @@ const ESU = '\u001B[?2026l'
 const HIDE_CURSOR = '\u001B[?25l'
 const SHOW_CURSOR = '\u001B[?25h'
 
-/** Characters one column wide wherever they are (ASCII, Latin-1 but the soft hyphen, and the views' own signs): any other leaves the frame to Ink. */
-const ONE_COLUMN = /^[\u0020-\u007e\u00a0-\u00ac\u00ae-\u00ff●◌↯○─·›…→⚠✓✗↑↓—–]*$/u
+/** The views' own signs beyond Latin-1, each one column wide by Ink's own measure (its string-width; a test holds them to it). */
+export const ONE_COLUMN_SIGNS = '●◌↯○─›…→⚠✓✗✔✘↻⇢↑↓—–'
+
+/** Characters one column wide wherever they are (ASCII, Latin-1 but the soft hyphen, and the views' signs): any other leaves the frame to Ink. */
+const ONE_COLUMN = new RegExp(`^[\\u0020-\\u007e\\u00a0-\\u00ac\\u00ae-\\u00ff${ONE_COLUMN_SIGNS}]*$`, 'u')
 
 /** Ink's Text transform: dim, colour, bold, inverse, in that order. */
 function styled(text: string, style: Omit<Piece, 'text'>): string {

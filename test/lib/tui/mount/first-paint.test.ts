@@ -1,10 +1,17 @@
+import { createRequire } from 'node:module'
+import { pathToFileURL } from 'node:url'
 import chalk from 'chalk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { FrameRow } from '../../../../src/lib/tui/text/fit.js'
-import { eraseLines, frameText, paintFirstFrame } from '../../../../src/lib/tui/mount/first-paint.js'
+import { eraseLines, frameText, ONE_COLUMN_SIGNS, paintFirstFrame } from '../../../../src/lib/tui/mount/first-paint.js'
 import { runWatchView } from '../../../../src/lib/tui/mount/run-watch-view.js'
 import { ChargeWatcher } from '../../../../src/lib/tui/view-models/charge-watcher.js'
 import { watchFrame } from '../../../../src/lib/tui/view-models/watch-frame.js'
+import { runListenView } from '../../../../src/lib/tui/mount/run-listen-view.js'
+import { ListenFeed } from '../../../../src/lib/tui/view-models/listen-feed.js'
+import { listenFrame } from '../../../../src/lib/tui/view-models/listen-frame.js'
+import { heardDelivery } from '../../../helpers/event-log.js'
+import { chargeEvent } from '../../../helpers/webhooks.js'
 import { Keys, Screen } from '../../../helpers/render-at.js'
 import { fakeApi } from '../../../helpers/watch-api.js'
 
@@ -14,16 +21,21 @@ const SHOW = '\u001B[?25h'
 
 type Env = 'test' | 'live' | undefined
 
-/** What Ink writes for the view's first frame (its synchronized update, marks included), and what it writes next. */
-async function inkFirstFrame(watcher: ChargeWatcher, columns: number, rows: number, environment: Env, scope: string, painted?: ReturnType<typeof paintFirstFrame>, screen = new Screen(columns, rows)) {
-  const stdin = new Keys()
+type Mount = (streams: { stdout: never; stderr: never; stdin: never }, stop: AbortSignal) => Promise<void>
+
+/** What Ink writes for a view's first frame (its synchronized update, marks included), and what it writes next. */
+async function firstInkFrame(mount: Mount, columns: number, rows: number, screen = new Screen(columns, rows)) {
   const stop = new AbortController()
-  const running = runWatchView({ watcher, scope, environment, intervalMs: 2000, stdout: screen as never, stderr: new Screen(columns, rows) as never, stdin: stdin as never, stop: stop.signal, painted })
+  const running = mount({ stdout: screen as never, stderr: new Screen(columns, rows) as never, stdin: new Keys() as never }, stop.signal)
   const all = () => screen.frames.join('')
   for (let i = 0; i < 200 && !all().includes(ESU, all().lastIndexOf(BSU)); i++) await new Promise((r) => setImmediate(r))
   stop.abort()
   await running
   return screen.frames.join('')
+}
+
+function inkFirstFrame(watcher: ChargeWatcher, columns: number, rows: number, environment: Env, scope: string, painted?: ReturnType<typeof paintFirstFrame>, screen = new Screen(columns, rows)) {
+  return firstInkFrame((streams, stop) => runWatchView({ watcher, scope, environment, intervalMs: 2000, ...streams, stop, painted }), columns, rows, screen)
 }
 
 async function watcherOf(states: Record<string, string>, ids: string[] = []) {
@@ -101,6 +113,16 @@ describe('the first frame painted before Ink loads', () => {
     expect(screen.frames.join('')).toBe(`${BSU}\u001B[?25lhello\n${ESU}${BSU}${eraseLines(2)}${ESU}${SHOW}`)
   })
 
+  it("paints only signs that are one column by Ink's own measure (its string-width), and leaves the rest to Ink", async () => {
+    const require = createRequire(import.meta.url)
+    const own = createRequire(require.resolve('ink')).resolve('string-width')
+    const { default: stringWidth } = (await import(pathToFileURL(own).href)) as { default: (s: string) => number }
+    for (const sign of ONE_COLUMN_SIGNS) expect([sign, stringWidth(sign)]).toEqual([sign, 1])
+    expect(frameText([{ kind: 'text', text: ONE_COLUMN_SIGNS }], 80, 24)).toBe(ONE_COLUMN_SIGNS)
+    expect(stringWidth('⚠️')).toBe(2)
+    expect(frameText([{ kind: 'text', text: '⚠️' }], 80, 24)).toBeUndefined()
+  })
+
   it('leaves to Ink a frame it cannot paint exactly: too tall, too wide, wide characters, a part of its own, no terminal size', () => {
     const line = (text: string): FrameRow => ({ kind: 'text', text })
     expect(frameText([line('a'), line('b')], 80, 3)).toBe('a\nb')
@@ -118,4 +140,62 @@ describe('the first frame painted before Ink loads', () => {
     expect(noSize.frames).toEqual([])
     expect(piped.frames).toEqual([])
   })
+})
+
+describe("webhooks listen's first frame painted before Ink loads", () => {
+  const level = chalk.level
+  beforeAll(() => {
+    chalk.level = 1
+  })
+  afterAll(() => {
+    chalk.level = level
+  })
+
+  const view = (over: { environment?: Env; skipVerify?: boolean; forward?: string } = {}) => ({
+    listening: 'http://127.0.0.1:43127/',
+    forward: over.forward ?? 'http://localhost:3000/',
+    environment: over.environment,
+    skipVerify: over.skipVerify ?? false,
+  })
+  /** The feed as the listener has it when the view comes up: registering, or with deliveries heard. */
+  function feedOf(deliveries: number) {
+    const feed = new ListenFeed({})
+    feed.setRegistration('registering…')
+    for (let i = 1; i <= deliveries; i++) {
+      const charge = String(i).padStart(24, '0')
+      feed.add(
+        heardDelivery({ seq: i, eventId: `evt_${i}`, type: 'charge.paid_pending_settlement', body: Buffer.from(chargeEvent(`evt_${i}`, 'charge.paid_pending_settlement', charge)), forwardStatus: 200, latencyMs: 4 }),
+      )
+    }
+    return feed
+  }
+  // At 60 columns Ink cuts the header that names two targets: that frame is left to Ink.
+  const cases: Array<{ name: string; deliveries: number; view: ReturnType<typeof view>; cutAt?: number }> = [
+    { name: 'registering, test', deliveries: 0, view: view({ environment: 'test' }) },
+    { name: 'registering, --skip-verify, live, two targets', deliveries: 0, view: view({ environment: 'live', skipVerify: true, forward: 'http://localhost:3000/ · charge.*=http://[::1]:4000/' }), cutAt: 60 },
+    { name: 'three deliveries heard, no environment', deliveries: 3, view: view() },
+  ]
+  for (const c of cases) {
+    for (const [columns, height] of [
+      [100, 30],
+      [60, 20],
+      [132, 50],
+    ] as const) {
+      it(`is what Ink writes, byte for byte: ${c.name}, ${columns}×${height}`, async () => {
+        const feed = feedOf(c.deliveries)
+        const ink = await firstInkFrame((streams, stop) => runListenView({ ...c.view, feed, onReplay: async () => '', ...streams, stop }), columns, height)
+        const screen = new Screen(columns, height)
+        const painted = paintFirstFrame(screen as never, () => listenFrame({ ...c.view, state: feed.getSnapshot(), columns, height, filter: 'all', details: false, statusLines: [] }).rows)
+        if (columns === c.cutAt) {
+          expect(painted).toBeUndefined()
+          expect(screen.frames).toEqual([])
+          expect(ink.slice(0, ink.indexOf(ESU))).toContain('…')
+          return
+        }
+        expect(painted).toBeDefined()
+        expect(screen.frames.join('')).toBe(ink.slice(0, ink.indexOf(ESU) + ESU.length))
+        expect(screen.frames.join('')).toContain('q quit')
+      })
+    }
+  }
 })
