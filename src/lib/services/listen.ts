@@ -206,7 +206,7 @@ async function live(
   forwarder: Forwarder,
   store: EventStore,
   url: string,
-  begin: (feed: ListenFeed) => (() => void) | void,
+  begin: (feed: ListenFeed) => (() => void) | undefined,
   stop: AbortSignal,
 ): Promise<void> {
   const { ListenFeed } = await import('../tui/view-models/listen-feed.js')
@@ -256,7 +256,8 @@ async function throughRelay(opts: ListenRunOptions, targets: readonly ForwardTar
   const running = source.run(done.signal).finally(() => done.abort())
   try {
     if (opts.tui) {
-      const begin = (feed: ListenFeed) => {
+      // Nothing to start once the view is up: the source is already connecting.
+      const begin = (feed: ListenFeed): undefined => {
         feed.setRegistration(`relay ${label}: connecting…`)
         // The header says the connection's state; what else happens (a gap, a closing, a warning) is a notice.
         source.on('status', (s) => {
