@@ -9,8 +9,6 @@ import { CliError, EXIT, UsageError } from '../errors.js'
 import type { IO } from '../output/io.js'
 import { painter } from '../output/color.js'
 import { loadView } from '../tui/mount/load-view.js'
-import { paintFirstFrame } from '../tui/mount/first-paint.js'
-import { listenFrame } from '../tui/view-models/listen-frame.js'
 import type { ListenFeed } from '../tui/view-models/listen-feed.js'
 import { ChargeConfirmer } from '../webhooks/confirm.js'
 import { type Durability, EventStore } from '../webhooks/event-store.js'
@@ -209,7 +207,7 @@ async function live(
   begin: (feed: ListenFeed) => (() => void) | undefined,
   stop: AbortSignal,
 ): Promise<void> {
-  const { ListenFeed } = await import('../tui/view-models/listen-feed.js')
+  const [{ ListenFeed }, { paintFirstFrame }, { listenFrame }] = await Promise.all([import('../tui/view-models/listen-feed.js'), import('../tui/mount/first-paint.js'), import('../tui/view-models/listen-frame.js')])
   const client = opts.client
   const confirmer = client && opts.credentials ? new ChargeConfirmer(async (id) => (await client()).getCharge(id)) : undefined
   const feed = new ListenFeed({ confirmer, confirmEnvironment: opts.credentials?.environment, showTargets: targets.length > 1 })

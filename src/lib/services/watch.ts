@@ -8,8 +8,6 @@ import { ApiError } from '../errors.js'
 import type { IO } from '../output/io.js'
 import { ChargeWatcher, type WatchChange } from '../tui/view-models/charge-watcher.js'
 import { loadView } from '../tui/mount/load-view.js'
-import { paintFirstFrame } from '../tui/mount/first-paint.js'
-import { watchFrame } from '../tui/view-models/watch-frame.js'
 import { shutdownSignal } from '../input/shutdown.js'
 import type { Environment } from '../contract/schemas.js'
 
@@ -59,6 +57,10 @@ export async function runWatch(opts: WatchRunOptions): Promise<void> {
     if (error && error !== lastError) opts.io.err(`Poll failed: ${error}\n`)
     lastError = error
   }
+  // The live view's first paint: its modules load while the first poll waits on the network (piped, never).
+  const paintModules = opts.tui ? Promise.all([import('../tui/mount/first-paint.js'), import('../tui/view-models/watch-frame.js')]) : undefined
+  // Awaited below; should the poll throw first, a failed load must not also surface as an unhandled rejection.
+  paintModules?.catch(() => {})
   // Named charges must exist: a mistyped id is an error up front, not a lane that never moves.
   const initial = opts.ids.length > 0 ? await watcher.poll() : undefined
   if (watcher.notFound.size > 0) throw notFoundError(watcher.notFound, opts.environment)
@@ -68,7 +70,8 @@ export async function runWatch(opts: WatchRunOptions): Promise<void> {
   const onStop = () => loop.abort()
   stop.addEventListener('abort', onStop, { once: true })
   try {
-    if (opts.tui) {
+    if (paintModules) {
+      const [{ paintFirstFrame }, { watchFrame }] = await paintModules
       const scope = opts.ids.length ? `${opts.ids.length} charge${opts.ids.length === 1 ? '' : 's'}` : `the ${opts.recent} newest charges`
       // The first frame goes on the terminal now, from the view's own rows; Ink, React and Yoga load after it and take it over.
       const first = { state: watcher.getSnapshot(), scope, environment: opts.environment, intervalMs: opts.intervalMs, details: false, statusLines: [] }
