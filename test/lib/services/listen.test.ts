@@ -16,28 +16,35 @@ afterEach(() => {
   while (stops.length) stops.pop()!.abort()
 })
 
+/** runListen's live view on a fake terminal of `columns`×30, forwarding to a closed port, its event log in memory. */
+function listenOnTerminal(columns: number, over: Partial<Parameters<typeof runListen>[0]> = {}) {
+  const screen = new Screen(columns, 30)
+  const { io } = testIO({ tty: true, columns, stdout: screen as never, stdin: new Keys() as never, stderr: new Screen(columns, 30) as never })
+  const stop = new AbortController()
+  stops.push(stop)
+  const running = runListen({
+    targets: parseForwardTargets(['127.0.0.1:9/hooks']),
+    host: '127.0.0.1',
+    port: 0,
+    secrets: [SECRET],
+    skipVerify: false,
+    tui: true,
+    io,
+    storePath: ':memory:',
+    stop: stop.signal,
+    ...over,
+  })
+  return { screen, text: () => screen.frames.join(''), stop, running }
+}
+
+const CREDENTIALS = { apiKey: 'svc_test_0123456789abcdef01234567', baseUrl: 'http://127.0.0.1:1', environment: 'test', source: 'SVC_API_KEY' } as const
+
 describe('runListen on a terminal', () => {
   it('draws the view before the registration is done, then shows it once, in the header', async () => {
-    const screen = new Screen(140, 30)
-    const keys = new Keys()
-    const errors = new Screen(140, 30)
-    const { io } = testIO({ tty: true, columns: 140, stdout: screen as never, stdin: keys as never, stderr: errors as never })
     const sandboxAnswers = deferred<boolean>()
     const registered: string[] = []
-    const stop = new AbortController()
-    stops.push(stop)
-    const text = () => screen.frames.join('')
-    const running = runListen({
-      targets: parseForwardTargets(['127.0.0.1:9/hooks']),
-      host: '127.0.0.1',
-      port: 0,
-      secrets: [SECRET],
-      skipVerify: false,
-      tui: true,
-      io,
-      credentials: { apiKey: 'svc_test_0123456789abcdef01234567', baseUrl: 'http://127.0.0.1:1', environment: 'test', source: 'SVC_API_KEY' },
-      storePath: ':memory:',
-      stop: stop.signal,
+    const { text, stop, running } = listenOnTerminal(140, {
+      credentials: CREDENTIALS,
       registerDeps: {
         detectSandbox: () => sandboxAnswers.promise,
         setWebhookUrl: async ({ url, env }) => void registered.push(`${env} ${url}`),
@@ -60,22 +67,13 @@ describe('runListen on a terminal', () => {
 
 describe('runListen, its first frame', () => {
   it('is on the terminal before the view has loaded, and the view takes it over in place', async () => {
-    const screen = new Screen(100, 30)
-    const { io } = testIO({ tty: true, stdout: screen as never, stdin: new Keys() as never, stderr: new Screen(100, 30) as never })
-    const stop = new AbortController()
-    stops.push(stop)
-    const written = () => screen.frames.join('')
-    const running = runListen({
-      targets: parseForwardTargets(['127.0.0.1:9/hooks']),
-      host: '127.0.0.1',
-      port: 0,
-      secrets: [SECRET],
-      skipVerify: false,
-      tui: true,
-      io,
-      credentials: { apiKey: 'svc_test_0123456789abcdef01234567', baseUrl: 'http://127.0.0.1:1', environment: 'test', source: 'SVC_API_KEY' },
-      storePath: ':memory:',
-      stop: stop.signal,
+    const {
+      screen,
+      text: written,
+      stop,
+      running,
+    } = listenOnTerminal(100, {
+      credentials: CREDENTIALS,
       registerDeps: { detectSandbox: () => deferred<boolean>().promise, setWebhookUrl: async () => {} },
     })
     await vi.waitFor(() => expect(written().split('\u001B[?2026l').length).toBeGreaterThan(2), { timeout: 5000, interval: 5 })
@@ -98,23 +96,7 @@ describe('runListen, its first frame', () => {
 describe('runListen through a relay, on a terminal', () => {
   it('shows connecting, then ready only after the relay said so, then DISCONNECTED when the stream drops, and a gap as a note', async () => {
     const relay = await startFakeRelay({ token: 'rly_view_token_0123456789' })
-    const screen = new Screen(160, 30)
-    const { io } = testIO({ tty: true, columns: 160, stdout: screen as never, stdin: new Keys() as never, stderr: new Screen(160, 30) as never })
-    const stop = new AbortController()
-    stops.push(stop)
-    const text = () => screen.frames.join('')
-    const running = runListen({
-      targets: parseForwardTargets(['127.0.0.1:9/hooks']),
-      host: '127.0.0.1',
-      port: 0,
-      secrets: [SECRET],
-      skipVerify: false,
-      tui: true,
-      io,
-      storePath: ':memory:',
-      stop: stop.signal,
-      relay: { urls: [new URL(relay.url)], token: 'rly_view_token_0123456789' },
-    })
+    const { text, stop, running } = listenOnTerminal(160, { relay: { urls: [new URL(relay.url)], token: 'rly_view_token_0123456789' } })
     try {
       const stream = await relay.nextStream()
       await vi.waitFor(() => expect(text()).toContain('connecting…'), { timeout: 5000, interval: 10 })

@@ -1,26 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { stripAnsi } from '../../../../src/lib/output/color.js'
 import { ActivityRow, activityCells } from '../../../../src/lib/tui/components/ActivityLane.js'
-import type { ActivityLane } from '../../../../src/lib/tui/view-models/activity.js'
+import { PAID_WITHDRAWAL as paid } from '../../../helpers/listen-feed.js'
 import { renderAt } from '../../../helpers/render-at.js'
 
 const mounted: Array<{ unmount(): void }> = []
 afterEach(() => {
   while (mounted.length) mounted.pop()!.unmount()
 })
-
-const paid: ActivityLane = {
-  kind: 'withdrawal',
-  id: 'wd_0123456789abcdef01234567',
-  steps: [
-    { status: 'processing', at: '2026-11-22T12:00:00Z' },
-    { status: 'paid', at: '2026-11-22T12:00:05Z' },
-  ],
-  current: 'paid',
-  amountInCents: 123456,
-  detail: 'E20180000202611221200abcdef',
-  touched: 1,
-}
 
 describe('a withdrawal or product-sale lane', () => {
   it('shows a paid withdrawal’s path, its amount in reais and the end-to-end id that proves the payment', () => {

@@ -47,8 +47,8 @@ async function watcherOf(states: Record<string, string>, ids: string[] = []) {
 const rowsFor = (watcher: ChargeWatcher, columns: number, height: number, environment: Env, scope: string) =>
   watchFrame({ state: watcher.getSnapshot(), scope, environment, intervalMs: 2000, columns, height, details: false, statusLines: [] }).rows
 
-describe('the first frame painted before Ink loads', () => {
-  // In colour, as on a terminal (Ink and the paint share chalk's one instance; the tests run piped, at level 0).
+/** In colour, as on a terminal (Ink and the paint share chalk's one instance; the tests run piped, at level 0). */
+function inColour() {
   const level = chalk.level
   beforeAll(() => {
     chalk.level = 1
@@ -56,6 +56,17 @@ describe('the first frame painted before Ink loads', () => {
   afterAll(() => {
     chalk.level = level
   })
+}
+
+/** The terminal sizes the paint is held to Ink at. */
+const SIZES = [
+  [100, 30],
+  [60, 20],
+  [132, 50],
+] as const
+
+describe('the first frame painted before Ink loads', () => {
+  inColour()
 
   const cases: Array<{ name: string; states: Record<string, string>; ids?: string[]; env: Env }> = [
     { name: 'one charge awaiting payment, test', states: { ['a'.repeat(24)]: 'awaiting_payment' }, ids: ['a'.repeat(24)], env: 'test' },
@@ -63,11 +74,7 @@ describe('the first frame painted before Ink loads', () => {
     { name: 'no charges, no environment', states: {}, env: undefined },
   ]
   for (const c of cases) {
-    for (const [columns, height] of [
-      [100, 30],
-      [60, 20],
-      [132, 50],
-    ] as const) {
+    for (const [columns, height] of SIZES) {
       it(`is what Ink writes, byte for byte: ${c.name}, ${columns}×${height}`, async () => {
         const scope = c.ids ? '1 charge' : 'the 10 newest charges'
         const watcher = await watcherOf(c.states, c.ids)
@@ -143,13 +150,7 @@ describe('the first frame painted before Ink loads', () => {
 })
 
 describe("webhooks listen's first frame painted before Ink loads", () => {
-  const level = chalk.level
-  beforeAll(() => {
-    chalk.level = 1
-  })
-  afterAll(() => {
-    chalk.level = level
-  })
+  inColour()
 
   const view = (over: { environment?: Env; skipVerify?: boolean; forward?: string } = {}) => ({
     listening: 'http://127.0.0.1:43127/',
@@ -176,11 +177,7 @@ describe("webhooks listen's first frame painted before Ink loads", () => {
     { name: 'three deliveries heard, no environment', deliveries: 3, view: view() },
   ]
   for (const c of cases) {
-    for (const [columns, height] of [
-      [100, 30],
-      [60, 20],
-      [132, 50],
-    ] as const) {
+    for (const [columns, height] of SIZES) {
       it(`is what Ink writes, byte for byte: ${c.name}, ${columns}×${height}`, async () => {
         const feed = feedOf(c.deliveries)
         const ink = await firstInkFrame((streams, stop) => runListenView({ ...c.view, feed, onReplay: async () => '', ...streams, stop }), columns, height)

@@ -2,19 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { activityCells } from '../../../../src/lib/tui/text/activity-cells.js'
 import { plain } from '../../../../src/lib/tui/text/fit.js'
 import type { ActivityLane } from '../../../../src/lib/tui/view-models/activity.js'
-
-const paid: ActivityLane = {
-  kind: 'withdrawal',
-  id: 'wd_0123456789abcdef01234567',
-  steps: [
-    { status: 'processing', at: '2026-11-22T12:00:00Z' },
-    { status: 'paid', at: '2026-11-22T12:00:05Z' },
-  ],
-  current: 'paid',
-  amountInCents: 123456,
-  detail: 'E20180000202611221200abcdef',
-  touched: 1,
-}
+import { PAID_WITHDRAWAL as paid } from '../../../helpers/listen-feed.js'
 
 describe('a withdrawal or product-sale lane as cells, without Ink', () => {
   it('marks a failed withdrawal with ✗ and a product sale with one paid step', () => {

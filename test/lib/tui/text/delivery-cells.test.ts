@@ -1,23 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { deliveryCells } from '../../../../src/lib/tui/text/delivery-cells.js'
 import { plain } from '../../../../src/lib/tui/text/fit.js'
-import { type FeedDelivery, ListenFeed } from '../../../../src/lib/tui/view-models/listen-feed.js'
-import type { LoggedDelivery } from '../../../../src/lib/webhooks/event-store.js'
-import { heardDelivery } from '../../../helpers/event-log.js'
-import { chargeEvent } from '../../../helpers/webhooks.js'
-
-const CHARGE = 'c'.repeat(24)
-
-function fed(over: Partial<LoggedDelivery> = {}, skipVerify = false): FeedDelivery {
-  const feed = new ListenFeed({})
-  feed.add(
-    heardDelivery(
-      { seq: 1, eventId: 'evt_1', type: 'charge.paid_pending_settlement', body: Buffer.from(chargeEvent('evt_1', 'charge.paid_pending_settlement', CHARGE)), forwardStatus: 200, latencyMs: 12, ...over },
-      skipVerify,
-    ),
-  )
-  return feed.getSnapshot().deliveries[0]!
-}
+import type { FeedDelivery } from '../../../../src/lib/tui/view-models/listen-feed.js'
+import { fedDelivery as fed } from '../../../helpers/listen-feed.js'
 
 const row = (d: FeedDelivery) => plain(deliveryCells(d, false).flatMap((s) => s.forms[0]!))
 
