@@ -164,7 +164,7 @@ export const PATCHES = [
     id: 'oclif-platform-probe-in-bundle',
     package: '@oclif/core',
     version: '5.1.9',
-    why: "oclif's Config asks getPlatform() at every start, which imports all of wsl-utils (a chunk of its own, with node:child_process and node:fs/promises behind ES-module facades) to read one boolean, is-wsl's; the bundle's getPlatform takes is-wsl itself, the package wsl-utils re-exports it from, in oclif's chunk: the same answer, 0.97× the wall time of `svc charges get` (farm-bench -n 31; issue 39.1). getShell's powerShellPath (Windows only) still imports wsl-utils.",
+    why: "oclif's Config asks getPlatform() at every start, which imports all of wsl-utils (a chunk of its own, with node:child_process and node:fs/promises behind ES-module facades) to read one boolean, is-wsl's; the bundle's getPlatform takes is-wsl itself, the package wsl-utils re-exports it from, in oclif's chunk: the same answer, 0.97× the wall time of `svc charges get` (31 whole-process A/B pairs; issue 39.1). getShell's powerShellPath (Windows only) still imports wsl-utils.",
     checks: [['lib/util/os.js', OCLIF_WSL_PROBE]],
   },
   {
