@@ -39,7 +39,7 @@ export function stripAnsi(text: string): string {
   return text.replace(ANSI, '')
 }
 
-/** The TEST / LIVE badge's label and colour: one source for the ANSI badge below and the live views' (tui/EnvironmentBadge). */
+/** The TEST / LIVE badge's label and colour: one source for the ANSI badge below and the live views' (tui/text/format.ts badgePieces). */
 export function badgeOf(environment: string): { label: string; color: 'red' | 'yellow' } {
   return environment === 'live' ? { label: ' LIVE ', color: 'red' } : { label: ' TEST ', color: 'yellow' }
 }

@@ -13,8 +13,6 @@ import { StatusLog } from '../view-models/status-log.js'
 import { useFeed } from '../hooks/use-feed.js'
 import type { Environment } from '../../contract/schemas.js'
 
-export { applyFilter, countsLine, FILTERS, type FilterMode, keyLine, listenLayout } from '../view-models/listen-frame.js'
-
 export interface ListenAppProps {
   feed: ListenFeed
   listening: string

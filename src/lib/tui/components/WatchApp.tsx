@@ -9,8 +9,6 @@ import { StatusLog } from '../view-models/status-log.js'
 import { chargeRows, watchFrame } from '../view-models/watch-frame.js'
 import { useFeed } from '../hooks/use-feed.js'
 
-export { chargeRows } from '../view-models/watch-frame.js'
-
 export interface WatchAppProps {
   watcher: ChargeWatcher
   environment?: Environment

@@ -24,3 +24,18 @@ describe('FitText: one line of a live view', () => {
     expect(stripAnsi(narrow.lastFrame() ?? '')).toBe('charge.settled ✔')
   })
 })
+
+describe('FitText', () => {
+  it('drops the lowest-priority segment first and keeps the line within the width', () => {
+    const segments = [
+      { forms: [[{ text: 'IMPORTANT' }]], priority: 100 },
+      { forms: [[{ text: 'a long optional note' }], []], priority: 1 },
+    ]
+    const wide = renderAt(<FitText segments={segments} width={40} />, 40, 2)
+    mounted.push(wide)
+    expect(stripAnsi(wide.lastFrame() ?? '')).toBe('IMPORTANT a long optional note')
+    const narrow = renderAt(<FitText segments={segments} width={12} />, 12, 2)
+    mounted.push(narrow)
+    expect(stripAnsi(narrow.lastFrame() ?? '')).toBe('IMPORTANT')
+  })
+})

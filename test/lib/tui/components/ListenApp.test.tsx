@@ -1,4 +1,4 @@
-import { LANE_LEGEND } from '../../../../src/lib/tui/components/ChargeLane.js'
+import { LANE_LEGEND } from '../../../../src/lib/tui/text/lane-cells.js'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { Charge } from '../../../../src/lib/contract/schemas.js'
 import { ListenApp } from '../../../../src/lib/tui/components/ListenApp.js'

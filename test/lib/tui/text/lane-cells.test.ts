@@ -27,3 +27,9 @@ describe('the cells of a lane, without Ink', () => {
     expect(legendSegment().forms.map((f) => plain(f))).toEqual([LANE_LEGEND, LANE_LEGEND_SHORT, ''])
   })
 })
+
+describe('the lane legend', () => {
+  it('says what each mark means', () => {
+    for (const mark of ['●', '◌', '↯', '○']) expect(LANE_LEGEND).toContain(mark)
+  })
+})

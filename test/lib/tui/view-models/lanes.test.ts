@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { statesBefore } from '../../../../src/lib/domain/charge-states.js'
 import { LaneBook, laneColumns } from '../../../../src/lib/tui/view-models/lanes.js'
-import { LANE_LEGEND, laneCells } from '../../../../src/lib/tui/components/ChargeLane.js'
+import { LANE_LEGEND, laneCells } from '../../../../src/lib/tui/text/lane-cells.js'
 
 const at = '2026-11-22T12:00:00Z'
 
