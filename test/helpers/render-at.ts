@@ -5,6 +5,7 @@
 import { EventEmitter } from 'node:events'
 import { render as inkRender } from 'ink'
 import type { ReactElement } from 'react'
+import { expect } from 'vitest'
 
 export class Screen extends EventEmitter {
   readonly frames: string[] = []
@@ -63,4 +64,26 @@ export function renderAt(tree: ReactElement, columns: number, rows: number) {
     patchConsole: false,
   })
   return { stdout, stdin, frames: stdout.frames, lastFrame: stdout.lastFrame, unmount: instance.unmount, rerender: instance.rerender }
+}
+
+const ESC = '\u001B'
+
+/** Whether Ink has drawn a frame of its own after a first paint on `screen` (two synchronized updates ended). */
+export function inkDrewAfterPaint(screen: Screen): boolean {
+  return screen.frames.join('').split(`${ESC}[?2026l`).length > 2
+}
+
+/**
+ * The first write on `screen`, checked to be a live view's first frame painted before Ink loaded:
+ * one synchronized update with the cursor hidden, ending with the keys; then erased from the
+ * bottom up (its lines and the one after them) and drawn again by Ink, the same bytes.
+ */
+export function paintedThenInk(screen: Screen): string {
+  const painted = screen.frames[0]!
+  const rest = screen.frames.join('').slice(painted.length)
+  expect(painted.startsWith(`${ESC}[?2026h${ESC}[?25l`)).toBe(true)
+  expect(painted.endsWith(`q quit\n${ESC}[?2026l`)).toBe(true)
+  const erase = `${ESC}[?2026h${`${ESC}[2K${ESC}[1A`.repeat(painted.split('\n').length - 1)}${ESC}[2K${ESC}[G`
+  expect(rest.startsWith(`${erase}${painted}`)).toBe(true)
+  return painted
 }

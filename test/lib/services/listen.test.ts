@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { parseForwardTargets } from '../../../src/lib/webhooks/forward.js'
 import { runListen } from '../../../src/lib/services/listen.js'
 import { testIO } from '../../helpers/test-io.js'
-import { Keys, Screen } from '../../helpers/render-at.js'
+import { inkDrewAfterPaint, Keys, paintedThenInk, Screen } from '../../helpers/render-at.js'
 import { deferred, SECRET } from '../../helpers/webhooks.js'
 import { startFakeRelay } from '../../helpers/fake-relay.js'
 
@@ -67,29 +67,18 @@ describe('runListen on a terminal', () => {
 
 describe('runListen, its first frame', () => {
   it('is on the terminal before the view has loaded, and the view takes it over in place', async () => {
-    const {
-      screen,
-      text: written,
-      stop,
-      running,
-    } = listenOnTerminal(100, {
+    const { screen, stop, running } = listenOnTerminal(100, {
       credentials: CREDENTIALS,
       registerDeps: { detectSandbox: () => deferred<boolean>().promise, setWebhookUrl: async () => {} },
     })
-    await vi.waitFor(() => expect(written().split('\u001B[?2026l').length).toBeGreaterThan(2), { timeout: 5000, interval: 5 })
+    await vi.waitFor(() => expect(inkDrewAfterPaint(screen)).toBe(true), { timeout: 5000, interval: 5 })
     stop.abort()
     await running
-    const [painted, rest] = [screen.frames[0]!, written().slice(screen.frames[0]!.length)]
-    // One write, before any of Ink's: the whole frame, from where it listens to the keys.
-    const ESC = '\u001B'
-    expect(painted.startsWith(`${ESC}[?2026h${ESC}[?25l`)).toBe(true)
-    expect(painted.endsWith(`q quit\n${ESC}[?2026l`)).toBe(true)
+    // One write, before any of Ink's: the whole frame, from where it listens to the keys; then Ink's, the same bytes.
+    const painted = paintedThenInk(screen)
     expect(painted).toMatch(/listening.*http:\/\/127\.0\.0\.1:\d+/)
     expect(painted).toContain('registering…')
     expect(painted).toContain('waiting for deliveries…')
-    // Erased from the bottom up (its lines and the one after them), then Ink's first frame, the same bytes.
-    const erase = `${ESC}[?2026h${`${ESC}[2K${ESC}[1A`.repeat(painted.split('\n').length - 1)}${ESC}[2K${ESC}[G`
-    expect(rest.startsWith(`${erase}${painted}`)).toBe(true)
   })
 })
 
