@@ -1,7 +1,7 @@
 /**
  * A live view's first frame, painted before Ink has loaded. Loading Ink, React and Yoga and
- * running their first render cold took longer than the rest of `charges watch`'s start (issue
- * 39.1); the frame itself is rows of data (text/fit.ts FrameRow) that these functions turn into
+ * running their first render cold took longer than the rest of `charges watch`'s start, and as
+ * long as `webhooks listen`'s event log and server (issue 39.1); the frame itself is rows of data (text/fit.ts FrameRow) that these functions turn into
  * the very bytes Ink writes for them (its Text styles through the same chalk, each line through
  * the same ansi-tokenize serialization, inside the same synchronized-output marks). Ink then takes
  * over: handOver() erases the painted frame as Ink erases its own previous frame, right before

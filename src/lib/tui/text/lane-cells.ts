@@ -1,6 +1,6 @@
 /**
- * The cells of one charge's lane, pure: the live views draw them with Ink, and the first frame of
- * `charges watch` is painted from them before Ink has loaded (mount/first-paint.ts). Every state
+ * The cells of one charge's lane, pure: the live views draw them with Ink, and their first frames
+ * are painted from them before Ink has loaded (mount/first-paint.ts). Every state
  * of the happy path (and any other it reached), the current one bold; ● reached, ◌ passed without
  * its event being received, ↯ arrived out of order, ○ not reached (LANE_LEGEND, shown by both
  * views that draw lanes). `created` has no event, so it is never ◌: reached is all there is to know.
