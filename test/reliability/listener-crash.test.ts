@@ -54,3 +54,20 @@ it("a kill -9 between the app's answer and the record: the retry reaches the app
   const doubled = deliveries - 1
   expect({ lost, doubled }).toEqual({ lost: 0, doubled: 1 })
 }, 30_000)
+
+it('a kill -9 right after the 2xx (before the event log commits, 25 ms later): the answered delivery is in the log after the restart, and its retry is a duplicate', async () => {
+  const config = mkdtempSync(join(tmpdir(), 'svc-listener-journal-'))
+  app = await startApp((_r, res) => void res.end('ok'))
+  const body = chargeEvent('evt_answered_1', 'charge.settled')
+
+  const first = await listen(config, app.url)
+  const answered = await post(first, body, signedHeaders(body))
+  listener!.child.kill('SIGKILL')
+  expect(answered.status).toBe(200)
+  await once(listener!.child, 'close')
+
+  const second = await listen(config, app.url)
+  const retry = await post(second, body, signedHeaders(body))
+  expect(retry.json).toMatchObject({ duplicate: true })
+  expect(app.received.filter((r) => r.headers['x-svc-event-id'] === 'evt_answered_1')).toHaveLength(1)
+}, 30_000)

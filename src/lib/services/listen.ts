@@ -73,7 +73,7 @@ export function listeningLine(url: string, targets: readonly ForwardTarget[]): R
 export async function runListen(opts: ListenRunOptions): Promise<void> {
   const { io } = opts
   const { targets } = opts
-  const store = await EventStore.open({ path: opts.storePath, env: io.env, durability: opts.durability })
+  const store = await EventStore.open({ path: opts.storePath, env: io.env, durability: opts.durability, journal: true })
   // One forwarder (one connection pool) for the listener and the view's replays alike.
   const forwarder = new Forwarder({ headers: opts.headers })
   const listener = new WebhookListener({

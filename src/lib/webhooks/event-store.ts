@@ -39,6 +39,7 @@ import { dirname, join } from 'node:path'
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import { configDir, configUnwritable } from '../config/store.js'
 import { EventIndex } from './event-index.js'
+import { deadJournals, Journal, type JournalEntry, journalLine, type RowValues, readJournal, removeJournal } from './event-store-journal.js'
 import { CHECKPOINT_EVERY_RECORDS, cycleDue, EventStoreCheckpoint } from './event-store-checkpoint.js'
 import { ensureSchema } from './event-store-schema.js'
 
@@ -104,7 +105,20 @@ export interface EventStoreOptions {
    * automatic checkpoints, inside the commits.
    */
   checkpointEvery?: number
+  /**
+   * (0.5) Answer on the store's own journal (event-store-journal.ts): committed() resolves once
+   * the turn's records are appended there, one write, and the SQLite transaction holding the
+   * same rows is committed JOURNAL_COMMIT_MS later with those of the turns since (or at
+   * JOURNAL_COMMIT_RECORDS). What a commit survives is unchanged; other connections see a record
+   * once that commit is made. Under durability normal, on a file; `svc webhooks listen` sets it.
+   */
+  journal?: boolean
 }
+
+/** In journal mode, the most a record waits before it is committed to the log (and seen by other processes). */
+export const JOURNAL_COMMIT_MS = 25
+/** In journal mode, records that make a commit due at once. */
+export const JOURNAL_COMMIT_RECORDS = 500
 
 /** What a commit survives: a killed process ('normal', SQLite synchronous=NORMAL in WAL) or a power cut too ('full', synchronous=FULL). */
 export type Durability = 'normal' | 'full'
@@ -171,6 +185,13 @@ function prepare(db: DatabaseSync) {
     isDelivered: db.prepare("SELECT 1 AS hit FROM delivered WHERE event_id = ? AND +target IN (?, '*') LIMIT 1"),
     isDeliveredAnywhere: db.prepare('SELECT 1 AS hit FROM delivered WHERE event_id = ? LIMIT 1'),
     countFor: db.prepare("SELECT COUNT(*) AS n FROM deliveries WHERE event_id = ? AND source <> 'replay'"),
+    // A journal's record put back into the log at its own seq (recovery), and what holds that seq now.
+    insertAt: db.prepare(
+      `INSERT INTO deliveries (seq, received_at, source, event_id, event_type, charge_id, attempt, headers, body, verification, verify_reason, verify_message,
+        outcome, answered_status, forward_url, forward_status, latency_ms, error, response_snippet, body_size, route)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    rowAt: db.prepare('SELECT received_at, event_id FROM deliveries WHERE seq = ?'),
     // What the in-memory index (event-index.ts) is loaded from: the marks of the deliveries after a seq (-1: all).
     marksAfter: returnArrays(db.prepare('SELECT event_id, seq FROM delivered WHERE seq > ?')),
     countDeliveries: db.prepare('SELECT COUNT(*) AS n FROM deliveries'),
@@ -257,6 +278,12 @@ export class EventStore {
   private indexVersion?: number
   /** The index was checked against the log during this event-loop turn. */
   private checkedThisTurn = false
+  /** Journal mode: the journal, this turn's lines for it, and the commit to come. */
+  private readonly journal?: Journal
+  private lines = ''
+  private commitTimer?: NodeJS.Timeout
+  /** Journal mode: every line the journal held is in the log (a commit failed to put them back, else). */
+  private journalInLog = true
 
   private constructor(
     private readonly db: DatabaseSync,
@@ -271,6 +298,12 @@ export class EventStore {
     this.durability = opts.durability === 'full' && path !== ':memory:' ? 'full' : 'normal'
     this.sync = opts.sync ?? fdatasync
     this.checkpointEvery = path === ':memory:' ? 0 : (opts.checkpointEvery ?? CHECKPOINT_EVERY_RECORDS)
+    if (opts.journal && path !== ':memory:' && this.durability === 'normal') this.journal = new Journal(path)
+  }
+
+  /** Whether committed() waits for an append to the journal rather than for a commit (the `journal` option). */
+  get journaled(): boolean {
+    return this.journal !== undefined
   }
 
   /** The log's bytes, summed over every row (a full read). */
@@ -306,7 +339,50 @@ export class EventStore {
     // Under durability full too: the log's sync after each commit is ours, off the event loop (see the top of this file).
     db.exec('PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;')
     ensureSchema(db)
-    return new EventStore(db, path, opts)
+    const store = new EventStore(db, path, opts)
+    if (path !== ':memory:') store.recoverJournals()
+    return store
+  }
+
+  /** Puts into the log what the journals of processes killed before their commit hold, and removes them. */
+  private recoverJournals(): void {
+    for (const file of deadJournals(this.path)) {
+      this.putBack(readJournal(file))
+      removeJournal(file)
+    }
+  }
+
+  /**
+   * Puts a journal's records into the log in one transaction: each at its seq, unless that row is
+   * there already (committed before the journal started over) or another process has taken the
+   * seq since (then at the next one). Marks the forwarded ones delivered, as record() does.
+   */
+  private putBack(entries: readonly JournalEntry[]): void {
+    if (entries.length === 0) return
+    this.db.exec('BEGIN IMMEDIATE')
+    try {
+      for (const { seq, values } of entries) {
+        const row = this.st.rowAt.get(seq) as { received_at: string; event_id: string | null } | undefined
+        if (row?.received_at === values[0] && row.event_id === values[2]) continue
+        const at = row ? Number(this.st.insert.run(...values).lastInsertRowid) : (this.st.insertAt.run(seq, ...values), seq)
+        this.mark(values, at)
+      }
+      this.db.exec('COMMIT')
+    } catch (err) {
+      if (this.db.isTransaction) this.db.exec('ROLLBACK')
+      throw err
+    }
+  }
+
+  /** A forwarded event's delivered mark for its target (moved to this delivery when it had one). */
+  private mark(values: RowValues, seq: number): void {
+    const [receivedAt, , eventId, , , , , , , , , outcome, , forwardUrl] = values
+    if (outcome !== 'forwarded' || !eventId) return
+    const target = forwardUrl ?? '*'
+    if (Number(this.st.markDelivered.run(eventId, target, receivedAt, seq).changes) > 0) {
+      if (this.marks !== undefined) this.marks++
+      this.index?.add(eventId)
+    } else this.st.remarkDelivered.run(receivedAt, seq, eventId, target)
   }
 
   /**
@@ -323,7 +399,7 @@ export class EventStore {
       const body = cut ? rec.body.subarray(0, REFUSED_BODY_KEEP) : rec.body
       const bodySize = cut ? rec.body.length : undefined
       const headers = JSON.stringify(rec.headers)
-      const result = this.st.insert.run(
+      const values: RowValues = [
         rec.receivedAt,
         rec.source,
         rec.eventId ?? null,
@@ -344,18 +420,13 @@ export class EventStore {
         rec.responseSnippet ?? null,
         bodySize ?? null,
         rec.route ?? null,
-      )
-      const seq = Number(result.lastInsertRowid)
+      ]
+      const seq = Number(this.st.insert.run(...values).lastInsertRowid)
       this.batchRecords++
       if (this.rows !== undefined) this.rows++
       this.index?.saw(seq)
-      if (rec.outcome === 'forwarded' && rec.eventId) {
-        const target = rec.forwardUrl ?? '*'
-        if (Number(this.st.markDelivered.run(rec.eventId, target, rec.receivedAt, seq).changes) > 0) {
-          if (this.marks !== undefined) this.marks++
-          this.index?.add(rec.eventId)
-        } else this.st.remarkDelivered.run(rec.receivedAt, seq, rec.eventId, target)
-      }
+      this.mark(values, seq)
+      if (this.journal) this.lines += journalLine(seq, values)
       this.bytes = (this.bytes ?? this.sumBytes()) + body.length + headers.length
       this.recordsSinceSum++
       if (++this.insertsSincePrune >= 100 || this.bytes > this.maxBytes) this.prune()
@@ -382,8 +453,12 @@ export class EventStore {
     return this.syncCount
   }
 
-  /** Commits what was recorded now, instead of at the end of the turn. */
+  /** Commits what was recorded now, instead of at the end of the turn (in journal mode, instead of later). */
   flush(): void {
+    if (this.journal) {
+      this.commit()
+      return
+    }
     const batch = this.batch
     if (!batch) return
     this.batch = undefined
@@ -429,6 +504,82 @@ export class EventStore {
     return this.nextSync
   }
 
+  /**
+   * Journal mode, at the end of a turn that recorded: appends its records to the journal in one
+   * write, then lets their callers answer; the commit follows at JOURNAL_COMMIT_MS, or at once
+   * (after the answers) when JOURNAL_COMMIT_RECORDS are waiting.
+   */
+  private endTurn(): void {
+    const batch = this.batch
+    if (!batch) return
+    this.batch = undefined
+    const lines = this.lines
+    this.lines = ''
+    try {
+      this.journal!.append(lines)
+    } catch (err) {
+      // Not durable yet, so not answered as stored; the rows stay in the transaction, committed with the next ones.
+      batch.reject(err)
+      return
+    }
+    this.lastDone = batch.done
+    batch.resolve()
+    if (this.batchRecords >= JOURNAL_COMMIT_RECORDS) setImmediate(() => this.commit())
+    else this.commitTimer ??= setTimeout(() => this.commit(), JOURNAL_COMMIT_MS).unref()
+  }
+
+  /**
+   * Journal mode: commits the open transaction (with the records of this turn, not appended yet:
+   * the commit makes them durable) and starts the journal over. If the commit fails, the
+   * journal's records (answered already) are put back into the log in a transaction of their own.
+   */
+  private commit(): void {
+    clearTimeout(this.commitTimer)
+    this.commitTimer = undefined
+    // Scheduled (a due commit after the answers) and then closed: close() committed.
+    if (!this.db.isOpen) return
+    const batch = this.batch
+    this.batch = undefined
+    this.lines = ''
+    if (!this.db.isTransaction) {
+      batch?.resolve()
+      return
+    }
+    try {
+      this.db.exec('COMMIT')
+    } catch (err) {
+      this.rollback()
+      batch?.reject(err)
+      this.putJournalBack()
+      return
+    }
+    this.commitCount++
+    if (batch) this.lastDone = batch.done
+    batch?.resolve()
+    this.startJournalOver()
+    this.afterCommit()
+  }
+
+  private startJournalOver(): void {
+    try {
+      this.journal!.reset()
+      this.journalInLog = true
+    } catch {
+      // Lines already in the log stay in the journal: a recovery finds their rows there and skips them.
+    }
+  }
+
+  /** After a failed commit: the journal's records, answered already, go into the log again (else they stay for the next store opened on it). */
+  private putJournalBack(): void {
+    this.journalInLog = false
+    try {
+      this.putBack(this.journal!.read())
+      this.startJournalOver()
+    } catch {
+      // Left in the journal file, which close() keeps.
+    }
+  }
+
   /** Hands the commit to the checkpoints (after it, outside any transaction); starts their worker once there is enough to copy. */
   private afterCommit(): void {
     const records = this.batchRecords
@@ -458,9 +609,12 @@ export class EventStore {
 
   private begin(): void {
     if (this.batch) return
-    this.db.exec('BEGIN IMMEDIATE')
-    // No other process can commit while this transaction is open: the index, in step now, stays so until the commit.
-    if (this.index) this.known()
+    // In journal mode the transaction may be open already, from an earlier turn.
+    if (!this.db.isTransaction) {
+      this.db.exec('BEGIN IMMEDIATE')
+      // No other process can commit while this transaction is open: the index, in step now, stays so until the commit.
+      if (this.index) this.known(true)
+    }
     let resolve!: () => void
     let reject!: (err: unknown) => void
     const done = new Promise<void>((res, rej) => {
@@ -470,14 +624,17 @@ export class EventStore {
     // Nobody may be waiting (a replay records and moves on): a failed commit must not crash the process.
     done.catch(() => {})
     this.batch = { done, resolve, reject }
-    setImmediate(() => this.flush())
+    setImmediate(() => (this.journal ? this.endTurn() : this.flush()))
   }
 
   private fail(err: unknown): void {
     const batch = this.batch
     this.batch = undefined
+    this.lines = ''
     this.rollback()
     batch?.reject(err)
+    // The transaction held the journal's records of earlier turns too.
+    if (this.journal) this.putJournalBack()
   }
 
   private rollback(): void {
@@ -485,6 +642,7 @@ export class EventStore {
     this.batchRecords = 0
     this.rows = undefined
     this.marks = undefined
+    this.bytes = undefined
     this.index = undefined
     try {
       if (this.db.isTransaction) this.db.exec('ROLLBACK')
@@ -514,14 +672,15 @@ export class EventStore {
 
   /**
    * The index, in step with the log: inside this store's open transaction as it is (checked when
-   * the transaction began: no other process commits meanwhile), else after a look at PRAGMA
+   * the transaction began, `beginning`: no other process commits meanwhile; in journal mode the
+   * transaction outlives the turn), else after a look at PRAGMA
    * data_version, once per event-loop turn (outside a transaction, that look costs what the SQL
    * lookup did). When another process committed since, the marks it made are read (those of the
    * deliveries after the newest seq known), and if it also deleted some (the count falls short,
    * or is over: a mark it moved to a newer delivery is read twice), all is loaded again.
    */
-  private known(): EventIndex {
-    if (this.index && (this.batch || this.checkedThisTurn)) return this.index
+  private known(beginning = false): EventIndex {
+    if (this.index && !beginning && (this.db.isTransaction || this.checkedThisTurn)) return this.index
     this.checkedThisTurn = true
     setImmediate(() => {
       this.checkedThisTurn = false
@@ -706,6 +865,7 @@ export class EventStore {
   close(): void {
     if (!this.db.isOpen) return
     this.flush()
+    this.journal?.close(this.journalInLog)
     this.checkpoint?.stop()
     this.db.close()
     const fd = this.walFd

@@ -1,0 +1,141 @@
+/**
+ * The event log's own journal (0.5, issue 39.2): where `svc webhooks listen` makes a delivery's
+ * record durable before it answers, with one append per event-loop turn instead of a SQLite
+ * commit. A commit writes every page the turn's records touched (about 9 for a lone delivery,
+ * ~19 `pwrite`s); the journal writes the records themselves, once. The SQLite transaction that
+ * holds the same rows stays open and is committed a few milliseconds later with the rows of
+ * the turns since, and the journal starts over after each commit (event-store.ts).
+ *
+ * One file per store, next to the log: `<events.db>-redo-<pid>-<random>`, mode 0600 (it holds
+ * bodies, as the log does). A line is one record: the row's seq and the values of its INSERT,
+ * the body in base64. What a process killed before its commit left in its journal is put into
+ * the log by the next store opened on it (`deadJournals`, then EventStore's recovery); a line
+ * cut short by the kill was never answered, and is left out.
+ */
+import { randomBytes } from 'node:crypto'
+import { closeSync, ftruncateSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
+
+/** The values of a delivery's INSERT, in the column order of the log's `insert` statement. */
+export type RowValues = [
+  receivedAt: string,
+  source: string,
+  eventId: string | null,
+  type: string | null,
+  chargeId: string | null,
+  attempt: number,
+  headers: string,
+  body: Uint8Array,
+  verification: string,
+  verifyReason: string | null,
+  verifyMessage: string | null,
+  outcome: string,
+  answeredStatus: number,
+  forwardUrl: string | null,
+  forwardStatus: number | null,
+  latencyMs: number | null,
+  error: string | null,
+  responseSnippet: string | null,
+  bodySize: number | null,
+  route: string | null,
+]
+
+/** One record of a journal: the seq the row had in the transaction, and its values. */
+export interface JournalEntry {
+  seq: number
+  values: RowValues
+}
+
+const BODY = 7
+
+export function journalLine(seq: number, values: RowValues): string {
+  const out: unknown[] = [seq, ...values]
+  out[BODY + 1] = Buffer.from(values[BODY]).toString('base64')
+  return `${JSON.stringify(out)}\n`
+}
+
+/** The whole lines of a journal's text; a last line without its newline (cut by a kill) is left out. */
+export function parseJournal(text: string): JournalEntry[] {
+  const entries: JournalEntry[] = []
+  const end = text.lastIndexOf('\n')
+  for (const line of text.slice(0, end + 1).split('\n')) {
+    if (!line) continue
+    const [seq, ...values] = JSON.parse(line) as [number, ...unknown[]]
+    values[BODY] = new Uint8Array(Buffer.from(values[BODY] as string, 'base64'))
+    entries.push({ seq, values: values as RowValues })
+  }
+  return entries
+}
+
+const NAME = /-redo-(\d+)-[0-9a-f]+$/
+
+function pidAlive(pid: number): boolean {
+  if (pid === process.pid) return true
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    // EPERM: it exists, under another user.
+    return (err as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/** The journals next to a log whose process is gone: what they hold may not be in the log. */
+export function deadJournals(dbPath: string, alive: (pid: number) => boolean = pidAlive): string[] {
+  const prefix = `${basename(dbPath)}-redo-`
+  let names: string[]
+  try {
+    names = readdirSync(dirname(dbPath))
+  } catch {
+    return []
+  }
+  return names.filter((n) => n.startsWith(prefix) && NAME.test(n) && !alive(Number(NAME.exec(n)![1]))).map((n) => join(dirname(dbPath), n))
+}
+
+/** Reads a journal left by a dead process; an empty list when another store took it first. */
+export function readJournal(file: string): JournalEntry[] {
+  try {
+    return parseJournal(readFileSync(file, 'utf8'))
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return []
+    throw err
+  }
+}
+
+export function removeJournal(file: string): void {
+  rmSync(file, { force: true })
+}
+
+/** This store's journal, created at its first append. */
+export class Journal {
+  readonly file: string
+  private fd?: number
+
+  constructor(dbPath: string) {
+    this.file = `${dbPath}-redo-${process.pid}-${randomBytes(4).toString('hex')}`
+  }
+
+  /** Appends the lines in one write (the append is what a killed process keeps). */
+  append(lines: string): void {
+    this.fd ??= openSync(this.file, 'a', 0o600)
+    writeSync(this.fd, lines)
+  }
+
+  /** What this journal holds now (after a failed commit, to put its rows in again). */
+  read(): JournalEntry[] {
+    return this.fd === undefined ? [] : readJournal(this.file)
+  }
+
+  /** After a commit: every line is in the log, and the journal starts over. */
+  reset(): void {
+    if (this.fd !== undefined) ftruncateSync(this.fd, 0)
+  }
+
+  /** Closes the file; removes it when every line it held is in the log (else the next store opened on the log puts them there). */
+  close(inLog: boolean): void {
+    if (this.fd === undefined) return
+    closeSync(this.fd)
+    this.fd = undefined
+    if (inLog) removeJournal(this.file)
+  }
+}
