@@ -7,13 +7,15 @@
  * the turns since, and the journal starts over after each commit (event-store.ts).
  *
  * One file per store, next to the log: `<events.db>-redo-<pid>-<random>`, mode 0600 (it holds
- * bodies, as the log does). A line is one record: the row's seq and the values of its INSERT,
- * the body in base64. What a process killed before its commit left in its journal is put into
- * the log by the next store opened on it (`deadJournals`, then EventStore's recovery); a line
- * cut short by the kill was never answered, and is left out.
+ * bodies, as the log does). A frame is one record: two 32-bit little-endian lengths, then the
+ * row's seq and the values of its INSERT but the body as JSON, then the body's bytes as they
+ * are (JSON with the body in base64 cost 9 µs a record here, this 2.4). What a process killed
+ * before its commit left in its journal is put into the log by the next store opened on it
+ * (`deadJournals`, then EventStore's recovery); a frame cut short by the kill was never
+ * answered, and is left out.
  */
 import { randomBytes } from 'node:crypto'
-import { closeSync, ftruncateSync, openSync, readdirSync, readFileSync, rmSync, writeSync } from 'node:fs'
+import { closeSync, ftruncateSync, openSync, readdirSync, readFileSync, rmSync, writevSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 
 /** The values of a delivery's INSERT, in the column order of the log's `insert` statement. */
@@ -47,22 +49,33 @@ export interface JournalEntry {
 }
 
 const BODY = 7
+const HEAD = 8
 
-export function journalLine(seq: number, values: RowValues): string {
-  const out: unknown[] = [seq, ...values]
-  out[BODY + 1] = Buffer.from(values[BODY]).toString('base64')
-  return `${JSON.stringify(out)}\n`
+/** A record's frame, as the parts of one write: its lengths and values, then its body. */
+export function journalFrame(seq: number, values: RowValues): Uint8Array[] {
+  const body = values[BODY]
+  const meta = Buffer.from(JSON.stringify([seq, ...values.slice(0, BODY), null, ...values.slice(BODY + 1)]))
+  const head = Buffer.allocUnsafe(HEAD + meta.length)
+  head.writeUInt32LE(meta.length, 0)
+  head.writeUInt32LE(body.length, 4)
+  meta.copy(head, HEAD)
+  return [head, body]
 }
 
-/** The whole lines of a journal's text; a last line without its newline (cut by a kill) is left out. */
-export function parseJournal(text: string): JournalEntry[] {
+/** The whole frames of a journal; a last frame cut short (by a kill) is left out. */
+export function parseJournal(data: Uint8Array): JournalEntry[] {
+  const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength)
   const entries: JournalEntry[] = []
-  const end = text.lastIndexOf('\n')
-  for (const line of text.slice(0, end + 1).split('\n')) {
-    if (!line) continue
-    const [seq, ...values] = JSON.parse(line) as [number, ...unknown[]]
-    values[BODY] = new Uint8Array(Buffer.from(values[BODY] as string, 'base64'))
+  let at = 0
+  while (at + HEAD <= buf.length) {
+    const metaLength = buf.readUInt32LE(at)
+    const bodyLength = buf.readUInt32LE(at + 4)
+    const end = at + HEAD + metaLength + bodyLength
+    if (end > buf.length) break
+    const [seq, ...values] = JSON.parse(buf.toString('utf8', at + HEAD, at + HEAD + metaLength)) as [number, ...unknown[]]
+    values[BODY] = new Uint8Array(buf.subarray(at + HEAD + metaLength, end))
     entries.push({ seq, values: values as RowValues })
+    at = end
   }
   return entries
 }
@@ -95,7 +108,7 @@ export function deadJournals(dbPath: string, alive: (pid: number) => boolean = p
 /** Reads a journal left by a dead process; an empty list when another store took it first. */
 export function readJournal(file: string): JournalEntry[] {
   try {
-    return parseJournal(readFileSync(file, 'utf8'))
+    return parseJournal(readFileSync(file))
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return []
     throw err
@@ -110,15 +123,30 @@ export function removeJournal(file: string): void {
 export class Journal {
   readonly file: string
   private fd?: number
+  /** Bytes the journal holds. */
+  private size = 0
 
   constructor(dbPath: string) {
     this.file = `${dbPath}-redo-${process.pid}-${randomBytes(4).toString('hex')}`
   }
 
-  /** Appends the lines in one write (the append is what a killed process keeps). */
-  append(lines: string): void {
+  /**
+   * Appends the frames in one write (the append is what a killed process keeps). When it fails
+   * (a full disk), what part of it was written is cut off again, so that the frames appended
+   * next do not follow half a frame.
+   */
+  append(frames: Uint8Array[]): void {
     this.fd ??= openSync(this.file, 'a', 0o600)
-    writeSync(this.fd, lines)
+    const total = frames.reduce((n, f) => n + f.length, 0)
+    try {
+      let written = writevSync(this.fd, frames)
+      // A regular file takes a whole write but for a full disk or a signal; what is left goes after.
+      while (written < total) written += writevSync(this.fd, [Buffer.concat(frames).subarray(written)])
+    } catch (err) {
+      ftruncateSync(this.fd, this.size)
+      throw err
+    }
+    this.size += total
   }
 
   /** What this journal holds now (after a failed commit, to put its rows in again). */
@@ -126,12 +154,14 @@ export class Journal {
     return this.fd === undefined ? [] : readJournal(this.file)
   }
 
-  /** After a commit: every line is in the log, and the journal starts over. */
+  /** After a commit: every frame is in the log, and the journal starts over. */
   reset(): void {
-    if (this.fd !== undefined) ftruncateSync(this.fd, 0)
+    if (this.fd === undefined) return
+    ftruncateSync(this.fd, 0)
+    this.size = 0
   }
 
-  /** Closes the file; removes it when every line it held is in the log (else the next store opened on the log puts them there). */
+  /** Closes the file; removes it when every frame it held is in the log (else the next store opened on the log puts them there). */
   close(inLog: boolean): void {
     if (this.fd === undefined) return
     closeSync(this.fd)

@@ -39,7 +39,7 @@ import { dirname, join } from 'node:path'
 import type { DatabaseSync, StatementSync } from 'node:sqlite'
 import { configDir, configUnwritable } from '../config/store.js'
 import { EventIndex } from './event-index.js'
-import { deadJournals, Journal, type JournalEntry, journalLine, type RowValues, readJournal, removeJournal } from './event-store-journal.js'
+import { deadJournals, Journal, type JournalEntry, journalFrame, type RowValues, readJournal, removeJournal } from './event-store-journal.js'
 import { CHECKPOINT_EVERY_RECORDS, cycleDue, EventStoreCheckpoint } from './event-store-checkpoint.js'
 import { ensureSchema } from './event-store-schema.js'
 
@@ -278,11 +278,11 @@ export class EventStore {
   private indexVersion?: number
   /** The index was checked against the log during this event-loop turn. */
   private checkedThisTurn = false
-  /** Journal mode: the journal, this turn's lines for it, and the commit to come. */
+  /** Journal mode: the journal, this turn's frames for it, and the commit to come. */
   private readonly journal?: Journal
-  private lines = ''
+  private frames: Uint8Array[] = []
   private commitTimer?: NodeJS.Timeout
-  /** Journal mode: every line the journal held is in the log (a commit failed to put them back, else). */
+  /** Journal mode: every frame the journal held is in the log (a commit failed to put them back, else). */
   private journalInLog = true
 
   private constructor(
@@ -426,7 +426,7 @@ export class EventStore {
       if (this.rows !== undefined) this.rows++
       this.index?.saw(seq)
       this.mark(values, seq)
-      if (this.journal) this.lines += journalLine(seq, values)
+      if (this.journal) this.frames.push(...journalFrame(seq, values))
       this.bytes = (this.bytes ?? this.sumBytes()) + body.length + headers.length
       this.recordsSinceSum++
       if (++this.insertsSincePrune >= 100 || this.bytes > this.maxBytes) this.prune()
@@ -513,10 +513,10 @@ export class EventStore {
     const batch = this.batch
     if (!batch) return
     this.batch = undefined
-    const lines = this.lines
-    this.lines = ''
+    const frames = this.frames
+    this.frames = []
     try {
-      this.journal!.append(lines)
+      this.journal!.append(frames)
     } catch (err) {
       // Not durable yet, so not answered as stored; the rows stay in the transaction, committed with the next ones.
       batch.reject(err)
@@ -540,7 +540,7 @@ export class EventStore {
     if (!this.db.isOpen) return
     const batch = this.batch
     this.batch = undefined
-    this.lines = ''
+    this.frames = []
     if (!this.db.isTransaction) {
       batch?.resolve()
       return
@@ -565,7 +565,7 @@ export class EventStore {
       this.journal!.reset()
       this.journalInLog = true
     } catch {
-      // Lines already in the log stay in the journal: a recovery finds their rows there and skips them.
+      // Frames already in the log stay in the journal: a recovery finds their rows there and skips them.
     }
   }
 
@@ -630,7 +630,7 @@ export class EventStore {
   private fail(err: unknown): void {
     const batch = this.batch
     this.batch = undefined
-    this.lines = ''
+    this.frames = []
     this.rollback()
     batch?.reject(err)
     // The transaction held the journal's records of earlier turns too.

@@ -4,7 +4,7 @@ import { basename, dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { EventStore, JOURNAL_COMMIT_MS, JOURNAL_COMMIT_RECORDS, type NewLoggedDelivery } from '../../../src/lib/webhooks/event-store.js'
-import { deadJournals, journalLine, parseJournal, type RowValues } from '../../../src/lib/webhooks/event-store-journal.js'
+import { deadJournals, journalFrame, parseJournal, type RowValues } from '../../../src/lib/webhooks/event-store-journal.js'
 import { newDelivery } from '../../helpers/event-log.js'
 
 /** A pid no process can have (Linux's pid_max is at most 2^22). */
@@ -49,10 +49,14 @@ afterEach(() => {
 })
 
 describe('the journal file', () => {
-  it('holds a record per line, its body byte for byte; a last line cut short by a kill was never answered and is left out', () => {
-    const text = journalLine(7, values()) + journalLine(8, values({ eventId: 'evt_j2' }))
-    const cut = text + journalLine(9, values({ eventId: 'evt_j3' })).slice(0, 20)
-    const entries = parseJournal(cut)
+  it('holds a record per frame, its body byte for byte; a last frame cut short by a kill was never answered and is left out', () => {
+    const frames = [...journalFrame(7, values()), ...journalFrame(8, values({ eventId: 'evt_j2' }))]
+    const whole = Buffer.concat(frames)
+    const next = Buffer.concat(journalFrame(9, values({ eventId: 'evt_j3' })))
+    // Cut in its lengths, in its values, in its body.
+    for (const cut of [4, 20, next.length - 1]) expect(parseJournal(Buffer.concat([whole, next.subarray(0, cut)])).map((e) => e.seq)).toEqual([7, 8])
+    expect(parseJournal(Buffer.concat([whole, next])).map((e) => e.seq)).toEqual([7, 8, 9])
+    const entries = parseJournal(whole)
     expect(entries.map((e) => [e.seq, e.values[2]])).toEqual([
       [7, 'evt_j1'],
       [8, 'evt_j2'],
@@ -81,7 +85,7 @@ describe('EventStore in journal mode (svc webhooks listen)', () => {
     await store.committed()
     const [file] = journalsOf(path)
     expect(statSync(file!).mode & 0o777).toBe(0o600)
-    expect(parseJournal(readFileSync(file!, 'utf8')).map((e) => [e.seq, e.values[2]])).toEqual([
+    expect(parseJournal(readFileSync(file!)).map((e) => [e.seq, e.values[2]])).toEqual([
       [a.seq, 'evt_a'],
       [b.seq, 'evt_b'],
     ])
@@ -94,7 +98,7 @@ describe('EventStore in journal mode (svc webhooks listen)', () => {
     await new Promise((r) => setImmediate(r))
     expect(other.list().map((r) => r.eventId)).toEqual(['evt_b', 'evt_a'])
     expect(other.isDelivered('evt_a')).toBe(true)
-    expect(readFileSync(file!, 'utf8')).toBe('')
+    expect(readFileSync(file!).length).toBe(0)
     expect(store.commits).toBe(1)
     other.close()
     store.close()
@@ -162,8 +166,8 @@ describe('EventStore in journal mode (svc webhooks listen)', () => {
     const kept = first.record(rec('evt_kept'))
     const taken = first.record(rec('evt_other'))
     first.close()
-    const row = (seq: number, eventId: string, receivedAt: string) => journalLine(seq, values({ eventId, receivedAt }))
-    writeFileSync(`${path}-redo-${DEAD_PID}-00000000`, row(kept.seq, 'evt_kept', kept.receivedAt) + row(taken.seq, 'evt_lost', '2026-11-28T10:00:01.000Z'), { mode: 0o600 })
+    const row = (seq: number, eventId: string, receivedAt: string) => Buffer.concat(journalFrame(seq, values({ eventId, receivedAt })))
+    writeFileSync(`${path}-redo-${DEAD_PID}-00000000`, Buffer.concat([row(kept.seq, 'evt_kept', kept.receivedAt), row(taken.seq, 'evt_lost', '2026-11-28T10:00:01.000Z')]), { mode: 0o600 })
 
     const store = await EventStore.open({ path })
     expect(
