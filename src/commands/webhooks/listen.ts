@@ -78,7 +78,7 @@ export default class WebhooksListen extends ApiCommand<typeof WebhooksListen> {
     }),
     durability: Flags.string({
       description:
-        "What the event log's record of a delivery survives before the service gets its 2xx: normal, a killed process (a power cut can forget that an event was forwarded, so a resend may reach your app twice); " +
+        "What the event log's record of a delivery survives before the service gets its 2xx: normal, a killed process (the record is appended to the log's journal before the 2xx and committed within 25 ms; a power cut can forget that an event was forwarded, so a resend may reach your app twice); " +
         'full, a power cut too (the log is synced to disk after each commit, before the 2xx; deliveries arriving together share one sync, and the listener keeps receiving while it runs).',
       options: ['normal', 'full'],
       default: 'normal',

@@ -8,7 +8,12 @@
  * committed() resolves once that commit is done. The listener answers the service only then, so
  * a 2xx never leaves for an event whose "delivered" mark a crash could still lose. WAL with
  * synchronous=NORMAL by default: a commit survives a killed process; a power cut can lose the
- * memory of a forward (a resend could reach the app twice), never an event. `durability: 'full'`
+ * memory of a forward (a resend could reach the app twice), never an event. In journal mode
+ * (`journal`, what `svc webhooks listen` runs) committed() resolves once the turn's records are
+ * appended to the store's own journal (event-store-journal.ts), which a killed process keeps as
+ * it keeps a commit; the transaction holding the same rows is committed JOURNAL_COMMIT_MS later
+ * with those of the turns since, and the next store opened on the log puts a dead process's
+ * journal into it. `durability: 'full'`
  * (`svc webhooks listen --durability full`) is what SQLite's synchronous=FULL gives in WAL mode,
  * the log synced to disk after each commit, done off the event loop: the commit appends to the
  * log as under NORMAL, then an fdatasync of the log runs on libuv's thread pool and committed()
