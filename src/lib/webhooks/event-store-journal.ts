@@ -6,7 +6,7 @@
  * holds the same rows stays open and is committed a few milliseconds later with the rows of
  * the turns since, and the journal starts over after each commit (event-store.ts).
  *
- * One file per store, next to the log: `<events.db>-redo-<pid>-<random>`, mode 0600 (it holds
+ * One file per store, next to the log: `<events.db>-redo-<host>-<pid>-<random>`, mode 0600 (it holds
  * bodies, as the log does). A frame is one record: two 32-bit little-endian lengths, then the
  * row's seq and the values of its INSERT but the body as JSON, then the body's bytes as they
  * are (JSON with the body in base64 cost 9 µs a record here, this 2.4). What a process killed
@@ -14,8 +14,9 @@
  * (`deadJournals`, then EventStore's recovery); a frame cut short by the kill was never
  * answered, and is left out.
  */
-import { randomBytes } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { closeSync, ftruncateSync, openSync, readdirSync, readFileSync, rmSync, writevSync } from 'node:fs'
+import { hostname } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 
 /** The values of a delivery's INSERT, in the column order of the log's `insert` statement. */
@@ -80,7 +81,16 @@ export function parseJournal(data: Uint8Array): JournalEntry[] {
   return entries
 }
 
-const NAME = /-redo-(\d+)-[0-9a-f]+$/
+const NAME = /-redo-([0-9a-f]{8})-(\d+)-[0-9a-f]+$/
+
+/**
+ * This host's tag in a journal's name (a hash of its hostname): a pid says whether a process is
+ * alive only on the host, or in the container, that ran it. A config dir shared with another
+ * container must not have a live listener's journal taken (and removed) as a dead one's.
+ */
+export function hostTag(host: string = hostname()): string {
+  return createHash('sha256').update(host).digest('hex').slice(0, 8)
+}
 
 function pidAlive(pid: number): boolean {
   if (pid === process.pid) return true
@@ -93,7 +103,10 @@ function pidAlive(pid: number): boolean {
   }
 }
 
-/** The journals next to a log whose process is gone: what they hold may not be in the log. */
+/**
+ * The journals next to a log whose process, on this host, is gone: what they hold may not be in
+ * the log. Another host's (or container's) are left to svc there.
+ */
 export function deadJournals(dbPath: string, alive: (pid: number) => boolean = pidAlive): string[] {
   const prefix = `${basename(dbPath)}-redo-`
   let names: string[]
@@ -102,7 +115,13 @@ export function deadJournals(dbPath: string, alive: (pid: number) => boolean = p
   } catch {
     return []
   }
-  return names.filter((n) => n.startsWith(prefix) && NAME.test(n) && !alive(Number(NAME.exec(n)![1]))).map((n) => join(dirname(dbPath), n))
+  const here = hostTag()
+  return names
+    .filter((n) => {
+      const name = n.startsWith(prefix) ? NAME.exec(n) : null
+      return name !== null && name[1] === here && !alive(Number(name[2]))
+    })
+    .map((n) => join(dirname(dbPath), n))
 }
 
 /** Reads a journal left by a dead process; an empty list when another store took it first. */
@@ -127,7 +146,7 @@ export class Journal {
   private size = 0
 
   constructor(dbPath: string) {
-    this.file = `${dbPath}-redo-${process.pid}-${randomBytes(4).toString('hex')}`
+    this.file = `${dbPath}-redo-${hostTag()}-${process.pid}-${randomBytes(4).toString('hex')}`
   }
 
   /**

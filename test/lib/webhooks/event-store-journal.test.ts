@@ -4,7 +4,7 @@ import { basename, dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { EventStore, JOURNAL_COMMIT_MS, JOURNAL_COMMIT_RECORDS, type NewLoggedDelivery } from '../../../src/lib/webhooks/event-store.js'
-import { deadJournals, journalFrame, parseJournal, type RowValues } from '../../../src/lib/webhooks/event-store-journal.js'
+import { deadJournals, hostTag, journalFrame, parseJournal, type RowValues } from '../../../src/lib/webhooks/event-store-journal.js'
 import { newDelivery } from '../../helpers/event-log.js'
 
 /** A pid no process can have (Linux's pid_max is at most 2^22). */
@@ -65,12 +65,16 @@ describe('the journal file', () => {
     expect(entries[0]!.values.slice(8)).toEqual(values().slice(8))
   })
 
-  it('names only the journals of this log whose process is gone', () => {
+  it('names only the journals of this log whose process, on this host, is gone (a pid says nothing of another container sharing the directory)', () => {
     const dir = process.env.SVC_CONFIG_DIR!
     const path = join(dir, 'names.db')
-    for (const name of [`names.db-redo-${DEAD_PID}-0a1b2c3d`, `names.db-redo-${process.pid}-0a1b2c3d`, `other.db-redo-${DEAD_PID}-0a1b2c3d`, 'names.db-redo-x']) writeFileSync(join(dir, name), '')
-    expect(deadJournals(path)).toEqual([join(dir, `names.db-redo-${DEAD_PID}-0a1b2c3d`)])
-    expect(deadJournals(path, () => false).sort()).toEqual([join(dir, `names.db-redo-${DEAD_PID}-0a1b2c3d`), join(dir, `names.db-redo-${process.pid}-0a1b2c3d`)].sort())
+    const here = hostTag()
+    const dead = `names.db-redo-${here}-${DEAD_PID}-0a1b2c3d`
+    const mine = `names.db-redo-${here}-${process.pid}-0a1b2c3d`
+    const elsewhere = `names.db-redo-${hostTag('another-container')}-${DEAD_PID}-0a1b2c3d`
+    for (const name of [dead, mine, elsewhere, `other.db-redo-${here}-${DEAD_PID}-0a1b2c3d`, 'names.db-redo-x']) writeFileSync(join(dir, name), '')
+    expect(deadJournals(path)).toEqual([join(dir, dead)])
+    expect(deadJournals(path, () => false).sort()).toEqual([join(dir, dead), join(dir, mine)].sort())
   })
 })
 
@@ -167,7 +171,7 @@ describe('EventStore in journal mode (svc webhooks listen)', () => {
     const taken = first.record(rec('evt_other'))
     first.close()
     const row = (seq: number, eventId: string, receivedAt: string) => Buffer.concat(journalFrame(seq, values({ eventId, receivedAt })))
-    writeFileSync(`${path}-redo-${DEAD_PID}-00000000`, Buffer.concat([row(kept.seq, 'evt_kept', kept.receivedAt), row(taken.seq, 'evt_lost', '2026-11-28T10:00:01.000Z')]), { mode: 0o600 })
+    writeFileSync(`${path}-redo-${hostTag()}-${DEAD_PID}-00000000`, Buffer.concat([row(kept.seq, 'evt_kept', kept.receivedAt), row(taken.seq, 'evt_lost', '2026-11-28T10:00:01.000Z')]), { mode: 0o600 })
 
     const store = await EventStore.open({ path })
     expect(
@@ -181,7 +185,7 @@ describe('EventStore in journal mode (svc webhooks listen)', () => {
       [taken.seq + 1, 'evt_lost'],
     ])
     expect(store.isDelivered('evt_lost')).toBe(true)
-    expect(existsSync(`${path}-redo-${DEAD_PID}-00000000`)).toBe(false)
+    expect(existsSync(`${path}-redo-${hostTag()}-${DEAD_PID}-00000000`)).toBe(false)
     store.close()
   })
 
