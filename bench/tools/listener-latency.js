@@ -20,7 +20,11 @@ const rounds = Number(process.argv[2] ?? 8)
 const vs = process.argv[3]
 const app = await startChild([join(ROOT, 'bench/lib/app.js')], {})
 const listen = (bin) =>
-  startChild([bin, 'webhooks', 'listen', '--forward', app.ready, '--port', '0', '--no-tui', '--secret', SECRET], { SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-bench-cfg-')), NO_COLOR: '1' }, (l) => JSON.parse(l).listening)
+  startChild(
+    [bin, 'webhooks', 'listen', '--forward', app.ready, '--port', '0', '--no-tui', '--secret', SECRET],
+    { SVC_CONFIG_DIR: mkdtempSync(join(tmpdir(), 'svc-bench-cfg-')), NO_COLOR: '1' },
+    (l) => JSON.parse(l).listening,
+  )
 const targets = {
   listener: await listen(BIN),
   ...(vs ? { 'listener of DIR': await listen(join(vs, 'bin/run.js')) } : {}),
