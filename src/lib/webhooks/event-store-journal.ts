@@ -63,7 +63,7 @@ export function journalFrame(seq: number, values: RowValues): Uint8Array[] {
   return [head, body]
 }
 
-/** The whole frames of a journal; a last frame cut short (by a kill) is left out. */
+/** The whole frames of a journal; a last frame cut short (by a kill) is left out, and so is anything after a frame that does not read. */
 export function parseJournal(data: Uint8Array): JournalEntry[] {
   const buf = Buffer.from(data.buffer, data.byteOffset, data.byteLength)
   const entries: JournalEntry[] = []
@@ -73,7 +73,15 @@ export function parseJournal(data: Uint8Array): JournalEntry[] {
     const bodyLength = buf.readUInt32LE(at + 4)
     const end = at + HEAD + metaLength + bodyLength
     if (end > buf.length) break
-    const [seq, ...values] = JSON.parse(buf.toString('utf8', at + HEAD, at + HEAD + metaLength)) as [number, ...unknown[]]
+    let meta: unknown
+    try {
+      meta = JSON.parse(buf.toString('utf8', at + HEAD, at + HEAD + metaLength))
+    } catch {
+      // Not a frame this svc wrote whole: nothing after it can be read either.
+      break
+    }
+    if (!Array.isArray(meta) || typeof meta[0] !== 'number' || meta.length !== 21) break
+    const [seq, ...values] = meta as [number, ...unknown[]]
     values[BODY] = new Uint8Array(buf.subarray(at + HEAD + metaLength, end))
     entries.push({ seq, values: values as RowValues })
     at = end

@@ -349,11 +349,19 @@ export class EventStore {
     return store
   }
 
-  /** Puts into the log what the journals of processes killed before their commit hold, and removes them. */
+  /**
+   * Puts into the log what the journals of processes killed before their commit hold, and removes
+   * them. One that cannot be put in now (the log locked past the busy timeout, a full disk) stays
+   * for the next store opened on the log: this one opens all the same.
+   */
   private recoverJournals(): void {
     for (const file of deadJournals(this.path)) {
-      this.putBack(readJournal(file))
-      removeJournal(file)
+      try {
+        this.putBack(readJournal(file))
+        removeJournal(file)
+      } catch {
+        // Left where it is.
+      }
     }
   }
 

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -56,6 +56,10 @@ describe('the journal file', () => {
     // Cut in its lengths, in its values, in its body.
     for (const cut of [4, 20, next.length - 1]) expect(parseJournal(Buffer.concat([whole, next.subarray(0, cut)])).map((e) => e.seq)).toEqual([7, 8])
     expect(parseJournal(Buffer.concat([whole, next])).map((e) => e.seq)).toEqual([7, 8, 9])
+    // A frame whose values do not read (not one this svc wrote whole): it and what follows are left out.
+    const garbled = Buffer.from(next)
+    garbled.fill(0x7b, 8, 12)
+    expect(parseJournal(Buffer.concat([whole, garbled, next])).map((e) => e.seq)).toEqual([7, 8])
     const entries = parseJournal(whole)
     expect(entries.map((e) => [e.seq, e.values[2]])).toEqual([
       [7, 'evt_j1'],
@@ -186,6 +190,18 @@ describe('EventStore in journal mode (svc webhooks listen)', () => {
     ])
     expect(store.isDelivered('evt_lost')).toBe(true)
     expect(existsSync(`${path}-redo-${hostTag()}-${DEAD_PID}-00000000`)).toBe(false)
+    store.close()
+  })
+
+  it('opens the log all the same when a dead journal cannot be put in now, and leaves it for the next time', async () => {
+    const path = join(process.env.SVC_CONFIG_DIR!, 'stuck.db')
+    const stuck = `${path}-redo-${hostTag()}-${DEAD_PID}-0badf00d`
+    mkdirSync(stuck)
+    const store = await EventStore.open({ path })
+    store.record(rec('evt_after'))
+    await store.committed()
+    expect(store.list().map((r) => r.eventId)).toEqual(['evt_after'])
+    expect(existsSync(stuck)).toBe(true)
     store.close()
   })
 
