@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -203,6 +204,20 @@ describe('EventStore in journal mode (svc webhooks listen)', () => {
     expect(store.list().map((r) => r.eventId)).toEqual(['evt_after'])
     expect(existsSync(stuck)).toBe(true)
     store.close()
+  })
+
+  it('costs `svc webhooks listen` no load of node:crypto before its listening line (the first frame opens the log; crypto took 9–14 ms of it)', () => {
+    // A preload that looks, at the process's first stdout line, whether node:crypto was loaded.
+    const dir = mkdtempSync(join(tmpdir(), 'svc-journal-crypto-'))
+    const preload = join(dir, 'look.cjs')
+    writeFileSync(preload, `process.stdout.write = (...a) => { require('node:fs').writeSync(2, 'crypto:' + process.moduleLoadList.includes('NativeModule crypto') + '\\n'); process.exit(0) }`)
+    const run = spawnSync(process.execPath, ['--require', preload, join(process.cwd(), 'bin/run.js'), 'webhooks', 'listen', '--forward', 'localhost:3998', '--port', '0', '--no-tui'], {
+      encoding: 'utf8',
+      timeout: 20_000,
+      env: { ...process.env, SVC_CONFIG_DIR: dir, SVC_WEBHOOK_SECRET: `whsec_${'0'.repeat(32)}`, SVC_API_KEY: '', SVC_BASE_URL: '' },
+    })
+    expect(run.stderr).toContain('crypto:false')
+    expect(readdirSync(dir)).toContain('events.db')
   })
 
   it('under durability full, answers on the synced commit as before: no journal', async () => {
