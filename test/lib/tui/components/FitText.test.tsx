@@ -8,6 +8,13 @@ afterEach(() => {
   while (mounted.length) mounted.pop()!.unmount()
 })
 
+/** The line FitText draws for these segments at this width (on a terminal that wide). */
+function drawn(segments: Parameters<typeof FitText>[0]['segments'], width: number, rows: number): string {
+  const view = renderAt(<FitText segments={segments} width={width} />, width, rows)
+  mounted.push(view)
+  return stripAnsi(view.lastFrame() ?? '')
+}
+
 const line = [
   { forms: [[{ text: 'charge.settled' }]], priority: 100 },
   { forms: [[{ text: '12:00:01' }], []], priority: 20 },
@@ -16,12 +23,8 @@ const line = [
 
 describe('FitText: one line of a live view', () => {
   it('draws the whole line when it fits, and the shorter forms on one line when it does not', () => {
-    const wide = renderAt(<FitText segments={line} width={80} />, 80, 5)
-    mounted.push(wide)
-    expect(stripAnsi(wide.lastFrame() ?? '')).toBe('charge.settled 12:00:01 ✔ confirmed (now settled)')
-    const narrow = renderAt(<FitText segments={line} width={20} />, 20, 5)
-    mounted.push(narrow)
-    expect(stripAnsi(narrow.lastFrame() ?? '')).toBe('charge.settled ✔')
+    expect(drawn(line, 80, 5)).toBe('charge.settled 12:00:01 ✔ confirmed (now settled)')
+    expect(drawn(line, 20, 5)).toBe('charge.settled ✔')
   })
 })
 
@@ -31,11 +34,7 @@ describe('FitText', () => {
       { forms: [[{ text: 'IMPORTANT' }]], priority: 100 },
       { forms: [[{ text: 'a long optional note' }], []], priority: 1 },
     ]
-    const wide = renderAt(<FitText segments={segments} width={40} />, 40, 2)
-    mounted.push(wide)
-    expect(stripAnsi(wide.lastFrame() ?? '')).toBe('IMPORTANT a long optional note')
-    const narrow = renderAt(<FitText segments={segments} width={12} />, 12, 2)
-    mounted.push(narrow)
-    expect(stripAnsi(narrow.lastFrame() ?? '')).toBe('IMPORTANT')
+    expect(drawn(segments, 40, 2)).toBe('IMPORTANT a long optional note')
+    expect(drawn(segments, 12, 2)).toBe('IMPORTANT')
   })
 })
