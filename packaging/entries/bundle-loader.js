@@ -13,11 +13,12 @@
  * specifier. A chunk that is missing fails as Node's resolver fails it (ERR_MODULE_NOT_FOUND,
  * naming the file and its importer). Node's compile cache still applies: it keys on the URL and
  * the source, not on who read it. The single executable registers its own hook (sea-main.js) and never runs
- * this one. A server (servers.js: `webhooks listen`, `sandbox start`, `relay serve`) does not
+ * this one. A headless server (servers.js: `webhooks listen` piped or `--no-tui`, `sandbox start`, `relay serve`) does not
  * register it: with it, the listener spent 0.99–1.025× the CPU per delivery of the build before
  * in five runs of `node bench/tools/forwarder-cpu.js 10 DIR` (no call of the hook after its start),
  * inside the 0.986–1.062× the same code measured in two runs, so no cost could be shown or ruled
- * out, and a server's start is not what anyone waits on.
+ * out, and a headless server's start is not what anyone waits on (`webhooks listen` drawing its
+ * live view is watched as it starts, and registers it).
  */
 let registered = false
 

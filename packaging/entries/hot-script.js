@@ -24,14 +24,15 @@
  * fails (no compile cache, a read-only directory, a cache V8 rejects) only means the script
  * compiles as it would without one.
  *
- * A long-running server (servers.js) takes the script as a plain CommonJS module instead, through
+ * A headless long-running server (servers.js) takes the script as a plain CommonJS module instead, through
  * Node's own loader and compile cache: a code cache only pays at start-up, and the listener run
  * through vm.Script answered 0.976× the deliveries per second of the previous build at 1.026× the
  * CPU per delivery (medians of 8 alternating rounds), where through require it is 1.005× / 0.998×.
+ * `webhooks listen` with its live view is not headless: its first frame is a start-up target.
  * The single executable, whose scripts Node's loader cannot read, runs them through vm.Script always.
  */
 import { isEmbedded, readFileSync } from './embedded-fs.js'
-import { commandWords, SERVERS } from './servers.js'
+import { headlessServer } from './servers.js'
 
 const fs = process.getBuiltinModule('node:fs')
 const vm = process.getBuiltinModule('node:vm')
@@ -46,7 +47,7 @@ const { fileURLToPath } = process.getBuiltinModule('node:url')
  */
 export function loadHotScript(name, { hash, dir = fileURLToPath(new URL('.', import.meta.url)), cacheDir = getCompileCacheDir?.(), argv = process.argv.slice(2) } = {}) {
   const filename = join(dir, name)
-  if (SERVERS.has(commandWords(argv)) && !isEmbedded(filename)) return createRequire(filename)(filename)
+  if (headlessServer(argv) && !isEmbedded(filename)) return createRequire(filename)(filename)
   const source = readFileSync(filename, 'utf8')
   const cache = cacheDir ? cacheFiles(cacheDir, name, filename, hash) : undefined
   const cachedData = cache ? readOwn(cache.data) : undefined

@@ -10,11 +10,11 @@
  */
 import { fastAnswer } from '../../dist/root-help.js'
 import { useBundleLoader } from './bundle-loader.js'
-import { commandWords, SERVERS } from './servers.js'
+import { headlessServer } from './servers.js'
 
-/** The npm package's way to its chunks: through the bundle's own module hook (bundle-loader.js), but for a server (servers.js). */
+/** The npm package's way to its chunks: through the bundle's own module hook (bundle-loader.js), but for a headless server (servers.js). */
 function importChunk(argv, load) {
-  if (!SERVERS.has(commandWords(argv))) useBundleLoader(new URL('./', import.meta.url).href)
+  if (!headlessServer(argv)) useBundleLoader(new URL('./', import.meta.url).href)
   return load()
 }
 
