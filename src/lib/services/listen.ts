@@ -207,10 +207,15 @@ async function live(
   begin: (feed: ListenFeed) => (() => void) | undefined,
   stop: AbortSignal,
 ): Promise<void> {
-  const [{ ListenFeed }, { paintFirstFrame }, { listenFrame }] = await Promise.all([import('../tui/view-models/listen-feed.js'), import('../tui/mount/first-paint.js'), import('../tui/view-models/listen-frame.js')])
+  const [{ ListenFeed, everyFrame }, { paintFirstFrame }, { listenFrame }] = await Promise.all([
+    import('../tui/view-models/listen-feed.js'),
+    import('../tui/mount/first-paint.js'),
+    import('../tui/view-models/listen-frame.js'),
+  ])
   const client = opts.client
   const confirmer = client && opts.credentials ? new ChargeConfirmer(async (id) => (await client()).getCharge(id)) : undefined
-  const feed = new ListenFeed({ confirmer, confirmEnvironment: opts.credentials?.environment, showTargets: targets.length > 1 })
+  // The view hears of deliveries once a frame: Ink renders on each notice, and a render per delivery held the listener to ~400 a second.
+  const feed = new ListenFeed({ confirmer, confirmEnvironment: opts.credentials?.environment, showTargets: targets.length > 1, schedule: everyFrame() })
   // The view comes up first and registers (or connects to the relay) right after its first
   // frame: registering makes the process's first fetch (undici and the client load then), which
   // the first frame need not wait for (no delivery can come before the sandbox knows the URL).

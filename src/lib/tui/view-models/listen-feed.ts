@@ -2,6 +2,12 @@
  * The live view's model: the listener's deliveries (newest first, capped), the charges' lanes,
  * and each charge event's confirmation against the API. An external store for React
  * (`subscribe` / `getSnapshot`), with no React in it, so it is tested on its own.
+ *
+ * A delivery changes the feed's own books in place; the state the view reads (`getSnapshot`) is
+ * made from them when it is asked for after a change, once, and kept until the next change. The
+ * view hears of changes at once by default, or on a schedule (`schedule`): the live view hears
+ * once a frame (`everyFrame`), because Ink renders synchronously on each notice, and under 50
+ * connections a render per delivery held the listener to ~400 deliveries a second (issue 39).
  */
 import { TEST_EVENT_TYPE } from '../../contract/event-types.js'
 import { statusOfEventType } from '../../domain/charge-states.js'
@@ -57,6 +63,20 @@ export interface ListenFeedOptions {
   confirmEnvironment?: string
   /** The listener has several targets: each row says which one it went to. */
   showTargets?: boolean
+  /**
+   * When subscribers hear of changes: at once for each (default), or `flush` called later by this
+   * schedule, once for all the changes made until then (`everyFrame()`).
+   */
+  schedule?: (flush: () => void) => void
+}
+
+/** Ink's own frame (30 a second): a view told more often than this draws frames nobody sees. */
+export const FRAME_MS = 33
+
+/** A schedule for `ListenFeedOptions.schedule`: once `ms` after the first change since the last notice. */
+export function everyFrame(ms = FRAME_MS): (flush: () => void) => void {
+  // unref: a notice pending is no reason to stay alive once the view has let go.
+  return (flush) => setTimeout(flush, ms).unref()
 }
 
 const PREVIEW_BYTES = 4096
@@ -72,9 +92,17 @@ export class ListenFeed {
   private readonly confirmer?: ChargeConfirmer
   private readonly confirmEnvironment?: string
   private readonly showTargets: boolean
+  private readonly schedule?: (flush: () => void) => void
   private readonly listeners = new Set<() => void>()
   private readonly activity = new ActivityBook()
-  private state: FeedState = { deliveries: [], lanes: [], activity: [], notices: [], startNotes: [], counts: emptyCounts() }
+  /** Newest first, at most maxDeliveries; an entry is replaced, never changed, so snapshots keep theirs. */
+  private readonly deliveries: FeedDelivery[] = []
+  private readonly counts = emptyCounts()
+  /** The rest of the state, replaced as a whole on each change. */
+  private rest: Omit<FeedState, 'deliveries' | 'lanes' | 'activity' | 'counts'> = { notices: [], startNotes: [] }
+  /** The state last made for the view; undefined once something changed since. */
+  private snapshot?: FeedState
+  private noticePending = false
   private readonly confirmations = new Set<Promise<void>>()
 
   constructor(opts: ListenFeedOptions = {}) {
@@ -83,6 +111,7 @@ export class ListenFeed {
     this.confirmer = opts.confirmer
     this.confirmEnvironment = opts.confirmEnvironment
     this.showTargets = Boolean(opts.showTargets)
+    this.schedule = opts.schedule
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -90,7 +119,11 @@ export class ListenFeed {
     return () => this.listeners.delete(listener)
   }
 
-  getSnapshot = (): FeedState => this.state
+  /** The same object until the next change (React compares snapshots by identity). */
+  getSnapshot = (): FeedState => {
+    this.snapshot ??= { ...this.rest, deliveries: [...this.deliveries], counts: { ...this.counts }, lanes: this.lanes.list(), activity: this.activity.list() }
+    return this.snapshot
+  }
 
   /** Resolves when every confirmation started so far has its verdict (tests). */
   async settled(): Promise<void> {
@@ -110,17 +143,22 @@ export class ListenFeed {
       ...(target ? { target: targetName(target), showTarget: this.showTargets } : {}),
     }
     delete (delivery as { body?: unknown }).body
-    const c = this.state.counts
-    const counts = record.source === 'replay' ? { ...c, replays: c.replays + 1 } : { ...c, total: c.total + 1, [record.outcome]: c[record.outcome] + 1 }
+    const c = this.counts
+    if (record.source === 'replay') c.replays++
+    else {
+      c.total++
+      c[record.outcome]++
+    }
     const charge = summary.charge
     // One clock for the lanes, the service's: when the event says the state changed (its arrival
     // when it does not say), as `charges watch` shows the charge's own times.
     const at = summary.createdAt && !Number.isNaN(Date.parse(summary.createdAt)) ? new Date(summary.createdAt).toISOString() : record.receivedAt
-    const localNow = this.state.localNow && this.state.localNow > record.receivedAt ? this.state.localNow : record.receivedAt
+    const { localNow: lastLocal, serviceNow: lastService } = this.rest
+    const localNow = lastLocal && lastLocal > record.receivedAt ? lastLocal : record.receivedAt
     // Only trusted (or knowingly unverified), first-seen charge events move a lane.
     const trusted = record.source !== 'replay' && record.verification !== 'failed' && record.outcome !== 'duplicate'
     // A forged event's date must not move the view's idea of the service's day.
-    const serviceNow = !trusted || (this.state.serviceNow && this.state.serviceNow > at) ? this.state.serviceNow : at
+    const serviceNow = !trusted || (lastService && lastService > at) ? lastService : at
     const announced = summary.type ? statusOfEventType(summary.type) : undefined
     let confirm = false
     const testEvent = summary.type === TEST_EVENT_TYPE
@@ -156,8 +194,10 @@ export class ListenFeed {
       const detail = [sale.product, sale.buyerEmail].filter(Boolean).join(' · ')
       this.activity.apply('product', summary.eventId ?? String(record.seq), { status: 'paid', at, amountInCents: sale.valueInCents, detail })
     }
-    const deliveries = [delivery, ...this.state.deliveries].slice(0, this.maxDeliveries)
-    this.set({ ...this.state, deliveries, counts, lanes: this.lanes.list(), activity: this.activity.list(), serviceNow, localNow })
+    this.deliveries.unshift(delivery)
+    if (this.deliveries.length > this.maxDeliveries) this.deliveries.length = this.maxDeliveries
+    this.rest = { ...this.rest, serviceNow, localNow }
+    this.changed()
     if (confirm && charge && this.confirmer) {
       const job = this.confirmer
         .confirm(charge.id, announced, summary.environment)
@@ -169,22 +209,37 @@ export class ListenFeed {
 
   /** Where deliveries come from (the header's line) and the start-up notes that say more. */
   setRegistration(summary: string, notes: readonly string[] = []): void {
-    this.set({ ...this.state, registration: summary, startNotes: [...this.state.startNotes, ...notes] })
+    this.rest = { ...this.rest, registration: summary, startNotes: [...this.rest.startNotes, ...notes] }
+    this.changed()
   }
 
   notice(text: string): void {
-    this.set({ ...this.state, notices: [...this.state.notices, text].slice(-MAX_NOTICES) })
+    this.rest = { ...this.rest, notices: [...this.rest.notices, text].slice(-MAX_NOTICES) }
+    this.changed()
   }
 
   /** `chargeId` undefined: the delivery's verdict only (a replay), not its lane's. */
   private setVerdict(seq: number, chargeId: string | undefined, verdict: Verdict): void {
     if (chargeId) this.lanes.setVerdict(chargeId, verdict)
-    const deliveries = this.state.deliveries.map((d) => (d.seq === seq ? { ...d, verdict } : d))
-    this.set({ ...this.state, deliveries, lanes: this.lanes.list() })
+    this.deliveries.forEach((d, i) => {
+      if (d.seq === seq) this.deliveries[i] = { ...d, verdict }
+    })
+    this.changed()
   }
 
-  private set(state: FeedState): void {
-    this.state = state
+  /** The next snapshot is made anew; subscribers hear of it now, or at the schedule's next flush. */
+  private changed(): void {
+    this.snapshot = undefined
+    if (!this.schedule) return this.notify()
+    if (this.noticePending) return
+    this.noticePending = true
+    this.schedule(() => {
+      this.noticePending = false
+      this.notify()
+    })
+  }
+
+  private notify(): void {
     for (const l of this.listeners) l()
   }
 }
