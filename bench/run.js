@@ -4,7 +4,7 @@
  * same run and its target. Exits non-zero only when a benchmark could not run; a missed target
  * is reported, not fatal.
  *
- *   node bench/run.js [--quick] [--only startup,ink,list,forwarder,sandbox,library,panel,mcp,report,relay,relay-pg] [--runs N] [--vs DIR]
+ *   node bench/run.js [--quick] [--only startup,ink,list,forwarder,live,sandbox,library,panel,mcp,report,relay,relay-pg] [--runs N] [--vs DIR]
  *
  * --vs DIR: another built checkout of svc (e.g. `git worktree add /tmp/old COMMIT`, then
  * `npm run build` there); the suites that support it (startup, ink, forwarder, sandbox, relay)
@@ -35,6 +35,7 @@ const SUITES = {
   ink: () => import('./ink.js').then((m) => m.benchInk),
   list: () => import('./list.js').then((m) => m.benchList),
   forwarder: () => import('./forwarder.js').then((m) => m.benchForwarder),
+  live: () => import('./live.js').then((m) => m.benchLive),
   sandbox: () => import('./sandbox.js').then((m) => m.benchSandbox),
   library: () => import('./library.js').then((m) => m.benchLibrary),
   panel: () => import('./panel.js').then((m) => m.benchPanel),
@@ -57,7 +58,7 @@ const { values } = parseArgs({
 })
 if (values.help) {
   process.stdout.write(
-    'node bench/run.js [--quick] [--only a,b] [--runs N] [--vs DIR] [--check [--tolerance 0.1]]\n  --vs DIR  another built checkout, run beside this build (startup, ink, forwarder, sandbox, relay)\n  --check   with --vs: exit 1 when a figure is more than 10 % worse than --vs in this run (startup, ink, forwarder, sandbox)\nSuites: ' +
+    'node bench/run.js [--quick] [--only a,b] [--runs N] [--vs DIR] [--check [--tolerance 0.1]]\n  --vs DIR  another built checkout, run beside this build (startup, ink, forwarder, live, sandbox, relay)\n  --check   with --vs: exit 1 when a figure is more than 10 % worse than --vs in this run (startup, ink, forwarder, sandbox)\nSuites: ' +
       Object.keys(SUITES).join(', ') +
       '\n',
   )
