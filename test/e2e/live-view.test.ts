@@ -7,12 +7,12 @@
  */
 import { spawn, spawnSync } from 'node:child_process'
 import { once } from 'node:events'
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Background, BIN, svc, svcBackground } from '../helpers/cli.js'
+import { resolutionSpy } from '../helpers/resolution-spy.js'
 import { ROOT } from '../helpers/run-command.js'
 
 let sandbox: Background
@@ -66,19 +66,11 @@ describe('live views through the shipped bundle', () => {
     // A headless server loads its chunks through Node's own resolver (bundle-loader.test.ts); the
     // live view is watched as it starts, so it takes the start-up path: after main.js, Node
     // resolves no chunk of dist-bundle/ (a spy hook registered first sees every resolution).
-    const dir = mkdtempSync(join(tmpdir(), 'svc-e2e-listen-'))
-    const spy = join(dir, 'spy.mjs')
-    const seen = join(dir, 'resolved.json')
-    writeFileSync(
-      spy,
-      `import { registerHooks } from 'node:module'\nimport { writeFileSync } from 'node:fs'\nconst byNode = []\nregisterHooks({ resolve(specifier, context, next) { const r = next(specifier, context); byNode.push(r.url); return r } })\nprocess.on('exit', () => writeFileSync(${JSON.stringify(seen)}, JSON.stringify(byNode)))\n`,
-    )
-    const { screen, exitCode } = await onTerminal(['webhooks', 'listen', '--forward', 'localhost:3999', '--port', '0'], 'q quit', { NODE_OPTIONS: `--import ${pathToFileURL(spy).href}` })
+    const spy = resolutionSpy()
+    const { screen, exitCode } = await onTerminal(['webhooks', 'listen', '--forward', 'localhost:3999', '--port', '0'], 'q quit', { NODE_OPTIONS: spy.importFlag })
     expect(screen).toContain('listening')
     expect(exitCode).toBe(0)
-    const bundle = `${pathToFileURL(join(ROOT, 'dist-bundle')).href}/`
-    const chunks = (JSON.parse(readFileSync(seen, 'utf8')) as string[]).filter((u) => u.startsWith(bundle)).map((u) => u.slice(bundle.length))
-    expect(chunks).toEqual(['main.js'])
+    expect(spy.byNode()).toEqual(['main.js'])
   })
 
   it('the bundle carries React without its development build, reads Yoga without fetch, and requires node:http', () => {

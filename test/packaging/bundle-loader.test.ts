@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { resolutionSpy } from '../helpers/resolution-spy.js'
 import { ROOT } from '../helpers/run-command.js'
 
 const LOADER = pathToFileURL(join(ROOT, 'packaging/entries/bundle-loader.js')).href
@@ -61,20 +62,9 @@ export default async () => ({
 
 /** The files of dist-bundle/ that Node's own resolver resolved while the built CLI ran `args` (a hook registered before the bundle's sees only those). */
 function resolvedByNode(args: string[]): { status: number | null; stdout: string; byNode: string[] } {
-  const dir = mkdtempSync(join(tmpdir(), 'svc-bundle-loader-'))
-  const spy = join(dir, 'spy.mjs')
-  writeFileSync(
-    spy,
-    `import { registerHooks } from 'node:module'
-const byNode = []
-registerHooks({ resolve(specifier, context, next) { const r = next(specifier, context); byNode.push(r.url); return r } })
-process.on('exit', () => process.stderr.write(JSON.stringify(byNode)))
-`,
-  )
-  const result = spawnSync(process.execPath, ['--import', pathToFileURL(spy).href, join(ROOT, 'bin', 'run.js'), ...args], { encoding: 'utf8', timeout: 30_000 })
-  const bundle = pathToFileURL(join(ROOT, 'dist-bundle')).href
-  const urls = JSON.parse(result.stderr.slice(result.stderr.lastIndexOf('['))) as string[]
-  return { status: result.status, stdout: result.stdout, byNode: urls.filter((u) => u.startsWith(`${bundle}/`)).map((u) => u.slice(bundle.length + 1)) }
+  const spy = resolutionSpy()
+  const result = spawnSync(process.execPath, [spy.importFlag, join(ROOT, 'bin', 'run.js'), ...args], { encoding: 'utf8', timeout: 30_000 })
+  return { status: result.status, stdout: result.stdout, byNode: spy.byNode() }
 }
 
 describe('bundle-loader: the chunks of dist-bundle/ import one another through the bundle’s own hook', () => {
