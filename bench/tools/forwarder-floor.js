@@ -1,8 +1,12 @@
 // Diagnostic (issue 39.2): the floor of the forwarder's throughput target. The listener's own
 // pipeline (dist/lib/webhooks/listener.js, the Forwarder the command uses) served over HTTP in a
-// process of its own, in three variants, against bench/lib/proxy.js's plain undici proxy under the
+// process of its own, in four variants, against bench/lib/proxy.js's plain undici proxy under the
 // same 50-connection load, round after round:
-//   log       the event log on disk, as `svc webhooks listen` runs it;
+//   log       the event log on disk, as `svc webhooks listen` runs it (journal mode);
+//   journal only   the log's journal appended as the log appends it (a frame per record, one
+//             write per turn, the answers after it), and no SQLite at all: what the listener's
+//             thread would still do if the log's rows were written by a thread of their own, and
+//             so the most such a writer thread could give (its own CPU not counted);
 //   no log    the log stubbed out (a record is kept in memory and "committed" at once);
 //   no log, no verify   and the signature not checked either (--skip-verify).
 // For each: deliveries/s, its ratio to the proxy of the same round, and CPU µs per delivery of the
@@ -24,7 +28,7 @@ import { load } from '../lib/load.js'
 import { ROOT } from '../lib/proc.js'
 import { median, percentile } from '../lib/stats.js'
 
-const VARIANTS = { log: 'log', 'no log': 'nolog', 'no log, no verify': 'nolog-noverify' }
+const VARIANTS = { log: 'log', 'journal only': 'journal', 'no log': 'nolog', 'no log, no verify': 'nolog-noverify' }
 
 if (process.argv[2] === '--child') {
   const [variant, appUrl, secret] = process.argv.slice(3)
@@ -32,12 +36,15 @@ if (process.argv[2] === '--child') {
   const { EventStore } = await lib('event-store.js')
   const { WebhookListener } = await lib('listener.js')
   const { Forwarder } = await lib('forward.js')
+  const { Journal, journalFrame } = await lib('event-store-journal.js')
   const dir = mkdtempSync(join(tmpdir(), 'svc-floor-'))
   let seq = 0
   const store =
     variant === 'log'
-      ? await EventStore.open({ path: join(dir, 'events.db') })
-      : { warm() {}, isDelivered: () => false, record: (r) => ({ ...r, seq: ++seq, attempt: 1 }), committed: () => Promise.resolve(), close() {} }
+      ? await EventStore.open({ path: join(dir, 'events.db'), journal: true })
+      : variant === 'journal'
+        ? journalOnly(new Journal(join(dir, 'events.db')), journalFrame)
+        : { warm() {}, isDelivered: () => false, record: (r) => ({ ...r, seq: ++seq, attempt: 1 }), committed: () => Promise.resolve(), close() {} }
   const listener = new WebhookListener({ targets: [{ pattern: null, url: new URL(appUrl) }], secrets: [secret], store, forwarder: new Forwarder(), port: 0, skipVerify: variant.endsWith('noverify') })
   process.stdout.write(`${await listener.start()}\n`)
   const stop = () => {
@@ -48,6 +55,69 @@ if (process.argv[2] === '--child') {
   process.on('SIGTERM', stop)
   process.stdin.on('end', stop).resume()
 } else {
+  await measure()
+}
+
+/**
+ * A store that keeps only the log's journal: each record's frame (its values in the log's column
+ * order, as EventStore.record makes them), appended in one write at the end of the turn, after
+ * which the turn's records count as stored; the journal starts over every 500 records, as a commit
+ * would start it over.
+ */
+function journalOnly(journal, journalFrame) {
+  let seq = 0
+  let frames = []
+  let records = 0
+  let turn
+  return {
+    warm() {},
+    isDelivered: () => false,
+    record(r) {
+      const body = r.body ?? Buffer.alloc(0)
+      const values = [
+        r.receivedAt,
+        r.source ?? 'service',
+        r.eventId ?? null,
+        r.type ?? null,
+        r.chargeId ?? null,
+        1,
+        JSON.stringify(r.headers ?? {}),
+        body,
+        r.verification,
+        r.verifyReason ?? null,
+        r.verifyMessage ?? null,
+        r.outcome,
+        r.answeredStatus,
+        r.forwardUrl ?? null,
+        r.forwardStatus ?? null,
+        r.latencyMs ?? null,
+        r.error ?? null,
+        r.responseSnippet ?? null,
+        null,
+        r.route ?? null,
+      ]
+      frames.push(...journalFrame(++seq, values))
+      turn ??= new Promise((resolve) =>
+        setImmediate(() => {
+          journal.append(frames)
+          records += frames.length / 2
+          frames = []
+          turn = undefined
+          if (records >= 500) {
+            journal.reset()
+            records = 0
+          }
+          resolve()
+        }),
+      )
+      return { ...r, seq, attempt: 1 }
+    },
+    committed: () => turn ?? Promise.resolve(),
+    close() {},
+  }
+}
+
+async function measure() {
   const rounds = Number(process.argv[2] ?? 3)
   /** The machine's busy and total CPU ticks, from /proc/stat. */
   const machine = () => {
