@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { EventStore, JOURNAL_COMMIT_MS, JOURNAL_COMMIT_RECORDS, type NewLoggedDelivery } from '../../../src/lib/webhooks/event-store.js'
+import { EventStore, JOURNAL_COMMIT_MS, JOURNAL_COMMIT_RECORDS, JOURNAL_TURN_COMMIT, type NewLoggedDelivery } from '../../../src/lib/webhooks/event-store.js'
 import { deadJournals, hostTag, journalFrame, parseJournal, type RowValues } from '../../../src/lib/webhooks/event-store-journal.js'
 import { newDelivery } from '../../helpers/event-log.js'
 
@@ -89,7 +89,9 @@ describe('EventStore in journal mode (svc webhooks listen)', () => {
     const store = await EventStore.open({ path, journal: true })
     const other = await EventStore.open({ path })
     expect(store.journaled).toBe(true)
+    // One record a turn, as at one connection: each turn's record goes to the journal.
     const a = store.record(rec('evt_a'))
+    await store.committed()
     const b = store.record(rec('evt_b', 'failed'))
     await store.committed()
     const [file] = journalsOf(path)
@@ -113,6 +115,25 @@ describe('EventStore in journal mode (svc webhooks listen)', () => {
     store.close()
     // Closed with everything in the log: no journal is left.
     expect(existsSync(file!)).toBe(false)
+  })
+
+  it(`commits a turn of ${JOURNAL_TURN_COMMIT} records or more at its end, with the journal's records before it, instead of appending it`, async () => {
+    const path = join(process.env.SVC_CONFIG_DIR!, 'busy.db')
+    const store = await EventStore.open({ path, journal: true })
+    const other = await EventStore.open({ path })
+    store.record(rec('evt_lone'))
+    await store.committed()
+    const [file] = journalsOf(path)
+    expect(parseJournal(readFileSync(file!)).map((e) => e.values[2])).toEqual(['evt_lone'])
+    expect(store.commits).toBe(0)
+    // Concurrent deliveries: their turn is committed at its end, and their answers wait for it.
+    for (let i = 0; i < JOURNAL_TURN_COMMIT; i++) store.record(rec(`evt_c${i}`))
+    await store.committed()
+    expect(store.commits).toBe(1)
+    expect(other.list().map((r) => r.eventId)).toEqual([...Array.from({ length: JOURNAL_TURN_COMMIT }, (_, i) => `evt_c${i}`).reverse(), 'evt_lone'])
+    expect(readFileSync(file!).length).toBe(0)
+    other.close()
+    store.close()
   })
 
   it(`commits by itself ${JOURNAL_COMMIT_MS} ms after a turn's records, or at once (after their answers) at ${JOURNAL_COMMIT_RECORDS}`, async () => {
@@ -144,7 +165,9 @@ describe('EventStore in journal mode (svc webhooks listen)', () => {
       const { EventStore } = await import(${JSON.stringify(module)})
       const store = await EventStore.open({ path: ${JSON.stringify(path)}, journal: true })
       const rec = (eventId, outcome) => ({ receivedAt: new Date().toISOString(), source: 'service', eventId, type: 'charge.paid', headers: { a: 'b' }, body: Buffer.from('{"x":1}'), verification: 'verified', outcome, answeredStatus: 200, forwardUrl: 'http://127.0.0.1:3000/' })
-      const seqs = [store.record(rec('evt_k1', 'forwarded')).seq, store.record(rec('evt_k2', 'failed')).seq]
+      const seqs = [store.record(rec('evt_k1', 'forwarded')).seq]
+      await store.committed()
+      seqs.push(store.record(rec('evt_k2', 'failed')).seq)
       await store.committed()
       process.stdout.write(JSON.stringify(seqs), () => process.kill(process.pid, 'SIGKILL'))
     `
