@@ -192,9 +192,9 @@ export class Journal {
     return this.fd === undefined ? [] : readJournal(this.file)
   }
 
-  /** After a commit: every frame is in the log, and the journal starts over. */
+  /** After a commit: every frame is in the log, and the journal starts over (no write when it is empty: most commits under load). */
   reset(): void {
-    if (this.fd === undefined) return
+    if (this.fd === undefined || this.size === 0) return
     ftruncateSync(this.fd, 0)
     this.size = 0
   }
